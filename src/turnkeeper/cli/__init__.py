@@ -1,0 +1,13 @@
+"""The ``turnkeeper`` command line: one module per group of verbs, registered on import."""
+
+from turnkeeper.cli import (  # noqa: F401  (each module registers its verbs on ``app``)
+    campaign,
+    combat,
+    dice,
+    dungeon,
+    rules,
+    wilderness,
+)
+from turnkeeper.cli.app import app, main
+
+__all__ = ["app", "main"]
