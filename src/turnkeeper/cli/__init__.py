@@ -5,6 +5,7 @@ from turnkeeper.cli import (  # noqa: F401  (each module registers its verbs on 
     combat,
     dice,
     dungeon,
+    maps,
     rules,
     wilderness,
 )
