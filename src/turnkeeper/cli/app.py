@@ -25,7 +25,6 @@ app = typer.Typer(
 )
 
 
-
 @app.callback()
 def root() -> None:
     """turnkeeper keeps the strict time record of an old-school campaign."""
