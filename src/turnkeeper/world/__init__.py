@@ -1,0 +1,1 @@
+"""The world layer: hexes, wilderness maps and their file format, travel costs and routes."""

@@ -1,0 +1,242 @@
+"""The map file: TOML or JSON (by extension), checked against one schema.
+
+The file keeps the grid compact, one string per row with one letter per hex, so a large
+map stays readable and small; everything sparse (features, view overrides, regions,
+climates) sits in a ``hexes`` list keyed by the printed-map label. See docs/map-format.md.
+:func:`map_json_schema` is the JSON Schema of :class:`MapFile` (checked in as
+``map.schema.json``). A broken file raises one :class:`MapError` naming the file, the key
+path and what was expected.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from turnkeeper.errors import TurnkeeperError
+from turnkeeper.world.errors import MapError
+from turnkeeper.world.hexes import Hex
+from turnkeeper.world.hexmap import ROAD_LETTERS, TERRAIN_LETTERS, Feature, HexMap
+
+_TERRAIN_CHARS = "".join(TERRAIN_LETTERS.values())
+_ROAD_CHARS = "".join(ROAD_LETTERS.values())
+
+
+class HexEntry(BaseModel):
+    """What one hex has beyond its terrain letter and road letter."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    at: str = Field(
+        pattern=r"^(\d{4,}|-?\d+,-?\d+)$",
+        description="The hex: printed-map label ('0304' = column 03, row 04) or axial 'q,r'.",
+    )
+    features: list[Feature] = Field(default_factory=list)
+    blocks_view: bool | None = Field(
+        default=None, description="Override the terrain's view blocking (e.g. canopy: true)."
+    )
+    region: str | None = Field(default=None, description="Region name (for weather).")
+    climate: str | None = Field(default=None, description="Climate name (for weather).")
+
+
+class MapFile(BaseModel):
+    """A turnkeeper wilderness map file."""
+
+    model_config = ConfigDict(extra="forbid", title="turnkeeper map")
+
+    name: str = Field(min_length=1)
+    width: int = Field(ge=1, le=10000, description="Columns of hexes.")
+    height: int = Field(ge=1, le=10000, description="Rows of hexes.")
+    terrain: list[str] = Field(
+        description=(
+            "One string per row (top to bottom), one letter per hex: p plains, h hills, "
+            "m marsh, s swamp, f forest, F deep forest, M mountains, H high mountains, "
+            "d desert, w water."
+        ),
+        json_schema_extra={"items": {"type": "string", "pattern": f"^[{_TERRAIN_CHARS}]*$"}},
+    )
+    roads: list[str] | None = Field(
+        default=None,
+        description="Optional, one string per row: '.' none, 'R' road, 't' trail.",
+        json_schema_extra={"items": {"type": "string", "pattern": f"^[{_ROAD_CHARS}]*$"}},
+    )
+    hexes: list[HexEntry] = Field(default_factory=list)
+
+
+def map_json_schema() -> dict[str, Any]:
+    """The JSON Schema of the map file, generated from :class:`MapFile`."""
+    return MapFile.model_json_schema()
+
+
+def _lookup(letters: Mapping[Any, str]) -> np.ndarray[Any, np.dtype[np.int16]]:
+    table = np.full(256, -1, dtype=np.int16)
+    for code, letter in letters.items():
+        table[ord(letter)] = int(code)
+    return table
+
+
+_TERRAIN_TABLE = _lookup(TERRAIN_LETTERS)
+_ROAD_TABLE = _lookup(ROAD_LETTERS)
+
+
+def _grid(rows: list[str], key: str, width: int, height: int, table: Any, where: str) -> Any:
+    if len(rows) != height:
+        raise MapError(f"{where}: {key}: expected {height} rows (height), found {len(rows)}")
+    for i, row in enumerate(rows):
+        if len(row) != width:
+            raise MapError(
+                f"{where}: {key}[{i}]: expected {width} letters (width), found {len(row)}"
+            )
+    try:
+        raw = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8)
+    except UnicodeEncodeError:
+        raw = np.zeros(0, dtype=np.uint8)
+    codes = table[raw] if raw.size == width * height else np.full(width * height, -1)
+    bad = np.flatnonzero(codes < 0)
+    if bad.size:
+        i = int(bad[0]) // width
+        valid = "".join(chr(c) for c in np.flatnonzero(table >= 0))
+        raise MapError(f"{where}: {key}[{i}]: unknown letter; expected one of '{valid}'")
+    return codes.reshape(height, width).astype(np.uint8)
+
+
+def map_from_data(data: Any, where: str = "<map>") -> HexMap:
+    """Check plain data (as read from TOML or JSON) and build the map it describes."""
+    try:
+        spec = MapFile.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
+        raise MapError(f"{where}: {path.lstrip('.') or '(top level)'}: {first['msg']}") from None
+    terrain = _grid(spec.terrain, "terrain", spec.width, spec.height, _TERRAIN_TABLE, where)
+    road = (
+        _grid(spec.roads, "roads", spec.width, spec.height, _ROAD_TABLE, where)
+        if spec.roads is not None
+        else None
+    )
+    features: dict[Hex, tuple[Feature, ...]] = {}
+    overrides: dict[Hex, bool] = {}
+    regions: dict[Hex, str] = {}
+    climates: dict[Hex, str] = {}
+    seen_ids: set[str] = set()
+    for i, entry in enumerate(spec.hexes):
+        key = f"hexes[{i}]"
+        try:
+            hex_ = Hex.parse(entry.at)
+        except TurnkeeperError as error:
+            raise MapError(f"{where}: {key}.at: {error}") from None
+        if not (0 <= hex_.col < spec.width and 0 <= hex_.row < spec.height):
+            raise MapError(
+                f"{where}: {key}.at: hex {entry.at!r} is off the map; expected columns "
+                f"0..{spec.width - 1} and rows 0..{spec.height - 1}"
+            )
+        if hex_ in features or hex_ in overrides or hex_ in regions or hex_ in climates:
+            raise MapError(f"{where}: {key}.at: hex {entry.at!r} is listed twice; merge entries")
+        for j, feature in enumerate(entry.features):
+            if feature.id in seen_ids:
+                raise MapError(
+                    f"{where}: {key}.features[{j}].id: {feature.id!r} is used twice; "
+                    "expected ids unique across the map"
+                )
+            seen_ids.add(feature.id)
+        if entry.features:
+            features[hex_] = tuple(entry.features)
+        if entry.blocks_view is not None:
+            overrides[hex_] = entry.blocks_view
+        if entry.region is not None:
+            regions[hex_] = entry.region
+        if entry.climate is not None:
+            climates[hex_] = entry.climate
+    return HexMap.build(spec.name, terrain, road, features, overrides, regions, climates)
+
+
+def map_to_data(hexmap: HexMap) -> dict[str, Any]:
+    """The map as plain data in the file's shape (JSON- and TOML-ready)."""
+    t_letters = np.array([ord(TERRAIN_LETTERS[t]) for t in sorted(TERRAIN_LETTERS)], np.uint8)
+    r_letters = np.array([ord(ROAD_LETTERS[r]) for r in sorted(ROAD_LETTERS)], np.uint8)
+    data: dict[str, Any] = {
+        "name": hexmap.name,
+        "width": hexmap.width,
+        "height": hexmap.height,
+        "terrain": [bytes(row).decode("ascii") for row in t_letters[hexmap.terrain]],
+    }
+    if hexmap.road.any():
+        data["roads"] = [bytes(row).decode("ascii") for row in r_letters[hexmap.road]]
+    keys = sorted(
+        set(hexmap.features)
+        | set(hexmap.blocks_view_overrides)
+        | set(hexmap.regions)
+        | set(hexmap.climates),
+        key=lambda h: (h.row, h.col),
+    )
+    entries: list[dict[str, Any]] = []
+    for hex_ in keys:
+        entry: dict[str, Any] = {"at": hex_.label}
+        if hex_ in hexmap.blocks_view_overrides:
+            entry["blocks_view"] = hexmap.blocks_view_overrides[hex_]
+        if hex_ in hexmap.regions:
+            entry["region"] = hexmap.regions[hex_]
+        if hex_ in hexmap.climates:
+            entry["climate"] = hexmap.climates[hex_]
+        if hexmap.features.get(hex_):
+            entry["features"] = [f.model_dump(mode="json") for f in hexmap.features[hex_]]
+        entries.append(entry)
+    if entries:
+        data["hexes"] = entries
+    return data
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # a JSON string is a valid TOML basic string
+    if isinstance(value, list):
+        return "[\n" + "".join(f"  {_toml_value(v)},\n" for v in value) + "]"
+    raise TypeError(f"cannot write {type(value).__name__} to TOML")
+
+
+def _to_toml(data: dict[str, Any]) -> str:
+    lines = [f"{k} = {_toml_value(v)}" for k, v in data.items() if k != "hexes"]
+    for entry in data.get("hexes", []):
+        lines += ["", "[[hexes]]"]
+        lines += [f"{k} = {_toml_value(v)}" for k, v in entry.items() if k != "features"]
+        for feature in entry.get("features", []):
+            lines += ["", "[[hexes.features]]"]
+            lines += [f"{k} = {_toml_value(v)}" for k, v in feature.items()]
+    return "\n".join(lines) + "\n"
+
+
+def dumps_map(hexmap: HexMap, fmt: str = "toml") -> str:
+    """The map file text, ``fmt`` "toml" or "json"."""
+    data = map_to_data(hexmap)
+    if fmt == "json":
+        return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    if fmt == "toml":
+        return _to_toml(data)
+    raise MapError(f"unknown map format {fmt!r}; expected 'toml' or 'json'")
+
+
+def format_for(path: Path) -> str:
+    """The file format a path's extension names (.toml or .json)."""
+    suffix = path.suffix.lower()
+    if suffix in (".toml", ".json"):
+        return suffix[1:]
+    raise MapError(f"{path}: map files end in .toml or .json, not {suffix or '(no extension)'!r}")
+
+
+def loads_map(text: str, fmt: str, where: str = "<map>") -> HexMap:
+    """Read map file text in ``fmt`` ("toml" or "json")."""
+    try:
+        data = tomllib.loads(text) if fmt == "toml" else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as error:
+        raise MapError(f"{where}: not valid {fmt.upper()}: {error}") from None
+    return map_from_data(data, where)

@@ -1,0 +1,175 @@
+"""Route planning over the hex map: fewest travel days, then fewest TP (TP-WIL-6..8).
+
+Why minimising TP minimises days: TP-WIL-6 lets a move start with the points left at the
+end of a day and finish with the next day's, so as long as no single hex costs more than a
+day's TP, no point is ever left idle and a route of ``T`` TP takes exactly
+``ceil(T / daily_tp)`` days, which only grows with ``T``. The other limit on a day, TP-WIL-7
+(at most ``2 * daily_tp`` hexes), is folded into the cost as a per-hex floor of
+``daily_tp / max_movement_points`` TP (1/2 TP), so a day's TP can never buy more hexes than
+the cap allows and the day count stays a function of TP alone. So a least-TP route is a
+fewest-days route, and a plain shortest-path search finds it. The one exception: hexes
+costing more than a day's TP (e.g. a big party in hills in the rain) may force the party to
+camp with a few points idle; there the TP-minimal route can, rarely, take a day more than a
+cleverer ordering would. ``Route.days`` is always computed exactly by
+:func:`~turnkeeper.world.travel.plan_days` on the chosen path.
+
+The graph is built as a CSR matrix with numpy in six vectorised steps (one per direction,
+never one per hex) and searched with :func:`scipy.sparse.csgraph.dijkstra`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
+
+from turnkeeper.errors import IllegalCommandError, NotFoundError
+from turnkeeper.world.hexes import Direction, Hex
+from turnkeeper.world.hexmap import HexMap
+from turnkeeper.world.travel import DAILY_TP, CostGrid, effective_cost, plan_days
+
+FloatGrid = NDArray[np.float64]
+
+
+def _offset_steps() -> list[tuple[int, int, int]]:
+    """Per direction: column step, row step from an even column, row step from an odd one."""
+    steps = []
+    for direction in Direction:
+        even = Hex.from_offset(0, 5).neighbour(direction)
+        odd = Hex.from_offset(1, 5).neighbour(direction)
+        steps.append((even.col, even.row - 5, odd.row - 5))
+    return steps
+
+
+_STEPS = _offset_steps()
+_COL_STEPS = np.array([s[0] for s in _STEPS], dtype=np.int32)
+_ROW_STEPS = np.array([[s[1] for s in _STEPS], [s[2] for s in _STEPS]], dtype=np.int32)
+
+
+def effective_grid(
+    tp: FloatGrid, daily_tp: int = DAILY_TP, max_movement_points: int = 2 * DAILY_TP
+) -> FloatGrid:
+    """Per-hex TP as the route search pays it: TP-WIL-8 impassable as ``inf``, and the
+    TP-WIL-7 floor applied (vectorised twin of :func:`~turnkeeper.world.travel.effective_cost`)."""
+    floor = daily_tp / max_movement_points
+    out = np.maximum(np.asarray(tp, dtype=np.float64), floor)
+    out[out >= 2 * daily_tp] = np.inf
+    return out
+
+
+def travel_graph(entry_cost: FloatGrid) -> csr_matrix:
+    """The directed hex graph: an edge to each passable neighbour, weighted by the TP to
+    enter it. Nodes are ``row * width + col``; all six directions at once, no loop per hex."""
+    height, width = entry_cost.shape
+    n = height * width
+    flat = entry_cost.reshape(-1)
+    col = np.tile(np.arange(width, dtype=np.int32), height)
+    row = np.repeat(np.arange(height, dtype=np.int32), width)
+    next_row = row[:, None] + _ROW_STEPS[col & 1]
+    next_col = col[:, None] + _COL_STEPS
+    ok = (next_row >= 0) & (next_row < height) & (next_col >= 0) & (next_col < width)
+    target = next_row * np.int32(width) + next_col
+    np.putmask(target, ~ok, 0)
+    ok &= np.isfinite(flat)[target]
+    indices = target[ok]
+    indptr = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(ok.sum(axis=1, dtype=np.int32), out=indptr[1:])
+    return csr_matrix((flat[indices], indices, indptr), shape=(n, n))
+
+
+def _node(shape: tuple[int, ...], hex_: Hex, what: str) -> int:
+    height, width = shape
+    if not (0 <= hex_.col < width and 0 <= hex_.row < height):
+        raise NotFoundError(f"the {what} hex {hex_} is not on the map ({width} x {height})")
+    return hex_.row * width + hex_.col
+
+
+def _search(
+    tp: FloatGrid, start: Hex, daily_tp: int, max_mp: int, predecessors: bool
+) -> tuple[FloatGrid, Any]:
+    entry = effective_grid(tp, daily_tp, max_mp)
+    source = _node(entry.shape, start, "start")
+    graph = travel_graph(entry)
+    if predecessors:
+        dist, pred = dijkstra(graph, directed=True, indices=source, return_predecessors=True)
+        return dist.reshape(entry.shape), pred
+    dist = dijkstra(graph, directed=True, indices=source, min_only=True)
+    return dist.reshape(entry.shape), None
+
+
+def route_costs(
+    cost_grid: FloatGrid | CostGrid,
+    start: Hex,
+    daily_tp: int = DAILY_TP,
+    max_movement_points: int = 2 * DAILY_TP,
+) -> FloatGrid:
+    """Least TP from ``start`` to every hex, as a ``[row, col]`` grid (``inf`` = unreachable).
+
+    >>> import numpy as np
+    >>> route_costs(np.array([[1.0, 1.0, 3.0]]), Hex(0, 0)).tolist()
+    [[0.0, 1.0, 4.0]]
+    """
+    tp = cost_grid.tp if isinstance(cost_grid, CostGrid) else cost_grid
+    return _search(tp, start, daily_tp, max_movement_points, predecessors=False)[0]
+
+
+@dataclass(frozen=True)
+class Route:
+    """A planned journey: the hexes from start to goal (both included), its exact TP and
+    the travel days it takes (TP-WIL-6)."""
+
+    hexes: tuple[Hex, ...]
+    tp: Fraction
+    days: int
+
+
+def _exact(costs: FloatGrid | CostGrid, hex_: Hex) -> Fraction | None:
+    if isinstance(costs, CostGrid):
+        return costs.exact_at(hex_)
+    value = float(costs[hex_.row, hex_.col])
+    # Float grids come from small rationals (1/2, 2/3, 3/4, ...): recover them exactly.
+    return None if not np.isfinite(value) else Fraction(value).limit_denominator(10**6)
+
+
+def plan_route(
+    hexmap: HexMap,
+    start: Hex,
+    goal: Hex,
+    cost_grid: FloatGrid | CostGrid,
+    daily_tp: int = DAILY_TP,
+    max_movement_points: int = 2 * DAILY_TP,
+) -> Route:
+    """The fewest-days, then fewest-TP route from ``start`` to ``goal``.
+
+    >>> import numpy as np
+    >>> m = HexMap.build("v", np.array([[0, 1, 0]], np.uint8))
+    >>> plan_route(m, Hex(0, 0), Hex(2, -1), np.array([[1.0, 1.5, 1.0]]))
+    Route(hexes=(Hex(q=0, r=0), Hex(q=1, r=0), Hex(q=2, r=-1)), tp=Fraction(5, 2), days=1)
+    """
+    tp = cost_grid.tp if isinstance(cost_grid, CostGrid) else cost_grid
+    if tp.shape != (hexmap.height, hexmap.width):
+        raise ValueError(
+            f"cost grid {tp.shape} does not match the map {hexmap.height, hexmap.width}"
+        )
+    dist, pred = _search(tp, start, daily_tp, max_movement_points, predecessors=True)
+    target = _node(tp.shape, goal, "goal")
+    if not np.isfinite(dist.reshape(-1)[target]):
+        raise IllegalCommandError(
+            f"no passable route from {start.label} to {goal.label} under these travel "
+            "conditions (TP-WIL-8): change the conditions or the destination"
+        )
+    width = hexmap.width
+    source = _node(tp.shape, start, "start")
+    nodes = [target]
+    while nodes[-1] != source:
+        nodes.append(int(pred[nodes[-1]]))
+    hexes = tuple(Hex.from_offset(n % width, n // width) for n in reversed(nodes))
+    costs = [effective_cost(_exact(cost_grid, h), daily_tp, max_movement_points) for h in hexes[1:]]
+    total = sum((c for c in costs if c is not None), start=Fraction(0))
+    days = len(plan_days(costs, daily_tp, max_movement_points))
+    return Route(hexes, total, days)

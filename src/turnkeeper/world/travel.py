@@ -1,0 +1,212 @@
+"""Travel-point arithmetic of the wilderness (TP-WIL-2, TP-WIL-5..8), pure and exact.
+
+Costs are exact :class:`~fractions.Fraction` TP. The multiplier *values* are data (the
+ruleset carries them); this module only multiplies, floors and splits into days. The seed's
+values are kept below as documented defaults for demos and tests.
+
+>>> hex_cost([Fraction(2), Fraction(1, 2)])  # TP-WIL-5: mounted, escorting a carriage
+Fraction(1, 1)
+>>> [(d.carried_in, d.spent, d.carried_out) for d in plan_days([3, 3, 2])]
+[(Fraction(0, 1), Fraction(3, 1), Fraction(1, 1)), (Fraction(1, 1), Fraction(4, 1), Fraction(0, 1))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from math import prod
+
+import numpy as np
+from numpy.typing import NDArray
+
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.world.hexes import Hex
+from turnkeeper.world.hexmap import HexMap, Road, Terrain
+
+#: TP-WIL-1: land travel gives 4 TP a day.
+DAILY_TP = 4
+
+#: Seed defaults (TP-WIL-4), for demos and tests until the ruleset supplies them. Deep
+#: forest and swamp take the forest and marsh values; desert x1 and water x0 (land travel
+#: only, TP-WIL-9) are the project's defaults, not the seed's.
+SEED_TERRAIN_MULTIPLIERS: Mapping[Terrain, Fraction] = {
+    Terrain.PLAINS: Fraction(1),
+    Terrain.HILLS: Fraction(2, 3),
+    Terrain.MARSH: Fraction(1, 2),
+    Terrain.SWAMP: Fraction(1, 2),
+    Terrain.FOREST: Fraction(1, 2),
+    Terrain.DEEP_FOREST: Fraction(1, 2),
+    Terrain.MOUNTAINS: Fraction(1, 4),
+    Terrain.HIGH_MOUNTAINS: Fraction(0),
+    Terrain.DESERT: Fraction(1),
+    Terrain.WATER: Fraction(0),
+}
+#: TP-WIL-4: well-maintained road x2, downtrodden road or trail x1.5.
+SEED_ROAD_MULTIPLIERS: Mapping[Road, Fraction] = {
+    Road.NONE: Fraction(1),
+    Road.ROAD: Fraction(2),
+    Road.TRAIL: Fraction(3, 2),
+}
+
+
+def hex_cost(multipliers: Iterable[Fraction | int]) -> Fraction | None:
+    """TP to enter a hex: 1 / (product of all multipliers that apply), TP-WIL-2/6.
+
+    ``None`` when a multiplier is 0 (high mountains): the hex cannot be entered at all.
+
+    >>> hex_cost([1, Fraction(2, 3)]), hex_cost([2, 0])
+    (Fraction(3, 2), None)
+    """
+    product = prod((Fraction(m) for m in multipliers), start=Fraction(1))
+    if product < 0:
+        raise ValueError(f"travel multipliers cannot be negative (product {product})")
+    return None if product == 0 else 1 / product
+
+
+def is_impassable(cost: Fraction | None, daily_tp: int = DAILY_TP) -> bool:
+    """TP-WIL-8: a hex costing at least twice the daily TP cannot be entered.
+
+    >>> is_impassable(Fraction(8)), is_impassable(Fraction(15, 2)), is_impassable(None)
+    (True, False, True)
+    """
+    return cost is None or cost >= 2 * daily_tp
+
+
+def movement_floor(daily_tp: int = DAILY_TP, max_movement_points: int = 2 * DAILY_TP) -> Fraction:
+    """TP-WIL-7 as a per-hex floor: at most ``max_movement_points`` hexes a day means each
+    hex takes at least ``daily_tp / max_movement_points`` TP (1/2 TP with 4 TP a day).
+
+    >>> movement_floor()
+    Fraction(1, 2)
+    """
+    return Fraction(daily_tp, max_movement_points)
+
+
+def effective_cost(
+    cost: Fraction | None, daily_tp: int = DAILY_TP, max_movement_points: int = 2 * DAILY_TP
+) -> Fraction | None:
+    """What entering the hex really takes from the day: ``None`` if impassable (TP-WIL-8),
+    else the cost raised to the TP-WIL-7 floor."""
+    if is_impassable(cost, daily_tp):
+        return None
+    assert cost is not None
+    return max(cost, movement_floor(daily_tp, max_movement_points))
+
+
+@dataclass(frozen=True)
+class DayPlan:
+    """One travel day (TP-WIL-6).
+
+    ``completed`` are the indices of the moves finished today (the party enters those
+    hexes); ``carried_in`` are yesterday's points that paid part of today's first move;
+    ``spent`` are today's own points on moves finished today; ``carried_out`` are today's
+    points put into a move that finishes tomorrow (the party stays in its hex overnight);
+    ``unused`` are points left idle at camp.
+    """
+
+    day: int
+    completed: tuple[int, ...]
+    carried_in: Fraction
+    spent: Fraction
+    carried_out: Fraction
+    unused: Fraction
+
+
+def plan_days(
+    costs: Iterable[Fraction | int | None],
+    daily_tp: int = DAILY_TP,
+    max_movement_points: int = 2 * DAILY_TP,
+) -> list[DayPlan]:
+    """Split a sequence of hex costs into travel days (TP-WIL-6, TP-WIL-7, TP-WIL-8).
+
+    A day never spends more than ``daily_tp`` of its own points. A move that does not fit
+    in what is left today may be started with today's remaining points and finished with
+    tomorrow's first points; if even today's rest plus all of tomorrow would not pay it,
+    the party camps with the rest unused and starts the move fresh in the morning. Each
+    hex takes at least the TP-WIL-7 floor. An impassable hex raises.
+
+    >>> [d.completed for d in plan_days([Fraction(1, 4)] * 10)]  # TP-WIL-7: 8 hexes a day
+    [(0, 1, 2, 3, 4, 5, 6, 7), (8, 9)]
+    """
+    floor = movement_floor(daily_tp, max_movement_points)
+    plans: list[DayPlan] = []
+    left = Fraction(daily_tp)
+    carried_in = Fraction(0)
+    spent = Fraction(0)
+    done: list[int] = []
+
+    def close(carried_out: Fraction, unused: Fraction) -> None:
+        nonlocal left, carried_in, spent, done
+        plans.append(DayPlan(len(plans) + 1, tuple(done), carried_in, spent, carried_out, unused))
+        left, carried_in, spent, done = Fraction(daily_tp), carried_out, Fraction(0), []
+
+    for index, raw in enumerate(costs):
+        cost = None if raw is None else Fraction(raw)
+        if is_impassable(cost, daily_tp):
+            shown = "x0" if cost is None else f"{cost} TP"
+            raise IllegalCommandError(
+                f"move {index + 1} enters an impassable hex ({shown}; at least "
+                f"{2 * daily_tp} TP is impassable, TP-WIL-8): change the travel conditions"
+            )
+        assert cost is not None
+        need = max(cost, floor)
+        if need > left:
+            if left + daily_tp >= need and left > 0:
+                need -= left
+                close(carried_out=left, unused=Fraction(0))
+            else:
+                close(carried_out=Fraction(0), unused=left)
+                if need > daily_tp:
+                    need -= daily_tp
+                    left = Fraction(0)
+                    close(carried_out=Fraction(daily_tp), unused=Fraction(0))
+        left -= need
+        spent += need
+        done.append(index)
+    if done or carried_in:
+        close(carried_out=Fraction(0), unused=left)
+    return plans
+
+
+@dataclass(frozen=True, eq=False)
+class CostGrid:
+    """Per-hex TP to enter each hex under one travel condition.
+
+    ``tp`` is a float ``[row, col]`` grid (``inf`` where the product of multipliers is 0)
+    for the route engine; ``codes`` and ``exact`` give each hex's exact Fraction, since a
+    map has few terrain/road combinations.
+    """
+
+    tp: NDArray[np.float64]
+    codes: NDArray[np.uint8]
+    exact: tuple[Fraction | None, ...]
+
+    def exact_at(self, hex_: Hex) -> Fraction | None:
+        """The exact TP to enter ``hex_`` (``None`` if a multiplier is 0)."""
+        return self.exact[int(self.codes[hex_.row, hex_.col])]
+
+
+def cost_grid(
+    hexmap: HexMap,
+    party: Iterable[Fraction | int] = (),
+    terrain: Mapping[Terrain, Fraction] = SEED_TERRAIN_MULTIPLIERS,
+    road: Mapping[Road, Fraction] = SEED_ROAD_MULTIPLIERS,
+    weather: Iterable[Fraction | int] = (),
+) -> CostGrid:
+    """Every hex's TP cost for a party (TP-WIL-3) in some weather (TP-WIL-4) on this map.
+
+    >>> import numpy as np
+    >>> m = HexMap.build("v", np.array([[0, 1]], np.uint8), np.array([[1, 0]], np.uint8))
+    >>> g = cost_grid(m, party=[2])
+    >>> g.tp.tolist(), g.exact_at(Hex(1, 0))
+    ([[0.25, 0.75]], Fraction(3, 4))
+    """
+    common = list(party) + list(weather)
+    exact: list[Fraction | None] = []
+    for t in Terrain:
+        for r in Road:
+            exact.append(hex_cost([*common, terrain.get(t, Fraction(1)), road.get(r, 1)]))
+    lookup = np.array([np.inf if c is None else float(c) for c in exact], dtype=np.float64)
+    codes = (hexmap.terrain.astype(np.uint8) * np.uint8(len(Road)) + hexmap.road).astype(np.uint8)
+    return CostGrid(lookup[codes], codes, tuple(exact))
