@@ -1,0 +1,37 @@
+"""Dice: notation, recorded rolls, exact odds, sampling, and usage dice.
+
+One grammar (``dice.lark``, after avrae/d20) is parsed once into a tree; the tree is rolled
+with an injected dice source, weighed exactly with icepool, or sampled with numpy.
+
+>>> from turnkeeper.dice import SeededDice, TypedDice, parse, roll
+>>> roll("2d6+1", TypedDice([3, 5])).breakdown
+'2d6 (3, 5) + 1 = 9'
+>>> parse("2d20kl1").mean()
+Fraction(287, 40)
+"""
+
+from turnkeeper.dice.expression import Expression, format_fraction, parse, roll
+from turnkeeper.dice.nodes import EXPLODE_DEPTH
+from turnkeeper.dice.rolling import DieFace, Roll
+from turnkeeper.dice.sources import DiceSource, SeededDice, TypedDice
+from turnkeeper.dice.usage import DEFAULT_CHAIN, UsageDie, UsageLifetime, usage_lifetime
+from turnkeeper.errors import DiceInputError, DiceNotationError
+
+__all__ = [
+    "DEFAULT_CHAIN",
+    "EXPLODE_DEPTH",
+    "DiceInputError",
+    "DiceNotationError",
+    "DiceSource",
+    "DieFace",
+    "Expression",
+    "Roll",
+    "SeededDice",
+    "TypedDice",
+    "UsageDie",
+    "UsageLifetime",
+    "format_fraction",
+    "parse",
+    "roll",
+    "usage_lifetime",
+]

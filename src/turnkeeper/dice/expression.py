@@ -1,0 +1,139 @@
+"""A parsed dice expression: read once, then rolled, weighed exactly, or sampled.
+
+>>> e = parse("4d6kh3")
+>>> e.mean()
+Fraction(15869, 1296)
+>>> str(parse("2d4 x 10")), parse("d20+STR").names
+('2d4x10', frozenset({'STR'}))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import icepool
+import numpy as np
+
+from turnkeeper.dice.exact import exact_die
+from turnkeeper.dice.nodes import Node, names_in
+from turnkeeper.dice.parser import parse_tree
+from turnkeeper.dice.rolling import DieFace, Roll, Roller, compile_roller
+from turnkeeper.dice.sampling import Ints, sample_array
+from turnkeeper.dice.sources import DiceSource
+from turnkeeper.errors import DiceNotationError
+
+_NO_VALUES: Mapping[str, int] = {}
+
+
+class Expression:
+    """Dice notation parsed into its tree; immutable, equal when the trees are equal."""
+
+    __slots__ = ("_roller", "names", "text", "tree")
+
+    text: str
+    names: frozenset[str]
+    tree: Node
+
+    def __init__(self, tree: Node, text: str | None = None) -> None:
+        object.__setattr__(self, "tree", tree)
+        object.__setattr__(self, "text", str(tree) if text is None else text)
+        object.__setattr__(self, "names", names_in(tree))
+        object.__setattr__(self, "_roller", compile_roller(tree))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("an Expression is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Expression) and other.tree == self.tree
+
+    def __hash__(self) -> int:
+        return hash(self.tree)
+
+    def __str__(self) -> str:
+        return str(self.tree)
+
+    def __repr__(self) -> str:
+        return f"parse({str(self)!r})"
+
+    def roll(self, source: DiceSource, values: Mapping[str, int] | None = None) -> Roll:
+        """Roll it with dice from ``source``; every face is in the returned :class:`Roll`.
+
+        >>> from turnkeeper.dice import TypedDice
+        >>> parse("4d6pl1").roll(TypedDice([1, 4, 6, 3])).breakdown
+        '4d6pl1 (~~1~~, 4, 6, 3) = 13'
+        """
+        faces: list[DieFace] = []
+        roller: Roller = self._roller  # type: ignore[attr-defined]
+        total, text = roller(source, faces, _NO_VALUES if values is None else values)
+        return Roll(str(self.tree), total, tuple(faces), f"{text} = {total}", source.typed_in)
+
+    def exact(self, values: Mapping[str, int] | None = None) -> icepool.Die:
+        """The exact distribution as an icepool ``Die``."""
+        return _exact(self.tree, _freeze(values))
+
+    def distribution(self, values: Mapping[str, int] | None = None) -> dict[int, Fraction]:
+        """Each possible total with its exact probability, lowest total first.
+
+        >>> parse("1d4").distribution()[2]
+        Fraction(1, 4)
+        """
+        die = self.exact(values)
+        denominator = die.denominator()
+        return {int(outcome): Fraction(q, denominator) for outcome, q in die.items()}
+
+    def mean(self, values: Mapping[str, int] | None = None) -> Fraction:
+        """The exact average total."""
+        return sum((outcome * p for outcome, p in self.distribution(values).items()), Fraction(0))
+
+    def sample(
+        self, n: int, rng: np.random.Generator, values: Mapping[str, int] | None = None
+    ) -> Ints:
+        """``n`` independent totals at once, for simulation: int64, shape ``(n,)``."""
+        if n < 0:
+            raise DiceNotationError(f"cannot draw {n} samples")
+        return sample_array(self.tree, n, rng, _NO_VALUES if values is None else values)
+
+
+def _freeze(values: Mapping[str, int] | None) -> tuple[tuple[str, Any], ...]:
+    return () if values is None else tuple(sorted(values.items()))
+
+
+@lru_cache(maxsize=256)
+def _exact(tree: Node, values: tuple[tuple[str, Any], ...]) -> icepool.Die:
+    return exact_die(tree, dict(values))
+
+
+@lru_cache(maxsize=1024)
+def parse(text: str) -> Expression:
+    """Read dice notation once (cached); raises DiceNotationError saying where it broke.
+
+    >>> parse("1d20 + 5") == parse("1d20+5")
+    True
+    """
+    if not isinstance(text, str):
+        raise DiceNotationError(f"a dice expression is text, not {type(text).__name__}")
+    return Expression(parse_tree(text), text)
+
+
+def roll(text: str, source: DiceSource, values: Mapping[str, int] | None = None) -> Roll:
+    """Parse (cached) and roll in one step.
+
+    >>> from turnkeeper.dice import SeededDice
+    >>> roll("2d6+1", SeededDice(3)) == roll("2d6+1", SeededDice(3))
+    True
+    """
+    return parse(text).roll(source, values)
+
+
+def format_fraction(value: Fraction) -> str:
+    """An exact probability or mean as text for JSON: ``"p/q"``, or ``"p"`` when whole.
+
+    >>> format_fraction(Fraction(1, 6)), format_fraction(Fraction(20))
+    ('1/6', '20')
+    """
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"

@@ -1,0 +1,267 @@
+"""Rolling: the tree compiled once into closures, each returning its value and its text.
+
+A recorded roll keeps every face (rerolled and dropped ones too, marked not kept), so the
+journal can show exactly what happened at the table and replay it without rolling again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from turnkeeper.dice.nodes import (
+    EXPLODE_DEPTH,
+    BinOp,
+    Const,
+    Dice,
+    DiceOp,
+    Name,
+    Node,
+    Signed,
+    check_count,
+    floor_divide,
+    needs_parens,
+)
+from turnkeeper.dice.sources import DiceSource
+from turnkeeper.errors import DiceInputError, DiceNotationError
+
+
+@dataclass(frozen=True, slots=True)
+class DieFace:
+    """One die as it landed: its size, its face, whether it counts, whether it was typed in."""
+
+    sides: int
+    face: int
+    kept: bool = True
+    typed_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """A finished roll: the total, every die face, and the breakdown a person reads.
+
+    >>> from turnkeeper.dice import TypedDice, roll
+    >>> result = roll("2d6+1", TypedDice([3, 5]))
+    >>> result.breakdown, result.total, result.typed_in
+    ('2d6 (3, 5) + 1 = 9', 9, True)
+    >>> Roll.from_record(result.to_record()) == result
+    True
+    """
+
+    expression: str
+    total: int
+    dice: tuple[DieFace, ...]
+    breakdown: str
+    typed_in: bool
+
+    def to_record(self) -> dict[str, object]:
+        """The roll as JSON-able data, for the journal and for ``--json``."""
+        return {
+            "expression": self.expression,
+            "total": self.total,
+            "dice": [{"sides": d.sides, "face": d.face, "kept": d.kept} for d in self.dice],
+            "breakdown": self.breakdown,
+            "typed_in": self.typed_in,
+        }
+
+    @classmethod
+    def from_record(cls, data: Mapping[str, Any]) -> Roll:
+        """Read back a roll written by :meth:`to_record`."""
+        try:
+            typed_in = bool(data["typed_in"])
+            dice = tuple(
+                DieFace(
+                    int(d["sides"]),
+                    int(d["face"]),
+                    bool(d.get("kept", True)),
+                    bool(d.get("typed_in", typed_in)),
+                )
+                for d in data["dice"]
+            )
+            return cls(
+                str(data["expression"]), int(data["total"]), dice, str(data["breakdown"]), typed_in
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise DiceInputError(f"not a roll record ({error}): {data!r}") from None
+
+
+#: A compiled node: (source, faces recorded so far, values) -> (value, breakdown text).
+Roller = Callable[[DiceSource, list[DieFace], Mapping[str, int]], tuple[int, str]]
+
+
+def lookup(values: Mapping[str, int], name: str) -> int:
+    """A name's value from the character's or monster's values, or a clear error."""
+    try:
+        value = values[name]
+    except KeyError:
+        raise DiceNotationError(f"no value given for {name}; give it, e.g. {name}=2") from None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DiceNotationError(f"{name} must be a whole number, not {value!r}")
+    return value
+
+
+def compile_roller(node: Node) -> Roller:
+    """Turn a tree into one closure that rolls it; done once per parsed expression."""
+    if isinstance(node, Const):
+        value, text = node.value, str(node.value)
+        return lambda source, faces, values: (value, text)
+    if isinstance(node, Name):
+        name = node.name
+
+        def roll_name(
+            source: DiceSource, faces: list[DieFace], values: Mapping[str, int]
+        ) -> tuple[int, str]:
+            got = lookup(values, name)
+            return got, f"{name} ({got})"
+
+        return roll_name
+    if isinstance(node, Signed):
+        return _compile_signed(node)
+    if isinstance(node, BinOp):
+        return _compile_binop(node)
+    if node.ops:
+        return _compile_dice_with_ops(node)
+    return _compile_plain_dice(node)
+
+
+def _compile_signed(node: Signed) -> Roller:
+    operand = compile_roller(node.operand)
+    negative = node.sign == "-"
+    template = node.sign + ("({})" if needs_parens(node.operand, node) else "{}")
+
+    def roll_signed(
+        source: DiceSource, faces: list[DieFace], values: Mapping[str, int]
+    ) -> tuple[int, str]:
+        got, text = operand(source, faces, values)
+        return (-got if negative else got), template.format(text)
+
+    return roll_signed
+
+
+def _compile_binop(node: BinOp) -> Roller:
+    left, right = compile_roller(node.left), compile_roller(node.right)
+    text = str(node)
+    left_fmt = "({})" if needs_parens(node.left, node) else "{}"
+    right_fmt = "({})" if needs_parens(node.right, node, right=True) else "{}"
+    joiner = f" {node.op} "
+    template = left_fmt + joiner + right_fmt
+    op = node.op
+
+    def roll_binop(
+        source: DiceSource, faces: list[DieFace], values: Mapping[str, int]
+    ) -> tuple[int, str]:
+        a, a_text = left(source, faces, values)
+        b, b_text = right(source, faces, values)
+        if op == "+":
+            got = a + b
+        elif op == "-":
+            got = a - b
+        elif op == "/":
+            got = floor_divide(a, b, text)
+        else:
+            got = a * b
+        return got, template.format(a_text, b_text)
+
+    return roll_binop
+
+
+def _count_of(dice: Dice) -> Callable[[Mapping[str, int]], int]:
+    count = dice.count
+    if count is None:
+        return lambda values: 1
+    if isinstance(count, int):
+        return lambda values: count
+    return lambda values: check_count(dice, lookup(values, count))
+
+
+def _compile_plain_dice(dice: Dice) -> Roller:
+    sides, text, count_of = dice.sides, str(dice), _count_of(dice)
+    # Faces are immutable, so one DieFace per (face, typed-in) serves every roll.
+    shared = (
+        {
+            typed: [DieFace(sides, face, True, typed) for face in range(sides + 1)]
+            for typed in (False, True)
+        }
+        if sides <= 100
+        else None
+    )
+
+    def roll_plain(
+        source: DiceSource, faces: list[DieFace], values: Mapping[str, int]
+    ) -> tuple[int, str]:
+        die, typed = source.die, source.typed_in
+        got = [die(sides) for _ in range(count_of(values))]
+        if shared is not None:
+            table = shared[typed]
+            faces.extend([table[face] for face in got])
+        else:
+            faces.extend([DieFace(sides, face, True, typed) for face in got])
+        return sum(got), f"{text} ({', '.join(map(str, got))})"
+
+    return roll_plain
+
+
+def _compile_dice_with_ops(dice: Dice) -> Roller:
+    sides, text, count_of = dice.sides, str(dice), _count_of(dice)
+    rerolls, once, explodes = dice.selected("rr"), dice.selected("ro"), dice.selected("e")
+    keep = dice.keep
+
+    def roll_ops(
+        source: DiceSource, faces: list[DieFace], values: Mapping[str, int]
+    ) -> tuple[int, str]:
+        die, typed = source.die, source.typed_in
+        # Each chain is one die with its rerolled-away faces and the dice its explosions added.
+        chains: list[tuple[int, list[tuple[int, str]]]] = []
+        for _ in range(count_of(values)):
+            parts: list[tuple[int, str]] = []
+            value = 0
+            for extra in range(EXPLODE_DEPTH + 1):
+                face = die(sides)
+                while face in rerolls:
+                    parts.append((face, "rerolled"))
+                    face = die(sides)
+                if face in once:
+                    parts.append((face, "rerolled"))
+                    face = die(sides)
+                    while face in rerolls:
+                        parts.append((face, "rerolled"))
+                        face = die(sides)
+                value += face
+                if face in explodes and extra < EXPLODE_DEPTH:
+                    parts.append((face, "exploded"))
+                else:
+                    parts.append((face, "final"))
+                    break
+            chains.append((value, parts))
+        kept = _kept(keep, [value for value, _ in chains])
+        total = 0
+        shown: list[str] = []
+        for (value, parts), keep_it in zip(chains, kept, strict=True):
+            if keep_it:
+                total += value
+            for face, how in parts:
+                counts = keep_it and how != "rerolled"
+                faces.append(DieFace(sides, face, counts, typed))
+                label = f"{face}!" if how == "exploded" else str(face)
+                shown.append(label if counts else f"~~{label}~~")
+        return total, f"{text} ({', '.join(shown)})"
+
+    return roll_ops
+
+
+def _kept(keep: DiceOp | None, values: list[int]) -> list[bool]:
+    """Which dice (chains) count, after the keep/drop modifier."""
+    if keep is None:
+        return [True] * len(values)
+    if not keep.counts_dice:
+        selected = [keep.matches(value) for value in values]
+        return selected if keep.kind == "k" else [not s for s in selected]
+    n = min(keep.value, len(values))
+    # Ties go to the earlier die, as a player reading left to right would expect.
+    sign = -1 if keep.kind[1] == "h" else 1
+    by_value = sorted(range(len(values)), key=lambda i: (sign * values[i], i))
+    chosen = set(by_value[:n])
+    if keep.kind[0] == "k":
+        return [i in chosen for i in range(len(values))]
+    return [i not in chosen for i in range(len(values))]
