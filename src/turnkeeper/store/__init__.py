@@ -1,0 +1,57 @@
+"""Where campaigns' journals live: one SQLite file by default, PostgreSQL for a shared server.
+
+>>> import tempfile, os
+>>> store = open_store(os.path.join(tempfile.mkdtemp(), "keep.db"))
+>>> store.create("keep")
+>>> store.append("keep", 0, [{"kind": "clock.waited", "data": {"seconds": 600}}])
+1
+>>> store.read("keep")
+[{'seq': 1, 'kind': 'clock.waited', 'data': {'seconds': 600}}]
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+from turnkeeper.store.base import EventStore, Record
+from turnkeeper.store.sql import SqlStore
+
+ENV = "TURNKEEPER_DB"
+
+
+def default_url() -> str:
+    """The SQLite file in the user's data directory, made if missing."""
+    folder = Path(platformdirs.user_data_dir("turnkeeper"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'turnkeeper.db'}"
+
+
+def resolve_url(url: str | None = None) -> str:
+    """The database URL a store opens: ``url`` (a URL, or a path meaning a SQLite file), else
+    the ``TURNKEEPER_DB`` environment variable, else :func:`default_url`.
+
+    >>> resolve_url("postgresql+psycopg://postgres@127.0.0.1/test")
+    'postgresql+psycopg://postgres@127.0.0.1/test'
+    >>> resolve_url("/tmp/keep.db")
+    'sqlite:////tmp/keep.db'
+    """
+    chosen = url or os.environ.get(ENV) or None
+    if chosen is None:
+        return default_url()
+    if "://" in chosen:
+        return chosen
+    path = Path(chosen).expanduser().resolve()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}"
+
+
+def open_store(url: str | None = None) -> EventStore:
+    """Open (creating tables if needed) the event store at ``url``; see :func:`resolve_url`."""
+    return SqlStore(resolve_url(url))
+
+
+__all__ = ["ENV", "EventStore", "Record", "SqlStore", "default_url", "open_store", "resolve_url"]

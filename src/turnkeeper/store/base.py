@@ -1,0 +1,109 @@
+"""The event store port: where a campaign's journal lives between commands.
+
+The store keeps each campaign's records (the JSON form of ``Recorded``) in ``seq`` order and a
+version per campaign (the number of records appended so far). Appends are optimistic: a writer
+says which version it folded from, and a stale writer is refused with
+:class:`~turnkeeper.errors.ConflictError`, so two referees never silently overwrite each other.
+
+The store treats a record as opaque JSON; it only reads ``seq`` to check that seqs stay dense.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol, runtime_checkable
+
+from turnkeeper.errors import ConflictError, NotFoundError
+
+Record = dict[str, object]
+"""One journal record as JSON: ``{"seq", "command", "at", "kind", "visibility", "data", "rolls"}``."""
+
+
+@runtime_checkable
+class EventStore(Protocol):
+    """Append-only journals, one per campaign, with optimistic concurrency."""
+
+    def create(self, campaign: str) -> None:
+        """Start an empty journal (version 0); ConflictError if the campaign exists."""
+        ...
+
+    def append(
+        self, campaign: str, expected_version: int, records: Sequence[Mapping[str, object]]
+    ) -> int:
+        """Append ``records`` atomically after ``expected_version``; return the new version.
+
+        Records get seqs ``expected_version + 1 ...``; a record that carries a different
+        ``seq`` is a programming error (ValueError). A stale ``expected_version`` raises
+        ConflictError and writes nothing.
+        """
+        ...
+
+    def read(self, campaign: str, since: int = 0) -> list[Record]:
+        """The records with ``seq > since``, in seq order; NotFoundError for no such campaign."""
+        ...
+
+    def version(self, campaign: str) -> int:
+        """How many records the campaign's journal holds."""
+        ...
+
+    def campaigns(self) -> list[str]:
+        """Every campaign's name, sorted."""
+        ...
+
+    def delete(self, campaign: str) -> None:
+        """Remove a campaign and its journal; NotFoundError if there is none."""
+        ...
+
+    def current(self) -> str | None:
+        """The campaign a bare CLI verb acts on (set by ``turnkeeper use``), if any."""
+        ...
+
+    def set_current(self, campaign: str | None) -> None:
+        """Point the CLI at ``campaign`` (None clears the pointer)."""
+        ...
+
+    def close(self) -> None:
+        """Release connections."""
+        ...
+
+
+def stale(campaign: str, actual: int, expected: int) -> ConflictError:
+    """The error a writer gets when someone else appended first.
+
+    >>> str(stale("keep", 7, 5))
+    'campaign keep is at version 7, you expected 5: reload and retry'
+    """
+    return ConflictError(
+        f"campaign {campaign} is at version {actual}, you expected {expected}: reload and retry"
+    )
+
+
+def missing(campaign: str) -> NotFoundError:
+    """The error for a campaign name that is not in the store.
+
+    >>> str(missing("keep"))
+    "no campaign named 'keep': see `turnkeeper campaigns`, or start one with `turnkeeper new`"
+    """
+    return NotFoundError(
+        f"no campaign named {campaign!r}: see `turnkeeper campaigns`, "
+        "or start one with `turnkeeper new`"
+    )
+
+
+def numbered(expected_version: int, records: Sequence[Mapping[str, object]]) -> list[Record]:
+    """Copies of ``records`` with dense seqs after ``expected_version``.
+
+    >>> numbered(2, [{"kind": "a"}, {"seq": 4, "kind": "b"}])
+    [{'kind': 'a', 'seq': 3}, {'seq': 4, 'kind': 'b'}]
+    """
+    out: list[Record] = []
+    for offset, record in enumerate(records, start=1):
+        seq = expected_version + offset
+        given = record.get("seq", seq)
+        if given != seq:
+            raise ValueError(
+                f"record {offset} carries seq {given}, but appends after "
+                f"version {expected_version} must be numbered {seq}"
+            )
+        out.append({**record, "seq": seq})
+    return out

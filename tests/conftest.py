@@ -1,0 +1,57 @@
+"""Shared fixtures: an event store on every backend we support.
+
+SQLite always runs. PostgreSQL runs when ``TURNKEEPER_TEST_PG`` holds a URL such as
+``postgresql+psycopg://postgres@127.0.0.1:5432/test``; each test gets its own schema, dropped
+afterwards, so runs never see each other's campaigns.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PG_ENV = "TURNKEEPER_TEST_PG"
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where a test's store lives: a SQLAlchemy URL and, for PostgreSQL, a private schema."""
+
+    url: str
+    schema: str | None = None
+
+
+@contextmanager
+def pg_schema(url: str) -> Iterator[str]:
+    """A fresh PostgreSQL schema, dropped with everything in it on exit."""
+    from sqlalchemy import create_engine, text
+
+    schema = f"tk_test_{uuid.uuid4().hex[:12]}"
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield schema
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """Each store test runs once per backend; PostgreSQL is skipped without its URL."""
+    if request.param == "sqlite":
+        yield Backend(f"sqlite:///{tmp_path / 'turnkeeper.db'}")
+        return
+    url = os.environ.get(PG_ENV)
+    if not url:
+        pytest.skip(f"PostgreSQL store tests need {PG_ENV}=postgresql+psycopg://user@host/db")
+    with pg_schema(url) as schema:
+        yield Backend(url, schema)

@@ -1,0 +1,220 @@
+"""The event store contract, run on SQLite and (with TURNKEEPER_TEST_PG) on PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import insert
+
+from tests.conftest import Backend
+from tests.integration.store.appender import record
+from turnkeeper.errors import ConflictError, NotFoundError
+from turnkeeper.store import open_store, resolve_url
+from turnkeeper.store.sql import SqlStore, events_table
+
+APPENDER = Path(__file__).with_name("appender.py")
+
+
+@pytest.fixture
+def store(backend: Backend) -> Iterator[SqlStore]:
+    opened = SqlStore(backend.url, schema=backend.schema)
+    yield opened
+    opened.close()
+
+
+def records(first: int, count: int) -> list[dict[str, object]]:
+    return [record(seq) for seq in range(first, first + count)]
+
+
+def test_create_append_read_version(store: SqlStore) -> None:
+    store.create("keep")
+    assert store.version("keep") == 0
+    assert store.read("keep") == []
+    assert store.append("keep", 0, records(1, 3)) == 3
+    assert store.append("keep", 3, records(4, 2)) == 5
+    assert store.version("keep") == 5
+    assert store.read("keep") == [{"seq": s, **record(s)} for s in range(1, 6)]
+    assert [r["seq"] for r in store.read("keep", since=3)] == [4, 5]
+    assert store.read("keep", since=5) == []
+
+
+def test_records_round_trip_opaque_fields(store: SqlStore) -> None:
+    store.create("keep")
+    odd = {"kind": "note", "data": {"text": "naïve ☃", "n": None}, "extra": [1, 2.5, True]}
+    store.append("keep", 0, [odd, {"data": {}}])
+    assert store.read("keep") == [{"seq": 1, **odd}, {"seq": 2, "data": {}}]
+
+
+def test_campaigns_and_delete(store: SqlStore) -> None:
+    for name in ["b", "a", "c"]:
+        store.create(name)
+    store.append("a", 0, records(1, 2))
+    assert store.campaigns() == ["a", "b", "c"]
+    store.set_current("a")
+    store.delete("a")
+    assert store.campaigns() == ["b", "c"]
+    assert store.current() is None
+    with pytest.raises(NotFoundError, match="no campaign named 'a'"):
+        store.read("a")
+    with pytest.raises(NotFoundError):
+        store.delete("a")
+    store.create("a")  # the name is free again, with an empty journal
+    assert store.read("a") == []
+
+
+def test_create_twice_is_a_conflict(store: SqlStore) -> None:
+    store.create("keep")
+    with pytest.raises(ConflictError, match="already exists"):
+        store.create("keep")
+
+
+def test_unknown_campaign(store: SqlStore) -> None:
+    with pytest.raises(NotFoundError):
+        store.version("nowhere")
+    with pytest.raises(NotFoundError):
+        store.append("nowhere", 0, records(1, 1))
+
+
+def test_current_pointer(store: SqlStore) -> None:
+    assert store.current() is None
+    store.set_current("keep")
+    store.set_current("hall")
+    assert store.current() == "hall"
+    store.set_current(None)
+    assert store.current() is None
+
+
+def test_stale_writer_gets_conflict_and_first_writer_is_intact(store: SqlStore) -> None:
+    store.create("keep")
+    first, second = records(1, 3), [{"kind": "other", "data": {}}]
+    store.append("keep", 0, first)
+    with pytest.raises(ConflictError, match="keep is at version 3, you expected 0"):
+        store.append("keep", 0, second)
+    assert store.version("keep") == 3
+    assert store.read("keep") == [{"seq": s, **r} for s, r in zip([1, 2, 3], first, strict=True)]
+
+
+def test_taken_seq_is_a_conflict_even_past_the_version_check(
+    store: SqlStore, backend: Backend
+) -> None:
+    """The second guard: if a row at the next seq exists, the whole append rolls back."""
+    store.create("keep")
+    # Write behind the store's back so campaigns.version stays 0 while seq 1 is taken.
+    with store._engine.begin() as conn:
+        conn.execute(insert(events_table).values(campaign="keep", seq=1, data={"x": 1}))
+    with pytest.raises(ConflictError):
+        store.append("keep", 0, records(1, 2))
+    assert store.version("keep") == 0
+    assert store.read("keep") == [{"seq": 1, "x": 1}]
+
+
+def test_records_must_carry_the_next_seqs(store: SqlStore) -> None:
+    store.create("keep")
+    with pytest.raises(ValueError, match="must be numbered 1"):
+        store.append("keep", 0, [{"seq": 2}])
+    assert store.version("keep") == 0
+
+
+def test_threads_appending_lose_and_duplicate_nothing(backend: Backend) -> None:
+    """Writers that reload and retry on conflict: every batch lands once, seqs stay dense."""
+    writers, appends, batch = 6, 15, 3
+    setup = SqlStore(backend.url, schema=backend.schema)
+    setup.create("keep")
+    errors: list[BaseException] = []
+
+    def writer(who: int) -> None:
+        store = SqlStore(backend.url, schema=backend.schema)
+        try:
+            for n in range(appends):
+                while True:
+                    version = store.version("keep")
+                    body = [{"data": {"who": who, "n": n, "i": i}} for i in range(batch)]
+                    try:
+                        store.append("keep", version, body)
+                        break
+                    except ConflictError:
+                        continue
+        except BaseException as error:  # surfaced in the main thread below
+            errors.append(error)
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=writer, args=(who,)) for who in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    got = setup.read("keep")
+    setup.close()
+    assert [r["seq"] for r in got] == list(range(1, writers * appends * batch + 1))
+    payloads = [(r["data"]["who"], r["data"]["n"], r["data"]["i"]) for r in got]  # type: ignore[index]
+    assert sorted(payloads) == sorted(
+        (w, n, i) for w in range(writers) for n in range(appends) for i in range(batch)
+    )
+    # a batch is contiguous: nobody's append interleaves with another's
+    for start in range(0, len(payloads), batch):
+        assert len({p[:2] for p in payloads[start : start + batch]}) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.4, 0.9])
+def test_sigkill_mid_appends_leaves_only_whole_batches(backend: Backend, delay: float) -> None:
+    """A real process killed with SIGKILL while appending: every acknowledged append is kept,
+    no partial batch is visible, and every record's JSON is intact."""
+    batch = 5
+    store = SqlStore(backend.url, schema=backend.schema)
+    store.create("keep")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    child = subprocess.Popen(
+        [sys.executable, str(APPENDER), backend.url, backend.schema or "-", "keep", str(batch)],
+        stdout=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    assert child.stdout is not None
+    first = child.stdout.readline()  # wait until it is really appending
+    assert first.strip() == str(batch)
+    time.sleep(delay)
+    child.send_signal(signal.SIGKILL)
+    acknowledged = [int(line) for line in child.stdout.read().split()] or [batch]
+    child.wait()
+    assert child.returncode == -signal.SIGKILL
+
+    got = store.read("keep")
+    count = len(got)
+    assert count >= acknowledged[-1] > batch  # every append the child saw commit is there
+    assert count % batch == 0
+    assert store.version("keep") == count
+    assert [r["seq"] for r in got] == list(range(1, count + 1))
+    assert got == [{"seq": s, **record(s)} for s in range(1, count + 1)]
+    store.close()
+
+
+def test_open_store_url_choice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TURNKEEPER_DB", str(tmp_path / "env.db"))
+    assert resolve_url() == f"sqlite:///{tmp_path / 'env.db'}"
+    assert resolve_url(str(tmp_path / "x" / "given.db")) == f"sqlite:///{tmp_path}/x/given.db"
+    monkeypatch.delenv("TURNKEEPER_DB")
+    monkeypatch.setattr("platformdirs.user_data_dir", lambda _app: str(tmp_path / "data"))
+    assert resolve_url() == f"sqlite:///{tmp_path / 'data' / 'turnkeeper.db'}"
+    store = open_store()
+    store.create("keep")
+    assert (tmp_path / "data" / "turnkeeper.db").exists()
+    store.close()
+
+
+def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
+    store = SqlStore(f"sqlite:///{tmp_path / 'w.db'}")
+    with store._engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+    store.close()
