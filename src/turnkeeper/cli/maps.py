@@ -1,3 +1,147 @@
-"""CLI verbs: maps (filled in by its issue)."""
+"""CLI verbs: ``turnkeeper map new | show | check`` (wilderness hex maps, issue 5).
 
-from turnkeeper.cli.app import app  # noqa: F401
+``map show`` takes the party's position and what the party knows from options or a small
+JSON "knowledge" file, so the campaign can hand over its state without the map verbs
+knowing about campaigns:
+
+    {"party_at": "0304", "known": ["0304", "0404"], "found_features": ["village-1"]}
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.errors import NotFoundError, TurnkeeperError
+from turnkeeper.world.errors import MapError
+from turnkeeper.world.generate import generate_map
+from turnkeeper.world.hexes import Hex
+from turnkeeper.world.hexmap import HexMap, Terrain
+from turnkeeper.world.mapfile import dumps_map, format_for, loads_map
+from turnkeeper.world.svg import render_svg
+
+map_app = typer.Typer(help="Wilderness hex maps: make, check and draw them.", no_args_is_help=True)
+app.add_typer(map_app, name="map")
+
+_KNOWN_HELP = 'JSON: {"party_at": hex, "known": [hexes], "found_features": [ids]}.'
+
+
+def read_map(path: Path) -> HexMap:
+    """Read a map file (.toml or .json); a missing or broken file is one clear error."""
+    fmt = format_for(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise NotFoundError(f"{path}: no such map file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise MapError(f"{path}: cannot read the map file: {error}") from None
+    return loads_map(text, fmt, where=str(path))
+
+
+def _summary(hexmap: HexMap) -> dict[str, Any]:
+    terrain = Counter(Terrain(int(t)).key for t in hexmap.terrain.reshape(-1).tolist())
+    visibility = Counter(f.visibility.value for _, f in hexmap.all_features())
+    return {
+        "name": hexmap.name,
+        "width": hexmap.width,
+        "height": hexmap.height,
+        "terrain": dict(sorted(terrain.items())),
+        "road_hexes": int((hexmap.road == 1).sum()),
+        "trail_hexes": int((hexmap.road == 2).sum()),
+        "features": dict(sorted(visibility.items())),
+        "landmarks": sum(f.landmark for _, f in hexmap.all_features()),
+    }
+
+
+def _render_summary(summary: dict[str, Any], title: str) -> None:
+    table = Table(title=title)
+    table.add_column("what")
+    table.add_column("value")
+    for key, value in summary.items():
+        if isinstance(value, dict):
+            value = ", ".join(f"{k} {v}" for k, v in value.items()) or "none"
+        table.add_row(key.replace("_", " "), str(value))
+    console.print(table)
+
+
+@map_app.command("new")
+def new(
+    width: Annotated[int, typer.Option("--width", min=1, max=10000, help="Columns of hexes.")],
+    height: Annotated[int, typer.Option("--height", min=1, max=10000, help="Rows of hexes.")],
+    seed: Annotated[int, typer.Option("--seed", help="The same seed makes the same map.")],
+    out: Annotated[Path, typer.Option("--out", help="Map file to write (.toml or .json).")],
+    as_json: bool = JsonOption,
+) -> None:
+    """Generate a demo wilderness map and write it as a map file."""
+    fmt = format_for(out)
+    hexmap = generate_map(width, height, seed)
+    out.write_text(dumps_map(hexmap, fmt), encoding="utf-8")
+    summary = {"file": str(out), "seed": seed, **_summary(hexmap)}
+    emit(summary, as_json, lambda: _render_summary(summary, f"wrote {out}"))
+
+
+@map_app.command("check")
+def check(
+    file: Annotated[Path, typer.Argument(help="Map file to check (.toml or .json).")],
+    as_json: bool = JsonOption,
+) -> None:
+    """Check a map file against the map format and summarise it."""
+    summary = {"file": str(file), "ok": True, **_summary(read_map(file))}
+    emit(summary, as_json, lambda: _render_summary(summary, f"{file}: OK"))
+
+
+def _hex_option(text: str, what: str) -> Hex:
+    try:
+        return Hex.parse(text)
+    except TurnkeeperError as error:
+        raise TurnkeeperError(f"{what}: {error}") from None
+
+
+@map_app.command("show")
+def show(
+    map_file: Annotated[Path, typer.Option("--map", help="Map file (.toml or .json).")],
+    out: Annotated[Path, typer.Option("--out", help="SVG file to write.")],
+    player: Annotated[bool, typer.Option("--player", help="Only what the party knows.")] = False,
+    known_file: Annotated[Path | None, typer.Option("--known", help=_KNOWN_HELP)] = None,
+    party: Annotated[
+        str | None, typer.Option("--party", help="Party hex: '0304' or 'q,r'.")
+    ] = None,
+    as_json: bool = JsonOption,
+) -> None:
+    """Draw the map as SVG: the referee's view, or with --player the party's."""
+    hexmap = read_map(map_file)
+    knowledge: dict[str, Any] = {}
+    if known_file is not None:
+        try:
+            knowledge = json.loads(known_file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise NotFoundError(f"{known_file}: no such knowledge file") from None
+        except json.JSONDecodeError as error:
+            raise TurnkeeperError(f"{known_file}: not valid JSON: {error}") from None
+        if not isinstance(knowledge, dict):
+            raise TurnkeeperError(
+                f"{known_file}: expected an object with party_at, known, found_features"
+            )
+    where = str(known_file)
+    known = {_hex_option(str(h), f"{where}: known") for h in knowledge.get("known", [])}
+    found = {str(f) for f in knowledge.get("found_features", [])}
+    party_text = party if party is not None else knowledge.get("party_at")
+    party_at = None if party_text is None else _hex_option(str(party_text), "party")
+    if party_at is not None and party_at not in hexmap:
+        raise NotFoundError(f"party hex {party_at.label} is not on map {hexmap.name!r}")
+    if party_at is not None:
+        known.add(party_at)
+    svg = render_svg(hexmap, party_at, known, player=player, found_features=found)
+    out.write_text(svg, encoding="utf-8")
+    result = {"file": str(out), "player": player, "known_hexes": len(known), "bytes": len(svg)}
+    emit(
+        result,
+        as_json,
+        lambda: console.print(f"wrote {out} ({'player' if player else 'referee'} view)"),
+    )
