@@ -1,0 +1,293 @@
+"""Sites: the dungeons, ruins and caves a party enters, as documented TOML files.
+
+A site has levels; each level has its wandering-encounter table (EX-ENC-1, TP-DUN-1 face 1),
+its omen table for "the dungeon rouses" (TP-DUN-2, face 2), an optional good-encounter table
+(face 6) and optional areas with a description the party may hear and notes for the referee
+only. The format is described in docs/site-format.md; examples/site.toml is a whole example.
+
+A table row covers a single total (``roll = 3``) or a band (``roll = "1-2"``) of the table's
+dice. Whatever is wrong with a file comes out as ONE :class:`SiteError` naming the file, the
+key path and what was expected.
+
+>>> site = parse_site('''
+... [site]
+... name = "Crypt"
+... [[levels]]
+... number = 1
+... [levels.encounters]
+... dice = "d2"
+... rows = [{roll = 1, creature = "rats"}, {roll = 2, creature = "ghoul"}]
+... ''')
+>>> site.level(1).encounters.row_for(2).creature
+'ghoul'
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from itertools import pairwise
+from pathlib import Path
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from turnkeeper.errors import NotFoundError, TurnkeeperError
+
+__all__ = [
+    "Area",
+    "EncounterRow",
+    "OmenRow",
+    "Site",
+    "SiteError",
+    "SiteLevel",
+    "SiteTable",
+    "load_site",
+    "parse_site",
+]
+
+
+class SiteError(TurnkeeperError):
+    """A site file that is broken: names the file, the key path and what was expected."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+_BAND = re.compile(r"^\s*(-?\d+)\s*(?:-\s*(-?\d+)\s*)?$")
+
+
+class _Row(_Model):
+    """One band of a site table: the totals ``low`` to ``high`` of the table's dice."""
+
+    roll: int | str = Field(description="A total (3) or a band ('1-2') of the table's dice.")
+    text: str = Field("", description="What the referee reads out or describes.")
+    notes: str = Field("", description="For the referee only: never shown to the party.")
+
+    @field_validator("roll")
+    @classmethod
+    def _band(cls, value: int | str) -> int | str:
+        if isinstance(value, str) and not _BAND.match(value):
+            raise ValueError(f"expected a total such as 3 or a band such as '1-2', got {value!r}")
+        return value
+
+    @property
+    def band(self) -> tuple[int, int]:
+        """The lowest and highest totals this row covers."""
+        if isinstance(self.roll, int):
+            return self.roll, self.roll
+        match = _BAND.match(self.roll)
+        assert match is not None  # checked when loaded
+        low = int(match.group(1))
+        return low, int(match.group(2)) if match.group(2) else low
+
+
+class EncounterRow(_Row):
+    """A wandering inhabitant of a level (EX-ENC-1, TP-DUN-1 face 1)."""
+
+    creature: str = Field(min_length=1)
+    number: str = Field("1", description="How many appear: a dice expression such as 2d4.")
+    heard: bool = Field(
+        True, description="EX-ENC-5: it can be heard coming, so a party may hide from it."
+    )
+    hungry: bool = Field(
+        False, description="EX-SUR-5: a hungry foe that wins surprise is readier to attack."
+    )
+    in_darkness: bool = Field(
+        True, description="EX-LIGHT-3: it lurks unlit, so a party bearing light cannot surprise it."
+    )
+
+
+class OmenRow(_Row):
+    """An omen or environmental effect: "the dungeon rouses" (TP-DUN-2, face 2)."""
+
+
+class GoodRow(_Row):
+    """A good encounter: helpful soul, safe corner, cache found (TP-DUN-1 face 6)."""
+
+
+RowT = TypeVar("RowT", bound="_Row")
+
+
+class SiteTable(_Model, Generic[RowT]):
+    """A table read by the total of its dice; rows may not overlap."""
+
+    dice: str = Field("d6", description="The dice rolled on the table, e.g. d8 or 2d6.")
+    rows: list[RowT] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _bands_do_not_overlap(self) -> SiteTable[RowT]:
+        bands = sorted(row.band for row in self.rows)
+        for low, high in bands:
+            if low > high:
+                raise ValueError(f"band {low}-{high} runs backwards")
+        for (_, high), (low, _) in pairwise(bands):
+            if low <= high:
+                raise ValueError(f"rows overlap at {low}")
+        return self
+
+    def row_for(self, total: int) -> RowT:
+        """The row a total lands on; a total with no row is the site file's mistake."""
+        for row in self.rows:
+            low, high = row.band
+            if low <= total <= high:
+                return row
+        raise SiteError(f"the table rolled on {self.dice} has no row for a total of {total}")
+
+
+class Area(_Model):
+    """A keyed place on a level: its description for the party, its notes for the referee."""
+
+    key: str = Field(min_length=1, description="The map key, e.g. '1' or 'B3'.")
+    name: str = ""
+    description: str = ""
+    notes: str = Field("", description="For the referee only.")
+    occupied: bool = Field(False, description="EX-SUR-2: someone dwells here.")
+    hiding_place: bool = Field(False, description="EX-ENC-5: a party here can hide.")
+    off_lanes: bool = Field(
+        False, description="EX-ENC-3: a seldom-visited corner, off the lanes of traffic."
+    )
+
+
+class SiteLevel(_Model):
+    """One level (or zone) of a site with its own tables."""
+
+    number: int
+    name: str = ""
+    description: str = ""
+    notes: str = Field("", description="For the referee only.")
+    encounters: SiteTable[EncounterRow] | None = None
+    omens: SiteTable[OmenRow] | None = None
+    good: SiteTable[GoodRow] | None = None
+    areas: list[Area] = Field(default_factory=list)
+
+    def area(self, key: str) -> Area:
+        """The keyed area; a key not on this level is a clear error."""
+        for area in self.areas:
+            if area.key == key:
+                return area
+        known = ", ".join(area.key for area in self.areas) or "none"
+        raise NotFoundError(f"level {self.number} has no area {key!r}; areas: {known}")
+
+
+class SiteInfo(_Model):
+    name: str = Field(min_length=1)
+    kind: Literal["dungeon", "ruin", "cave", "site"] = "dungeon"
+    description: str = ""
+    notes: str = Field("", description="For the referee only.")
+    wandering: bool = Field(True, description="EX-ENC-1: the site has wandering encounters.")
+    lit: bool = Field(False, description="True if the site is lit; most sites are dark.")
+
+
+class Site(_Model):
+    """A whole site: its name and kind, and its levels by number."""
+
+    site: SiteInfo
+    levels: list[SiteLevel] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _levels_unique(self) -> Site:
+        numbers = [level.number for level in self.levels]
+        if len(set(numbers)) != len(numbers):
+            raise ValueError(f"level numbers repeat: {numbers}")
+        return self
+
+    @property
+    def name(self) -> str:
+        return self.site.name
+
+    def level(self, number: int) -> SiteLevel:
+        """A level by its number; a missing one is a clear error."""
+        for level in self.levels:
+            if level.number == number:
+                return level
+        known = ", ".join(str(level.number) for level in self.levels)
+        raise NotFoundError(f"site {self.name!r} has no level {number}; levels: {known}")
+
+    def player_view(self) -> dict[str, Any]:
+        """What the party may know of the site: names and descriptions, no tables, no notes."""
+        return {
+            "name": self.site.name,
+            "kind": self.site.kind,
+            "description": self.site.description,
+            "levels": [
+                {
+                    "number": level.number,
+                    "name": level.name,
+                    "description": level.description,
+                    "areas": [
+                        {"key": a.key, "name": a.name, "description": a.description}
+                        for a in level.areas
+                    ],
+                }
+                for level in self.levels
+            ],
+        }
+
+
+def _dotted(loc: tuple[int | str, ...]) -> str:
+    # pydantic puts the generic's name in the path ("SiteTable[EncounterRow]"): drop it
+    parts = [str(part) for part in loc if not str(part).startswith("SiteTable[")]
+    return ".".join(parts) or "(top level)"
+
+
+def parse_site(text: str, shown: str = "<site>") -> Site:
+    """Read a site from TOML text; ``shown`` names the file in messages."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise SiteError(f"{shown}: not valid TOML: {error}") from None
+    return site_from_data(data, shown)
+
+
+def site_from_data(data: Mapping[str, Any], shown: str = "<site>") -> Site:
+    """Check already-read site data against the format; one :class:`SiteError` if broken."""
+    try:
+        site = Site.model_validate(dict(data))
+    except ValidationError as error:
+        first = error.errors()[0]
+        more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
+        message = str(first["msg"]).removeprefix("Value error, ")
+        if first["type"] == "extra_forbidden":
+            message = "unknown key"
+        elif first["type"] == "missing":
+            message = "missing: this key is required"
+        raise SiteError(f"{shown}: {_dotted(tuple(first['loc']))}: {message}{more}") from None
+    _check_dice(site, shown)
+    return site
+
+
+def _check_dice(site: Site, shown: str) -> None:
+    """Every table's dice and every encounter's number must be dice the engine can roll."""
+    from turnkeeper.dice import parse  # late: the site model need not load the dice parser
+
+    for index, level in enumerate(site.levels):
+        for name in ("encounters", "omens", "good"):
+            table = getattr(level, name)
+            if table is None:
+                continue
+            texts = [("dice", table.dice)]
+            if name == "encounters":
+                texts += [(f"rows.{i}.number", row.number) for i, row in enumerate(table.rows)]
+            for key, text in texts:
+                try:
+                    parse(text)
+                except TurnkeeperError as error:
+                    raise SiteError(
+                        f"{shown}: levels.{index}.{name}.{key}: expected dice such as 2d4, "
+                        f"got {text!r} ({error})"
+                    ) from None
+
+
+def load_site(path: str | Path) -> Site:
+    """Load a site file; a missing or broken file is one clear error."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise NotFoundError(f"{file}: no such site file") from None
+    except OSError as error:
+        raise SiteError(f"{file}: cannot read the file ({error.strerror})") from None
+    return parse_site(text, str(file))
