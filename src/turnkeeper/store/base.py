@@ -16,7 +16,7 @@ from typing import Protocol, runtime_checkable
 from turnkeeper.errors import ConflictError, NotFoundError
 
 Record = dict[str, object]
-"""One journal record as JSON: ``{"seq", "command", "at", "kind", "visibility", "data", "rolls"}``."""
+"""One journal record as JSON: ``{"seq", "command", "at", "kind", "visibility", "data", ...}``."""
 
 
 @runtime_checkable

@@ -165,7 +165,7 @@ class SqlStore:
     def append(
         self, campaign: str, expected_version: int, records: Sequence[Mapping[str, object]]
     ) -> int:
-        """Append atomically after ``expected_version``; ConflictError if someone got there first."""
+        """Append after ``expected_version`` in one transaction; ConflictError if stale."""
         rows = [_row(campaign, record) for record in numbered(expected_version, records)]
         new_version = expected_version + len(rows)
         try:

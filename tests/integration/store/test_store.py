@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import subprocess
@@ -10,17 +11,24 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from sqlalchemy import insert
 
-from tests.conftest import Backend
-from tests.integration.store.appender import record
 from turnkeeper.errors import ConflictError, NotFoundError
 from turnkeeper.store import open_store, resolve_url
 from turnkeeper.store.sql import SqlStore, events_table
 
+if TYPE_CHECKING:
+    from tests.conftest import Backend
+
 APPENDER = Path(__file__).with_name("appender.py")
+_spec = importlib.util.spec_from_file_location("store_appender", APPENDER)
+assert _spec is not None and _spec.loader is not None
+_appender = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_appender)
+record = _appender.record
 
 
 @pytest.fixture
