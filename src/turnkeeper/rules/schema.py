@@ -19,9 +19,27 @@ from __future__ import annotations
 from enum import StrEnum
 from fractions import Fraction
 from itertools import pairwise
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from turnkeeper.dice import parse
+from turnkeeper.errors import DiceNotationError
+
+
+def _parses_as_dice(text: str) -> str:
+    """Check a dice expression at load time, so a broken one is the ruleset's error."""
+    try:
+        parse(text)
+    except DiceNotationError as error:
+        raise ValueError(
+            f"expected a dice expression such as 2d6+CHA, got {text!r} ({error})"
+        ) from None
+    return text
+
+
+#: A dice expression (``2d6+CHA``, ``19-HD``): names are allowed, checked when loaded.
+DiceExpression = Annotated[str, AfterValidator(_parses_as_dice)]
 
 
 class Rules(BaseModel):
@@ -128,7 +146,7 @@ class TableRow(Rules):
 class RangedTable(Rules):
     """A table read by the total of a dice expression, such as the reaction roll (PG-REA-1)."""
 
-    dice: str
+    dice: DiceExpression
     rows: list[TableRow] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -206,7 +224,9 @@ class WildernessRules(Rules):
 class MovementMode(Rules):
     """A way of moving through a site (EX-MOV-1 to EX-MOV-3, EX-SUR-1 to EX-SUR-3, EX-MAP-1)."""
 
-    feet_per_turn: int | None = Field(description="None: any location of most sites (running).")
+    feet_per_turn: int | None = Field(
+        None, gt=0, description="Left out: any location of most sites in one turn (running)."
+    )
     map_use: bool = True
     halts_at_doors: bool = False
     rest_after: bool = False
@@ -225,14 +245,16 @@ class DungeonRules(Rules):
     check_die: int = Field(6, gt=1)
     encounter_chance: int = Field(1, ge=0, description="EX-ENC-1: encounter on 1..this.")
     tumult_chance: int = Field(2, ge=0, description="EX-ENC-4.")
-    encounter_distance: str = Field("2d4x10", description="EX-ENC-2, in feet.")
+    encounter_distance: DiceExpression = Field("2d4x10", description="EX-ENC-2, in feet.")
     movement: dict[str, MovementMode] = Field(default_factory=dict)
 
 
 class LightSource(Rules):
     """A light the party carries (EX-LIGHT-1, EX-LIGHT-2)."""
 
-    turns: int | None = Field(description="None: lasts until a Waning Resources face (TP-ENC-2).")
+    turns: int | None = Field(
+        None, gt=0, description="Left out: lasts until a Waning Resources face (TP-ENC-2)."
+    )
     radius_ft: int = Field(gt=0)
     supply: str = Field(description="The supply item spent to light it.")
 
@@ -250,7 +272,9 @@ class LightRules(Rules):
 class RestRules(Rules):
     """Rest cadence and weariness (EX-REST-1 to EX-REST-3) and forced rest (TP-ENC-1)."""
 
-    active_turns: int | None = Field(5, description="EX-REST-1: rest 1 turn in 6.")
+    active_turns: int | None = Field(
+        5, description="EX-REST-1: rest 1 turn in 6. 0 (None): no fixed cadence, rest when forced."
+    )
     rest_turns: int = 1
     after_running: bool = True
     after_fight: bool = True
@@ -260,6 +284,12 @@ class RestRules(Rules):
         default_factory=lambda: {"rations": 1, "water": 1},
         description="Forced rest (TP-ENC-1 face 3) consumes these supplies per character.",
     )
+
+    @field_validator("active_turns", mode="before")
+    @classmethod
+    def _zero_means_no_cadence(cls, value: object) -> object:
+        # TOML has no null: 0 says "no fixed rest cadence" (TP rests only on a forced-rest face)
+        return None if value == 0 else value
 
 
 # --- encounters, surprise, combat ---------------------------------------------------------
@@ -271,7 +301,9 @@ class SurpriseRules(Rules):
     method: Literal["movement", "in_six", "opposed"]
     chance_in_six: int = Field(2, description="PG-SUR-1.")
     stealth_stat: str = Field("DEX", description="EX-SUR-4, CB-SUR-1.")
+    stealth_skill: str = Field("Stealth", description="EX-SUR-4 Stealth; CB-SUR-1 Sneak.")
     notice_stat: str = Field("WIS", description="EX-SUR-4, CB-SUR-1.")
+    notice_skill: str = Field("Scout", description="EX-SUR-4 Scout; CB-SUR-1 Notice.")
     both_difficulty: int = Field(9, description="EX-SUR-4: both groups roll against this.")
     surprised_lose_round: bool = Field(True, description="EX-SUR-5, PG-SUR-1, CB-SUR-1.")
     hungry_reaction_modifier: int = Field(-2, description="EX-SUR-5, the project's default.")
@@ -283,17 +315,21 @@ class InitiativeRules(Rules):
     """How initiative is rolled (TP-INI-1, PG-INI-1, CB-INI-1 to CB-INI-3)."""
 
     method: Literal["overloaded", "side", "individual"]
-    die: str = Field("d6", description="The side's initiative roll, e.g. 'd6' or '1d8+DEX'.")
+    die: DiceExpression = Field(
+        "d6", description="The side's initiative roll, e.g. 'd6' or '1d8+DEX'."
+    )
     overloaded_die: str = Field("initiative", description="TP-INI-1: the die in ``dice``.")
     ties: Literal["simultaneous", "party"] = "simultaneous"
     reroll_each_round: bool = True
-    opposed_save: str = Field("d20", description="TP-INI-2: the opposed save, plus a stat.")
+    opposed_save: DiceExpression = Field(
+        "d20", description="TP-INI-2: the opposed save, plus a stat."
+    )
 
 
 class AttackRules(Rules):
     """Attack rolls (TP-ATK-1, PG-ATK-1, PG-ATK-2) and opposed checks (TP-OPP-1)."""
 
-    die: str = "d20"
+    die: DiceExpression = "d20"
     melee_stat: str = "STR"
     ranged_stat: str = "DEX"
     hits: Literal["above", "at_or_above"] = "at_or_above"
@@ -328,9 +364,9 @@ class HitPointRules(Rules):
 class SaveRules(Rules):
     """Saving throws (PG-SAVE-1): d20 equal to or over the target."""
 
-    die: str = "d20"
-    monster_target: str = Field("19-HD")
-    character_target: str = Field("19-LVL", description="The project's default.")
+    die: DiceExpression = "d20"
+    monster_target: DiceExpression = Field("19-HD")
+    character_target: DiceExpression = Field("19-LVL", description="The project's default.")
 
 
 class MagicRules(Rules):
@@ -413,7 +449,7 @@ class Ruleset(Rules):
     usage_die: list[int] = Field(default_factory=lambda: [12, 10, 8, 6, 4])
     hit_points: HitPointRules = HitPointRules()
     saves: SaveRules = SaveRules()
-    treasure_multiplier: str = Field("1d3+1", description="PG-TRE-1.")
+    treasure_multiplier: DiceExpression = Field("1d3+1", description="PG-TRE-1.")
     magic: MagicRules = MagicRules()
     countdowns: CountdownRules = CountdownRules()
     spotlight: SpotlightRules = SpotlightRules()
@@ -425,6 +461,21 @@ class Ruleset(Rules):
         if not chain or any(a <= b for a, b in pairwise(chain)):
             raise ValueError("the usage die chain must list die sizes from largest to smallest")
         return chain
+
+    @model_validator(mode="after")
+    def _named_dice_exist(self) -> Ruleset:
+        wanted = []
+        if self.dungeon.procedure == "overloaded":
+            wanted.append(("dungeon.die", self.dungeon.die))
+        if self.initiative.method == "overloaded":
+            wanted.append(("initiative.overloaded_die", self.initiative.overloaded_die))
+        if "wilderness" in self.dice or self.wilderness.die != "wilderness":
+            wanted.append(("wilderness.die", self.wilderness.die))
+        for key, die in wanted:
+            if die not in self.dice:
+                known = ", ".join(sorted(self.dice)) or "none"
+                raise ValueError(f"{key}: no overloaded die {die!r} in [dice] (there: {known})")
+        return self
 
     @property
     def name(self) -> str:

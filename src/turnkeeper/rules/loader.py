@@ -1,0 +1,274 @@
+"""Reading rulesets: TOML files, ``extends``, and one clear error for a broken file.
+
+A ruleset file is TOML checked against :class:`~turnkeeper.rules.schema.Ruleset`. It may
+start with ``extends = "tp"`` (a preset's name) or ``extends = "base.toml"`` (a file,
+relative to this one) and then override any key: tables merge into the parent's tables,
+lists and single values replace the parent's. The five presets (one per seed text) live in
+``presets/`` and are found by name, as python-chess finds its variants.
+
+Whatever is wrong with a file (bad TOML, an unknown key, a value of the wrong kind, a dice
+expression that does not parse, an ``extends`` that leads nowhere or in a circle) comes out
+as ONE :class:`~turnkeeper.errors.RulesetError` naming the file, the dotted key path and
+what was expected.
+
+>>> preset("tp").time.round_seconds
+10
+>>> [info.name for info in presets()]
+['cb', 'dg', 'ex', 'pg', 'tp']
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from turnkeeper.errors import NotFoundError, RulesetError
+from turnkeeper.rules.schema import Ruleset, RulesetInfo
+
+__all__ = ["find_ruleset", "load_ruleset", "parse_ruleset", "preset", "presets"]
+
+_PRESETS: Traversable = files("turnkeeper.rules") / "presets"
+
+
+@dataclass(frozen=True)
+class _Source:
+    """Where a ruleset's text comes from: a folder (a real one or the package's) and a name."""
+
+    folder: Traversable
+    name: str
+    shown: str  # how the file is named in messages
+
+    @property
+    def file(self) -> Traversable:
+        return self.folder / self.name
+
+    @property
+    def key(self) -> str:
+        file = self.file
+        return str(file.resolve()) if isinstance(file, Path) else str(file)
+
+
+def _preset_names() -> list[str]:
+    return sorted(
+        entry.name.removesuffix(".toml")
+        for entry in _PRESETS.iterdir()
+        if entry.name.endswith(".toml") and not entry.name.startswith("_")
+    )
+
+
+def _preset_source(name: str) -> _Source:
+    return _Source(_PRESETS, f"{name}.toml", f"preset {name} ({name}.toml)")
+
+
+def _path_source(path: Path) -> _Source:
+    return _Source(path.parent, path.name, str(path))
+
+
+# --- reading and merging ---------------------------------------------------------------------
+
+
+def _read_toml(source: _Source) -> dict[str, Any]:
+    try:
+        text = source.file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise NotFoundError(f"{source.shown}: no such ruleset file") from None
+    except OSError as error:
+        raise RulesetError(f"{source.shown}: cannot read the file ({error.strerror})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        # tomllib's message already ends "(at line L, column C)"
+        raise RulesetError(f"{source.shown}: not valid TOML: {error}") from None
+
+
+def _merge(
+    parent: dict[str, Any],
+    child: Mapping[str, Any],
+    shown: str,
+    origins: dict[tuple[str, ...], str],
+    prefix: tuple[str, ...] = (),
+) -> dict[str, Any]:
+    """Deep-merge ``child`` over ``parent``: tables merge, lists and values replace.
+
+    ``origins`` remembers which file set each key, so an error in an inherited value names
+    the file it came from.
+    """
+    merged = dict(parent)
+    for key, value in child.items():
+        path = (*prefix, key)
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value, shown, origins, path)
+        else:
+            merged[key] = value
+            origins[path] = shown
+    return merged
+
+
+def _resolve_extends(source: _Source, target: object) -> _Source:
+    if not isinstance(target, str) or not target:
+        raise RulesetError(
+            f"{source.shown}: extends: expected a preset name or a file path, got {target!r}"
+        )
+    relative = source.folder / target
+    if target.endswith(".toml") or "/" in target:
+        if not relative.is_file():
+            raise RulesetError(
+                f"{source.shown}: extends: no ruleset file {target!r} next to this file"
+            )
+        return _Source(source.folder, target, _shown_relative(source, target))
+    if target in _preset_names():
+        return _preset_source(target)
+    raise RulesetError(
+        f"{source.shown}: extends: no preset named {target!r}; "
+        f"presets: {', '.join(_preset_names())} (or give a path such as base.toml)"
+    )
+
+
+def _shown_relative(source: _Source, target: str) -> str:
+    if isinstance(source.folder, Path):
+        return str(source.folder / target)
+    return f"preset file {target}"
+
+
+def _resolved_data(
+    source: _Source, origins: dict[tuple[str, ...], str], chain: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """The file's data with its ``extends`` chain merged in, parent first."""
+    if source.key in chain:
+        raise RulesetError(
+            f"{source.shown}: extends: goes round in a circle ({' -> '.join((*chain, source.key))})"
+        )
+    data = _read_toml(source)
+    target = data.pop("extends", None)
+    own: dict[tuple[str, ...], str] = {}
+    if target is None:
+        _merge({}, data, source.shown, own)
+        origins.update(own)
+        return data
+    parent = _resolved_data(_resolve_extends(source, target), origins, (*chain, source.key))
+    return _merge(parent, data, source.shown, origins)
+
+
+# --- pydantic errors as one message ----------------------------------------------------------
+
+
+def _dotted(loc: tuple[int | str, ...]) -> str:
+    return ".".join(str(part) for part in loc) or "(top level)"
+
+
+def _fields_at(loc: tuple[int | str, ...]) -> list[str]:
+    """The keys allowed in the table at ``loc`` (for "unknown key" messages)."""
+    model: Any = Ruleset
+    for part in loc:
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            field = model.model_fields.get(str(part))
+            if field is None:
+                return []
+            model = field.annotation
+        else:
+            args = getattr(model, "__args__", ())
+            model = args[-1] if args else None
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        return sorted(model.model_fields)
+    return []
+
+
+def _expectation(error: Mapping[str, Any]) -> str:
+    kind, loc, given = error["type"], tuple(error["loc"]), error.get("input")
+    if kind.startswith("fraction"):
+        return f"expected a fraction such as 2/3, got {given!r}"
+    if kind == "extra_forbidden":
+        allowed = _fields_at(loc[:-1])
+        hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
+        return f"unknown key{hint}"
+    if kind == "missing":
+        return "missing: this key is required"
+    if kind in ("int_parsing", "int_type", "int_from_float"):
+        return f"expected a whole number, got {given!r}"
+    if kind in ("bool_parsing", "bool_type"):
+        return f"expected true or false, got {given!r}"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return f"expected a table of keys, got {given!r}"
+    if kind == "value_error":
+        return str(error["msg"]).removeprefix("Value error, ")
+    message = str(error["msg"]).replace("Input should be", "expected", 1)
+    return f"{message}, got {given!r}"
+
+
+def _ruleset_error(
+    error: ValidationError, origins: Mapping[tuple[str, ...], str], shown: str
+) -> RulesetError:
+    errors = error.errors()
+    first = errors[0]
+    loc = tuple(first["loc"])
+    key = tuple(str(part) for part in loc)
+    where = next((origins[key[:n]] for n in range(len(key), 0, -1) if key[:n] in origins), shown)
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return RulesetError(f"{where}: {_dotted(loc)}: {_expectation(first)}{more}")
+
+
+# --- the public face ---------------------------------------------------------------------------
+
+
+def parse_ruleset(data: Mapping[str, Any], shown: str = "<ruleset>") -> Ruleset:
+    """Validate already-merged ruleset data; a broken one is one :class:`RulesetError`."""
+    try:
+        return Ruleset.model_validate(dict(data))
+    except ValidationError as error:
+        raise _ruleset_error(error, {}, shown) from None
+
+
+def _load(source: _Source) -> Ruleset:
+    origins: dict[tuple[str, ...], str] = {}
+    data = _resolved_data(source, origins)
+    try:
+        return Ruleset.model_validate(data)
+    except ValidationError as error:
+        raise _ruleset_error(error, origins, source.shown) from None
+
+
+def load_ruleset(path: str | Path) -> Ruleset:
+    """Load a ruleset file, following its ``extends`` chain, and check it against the schema."""
+    return _load(_path_source(Path(path)))
+
+
+@cache
+def preset(name: str) -> Ruleset:
+    """The shipped ruleset for one seed text: ``tp``, ``ex``, ``pg``, ``dg`` or ``cb``.
+
+    >>> preset("pg").tables["reaction"].dice
+    '2d6+CHA'
+    """
+    if name not in _preset_names():
+        raise NotFoundError(f"no preset named {name!r}; presets: {', '.join(_preset_names())}")
+    return _load(_preset_source(name))
+
+
+def presets() -> list[RulesetInfo]:
+    """What each shipped preset encodes: name, title, seed text and catalogue prefix."""
+    return [preset(name).ruleset for name in _preset_names()]
+
+
+def find_ruleset(name_or_path: str | Path) -> Ruleset:
+    """A preset by name, or else a ruleset file by path.
+
+    >>> find_ruleset("ex").ruleset.prefix
+    'EX'
+    """
+    text = str(name_or_path)
+    if isinstance(name_or_path, str) and text in _preset_names():
+        return preset(text)
+    path = Path(text)
+    if path.is_file():
+        return load_ruleset(path)
+    raise NotFoundError(
+        f"no preset or ruleset file named {text!r}; presets: {', '.join(_preset_names())}"
+    )
