@@ -31,7 +31,7 @@ _NO_VALUES: Mapping[str, int] = {}
 class Expression:
     """Dice notation parsed into its tree; immutable, equal when the trees are equal."""
 
-    __slots__ = ("_roller", "names", "text", "tree")
+    __slots__ = ("_canonical", "_roller", "names", "text", "tree")
 
     text: str
     names: frozenset[str]
@@ -42,6 +42,7 @@ class Expression:
         object.__setattr__(self, "text", str(tree) if text is None else text)
         object.__setattr__(self, "names", names_in(tree))
         object.__setattr__(self, "_roller", compile_roller(tree))
+        object.__setattr__(self, "_canonical", str(tree))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("an Expression is immutable")
@@ -53,7 +54,8 @@ class Expression:
         return hash(self.tree)
 
     def __str__(self) -> str:
-        return str(self.tree)
+        canonical: str = self._canonical  # type: ignore[attr-defined]
+        return canonical
 
     def __repr__(self) -> str:
         return f"parse({str(self)!r})"
@@ -66,9 +68,11 @@ class Expression:
         '4d6pl1 (~~1~~, 4, 6, 3) = 13'
         """
         faces: list[DieFace] = []
+        typed = source.typed_in
         roller: Roller = self._roller  # type: ignore[attr-defined]
-        total, text = roller(source, faces, _NO_VALUES if values is None else values)
-        return Roll(str(self.tree), total, tuple(faces), f"{text} = {total}", source.typed_in)
+        total, text = roller(source.die, typed, faces, _NO_VALUES if values is None else values)
+        canonical: str = self._canonical  # type: ignore[attr-defined]
+        return Roll(canonical, total, tuple(faces), f"{text} = {total}", typed)
 
     def exact(self, values: Mapping[str, int] | None = None) -> icepool.Die:
         """The exact distribution as an icepool ``Die``."""

@@ -6,6 +6,7 @@ journal can show exactly what happened at the table and replay it without rollin
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +24,6 @@ from turnkeeper.dice.nodes import (
     floor_divide,
     needs_parens,
 )
-from turnkeeper.dice.sources import DiceSource
 from turnkeeper.errors import DiceInputError, DiceNotationError
 
 
@@ -37,7 +37,8 @@ class DieFace:
     typed_in: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+# Not slotted: a frozen dataclass with a __dict__ builds faster, and rolls are made often.
+@dataclass(frozen=True)
 class Roll:
     """A finished roll: the total, every die face, and the breakdown a person reads.
 
@@ -86,8 +87,16 @@ class Roll:
             raise DiceInputError(f"not a roll record ({error}): {data!r}") from None
 
 
-#: A compiled node: (source, faces recorded so far, values) -> (value, breakdown text).
-Roller = Callable[[DiceSource, list[DieFace], Mapping[str, int]], tuple[int, str]]
+#: A compiled node: (roll one die, typed in?, faces so far, values) -> (value, breakdown).
+#: The die function and the typed-in flag are looked up once per roll, not once per node.
+Roller = Callable[[Callable[[int], int], bool, list[DieFace], Mapping[str, int]], tuple[int, str]]
+
+_OPERATORS: dict[str, Callable[[int, int], int]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "x": operator.mul,
+}
 
 
 def lookup(values: Mapping[str, int], name: str) -> int:
@@ -105,12 +114,12 @@ def compile_roller(node: Node) -> Roller:
     """Turn a tree into one closure that rolls it; done once per parsed expression."""
     if isinstance(node, Const):
         value, text = node.value, str(node.value)
-        return lambda source, faces, values: (value, text)
+        return lambda die, typed, faces, values: (value, text)
     if isinstance(node, Name):
         name = node.name
 
         def roll_name(
-            source: DiceSource, faces: list[DieFace], values: Mapping[str, int]
+            die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
         ) -> tuple[int, str]:
             got = lookup(values, name)
             return got, f"{name} ({got})"
@@ -131,9 +140,9 @@ def _compile_signed(node: Signed) -> Roller:
     template = node.sign + ("({})" if needs_parens(node.operand, node) else "{}")
 
     def roll_signed(
-        source: DiceSource, faces: list[DieFace], values: Mapping[str, int]
+        die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
     ) -> tuple[int, str]:
-        got, text = operand(source, faces, values)
+        got, text = operand(die, typed, faces, values)
         return (-got if negative else got), template.format(text)
 
     return roll_signed
@@ -141,27 +150,37 @@ def _compile_signed(node: Signed) -> Roller:
 
 def _compile_binop(node: BinOp) -> Roller:
     left, right = compile_roller(node.left), compile_roller(node.right)
-    text = str(node)
     left_fmt = "({})" if needs_parens(node.left, node) else "{}"
     right_fmt = "({})" if needs_parens(node.right, node, right=True) else "{}"
-    joiner = f" {node.op} "
-    template = left_fmt + joiner + right_fmt
-    op = node.op
+    template = f"{left_fmt} {node.op} {right_fmt}"
+    if node.op == "/":
+        where = str(node)
+
+        def divide(a: int, b: int) -> int:
+            return floor_divide(a, b, where)
+
+        combine = divide
+    else:
+        combine = _OPERATORS[node.op]
+    if isinstance(node.right, Const):
+        # The commonest shape (1d20+5): fold the constant's text in once.
+        constant = node.right.value
+        template = template.replace("{}", "{0}", 1).replace("{}", str(constant))
+
+        def roll_with_constant(
+            die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
+        ) -> tuple[int, str]:
+            a, a_text = left(die, typed, faces, values)
+            return combine(a, constant), template.format(a_text)
+
+        return roll_with_constant
 
     def roll_binop(
-        source: DiceSource, faces: list[DieFace], values: Mapping[str, int]
+        die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
     ) -> tuple[int, str]:
-        a, a_text = left(source, faces, values)
-        b, b_text = right(source, faces, values)
-        if op == "+":
-            got = a + b
-        elif op == "-":
-            got = a - b
-        elif op == "/":
-            got = floor_divide(a, b, text)
-        else:
-            got = a * b
-        return got, template.format(a_text, b_text)
+        a, a_text = left(die, typed, faces, values)
+        b, b_text = right(die, typed, faces, values)
+        return combine(a, b), template.format(a_text, b_text)
 
     return roll_binop
 
@@ -175,25 +194,39 @@ def _count_of(dice: Dice) -> Callable[[Mapping[str, int]], int]:
     return lambda values: check_count(dice, lookup(values, count))
 
 
+def _face_tables(sides: int) -> dict[tuple[bool, bool], list[DieFace]] | None:
+    """One shared DieFace per (kept, typed-in, face); faces are immutable, so rolls share them."""
+    if sides > 100:
+        return None
+    return {
+        (kept, typed): [DieFace(sides, face, kept, typed) for face in range(sides + 1)]
+        for kept in (False, True)
+        for typed in (False, True)
+    }
+
+
 def _compile_plain_dice(dice: Dice) -> Roller:
     sides, text, count_of = dice.sides, str(dice), _count_of(dice)
-    # Faces are immutable, so one DieFace per (face, typed-in) serves every roll.
-    shared = (
-        {
-            typed: [DieFace(sides, face, True, typed) for face in range(sides + 1)]
-            for typed in (False, True)
-        }
-        if sides <= 100
-        else None
-    )
+    tables = _face_tables(sides)
+    if tables is not None and dice.count in (None, 1):
+        untyped, typed_table = tables[True, False], tables[True, True]
+        prefix = f"{text} ("
+
+        def roll_one(
+            die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
+        ) -> tuple[int, str]:
+            face = die(sides)
+            faces.append(typed_table[face] if typed else untyped[face])
+            return face, f"{prefix}{face})"
+
+        return roll_one
 
     def roll_plain(
-        source: DiceSource, faces: list[DieFace], values: Mapping[str, int]
+        die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
     ) -> tuple[int, str]:
-        die, typed = source.die, source.typed_in
         got = [die(sides) for _ in range(count_of(values))]
-        if shared is not None:
-            table = shared[typed]
+        if tables is not None:
+            table = tables[True, typed]
             faces.extend([table[face] for face in got])
         else:
             faces.extend([DieFace(sides, face, True, typed) for face in got])
@@ -202,15 +235,48 @@ def _compile_plain_dice(dice: Dice) -> Roller:
     return roll_plain
 
 
+def _compile_keep_only(dice: Dice, keep: DiceOp) -> Roller:
+    """Keep/drop with no rerolls or explosions (4d6kh3, 2d20kl1): the common case, kept lean."""
+    sides, count_of = dice.sides, _count_of(dice)
+    prefix = f"{dice} ("
+    tables = _face_tables(sides) or {
+        (kept, typed): [DieFace(sides, face, kept, typed) for face in range(sides + 1)]
+        for kept in (False, True)
+        for typed in (False, True)
+    }
+    labels = [str(face) for face in range(sides + 1)]
+    struck = [f"~~{face}~~" for face in range(sides + 1)]
+
+    def roll_keep(
+        die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
+    ) -> tuple[int, str]:
+        got = [die(sides) for _ in range(count_of(values))]
+        yes, no = tables[True, typed], tables[False, typed]
+        total = 0
+        shown = []
+        for face, counts in zip(got, _kept(keep, got), strict=True):
+            if counts:
+                total += face
+                faces.append(yes[face])
+                shown.append(labels[face])
+            else:
+                faces.append(no[face])
+                shown.append(struck[face])
+        return total, prefix + ", ".join(shown) + ")"
+
+    return roll_keep
+
+
 def _compile_dice_with_ops(dice: Dice) -> Roller:
     sides, text, count_of = dice.sides, str(dice), _count_of(dice)
     rerolls, once, explodes = dice.selected("rr"), dice.selected("ro"), dice.selected("e")
     keep = dice.keep
+    if keep is not None and len(dice.ops) == 1 and sides <= 1000:
+        return _compile_keep_only(dice, keep)
 
     def roll_ops(
-        source: DiceSource, faces: list[DieFace], values: Mapping[str, int]
+        die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
     ) -> tuple[int, str]:
-        die, typed = source.die, source.typed_in
         # Each chain is one die with its rerolled-away faces and the dice its explosions added.
         chains: list[tuple[int, list[tuple[int, str]]]] = []
         for _ in range(count_of(values)):
@@ -259,8 +325,8 @@ def _kept(keep: DiceOp | None, values: list[int]) -> list[bool]:
         return selected if keep.kind == "k" else [not s for s in selected]
     n = min(keep.value, len(values))
     # Ties go to the earlier die, as a player reading left to right would expect.
-    sign = -1 if keep.kind[1] == "h" else 1
-    by_value = sorted(range(len(values)), key=lambda i: (sign * values[i], i))
+    # A stable sort: among equal faces the earlier die is kept, as a player reads left to right.
+    by_value = sorted(range(len(values)), key=values.__getitem__, reverse=keep.kind[1] == "h")
     chosen = set(by_value[:n])
     if keep.kind[0] == "k":
         return [i in chosen for i in range(len(values))]
