@@ -1,0 +1,1 @@
+"""Procedures: pure functions from state and command to events, one module per procedure."""

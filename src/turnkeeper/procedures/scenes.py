@@ -1,0 +1,479 @@
+"""Dungeoneers scenes: spotlight, actions, rounds, momentum and dread, as commands -> events.
+
+The play loop (DG-LOOP-1): the GM sets a scene; each player makes one free action a round;
+if a spotlight is needed the players agree who takes it; the spotlit player acts; the GM acts;
+repeat; the scene ends. :func:`decide_scene` checks a command against the table's state and
+the ruleset and returns the events it causes; an illegal command raises
+:class:`~turnkeeper.errors.IllegalCommandError` with one line and changes nothing.
+
+>>> from turnkeeper.dice import SeededDice
+>>> table = SceneTable(dungeoneers_rules(), SeededDice(1))
+>>> _ = table.execute(OpenScene(SceneKind.COMBAT, players=("freya", "ulfarmi")))
+>>> _ = table.execute(TakeSpotlight(votes=(("freya", "ulfarmi"), ("ulfarmi", "ulfarmi"))))
+>>> table.state.tokens_of("ulfarmi"), table.state.scene.spotlit
+(2, 'ulfarmi')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from turnkeeper.dice import DiceSource, Roll, roll
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.scenes_commands import (
+    Act,
+    CloseScene,
+    Compromise,
+    FreeAction,
+    GiveTokens,
+    GmAct,
+    OpenScene,
+    SceneCommand,
+    SpendDread,
+    TakeSpotlight,
+)
+from turnkeeper.procedures.scenes_events import (
+    ActionTaken,
+    CompromiseTaken,
+    DreadGained,
+    DreadSpent,
+    FreeActionTaken,
+    MomentumKept,
+    RoundEnded,
+    SceneClosed,
+    SceneEvent,
+    SceneOpened,
+    SpotlightPassed,
+    SpotlightTaken,
+    TokensGiven,
+    TokensRegained,
+    fold_scene_events,
+)
+from turnkeeper.procedures.scenes_state import (
+    Outcome,
+    Scene,
+    SceneKind,
+    SceneSide,
+    SceneState,
+    Seat,
+    outcome_of,
+)
+from turnkeeper.rules.schema import DreadRules, Ruleset, RulesetInfo, SpotlightRules, TimeScales
+
+#: The tag that lets a successful action keep the spotlight with its side (DG-MOM-1).
+MOMENTUM = "momentum"
+#: How the GM appears as an actor when no creature is named.
+GM = "GM"
+
+
+# --- rules ---------------------------------------------------------------------------------
+
+
+def dungeoneers_rules() -> Ruleset:
+    """The Dungeoneers numbers: the ``dg`` preset when it ships, else the text's own numbers.
+
+    >>> rules = dungeoneers_rules()
+    >>> rules.spotlight.tokens_each, rules.time.round_seconds, rules.dread.compromise_margin
+    (3, 6, 2)
+    """
+    from turnkeeper.errors import NotFoundError
+    from turnkeeper.rules.loader import preset
+
+    try:
+        return preset("dg")
+    except NotFoundError:
+        return Ruleset(
+            ruleset=RulesetInfo(name="dg", title="Dungeoneers", prefix="DG"),
+            time=TimeScales(round_seconds=6),
+            spotlight=SpotlightRules(enabled=True),
+            dread=DreadRules(enabled=True),
+        )
+
+
+def round_seconds(kind: SceneKind, rules: Ruleset) -> int:
+    """How long a round of this kind of scene lasts (DG-RND-1); 0 for a free scene.
+
+    >>> [round_seconds(kind, dungeoneers_rules()) for kind in SceneKind]
+    [6, 600, 60, 0]
+    """
+    time = rules.time
+    return {
+        SceneKind.COMBAT: time.round_seconds,
+        SceneKind.EXPLORATION: time.exploration_round_minutes * 60,
+        SceneKind.SOCIAL: time.social_round_minutes * 60,
+        SceneKind.FREE: 0,
+    }[kind]
+
+
+# --- decide --------------------------------------------------------------------------------
+
+
+def _illegal(message: str) -> IllegalCommandError:
+    return IllegalCommandError(message)
+
+
+def _open_scene(state: SceneState) -> Scene:
+    if state.scene is None:
+        raise _illegal("no scene is open: the GM sets one first (scene open KIND)")
+    return state.scene
+
+
+def _tokens_used(scene: Scene, rules: Ruleset) -> bool:
+    return rules.spotlight.tokens and scene.tokens and not scene.free
+
+
+def _names(kind: str, names: tuple[str, ...]) -> None:
+    if any(not name.strip() for name in names):
+        raise _illegal(f"{kind} names must not be empty")
+    repeated = sorted(name for name, n in Counter(names).items() if n > 1)
+    if repeated:
+        raise _illegal(f"{kind} named twice: {', '.join(repeated)}; give each name once")
+
+
+def _open(state: SceneState, command: OpenScene, rules: Ruleset) -> list[SceneEvent]:
+    if not rules.spotlight.enabled:
+        raise _illegal(
+            f"ruleset {rules.name} has no spotlight: scenes are a Dungeoneers procedure "
+            "(use a ruleset that extends dg)"
+        )
+    if state.scene is not None:
+        raise _illegal(
+            f"scene {state.scene.number} ({state.scene.kind.value}) is still open: "
+            "close it first (scene close)"
+        )
+    if not command.players:
+        raise _illegal("a scene needs at least one player (--players a,b,c)")
+    _names("players", command.players)
+    _names("creatures", command.creatures)
+    both = sorted(set(command.players) & set(command.creatures))
+    if both:
+        raise _illegal(f"{', '.join(both)} cannot be both a player and a GM creature")
+    tokens = rules.spotlight.tokens and command.tokens and command.kind is not SceneKind.FREE
+    known = {seat.name for seat in state.seats}
+    new_seats = tuple(
+        Seat(name=name, tokens=rules.spotlight.tokens_each)
+        for name in command.players
+        if name not in known
+    )
+    return [
+        SceneOpened(
+            number=state.scenes_opened + 1,
+            scene_kind=command.kind,
+            players=command.players,
+            creatures=command.creatures,
+            tokens=tokens,
+            first=SceneSide.GM if command.gm_first else SceneSide.PLAYERS,
+            new_seats=new_seats,
+        )
+    ]
+
+
+def _majority(scene: Scene, votes: tuple[tuple[str, str], ...]) -> str | None:
+    for voter, candidate in votes:
+        for who in (voter, candidate):
+            if who not in scene.players:
+                raise _illegal(f"{who} is not a player in this scene ({', '.join(scene.players)})")
+    counts = Counter(candidate for _, candidate in votes)
+    if not counts:
+        return None
+    leader, top = counts.most_common(1)[0]
+    return leader if 2 * top > len(votes) else None
+
+
+def _spotlight(state: SceneState, command: TakeSpotlight, rules: Ruleset) -> list[SceneEvent]:
+    scene = _open_scene(state)
+    if scene.free:
+        raise _illegal("a free scene needs no spotlight (DG-SPOT-3): players just act")
+    if scene.turn is SceneSide.GM:
+        raise _illegal("the spotlight is with the GM: the GM acts next (scene gm)")
+    if scene.spotlit is not None:
+        raise _illegal(f"{scene.spotlit} already holds the spotlight and acts next")
+    votes = tuple(command.votes) if not isinstance(command.votes, Mapping) else ()
+    winner = _majority(scene, votes)
+    if winner is not None and command.gm_choice not in (None, winner):
+        raise _illegal(
+            f"the players chose {winner} by majority: the GM only breaks ties and disputes"
+        )
+    if winner is None:
+        if command.gm_choice is None:
+            tally = ", ".join(f"{c} {n}" for c, n in Counter(c for _, c in votes).most_common())
+            raise _illegal(
+                f"no majority ({tally or 'no votes'}): the GM breaks the tie (--gm NAME)"
+            )
+        if command.gm_choice not in scene.players:
+            raise _illegal(f"{command.gm_choice} is not a player in this scene")
+    chosen = winner or command.gm_choice
+    assert chosen is not None
+    if scene.kept_by == chosen and len(scene.players) > 1:
+        raise _illegal(
+            f"{chosen} just kept the spotlight on momentum: another player takes it (DG-MOM-1)"
+        )
+    spend = _tokens_used(scene, rules)
+    if spend and state.tokens_of(chosen) < 1:
+        raise _illegal(
+            f"{chosen} holds no spotlight token: another player can give one (scene give)"
+        )
+    events: list[SceneEvent] = [
+        SpotlightTaken(player=chosen, votes=votes, by_gm=winner is None, token_spent=spend)
+    ]
+    after = fold_scene_events(events, state)
+    if spend and all(seat.tokens == 0 for seat in after.seats):
+        every = tuple(seat.name for seat in after.seats)
+        events.append(TokensRegained(players=every, each=rules.spotlight.tokens_each))
+    return events
+
+
+def _resolve(
+    outcome: Outcome | None,
+    expression: str | None,
+    target: int | None,
+    values: Mapping[str, int],
+    rules: Ruleset,
+    dice: DiceSource,
+) -> tuple[Outcome | None, int | None, tuple[Roll, ...]]:
+    if expression is None:
+        if target is not None:
+            raise _illegal("a target needs a roll (--roll EXPR --target N)")
+        return outcome, None, ()
+    if outcome is not None:
+        raise _illegal("give an outcome or a roll with a target, not both")
+    if target is None:
+        raise _illegal("a roll needs a target to read its outcome (--target N)")
+    result = roll(expression, dice, values)
+    return outcome_of(result, target, rules.dread.compromise_margin), result.total, (result,)
+
+
+def _after_action(
+    state: SceneState,
+    side: SceneSide,
+    actor: str,
+    outcome: Outcome | None,
+    tags: tuple[str, ...],
+    rules: Ruleset,
+) -> list[SceneEvent]:
+    """Where the spotlight goes after an action (DG-MOM-1) and whether the round ends (DG-RND-1)."""
+    scene = _open_scene(state)
+    if scene.free:
+        return []
+    critical = outcome is Outcome.CRITICAL
+    momentum = MOMENTUM in tags and outcome is not None and outcome.at_least(Outcome.SUCCESS)
+    if critical or momentum:
+        return [MomentumKept(side=side, by=actor)]
+    frame = scene.kind.frame
+    if scene.players_acted and scene.gm_acted and frame is not None:
+        return [
+            RoundEnded(round=scene.round, frame=frame, seconds=round_seconds(scene.kind, rules))
+        ]
+    return [SpotlightPassed(to=side.other)]
+
+
+def _act(state: SceneState, command: Act, rules: Ruleset, dice: DiceSource) -> list[SceneEvent]:
+    scene = _open_scene(state)
+    if command.player not in scene.players:
+        raise _illegal(
+            f"{command.player} is not a player in this scene ({', '.join(scene.players)})"
+        )
+    if not scene.free:
+        if scene.turn is SceneSide.GM:
+            raise _illegal("the spotlight is with the GM: the GM acts next (scene gm)")
+        if scene.spotlit is None:
+            raise _illegal(
+                "no one holds the spotlight: the players choose who takes it (scene spotlight)"
+            )
+        if scene.spotlit != command.player:
+            raise _illegal(
+                f"{command.player} does not hold the spotlight ({scene.spotlit} does): "
+                "only the spotlit player acts (DG-SPOT-1)"
+            )
+    outcome, total, rolls = _resolve(
+        command.outcome, command.roll, command.target, command.values, rules, dice
+    )
+    event = ActionTaken(
+        actor=command.player,
+        side=SceneSide.PLAYERS,
+        what=command.what,
+        tags=command.tags,
+        outcome=outcome,
+        total=total,
+        target=command.target,
+        rolls=rolls,
+    )
+    after = event.advance(state)
+    return [
+        event,
+        *_after_action(after, SceneSide.PLAYERS, command.player, outcome, command.tags, rules),
+    ]
+
+
+def _free_action_check(scene: Scene, actor: str, gm_acted: bool, rules: Ruleset) -> None:
+    if actor not in scene.players and actor not in scene.creatures:
+        raise _illegal(f"{actor} is neither a player nor a GM creature of this scene")
+    if scene.free:
+        return
+    if actor in scene.creatures and not gm_acted:
+        raise _illegal(
+            f"{actor} is a GM creature: creatures make free actions only after the GM's action"
+        )
+    allowed = rules.spotlight.free_actions_per_round
+    if scene.free_actions_of(actor) >= allowed:
+        raise _illegal(
+            f"{actor} already made {allowed} free action this round (DG-FREE-1); "
+            "momentum gives no second one"
+        )
+
+
+def _gm_act(
+    state: SceneState, command: GmAct, rules: Ruleset, dice: DiceSource
+) -> list[SceneEvent]:
+    scene = _open_scene(state)
+    if not scene.free and scene.turn is SceneSide.PLAYERS:
+        raise _illegal("the spotlight is with the players: the GM acts after their action")
+    if command.creature is not None and command.creature not in scene.creatures:
+        known = ", ".join(scene.creatures) or "none named (scene open --creatures)"
+        raise _illegal(f"{command.creature} is not a GM creature of this scene ({known})")
+    outcome, total, rolls = _resolve(command.outcome, command.roll, command.target, {}, rules, dice)
+    actor = command.creature or GM
+    events: list[SceneEvent] = [
+        ActionTaken(
+            actor=actor,
+            side=SceneSide.GM,
+            what=command.what,
+            tags=command.tags,
+            outcome=outcome,
+            total=total,
+            target=command.target,
+            during_rest=command.during_rest,
+            rolls=rolls,
+        )
+    ]
+    if command.during_rest and rules.dread.enabled:
+        events.append(
+            DreadGained(amount=rules.dread.per_rest_action, reason="a GM action during a rest")
+        )
+    for creature, what in command.creature_free:
+        after = fold_scene_events(events, state)
+        assert after.scene is not None
+        _free_action_check(after.scene, creature, True, rules)
+        events.append(FreeActionTaken(actor=creature, what=what))
+    after = fold_scene_events(events, state)
+    return [*events, *_after_action(after, SceneSide.GM, actor, outcome, command.tags, rules)]
+
+
+def _free(state: SceneState, command: FreeAction, rules: Ruleset) -> list[SceneEvent]:
+    scene = _open_scene(state)
+    _free_action_check(scene, command.actor, scene.gm_acted, rules)
+    return [FreeActionTaken(actor=command.actor, what=command.what)]
+
+
+def _give(state: SceneState, command: GiveTokens, rules: Ruleset) -> list[SceneEvent]:
+    if not rules.spotlight.tokens:
+        raise _illegal(f"ruleset {rules.name} plays without spotlight tokens (DG-SPOT-3)")
+    for who in (command.giver, command.receiver):
+        if state.seat(who) is None:
+            raise _illegal(
+                f"{who} has no seat at the table yet (players sit down when a scene opens)"
+            )
+    if command.giver == command.receiver:
+        raise _illegal("a player cannot give tokens to themself")
+    if command.count < 1:
+        raise _illegal("give at least 1 token")
+    held = state.tokens_of(command.giver)
+    if held < command.count:
+        raise _illegal(
+            f"{command.giver} holds {held} spotlight tokens, cannot give {command.count}"
+        )
+    return [TokensGiven(giver=command.giver, receiver=command.receiver, count=command.count)]
+
+
+def _spend_dread(state: SceneState, command: SpendDread, rules: Ruleset) -> list[SceneEvent]:
+    if not rules.dread.enabled:
+        raise _illegal(f"ruleset {rules.name} has no dread")
+    if command.amount < 1:
+        raise _illegal("spend at least 1 dread")
+    if command.amount > state.dread:
+        raise _illegal(f"the GM holds {state.dread} dread, cannot spend {command.amount}")
+    if not command.what.strip():
+        raise _illegal("say what the dread buys (for example: the ogre strikes twice)")
+    return [DreadSpent(amount=command.amount, what=command.what, creature=command.creature)]
+
+
+def _compromise(state: SceneState, command: Compromise, rules: Ruleset) -> list[SceneEvent]:
+    if not rules.dread.enabled:
+        raise _illegal(f"ruleset {rules.name} has no dread, so no compromises")
+    scene = _open_scene(state)
+    last = scene.last_action
+    if last is None or last.actor != command.player or last.side is not SceneSide.PLAYERS:
+        raise _illegal(
+            f"a compromise is taken on the scene's last action, which is not {command.player}'s"
+        )
+    if last.compromised:
+        raise _illegal(f"{command.player} already took a compromise on this action")
+    margin = rules.dread.compromise_margin
+    missed = last.missed_by
+    if missed is None or missed > margin:
+        how = (
+            "was not rolled against a target"
+            if last.target is None
+            else ("succeeded" if missed is None else f"missed by {missed}")
+        )
+        raise _illegal(
+            f"{command.player}'s action {how}: a compromise needs a miss by 1 to {margin}"
+        )
+    return [
+        CompromiseTaken(player=command.player, action=last.number),
+        DreadGained(amount=rules.dread.per_compromise, reason=f"{command.player}'s compromise"),
+    ]
+
+
+def _close(state: SceneState) -> list[SceneEvent]:
+    scene = _open_scene(state)
+    return [SceneClosed(number=scene.number, rounds=scene.round - 1)]
+
+
+def decide_scene(
+    state: SceneState, command: SceneCommand, rules: Ruleset, dice: DiceSource
+) -> list[SceneEvent]:
+    """The events a scene command causes (DG-LOOP-1).
+
+    An illegal command raises IllegalCommandError and changes nothing.
+    """
+    match command:
+        case OpenScene():
+            return _open(state, command, rules)
+        case TakeSpotlight():
+            return _spotlight(state, command, rules)
+        case Act():
+            return _act(state, command, rules, dice)
+        case GmAct():
+            return _gm_act(state, command, rules, dice)
+        case FreeAction():
+            return _free(state, command, rules)
+        case GiveTokens():
+            return _give(state, command, rules)
+        case SpendDread():
+            return _spend_dread(state, command, rules)
+        case Compromise():
+            return _compromise(state, command, rules)
+        case CloseScene():
+            return _close(state)
+
+
+class SceneTable:
+    """An in-process table: the state, the ruleset and the dice, with every event kept in order.
+
+    Stands in for a stored campaign until scenes run through the campaign journal.
+    """
+
+    def __init__(self, rules: Ruleset, dice: DiceSource, state: SceneState | None = None) -> None:
+        self.rules = rules
+        self.dice = dice
+        self.state = state or SceneState()
+        self.events: list[SceneEvent] = []
+
+    def execute(self, command: SceneCommand) -> list[SceneEvent]:
+        """Decide and fold a command; the state is untouched when the command is illegal."""
+        events = decide_scene(self.state, command, self.rules, self.dice)
+        self.state = fold_scene_events(events, self.state)
+        self.events.extend(events)
+        return events
