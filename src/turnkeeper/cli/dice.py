@@ -1,6 +1,33 @@
-"""CLI verbs: dice (filled in by its issue)."""
+"""CLI verbs: ``roll`` and ``odds`` (dice notation, physical dice, usage dice), and ``version``."""
 
-from turnkeeper.cli.app import app  # noqa: F401
+from __future__ import annotations
+
+import re
+import secrets
+from fractions import Fraction
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.dice import (
+    DEFAULT_CHAIN,
+    DiceSource,
+    SeededDice,
+    TypedDice,
+    UsageDie,
+    format_fraction,
+    parse,
+    usage_lifetime,
+)
+from turnkeeper.errors import DiceInputError, DiceNotationError
+
+_SET_ITEM = re.compile(r"\s*([A-Z][A-Z0-9_]*)\s*=\s*([+-]?\d{1,9})\s*")
+
+SetOption = typer.Option(
+    None, "--set", help="A value the expression names, e.g. --set STR=2 (repeatable)."
+)
 
 
 @app.command()
@@ -9,3 +36,148 @@ def version() -> None:
     from turnkeeper import __version__
 
     print(__version__)
+
+
+def _values(items: list[str] | None) -> dict[str, int]:
+    values: dict[str, int] = {}
+    for item in items or []:
+        match = _SET_ITEM.fullmatch(item)
+        if match is None:
+            raise DiceNotationError(
+                f"--set {item!r}: write NAME=NUMBER with an upper-case name, e.g. --set STR=2"
+            )
+        values[match.group(1)] = int(match.group(2))
+    return values
+
+
+def _typed_faces(text: str) -> list[int]:
+    faces: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not re.fullmatch(r"\d{1,6}", part):
+            raise DiceInputError(
+                f"--dice {text!r}: give the faces you rolled as numbers, e.g. --dice 3,5"
+            )
+        faces.append(int(part))
+    return faces
+
+
+@app.command("roll")
+def roll_command(
+    expression: str = typer.Argument(..., help="Dice notation, e.g. 2d6+1, 4d6kh3, d20+STR."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible dice."),
+    dice: str | None = typer.Option(
+        None, "--dice", help="Physical dice you rolled, in order, e.g. --dice 3,5."
+    ),
+    set_values: list[str] | None = SetOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Roll dice notation and show every die and the total."""
+    parsed = parse(expression)
+    values = _values(set_values)
+    source: DiceSource
+    if dice is not None:
+        if seed is not None:
+            raise DiceInputError("give either --seed or --dice, not both")
+        typed = TypedDice(_typed_faces(dice))
+        source = typed
+    else:
+        # The adapter, not the core, draws a fresh seed; printing it makes the roll repeatable.
+        seed = secrets.randbits(32) if seed is None else seed
+        source = SeededDice(seed)
+    result = parsed.roll(source, values)
+    if dice is not None and typed.remaining:
+        raise DiceInputError(
+            f"{typed.remaining} typed-in dice left over: {parsed} rolls fewer dice than given"
+        )
+    record: dict[str, Any] = {**result.to_record(), "seed": seed}
+    if values:
+        record["values"] = values
+
+    def render() -> None:
+        console.print(f"{result.breakdown.rsplit(' = ', 1)[0]} = [bold]{result.total}[/]")
+        note = "typed-in dice" if result.typed_in else f"seed {seed}"
+        console.print(f"[dim]{note}[/]")
+
+    emit(record, as_json, render)
+
+
+def _chain(text: str | None) -> tuple[int, ...]:
+    if text is None:
+        return DEFAULT_CHAIN
+    try:
+        return tuple(int(part.strip().lstrip("d")) for part in text.split(","))
+    except ValueError:
+        raise DiceNotationError(f"--chain {text!r}: write dice sizes like 12,10,8,6,4") from None
+
+
+@app.command("odds")
+def odds_command(
+    expression: str | None = typer.Argument(None, help="Dice notation, e.g. 3d6 or 2d20kl1."),
+    usage: str | None = typer.Option(
+        None, "--usage", help="A usage die (PG-USE-1): how many uses it lasts, e.g. d12."
+    ),
+    chain: str | None = typer.Option(
+        None, "--chain", help="The usage dice chain, largest first (default 12,10,8,6,4)."
+    ),
+    set_values: list[str] | None = SetOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Exact odds of dice notation, or how long a usage die lasts."""
+    if (expression is None) == (usage is None):
+        raise DiceNotationError("give a dice expression or --usage d12, one of them")
+    record: dict[str, Any]
+    note = ""
+    if usage is not None:
+        die = UsageDie.parse(usage, _chain(chain))
+        if die.sides is None:
+            raise DiceNotationError("a depleted resource has no uses left; give a die, e.g. d12")
+        lifetime = usage_lifetime(die.sides, die.chain)
+        distribution, mean = lifetime.distribution, lifetime.mean
+        record = {
+            "usage_die": str(die),
+            "chain": list(die.chain),
+            "distribution": {str(k): format_fraction(p) for k, p in distribution.items()},
+            "mean": format_fraction(mean),
+            "tail_cut_below": lifetime.tail_cut_below,
+        }
+        title = f"uses of a {die} usage die (PG-USE-1)"
+        if lifetime.tail_cut_below is not None:
+            note = (
+                f"lifetimes with chance below {lifetime.tail_cut_below:g} are left out; "
+                f"the mean, {format_fraction(mean)} uses, is exact"
+            )
+    else:
+        parsed = parse(expression or "")
+        values = _values(set_values)
+        distribution = parsed.distribution(values)
+        mean = parsed.mean(values)
+        record = {
+            "expression": str(parsed),
+            "distribution": {str(k): format_fraction(p) for k, p in distribution.items()},
+            "mean": format_fraction(mean),
+        }
+        title = f"odds of {parsed}"
+
+    def render() -> None:
+        _render_table(title, distribution, mean, note)
+
+    emit(record, as_json, render)
+
+
+def _render_table(title: str, distribution: dict[int, Fraction], mean: Fraction, note: str) -> None:
+    table = Table(title=title)
+    table.add_column("result", justify="right")
+    table.add_column("chance", justify="right")
+    table.add_column("at least", justify="right")
+    table.add_column("")
+    biggest = max(distribution.values(), default=Fraction(1))
+    at_least = sum(distribution.values(), Fraction(0))
+    for outcome, chance in distribution.items():
+        bar = "█" * round(30 * chance / biggest) if biggest else ""
+        table.add_row(str(outcome), f"{float(chance):.2%}", f"{float(at_least):.2%}", bar)
+        at_least -= chance
+    console.print(table)
+    console.print(f"mean [bold]{format_fraction(mean)}[/] ({float(mean):.3f})")
+    if note:
+        console.print(f"[dim]{note}[/]")

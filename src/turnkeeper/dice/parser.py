@@ -111,7 +111,8 @@ def parse_tree(text: str) -> Node:
 def _explain(text: str, error: UnexpectedInput) -> str:
     if not text.strip():
         return "empty dice expression; write something like 1d20+5"
-    if isinstance(error, UnexpectedEOF) or getattr(error, "token", None) == "$END":
+    token = getattr(error, "token", None)
+    if isinstance(error, UnexpectedEOF) or getattr(token, "type", None) == "$END":
         return f"dice expression {text!r} ends too soon (column {len(text) + 1})"
     column = getattr(error, "column", None)
     if not isinstance(column, int) or column < 1:

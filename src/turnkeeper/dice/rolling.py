@@ -104,7 +104,9 @@ def lookup(values: Mapping[str, int], name: str) -> int:
     try:
         value = values[name]
     except KeyError:
-        raise DiceNotationError(f"no value given for {name}; give it, e.g. {name}=2") from None
+        raise DiceNotationError(
+            f"no value given for {name}; give it, e.g. {name}=2 (--set {name}=2 on the command line)"
+        ) from None
     if isinstance(value, bool) or not isinstance(value, int):
         raise DiceNotationError(f"{name} must be a whole number, not {value!r}")
     return value
@@ -153,6 +155,7 @@ def _compile_binop(node: BinOp) -> Roller:
     left_fmt = "({})" if needs_parens(node.left, node) else "{}"
     right_fmt = "({})" if needs_parens(node.right, node, right=True) else "{}"
     template = f"{left_fmt} {node.op} {right_fmt}"
+    combine: Callable[[int, int], int]
     if node.op == "/":
         where = str(node)
 

@@ -65,7 +65,7 @@ def _sample_dice(dice: Dice, n: int, rng: np.random.Generator, values: Mapping[s
     if not dice.ops:
         # One row per die, so sums run along contiguous rows (much faster than across columns).
         faces = rng.integers(1, sides + 1, size=(count, n), dtype=np.int64)
-        return faces[0] if count == 1 else faces.sum(axis=0)
+        return faces[0] if count == 1 else np.asarray(faces.sum(axis=0), dtype=np.int64)
 
     rerolls = _table(sides, dice.selected("rr"))
     once = _table(sides, dice.selected("ro"))
