@@ -105,7 +105,7 @@ def lookup(values: Mapping[str, int], name: str) -> int:
         value = values[name]
     except KeyError:
         raise DiceNotationError(
-            f"no value given for {name}; give it, e.g. {name}=2 (--set {name}=2 on the command line)"
+            f"no value given for {name}; give it, e.g. {name}=2 (--set {name}=2 in the CLI)"
         ) from None
     if isinstance(value, bool) or not isinstance(value, int):
         raise DiceNotationError(f"{name} must be a whole number, not {value!r}")
