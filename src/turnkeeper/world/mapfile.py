@@ -100,9 +100,13 @@ def _grid(rows: list[str], key: str, width: int, height: int, table: Any, where:
     codes = table[raw] if raw.size == width * height else np.full(width * height, -1)
     bad = np.flatnonzero(codes < 0)
     if bad.size:
-        i = int(bad[0]) // width
+        i, col = divmod(int(bad[0]), width)
+        letter = rows[i][col]
         valid = "".join(chr(c) for c in np.flatnonzero(table >= 0))
-        raise MapError(f"{where}: {key}[{i}]: unknown letter; expected one of '{valid}'")
+        raise MapError(
+            f"{where}: {key}[{i}]: unknown letter {letter!r} at column {col}; "
+            f"expected one of '{valid}'"
+        )
     return codes.reshape(height, width).astype(np.uint8)
 
 

@@ -1,0 +1,94 @@
+"""CLI: turnkeeper map new | check | show (exit codes, JSON, player view secrecy)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import turnkeeper.cli  # noqa: F401  (registers the verbs)
+from turnkeeper.cli.app import app
+from turnkeeper.world.generate import generate_map
+
+runner = CliRunner()
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("ext", ["toml", "json"])
+def test_new_then_check(tmp_path: Path, ext: str) -> None:
+    out = tmp_path / f"vale.{ext}"
+    code, text = _run(
+        "map", "new", "--width", "12", "--height", "9", "--seed", "3", "--out", str(out), "--json"
+    )
+    assert code == 0 and json.loads(text)["width"] == 12
+    code, text = _run("map", "check", str(out), "--json")
+    summary = json.loads(text)
+    assert code == 0 and summary["ok"] and summary["height"] == 9
+    assert sum(summary["terrain"].values()) == 12 * 9
+
+
+def test_check_broken_file_is_one_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\nwidth = 2\nheight = 1\nterrain = ["pq"]\n', encoding="utf-8")
+    with pytest.raises(Exception, match=r"bad.toml: terrain\[0\]: unknown letter 'q'"):
+        _run("map", "check", str(bad))
+
+
+def test_show_player_view_keeps_secrets(tmp_path: Path) -> None:
+    out = tmp_path / "vale.toml"
+    _run("map", "new", "--width", "30", "--height", "20", "--seed", "8", "--out", str(out))
+    hexmap = generate_map(30, 20, seed=8)
+    hidden = next((h, f) for h, f in hexmap.all_features() if f.visibility.value != "overt")
+    overt = next((h, f) for h, f in hexmap.all_features() if f.visibility.value == "overt")
+    known = tmp_path / "known.json"
+    known.write_text(
+        json.dumps(
+            {
+                "party_at": overt[0].label,
+                "known": [hidden[0].label, overt[0].label],
+                "found_features": [overt[1].id],
+            }
+        ),
+        encoding="utf-8",
+    )
+    svg_path = tmp_path / "player.svg"
+    code, _ = _run(
+        "map", "show", "--map", str(out), "--player", "--known", str(known), "--out", str(svg_path)
+    )
+    svg = svg_path.read_text(encoding="utf-8")
+    assert code == 0
+    assert overt[1].name in svg
+    assert hidden[1].name not in svg or hidden[1].name == overt[1].name
+    assert "Referee" not in svg and hidden[1].notes not in svg
+    referee = tmp_path / "referee.svg"
+    code, _ = _run("map", "show", "--map", str(out), "--out", str(referee), "--json")
+    assert code == 0 and "Referee:" in referee.read_text(encoding="utf-8")
+
+
+def test_subprocess_exit_code_two_on_a_user_mistake(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from turnkeeper.cli import main; main()",
+            "map",
+            "check",
+            str(tmp_path / "nope.toml"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "no such map file" in result.stderr and "Traceback" not in result.stderr

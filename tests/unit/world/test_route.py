@@ -1,0 +1,108 @@
+"""Route planning: fewest days then fewest TP, checked against a plain reference Dijkstra."""
+
+from __future__ import annotations
+
+import heapq
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.world.hexes import Hex
+from turnkeeper.world.hexmap import HexMap, Road, Terrain
+from turnkeeper.world.route import plan_route, route_costs
+from turnkeeper.world.travel import cost_grid
+
+COSTS = [0.25, 0.5, 2 / 3, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, np.inf]
+
+
+def reference(tp: np.ndarray, start: Hex) -> dict[Hex, float]:
+    """Textbook Dijkstra over Hex objects, with the TP-WIL-7 floor and TP-WIL-8 rule."""
+    height, width = tp.shape
+    best = {start: 0.0}
+    queue = [(0.0, start)]
+    while queue:
+        d, here = heapq.heappop(queue)
+        if d > best[here]:
+            continue
+        for nxt in here.neighbours():
+            if not (0 <= nxt.col < width and 0 <= nxt.row < height):
+                continue
+            cost = float(tp[nxt.row, nxt.col])
+            if cost >= 8:
+                continue
+            nd = d + max(cost, 0.5)
+            if nd < best.get(nxt, np.inf):
+                best[nxt] = nd
+                heapq.heappush(queue, (nd, nxt))
+    return best
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_route_costs_equal_reference_dijkstra(data: st.DataObject) -> None:
+    height = data.draw(st.integers(1, 7))
+    width = data.draw(st.integers(1, 7))
+    cells = data.draw(
+        st.lists(st.sampled_from(COSTS), min_size=height * width, max_size=height * width)
+    )
+    tp = np.array(cells, dtype=np.float64).reshape(height, width)
+    start = Hex.from_offset(
+        data.draw(st.integers(0, width - 1)), data.draw(st.integers(0, height - 1))
+    )
+    ours = route_costs(tp, start)
+    ref = reference(tp, start)
+    for row in range(height):
+        for col in range(width):
+            want = ref.get(Hex.from_offset(col, row), np.inf)
+            assert ours[row, col] == pytest.approx(want)
+
+
+def _map(rows: list[str]) -> HexMap:
+    letters = {
+        "p": Terrain.PLAINS,
+        "h": Terrain.HILLS,
+        "H": Terrain.HIGH_MOUNTAINS,
+        "f": Terrain.FOREST,
+    }
+    return HexMap.build("t", np.array([[letters[c] for c in r] for r in rows], np.uint8))
+
+
+def test_route_goes_round_what_costs_more_and_is_exact() -> None:
+    # rule: TP-WIL-6 (exact cost per hex), TP-WIL-8 (high mountains impassable)
+    m = _map(["pHpp", "pHpp", "pppp"])
+    route = plan_route(m, Hex.from_offset(0, 0), Hex.from_offset(2, 0), cost_grid(m))
+    assert Terrain.HIGH_MOUNTAINS not in {m.terrain_at(h) for h in route.hexes}
+    assert route.tp == len(route.hexes) - 1
+    assert route.days == 2  # 5 plains hexes at 1 TP: 4 on day 1, 1 on day 2
+
+
+def test_route_tp_is_exact_fraction_from_the_cost_grid() -> None:
+    m = _map(["phhp"])
+    road = np.array([[Road.NONE, Road.TRAIL, Road.TRAIL, Road.NONE]], np.uint8)
+    m = HexMap.build("t", m.terrain, road)
+    route = plan_route(m, Hex.from_offset(0, 0), Hex.from_offset(3, 0), cost_grid(m))
+    # hills on a trail: 1 / (2/3 * 3/2) = 1 TP each, plains 1 TP
+    assert route.tp == F(3) and isinstance(route.tp, F)
+    slow = plan_route(
+        m, Hex.from_offset(0, 0), Hex.from_offset(3, 0), cost_grid(m, weather=[F(1, 2)])
+    )
+    assert slow.tp == F(6) and slow.days == 2
+
+
+def test_tp_wil_7_floor_applies_to_routes() -> None:
+    m = _map(["p" * 10])
+    mounted_road = cost_grid(
+        HexMap.build("t", m.terrain, np.full((1, 10), Road.ROAD, np.uint8)), party=[2]
+    )
+    route = plan_route(m, Hex.from_offset(0, 0), Hex.from_offset(9, 0), mounted_road)
+    assert route.tp == F(9, 2) and route.days == 2  # 9 hexes: 8 on day 1 at most
+
+
+def test_unreachable_goal_is_an_illegal_command() -> None:
+    m = _map(["pHp"])
+    with pytest.raises(IllegalCommandError, match="no passable route"):
+        plan_route(m, Hex.from_offset(0, 0), Hex.from_offset(2, 0), cost_grid(m))
