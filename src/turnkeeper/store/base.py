@@ -94,7 +94,7 @@ def numbered(expected_version: int, records: Sequence[Mapping[str, object]]) -> 
     """Copies of ``records`` with dense seqs after ``expected_version``.
 
     >>> numbered(2, [{"kind": "a"}, {"seq": 4, "kind": "b"}])
-    [{'kind': 'a', 'seq': 3}, {'seq': 4, 'kind': 'b'}]
+    [{'seq': 3, 'kind': 'a'}, {'seq': 4, 'kind': 'b'}]
     """
     out: list[Record] = []
     for offset, record in enumerate(records, start=1):
@@ -105,5 +105,5 @@ def numbered(expected_version: int, records: Sequence[Mapping[str, object]]) -> 
                 f"record {offset} carries seq {given}, but appends after "
                 f"version {expected_version} must be numbered {seq}"
             )
-        out.append({**record, "seq": seq})
+        out.append({"seq": seq, **record})
     return out

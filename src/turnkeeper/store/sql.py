@@ -2,9 +2,9 @@
 
 Two tables. ``campaigns`` holds each campaign's version (how many records its journal has);
 ``events`` holds the records, keyed by ``(campaign, seq)``. The fields a query may want
-(``seq``, ``command``, ``at``, ``kind``, ``visibility``) are columns; the rest of the record
-(``data``, ``rolls``, anything new) rides along in the ``data`` JSON column, so the store stays
-opaque to the shape of events.
+(``seq``, ``command``, ``at``, ``kind``, ``visibility``) are copied into columns; the whole
+record is the ``data`` JSON, so the store stays opaque to the shape of events and a journal
+is read back with one JSON parse.
 
 An append is one transaction that first moves ``campaigns.version`` from the expected version
 to the new one (compare-and-set: ``UPDATE ... WHERE version = :expected``) and then inserts the
@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic_core import from_json
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -38,6 +39,8 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     String,
     Table,
+    Text,
+    cast,
     create_engine,
     delete,
     event,
@@ -84,7 +87,7 @@ settings_table = Table(
 )
 
 COLUMNS = ("command", "at", "kind", "visibility")
-"""Record fields kept in their own columns; everything else goes into ``data``."""
+"""Record fields copied into their own columns for queries; ``data`` holds the whole record."""
 
 CURRENT = "current_campaign"
 
@@ -196,43 +199,32 @@ class SqlStore:
 
     def read(self, campaign: str, since: int = 0) -> list[Record]:
         """The records after ``since``, in seq order."""
+        return _parse(self.read_json(campaign, since))
+
+    def read_json(self, campaign: str, since: int = 0) -> str:
+        """The records after ``since`` as the text of one JSON array, in seq order.
+
+        Rebuilding state reads whole journals, so this is the fast path: the database hands
+        back each record's text and one parse turns the lot into Python (about three times
+        faster than a parse per row).
+        """
         columns = events_table.c
         query = (
-            select(
-                columns.seq,
-                columns.command,
-                columns.at,
-                columns.kind,
-                columns.visibility,
-                columns.data,
-            )
+            select(cast(columns.data, Text))
             .where(columns.campaign == campaign, columns.seq > since)
             .order_by(columns.seq)
         )
         with self._engine.connect() as conn:
-            rows = conn.execute(query).all()
+            texts = conn.execute(query).scalars().all()
             if (
-                not rows
+                not texts
                 and conn.execute(
                     select(campaigns_table.c.name).where(campaigns_table.c.name == campaign)
                 ).first()
                 is None
             ):
                 raise missing(campaign)
-        out: list[Record] = []
-        for seq, command, at, kind, visibility, data in rows:
-            record: Record = {"seq": seq}
-            if command is not None:
-                record["command"] = command
-            if at is not None:
-                record["at"] = at
-            if kind is not None:
-                record["kind"] = kind
-            if visibility is not None:
-                record["visibility"] = visibility
-            record.update(data)
-            out.append(record)
-        return out
+        return "[" + ",".join(texts) + "]"
 
     # -- the CLI's current campaign --------------------------------------------------------
 
@@ -259,12 +251,17 @@ class SqlStore:
         return f"SqlStore({self._engine.url.render_as_string(hide_password=True)!r})"
 
 
-def _row(campaign: str, record: Mapping[str, object]) -> dict[str, object]:
-    row: dict[str, object] = {"campaign": campaign, "seq": record["seq"]}
+def _row(campaign: str, record: Record) -> dict[str, object]:
+    row: dict[str, object] = {"campaign": campaign, "seq": record["seq"], "data": record}
     for name in COLUMNS:
         row[name] = record.get(name)
-    row["data"] = {k: v for k, v in record.items() if k != "seq" and k not in COLUMNS}
     return row
+
+
+def _parse(text: str) -> list[Record]:
+    records = from_json(text)
+    assert isinstance(records, list)
+    return records
 
 
 def _dumps(value: object) -> str:

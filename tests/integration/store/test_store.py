@@ -117,7 +117,7 @@ def test_taken_seq_is_a_conflict_even_past_the_version_check(
     store.create("keep")
     # Write behind the store's back so campaigns.version stays 0 while seq 1 is taken.
     with store._engine.begin() as conn:
-        conn.execute(insert(events_table).values(campaign="keep", seq=1, data={"x": 1}))
+        conn.execute(insert(events_table).values(campaign="keep", seq=1, data={"seq": 1, "x": 1}))
     with pytest.raises(ConflictError):
         store.append("keep", 0, records(1, 2))
     assert store.version("keep") == 0
