@@ -51,6 +51,8 @@ from turnkeeper.procedures.scenes_events import (
     fold_scene_events,
 )
 from turnkeeper.procedures.scenes_state import (
+    ActionRecord,
+    DreadSpend,
     Outcome,
     Scene,
     SceneKind,
@@ -477,3 +479,47 @@ class SceneTable:
         self.state = fold_scene_events(events, self.state)
         self.events.extend(events)
         return events
+
+
+__all__ = [
+    "GM",
+    "MOMENTUM",
+    "Act",
+    "ActionRecord",
+    "ActionTaken",
+    "CloseScene",
+    "Compromise",
+    "CompromiseTaken",
+    "DreadGained",
+    "DreadSpend",
+    "DreadSpent",
+    "FreeAction",
+    "FreeActionTaken",
+    "GiveTokens",
+    "GmAct",
+    "MomentumKept",
+    "OpenScene",
+    "Outcome",
+    "RoundEnded",
+    "Scene",
+    "SceneClosed",
+    "SceneCommand",
+    "SceneEvent",
+    "SceneKind",
+    "SceneOpened",
+    "SceneSide",
+    "SceneState",
+    "SceneTable",
+    "Seat",
+    "SpendDread",
+    "SpotlightPassed",
+    "SpotlightTaken",
+    "TakeSpotlight",
+    "TokensGiven",
+    "TokensRegained",
+    "decide_scene",
+    "dungeoneers_rules",
+    "fold_scene_events",
+    "outcome_of",
+    "round_seconds",
+]
