@@ -1,0 +1,104 @@
+"""Combat: the tracker, surprise and initiative, the action economy, attacks, the round.
+
+Pure: every procedure takes the fight's state, a command, the ruleset and a dice source, and
+returns events (:mod:`turnkeeper.procedures.combat.events`) that fold into the next state.
+
+>>> from turnkeeper.dice import TypedDice
+>>> from turnkeeper.rules.schema import Ruleset, RulesetInfo
+>>> rules = Ruleset(ruleset=RulesetInfo(name="x", title="x"))
+>>> ann = Combatant(name="Ann", side=Side.PARTY, hp=6, max_hp=6, ac=13, stats={"STR": 1})
+>>> orc = Combatant(name="Orc", side=Side.OPPOSITION, hp=5, max_hp=5, ac=13, hd=1)
+>>> state, _ = execute(CombatState(), StartCombat((ann, orc), surprised=frozenset()), rules,
+...                    TypedDice([]))
+>>> state, events = execute(state, Attack("Ann", "Orc"), rules, TypedDice([12, 5]))
+>>> [e.describe() for e in events]
+['Ann attacks Orc: 13 against AC 13, hits', 'Orc takes 5 damage (Ann): 0 hp, dead']
+"""
+
+from turnkeeper.procedures.combat.actions import check_declaration, check_load
+from turnkeeper.procedures.combat.attacks import (
+    attack,
+    attack_bonus,
+    damage_events,
+    hits,
+    magic,
+    morale_check,
+    opposed_check,
+    opposed_save,
+    save_target,
+    saving_throw,
+    treasure,
+)
+from turnkeeper.procedures.combat.events import CombatEvent, fold_combat
+from turnkeeper.procedures.combat.initiative import (
+    hungry_reaction_modifier,
+    pin_order,
+    roll_initiative,
+    settle_surprise,
+)
+from turnkeeper.procedures.combat.round import (
+    Attack,
+    BeginRound,
+    CombatCommand,
+    Declare,
+    EndCombat,
+    Pin,
+    Resolve,
+    StartCombat,
+    decide_combat,
+    execute,
+    winner_of,
+)
+from turnkeeper.procedures.combat.state import (
+    Action,
+    ActionKind,
+    Combatant,
+    CombatState,
+    Condition,
+    Declaration,
+    Phase,
+    Side,
+    other_side,
+)
+
+__all__ = [
+    "Action",
+    "ActionKind",
+    "Attack",
+    "BeginRound",
+    "CombatCommand",
+    "CombatEvent",
+    "CombatState",
+    "Combatant",
+    "Condition",
+    "Declaration",
+    "Declare",
+    "EndCombat",
+    "Phase",
+    "Pin",
+    "Resolve",
+    "Side",
+    "StartCombat",
+    "attack",
+    "attack_bonus",
+    "check_declaration",
+    "check_load",
+    "damage_events",
+    "decide_combat",
+    "execute",
+    "fold_combat",
+    "hits",
+    "hungry_reaction_modifier",
+    "magic",
+    "morale_check",
+    "opposed_check",
+    "opposed_save",
+    "other_side",
+    "pin_order",
+    "roll_initiative",
+    "save_target",
+    "saving_throw",
+    "settle_surprise",
+    "treasure",
+    "winner_of",
+]

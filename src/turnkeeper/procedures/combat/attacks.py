@@ -1,0 +1,294 @@
+"""Rolls that settle a fight: attacks, damage, saves, opposed checks, magic, morale, treasure.
+
+Each function takes the combatants, the ruleset and a dice source, and returns events; any
+source works, so typed-in physical dice serve every roll.
+"""
+
+from __future__ import annotations
+
+from turnkeeper.dice import DiceSource, Roll, roll
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.combat.events import (
+    AttackMade,
+    CombatEvent,
+    Damaged,
+    MagicRolled,
+    MoraleChecked,
+    OpposedSave,
+    SaveRolled,
+)
+from turnkeeper.procedures.combat.state import Combatant, CombatState, Condition, Side
+from turnkeeper.rules.schema import Ruleset
+
+__all__ = [
+    "attack",
+    "attack_bonus",
+    "damage",
+    "damage_events",
+    "hits",
+    "magic",
+    "morale_check",
+    "opposed_check",
+    "opposed_save",
+    "save_target",
+    "saving_throw",
+    "treasure",
+]
+
+
+def attack_bonus(attacker: Combatant, rules: Ruleset, *, ranged: bool, second_wind: bool) -> int:
+    """What the attacker adds to the attack die.
+
+    The stat for melee or range (TP-ATK-1: STR and WIS; PG-ATK-2: STR and DEX), the HB and
+    magic weapon (``attack_bonus``), +1 per HD for monsters (PG-ATK-2), -4 when wearied
+    (EX-REST-3), +1 for the party on a Second Wind round (TP-INI-1 face 6).
+
+    >>> from turnkeeper.rules.schema import AttackRules, RulesetInfo
+    >>> pg = Ruleset(ruleset=RulesetInfo(name="x", title="x"),
+    ...              attack=AttackRules(monster_bonus_per_hd=1))
+    >>> ogre = Combatant(name="Ogre", side=Side.OPPOSITION, hp=20, max_hp=20, ac=14, hd=3,
+    ...                  stats={"STR": 1})
+    >>> attack_bonus(ogre, pg, ranged=False, second_wind=False)
+    4
+    """
+    stat = rules.attack.ranged_stat if ranged else rules.attack.melee_stat
+    bonus = attacker.stat(stat) + attacker.attack_bonus
+    if attacker.hd is not None:
+        bonus += rules.attack.monster_bonus_per_hd * attacker.hd
+    if Condition.WEARIED in attacker.conditions:
+        bonus += rules.rest.wearied_to_hit
+    if second_wind and attacker.side is Side.PARTY:
+        bonus += 1
+    return bonus
+
+
+def hits(total: int, ac: int, rules: Ruleset) -> bool:
+    """TP-ATK-1 hits strictly above AC; PG-ATK-2 hits at or above it."""
+    return total > ac if rules.attack.hits == "above" else total >= ac
+
+
+def _random_member(melee: list[str], dice: DiceSource) -> tuple[str, Roll]:
+    chosen = roll(f"1d{len(melee)}", dice)
+    return melee[chosen.total - 1], chosen
+
+
+def attack(
+    state: CombatState,
+    attacker_name: str,
+    target_name: str,
+    rules: Ruleset,
+    dice: DiceSource,
+    *,
+    ranged: bool = False,
+) -> list[CombatEvent]:
+    """One attack and, on a hit, its damage (TP-ATK-1, PG-ATK-1, PG-ATK-2, PG-HP-1).
+
+    A ranged attack into a melee strikes a member of that melee chosen at random, friend or
+    foe, when the ruleset says so (PG-ATK-1); the attack roll is still made against whoever
+    is struck.
+    """
+    attacker, aimed = state.get(attacker_name), state.get(target_name)
+    target = aimed
+    rolls: list[Roll] = []
+    if ranged and rules.attack.ranged_into_melee_random and aimed.melee_with:
+        melee = sorted({aimed.name, *aimed.melee_with} - {attacker.name})
+        struck, chosen = _random_member(melee, dice)
+        target = state.get(struck)
+        rolls.append(chosen)
+    bonus = attack_bonus(attacker, rules, ranged=ranged, second_wind=state.second_wind)
+    thrown = roll(rules.attack.die, dice)
+    total = thrown.total + bonus
+    rolls.append(thrown)
+    hit = hits(total, target.ac, rules)
+    events: list[CombatEvent] = [
+        AttackMade(
+            attacker=attacker.name,
+            target=target.name,
+            aimed_at=aimed.name,
+            ranged=ranged,
+            total=total,
+            ac=target.ac,
+            hit=hit,
+            rolls=tuple(rolls),
+        )
+    ]
+    if hit:
+        events.extend(damage(attacker, target, rules, dice))
+    return events
+
+
+def damage(
+    attacker: Combatant, target: Combatant, rules: Ruleset, dice: DiceSource
+) -> list[CombatEvent]:
+    """The weapon's damage die, plus STR for the classes that add it (PG-ATK-2)."""
+    thrown = roll(attacker.damage, dice)
+    amount = thrown.total
+    if attacker.character_class.casefold() in {
+        c.casefold() for c in rules.attack.strength_damage_classes
+    }:
+        amount += attacker.stat(rules.attack.melee_stat)
+    return damage_events(target, max(amount, 0), rules, cause=f"{attacker.name}", rolls=(thrown,))
+
+
+def damage_events(
+    target: Combatant,
+    amount: int,
+    rules: Ruleset,
+    *,
+    cause: str = "",
+    rolls: tuple[Roll, ...] = (),
+) -> list[CombatEvent]:
+    """Hit points lost, and the condition they bring (PG-HP-1).
+
+    Characters fall unconscious at 0 and die at minus their level; monsters die at 0.
+
+    >>> from turnkeeper.rules.schema import RulesetInfo
+    >>> rules = Ruleset(ruleset=RulesetInfo(name="x", title="x"))
+    >>> hero = Combatant(name="Ann", side=Side.PARTY, hp=2, max_hp=8, ac=12, level=3)
+    >>> [e.describe() for e in damage_events(hero, 5, rules)]
+    ['Ann takes 5 damage: -3 hp, dead']
+    """
+    hp = target.hp - amount
+    points = rules.hit_points
+    becomes: list[Condition] = []
+    if target.is_monster:
+        if hp <= points.monsters_dead_at:
+            becomes.append(Condition.DEAD)
+    elif points.dead_at_minus_level and hp <= -target.level:
+        becomes.append(Condition.DEAD)
+    elif hp <= points.unconscious_at:
+        becomes.append(Condition.UNCONSCIOUS)
+    becomes = [c for c in becomes if c not in target.conditions]
+    return [
+        Damaged(
+            target=target.name,
+            amount=amount,
+            hp_after=hp,
+            becomes=tuple(becomes),
+            cause=cause,
+            rolls=rolls,
+        )
+    ]
+
+
+def save_target(combatant: Combatant, rules: Ruleset) -> int:
+    """PG-SAVE-1: the sheet's target, else 19 - HD for monsters, 19 - level for characters.
+
+    >>> from turnkeeper.rules.schema import RulesetInfo
+    >>> rules = Ruleset(ruleset=RulesetInfo(name="x", title="x"))
+    >>> troll = Combatant(name="Troll", side=Side.OPPOSITION, hp=30, max_hp=30, ac=15, hd=6)
+    >>> save_target(troll, rules)
+    13
+    """
+    if combatant.save is not None:
+        return combatant.save
+    from turnkeeper.dice import parse
+
+    values = {"HD": combatant.hd or 0, "LVL": combatant.level}
+    expression = (
+        rules.saves.monster_target if combatant.is_monster else rules.saves.character_target
+    )
+    return int(parse(expression).mean(values))
+
+
+def saving_throw(combatant: Combatant, rules: Ruleset, dice: DiceSource) -> SaveRolled:
+    """A save: the die equal to or over the target succeeds (PG-SAVE-1)."""
+    target = save_target(combatant, rules)
+    thrown = roll(rules.saves.die, dice)
+    return SaveRolled(
+        name=combatant.name,
+        target=target,
+        total=thrown.total,
+        success=thrown.total >= target,
+        rolls=(thrown,),
+    )
+
+
+def opposed_check(
+    actor: Combatant,
+    stat: str,
+    defence: int,
+    rules: Ruleset,
+    dice: DiceSource,
+    *,
+    second_wind: bool = False,
+) -> tuple[bool, Roll]:
+    """TP-OPP-1: d20 + the stat succeeds if strictly higher than the target's defence."""
+    bonus = actor.stat(stat) + (1 if second_wind and actor.side is Side.PARTY else 0)
+    thrown = roll(
+        f"{rules.attack.die}+{bonus}" if bonus >= 0 else f"{rules.attack.die}{bonus}", dice
+    )
+    return thrown.total > defence, thrown
+
+
+def opposed_save(
+    first: Combatant,
+    second: Combatant,
+    stat: str,
+    rules: Ruleset,
+    dice: DiceSource,
+    *,
+    second_wind: bool = False,
+) -> OpposedSave:
+    """TP-INI-2: each rolls the opposed save plus the stat; higher acts first, a tie both."""
+    totals: list[int] = []
+    rolls: list[Roll] = []
+    for who in (first, second):
+        thrown = roll(rules.initiative.opposed_save, dice)
+        bonus = who.stat(stat) + (1 if second_wind and who.side is Side.PARTY else 0)
+        totals.append(thrown.total + bonus)
+        rolls.append(thrown)
+    winner = None
+    if totals[0] != totals[1]:
+        winner = first.name if totals[0] > totals[1] else second.name
+    return OpposedSave(
+        first=first.name,
+        second=second.name,
+        totals=(totals[0], totals[1]),
+        winner=winner,
+        rolls=tuple(rolls),
+    )
+
+
+def magic(
+    caster: Combatant,
+    count: int,
+    rules: Ruleset,
+    dice: DiceSource,
+    *,
+    second_wind: bool = False,
+    note: str = "",
+) -> MagicRolled:
+    """TP-MAG-1: the caster rolls the magic dice they choose, summed; Second Wind adds 1."""
+    if not 1 <= count <= rules.magic.max_dice:
+        raise IllegalCommandError(
+            f"a caster rolls 1 to {rules.magic.max_dice} magic dice, not {count}"
+        )
+    thrown = roll(f"{count}d{rules.magic.die}", dice)
+    bonus = 1 if second_wind and caster.side is Side.PARTY else 0
+    return MagicRolled(
+        caster=caster.name, dice=count, total=thrown.total + bonus, note=note, rolls=(thrown,)
+    )
+
+
+def morale_check(names: tuple[str, ...], score: int, dice: DiceSource) -> MoraleChecked:
+    """A morale check: 2d6 at or under the morale score holds; above it, the group flees.
+
+    The seeds name morale (CB-SUR-2) but give no procedure; this is the classic one, the
+    project's documented default.
+    """
+    thrown = roll("2d6", dice)
+    return MoraleChecked(
+        names=names,
+        score=score,
+        total=thrown.total,
+        holds=thrown.total <= score,
+        rolls=(thrown,),
+    )
+
+
+def treasure(state: CombatState, rules: Ruleset, dice: DiceSource) -> tuple[int, Roll]:
+    """PG-TRE-1: the total XP of the opposition overcome (dead or fled), times 1d3+1, in gold."""
+    overcome = sum(c.xp for c in state.members(Side.OPPOSITION) if not c.standing)
+    multiplier = roll(rules.treasure_multiplier, dice)
+    return overcome * multiplier.total, multiplier

@@ -1,0 +1,259 @@
+"""Surprise and initiative, per ruleset: who acts, and in what order of beats.
+
+* Overloaded die (TP-CBT-1, TP-INI-1): the face says who has initiative and what happens;
+  the referee's adjustment is recorded even when it is zero; everyone shares one beat
+  (TP-INI-2), so the side with initiative only announces last.
+* Side roll (PG-INI-1, CB-INI-1): each side rolls its die (d6; 1d8 + the best DEX among its
+  members); the higher side's beat comes first; ties are simultaneous (PG) or go to the
+  party (CB).
+* Individual (CB-INI-3): each character rolls 1d8 + DEX, the referee once for the
+  opposition; one order, highest first, ties to the party.
+"""
+
+from __future__ import annotations
+
+from turnkeeper.dice import DiceSource, Roll, parse, roll
+from turnkeeper.errors import RulesetError
+from turnkeeper.procedures.combat.attacks import damage_events, morale_check
+from turnkeeper.procedures.combat.events import (
+    CombatEvent,
+    FaceEffect,
+    InitiativeSettled,
+    SurpriseSettled,
+)
+from turnkeeper.procedures.combat.state import Combatant, CombatState, Side, other_side
+from turnkeeper.rules.schema import FaceEvent, Ruleset
+
+__all__ = [
+    "hungry_reaction_modifier",
+    "pin_order",
+    "roll_initiative",
+    "settle_surprise",
+]
+
+
+def _best(members: tuple[Combatant, ...], stat: str) -> int:
+    standing = [m for m in members if m.standing] or list(members)
+    return max((m.stat(stat) for m in standing), default=0)
+
+
+def _side_roll(state: CombatState, side: Side, rules: Ruleset, dice: DiceSource) -> Roll:
+    expression = parse(rules.initiative.die)
+    values = {name: _best(state.members(side), name) for name in expression.names}
+    return expression.roll(dice, values)
+
+
+def settle_surprise(
+    state: CombatState,
+    rules: Ruleset,
+    dice: DiceSource,
+    *,
+    aware: frozenset[Side] = frozenset(),
+    attackers: Side | None = None,
+    surprised: frozenset[Side] | None = None,
+) -> list[CombatEvent]:
+    """Who is surprised at the start of a fight, and the free round it gives.
+
+    ``surprised`` given: the referee (or the exploration procedure, EX-SUR-1 to EX-SUR-4)
+    already knows. Otherwise, by the ruleset: ``in_six`` rolls d6 for each group not
+    ``aware``, surprised on 1..2 (PG-SUR-1); ``opposed`` rolls the attackers' best
+    DEX/Sneak against the defenders' best WIS/Notice, each d20 + stat, and the attackers
+    surprise on a strictly higher total (CB-SUR-1). A side alone in being surprised loses a
+    full round to the other (PG-SUR-1, CB-SUR-1, EX-SUR-5); both surprised cancel out. An
+    undisciplined surprised opposition checks morale when the ruleset says so (CB-SUR-2).
+    """
+    rolls: list[Roll] = []
+    method = rules.surprise.method
+    if surprised is None:
+        found: set[Side] = set()
+        if method == "opposed" and attackers is not None:
+            defenders = other_side(attackers)
+            sneak = roll("d20", dice)
+            notice = roll("d20", dice)
+            rolls += [sneak, notice]
+            sneak_total = sneak.total + _best(state.members(attackers), rules.surprise.stealth_stat)
+            notice_total = notice.total + _best(
+                state.members(defenders), rules.surprise.notice_stat
+            )
+            if sneak_total > notice_total:
+                found.add(defenders)
+        elif method in ("in_six", "opposed"):
+            for side in Side:
+                if side in aware or not state.members(side):
+                    continue
+                thrown = roll("d6", dice)
+                rolls.append(thrown)
+                if thrown.total <= rules.surprise.chance_in_six:
+                    found.add(side)
+        surprised = frozenset(found)
+    free_round = None
+    if len(surprised) == 1 and rules.surprise.surprised_lose_round:
+        (loser,) = surprised
+        free_round = other_side(loser)
+    events: list[CombatEvent] = [
+        SurpriseSettled(
+            surprised=tuple(s for s in Side if s in surprised),
+            free_round=free_round,
+            rolls=tuple(rolls),
+        )
+    ]
+    if rules.surprise.morale_when_surprised and Side.OPPOSITION in surprised:
+        unruly = [c for c in state.members(Side.OPPOSITION) if not c.disciplined and c.standing]
+        if unruly and unruly[0].morale is not None:
+            events.append(morale_check(tuple(c.name for c in unruly), unruly[0].morale, dice))
+    return events
+
+
+def hungry_reaction_modifier(rules: Ruleset, *, hungry: bool, won_surprise: bool) -> int:
+    """EX-SUR-5: a hungry foe that won surprise is more inclined to attack at once.
+
+    >>> from turnkeeper.rules.schema import RulesetInfo
+    >>> rules = Ruleset(ruleset=RulesetInfo(name="x", title="x"))
+    >>> hungry_reaction_modifier(rules, hungry=True, won_surprise=True)
+    -2
+    """
+    return rules.surprise.hungry_reaction_modifier if hungry and won_surprise else 0
+
+
+def pin_order(
+    order: tuple[tuple[str, ...], ...], name: str, place: int
+) -> tuple[tuple[str, ...], ...]:
+    """The order with ``name`` taken out of its beat and given a beat of its own at ``place``.
+
+    >>> pin_order((("Ann", "Bo"), ("Orc",)), "Bo", 3)
+    (('Ann',), ('Orc',), ('Bo',))
+    """
+    rest = [tuple(n for n in beat if n != name) for beat in order]
+    beats = [beat for beat in rest if beat]
+    index = max(0, min(place - 1, len(beats)))
+    beats.insert(index, (name,))
+    return tuple(beats)
+
+
+def _apply_pins(
+    state: CombatState, order: tuple[tuple[str, ...], ...]
+) -> tuple[tuple[str, ...], ...]:
+    for name, place in state.pinned:
+        order = pin_order(order, name, place)
+    return order
+
+
+def _names(state: CombatState, side: Side) -> tuple[str, ...]:
+    return tuple(c.name for c in state.members(side))
+
+
+def _sides_order(state: CombatState, first: Side | None) -> tuple[tuple[str, ...], ...]:
+    if first is None:
+        return (tuple(c.name for c in state.combatants),)
+    return (_names(state, first), _names(state, other_side(first)))
+
+
+def roll_initiative(
+    state: CombatState, rules: Ruleset, dice: DiceSource, *, adjustment: int = 0
+) -> list[CombatEvent]:
+    """Initiative for the round about to start, with the effects of an overloaded face."""
+    if state.in_free_round and state.free_round is not None:
+        # The surprise round: the side not surprised acts alone, no initiative rolled.
+        return [
+            InitiativeSettled(
+                initiative=state.free_round, order=_sides_order(state, state.free_round)
+            )
+        ]
+    method = rules.initiative.method
+    if state.order and not rules.initiative.reroll_each_round and state.round > 1:
+        # CB-RND-1, CB-INI-2: the order of sides holds for every later round.
+        kept_face = None if method != "overloaded" else state.face
+        return [InitiativeSettled(initiative=state.initiative, order=state.order, face=kept_face)]
+    if method == "overloaded":
+        return _overloaded(state, rules, dice, adjustment)
+    if method == "individual":
+        return [_individual(state, rules, dice)]
+    party, opposition = (
+        _side_roll(state, Side.PARTY, rules, dice),
+        _side_roll(state, Side.OPPOSITION, rules, dice),
+    )
+    first: Side | None
+    if party.total != opposition.total:
+        first = Side.PARTY if party.total > opposition.total else Side.OPPOSITION
+    else:
+        first = Side.PARTY if rules.initiative.ties == "party" else None
+    return [
+        InitiativeSettled(
+            initiative=first,
+            order=_apply_pins(state, _sides_order(state, first)),
+            totals={"party": party.total, "opposition": opposition.total},
+            rolls=(party, opposition),
+        )
+    ]
+
+
+def _individual(state: CombatState, rules: Ruleset, dice: DiceSource) -> InitiativeSettled:
+    expression = parse(rules.initiative.die)
+    rolls: list[Roll] = []
+    entries: list[tuple[int, int, int, tuple[str, ...]]] = []
+    for index, member in enumerate(state.members(Side.PARTY)):
+        values = {name: member.stat(name) for name in expression.names}
+        thrown = expression.roll(dice, values)
+        rolls.append(thrown)
+        entries.append((thrown.total, 0, index, (member.name,)))
+    opposition = _side_roll(state, Side.OPPOSITION, rules, dice)
+    rolls.append(opposition)
+    entries.append((opposition.total, 1, 0, _names(state, Side.OPPOSITION)))
+    # Highest first; on a tie the party goes first (CB-INI-3, the project's default).
+    entries.sort(key=lambda e: (-e[0], e[1], e[2]))
+    order = tuple(names for *_, names in entries if names)
+    totals = {names[0] if side == 0 else "opposition": total for total, side, _, names in entries}
+    best_party = max((e[0] for e in entries if e[1] == 0), default=None)
+    first = (
+        Side.PARTY if best_party is not None and best_party >= opposition.total else Side.OPPOSITION
+    )
+    return InitiativeSettled(
+        initiative=first, order=_apply_pins(state, order), totals=totals, rolls=tuple(rolls)
+    )
+
+
+def _overloaded(
+    state: CombatState, rules: Ruleset, dice: DiceSource, adjustment: int
+) -> list[CombatEvent]:
+    name = rules.initiative.overloaded_die
+    if name not in rules.dice:
+        raise RulesetError(f"initiative.overloaded_die: no overloaded die {name!r} in [dice]")
+    die = rules.dice[name]
+    thrown = roll(f"d{die.sides}", dice)
+    face_number = max(1, min(die.sides, thrown.total + adjustment))
+    face = die.faces[face_number]
+    initiative = face.initiative
+    events: list[CombatEvent] = [
+        InitiativeSettled(
+            initiative=initiative,
+            order=_apply_pins(state, (tuple(c.name for c in state.combatants),)),
+            rolled=thrown.total,
+            adjustment=adjustment,
+            face=face_number,
+            face_event=face.event,
+            label=face.label,
+            rolls=(thrown,),
+        )
+    ]
+    if face.event is FaceEvent.FATIGUE:
+        # TP-INI-1 face 2: anyone in melee takes 1 damage.
+        for combatant in state.combatants:
+            if combatant.standing and combatant.melee_with:
+                events.extend(damage_events(combatant, 1, rules, cause="fatigue"))
+    elif face.event is FaceEvent.NOISE:
+        events.append(
+            FaceEffect(
+                face_event=face.event,
+                text="noise attracts something: roll a random encounter; "
+                "the party may influence its reaction roll",
+            )
+        )
+    elif face.event in (FaceEvent.DUNGEON_REACTS, FaceEvent.ENVIRONMENT):
+        events.append(
+            FaceEffect(face_event=face.event, text="the dungeon reacts: an environmental effect")
+        )
+    elif face.event is FaceEvent.SECOND_WIND:
+        events.append(
+            FaceEffect(face_event=face.event, text="second wind: every party check gets +1")
+        )
+    return events

@@ -1,0 +1,316 @@
+"""The combat round as commands: start, begin a round, declare, resolve, attack, pin, end.
+
+``decide_combat(state, command, rules, dice)`` returns the events a command causes and never
+changes ``state``; ``execute`` folds them in. Every round follows its ruleset:
+
+* TP-CBT-1: overloaded initiative die, the referee's adjustment, casters announce, the side
+  without initiative, then the side with it; then everything resolves at once (TP-INI-2),
+  except that incompatible actions are settled by an opposed save whose winner acts first.
+* PG-CBT-1: surprise, initiative each round, the winning side acts and its results take
+  effect, then the losing side.
+* CB-RND-1: reaction, surprise round, initiative once, and the same order every round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from turnkeeper.dice import DiceSource, Roll
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.combat.actions import check_declaration, check_load
+from turnkeeper.procedures.combat.attacks import attack, magic, opposed_save, treasure
+from turnkeeper.procedures.combat.events import (
+    ActionTaken,
+    CombatEnded,
+    CombatEvent,
+    CombatStarted,
+    Declared,
+    Moved,
+    PlacePinned,
+    RoundBegan,
+    RoundResolved,
+)
+from turnkeeper.procedures.combat.initiative import roll_initiative, settle_surprise
+from turnkeeper.procedures.combat.state import (
+    Action,
+    ActionKind,
+    Combatant,
+    CombatState,
+    Declaration,
+    Phase,
+    Side,
+)
+from turnkeeper.rules.schema import Ruleset
+
+__all__ = [
+    "Attack",
+    "BeginRound",
+    "CombatCommand",
+    "Declare",
+    "EndCombat",
+    "Pin",
+    "Resolve",
+    "StartCombat",
+    "decide_combat",
+    "execute",
+    "winner_of",
+]
+
+
+@dataclass(frozen=True)
+class StartCombat:
+    """Start a fight. ``surprised`` given settles surprise by hand (or from the encounter);
+    otherwise the ruleset's surprise method rolls for groups not ``aware``."""
+
+    combatants: tuple[Combatant, ...]
+    surprised: frozenset[Side] | None = None
+    aware: frozenset[Side] = frozenset()
+    attackers: Side | None = None
+    reaction: str | None = None
+
+
+@dataclass(frozen=True)
+class BeginRound:
+    """Start the next round: the clock moves on, initiative is rolled (or kept)."""
+
+    adjustment: int = 0
+
+
+@dataclass(frozen=True)
+class Declare:
+    """An actor announces this round's actions."""
+
+    actor: str
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class Resolve:
+    """Resolve every declared action in the round's order of beats."""
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One attack rolled at once, outside declarations (the referee's shortcut)."""
+
+    attacker: str
+    target: str
+    ranged: bool = False
+
+
+@dataclass(frozen=True)
+class Pin:
+    """Pin a combatant to a place in the order (1 is first); it keeps it in later rounds."""
+
+    name: str
+    place: int
+
+
+@dataclass(frozen=True)
+class EndCombat:
+    """End the fight; the winner is worked out when one side is down."""
+
+    winner: Side | None = field(default=None)
+
+
+CombatCommand = StartCombat | BeginRound | Declare | Resolve | Attack | Pin | EndCombat
+
+
+def winner_of(state: CombatState) -> Side | None:
+    """The side still standing when the other is not; None while both (or neither) stand."""
+    party, opposition = state.side_standing(Side.PARTY), state.side_standing(Side.OPPOSITION)
+    if party and not opposition:
+        return Side.PARTY
+    if opposition and not party:
+        return Side.OPPOSITION
+    return None
+
+
+def execute(
+    state: CombatState, command: CombatCommand, rules: Ruleset, dice: DiceSource
+) -> tuple[CombatState, list[CombatEvent]]:
+    """Decide a command and fold its events: the new state and what happened."""
+    events = decide_combat(state, command, rules, dice)
+    for event in events:
+        state = event.apply(state)
+    return state, events
+
+
+def decide_combat(
+    state: CombatState, command: CombatCommand, rules: Ruleset, dice: DiceSource
+) -> list[CombatEvent]:
+    """The events ``command`` causes in this fight, by the ruleset, with dice from ``dice``."""
+    if isinstance(command, StartCombat):
+        return _start(command, rules, dice)
+    if not state.combatants:
+        raise IllegalCommandError("no combat is running: start one with `combat start`")
+    if state.phase is Phase.ENDED:
+        raise IllegalCommandError("the combat is over: start a new one with `combat start`")
+    if isinstance(command, BeginRound):
+        if state.phase is Phase.DECLARE:
+            raise IllegalCommandError(
+                f"round {state.round} is still running: resolve it with `combat resolve`"
+            )
+        began = RoundBegan(
+            round=state.round + 1,
+            seconds=rules.time.round_seconds,
+            free_round=state.free_round is not None,
+        )
+        return [
+            began,
+            *roll_initiative(began.apply(state), rules, dice, adjustment=command.adjustment),
+        ]
+    if isinstance(command, Declare):
+        declaration = Declaration(actor=state.get(command.actor).name, actions=command.actions)
+        check_declaration(state, declaration, rules)
+        instant = any(a.kind is ActionKind.INSTANT for a in command.actions)
+        return [Declared(declaration=declaration, instant=instant)]
+    if isinstance(command, Resolve):
+        if state.phase is not Phase.DECLARE:
+            raise IllegalCommandError("no round is running: start one with `combat round`")
+        return _resolve(state, rules, dice)
+    if isinstance(command, Attack):
+        attacker, target = state.get(command.attacker), state.get(command.target)
+        if not attacker.standing:
+            raise IllegalCommandError(f"{attacker.name} is out of the fight and cannot attack")
+        return attack(state, attacker.name, target.name, rules, dice, ranged=command.ranged)
+    if isinstance(command, Pin):
+        name = state.get(command.name).name
+        if command.place < 1:
+            raise IllegalCommandError(f"places in the order start at 1, not {command.place}")
+        return [PlacePinned(name=name, place=command.place)]
+    winner = command.winner if command.winner is not None else winner_of(state)
+    events: list[CombatEvent] = []
+    gold = None
+    rolls: tuple[Roll, ...] = ()
+    if winner is Side.PARTY and any(c.xp for c in state.members(Side.OPPOSITION)):
+        gold, multiplier = treasure(state, rules, dice)
+        rolls = (multiplier,)
+    events.append(
+        CombatEnded(winner=winner, treasure=gold, rest_due=rules.rest.after_fight, rolls=rolls)
+    )
+    return events
+
+
+def _start(command: StartCombat, rules: Ruleset, dice: DiceSource) -> list[CombatEvent]:
+    names = [c.name.casefold() for c in command.combatants]
+    if not command.combatants:
+        raise IllegalCommandError("a combat needs combatants: name the party and the foes")
+    duplicate = next((n for n in names if names.count(n) > 1), None)
+    if duplicate is not None:
+        raise IllegalCommandError(
+            f"two combatants are named {duplicate!r}: "
+            "give each a distinct name (Goblin 1, Goblin 2)"
+        )
+    if rules.actions.economy == "pg":
+        for combatant in command.combatants:
+            check_load(combatant, rules)
+    started = CombatStarted(combatants=command.combatants, reaction=command.reaction)
+    state = started.apply(CombatState())
+    surprise = settle_surprise(
+        state,
+        rules,
+        dice,
+        aware=command.aware,
+        attackers=command.attackers,
+        surprised=command.surprised
+        if command.surprised is not None or rules.surprise.method != "movement"
+        else frozenset(),
+    )
+    return [started, *surprise]
+
+
+def _beats(
+    state: CombatState, rules: Ruleset, dice: DiceSource
+) -> tuple[list[list[str]], list[CombatEvent]]:
+    """The round's beats of declared actors; under TP-INI-2 opposed saves reorder them."""
+    declared = {d.actor for d in state.declarations}
+    beats = [[n for n in beat if n in declared] for beat in state.order]
+    beats = [b for b in beats if b]
+    events: list[CombatEvent] = []
+    if rules.initiative.method != "overloaded" or state.in_free_round:
+        return beats, events
+    place = {name: 1 for beat in beats for name in beat}
+    for declaration in state.declarations:
+        for action in declaration.actions:
+            if action.kind is not ActionKind.MANEUVER or action.target is None:
+                continue
+            target = state.get(action.target)
+            theirs = state.declaration(target.name)
+            if theirs is None or all(
+                a.kind in (ActionKind.ATTACK, ActionKind.RANGED)
+                and a.target is not None
+                and state.get(a.target).name == declaration.actor
+                for a in theirs.actions
+            ):
+                continue  # nothing incompatible: attacks on each other both resolve
+            save = opposed_save(
+                state.get(declaration.actor),
+                target,
+                action.stat,
+                rules,
+                dice,
+                second_wind=state.second_wind,
+            )
+            events.append(save)
+            if save.winner is not None:
+                loser = target.name if save.winner == declaration.actor else declaration.actor
+                place[save.winner] = min(place[save.winner], 0)
+                place[loser] = 2
+    ordered = [[n for n in place if place[n] == p] for p in (0, 1, 2)]
+    return [b for b in ordered if b], events
+
+
+def _resolve(state: CombatState, rules: Ruleset, dice: DiceSource) -> list[CombatEvent]:
+    beats, events = _beats(state, rules, dice)
+    running = state
+    for event in events:
+        running = event.apply(running)
+    for beat in beats:
+        able = {n for n in beat if running.get(n).standing}
+        for name in beat:
+            declaration = running.declaration(name)
+            if declaration is None:
+                continue
+            if name not in able:
+                taken: list[CombatEvent] = [
+                    ActionTaken(actor=name, text="is down and does not act")
+                ]
+            else:
+                taken = _act(running, declaration, rules, dice)
+            for event in taken:
+                running = event.apply(running)
+            events.extend(taken)
+    events.append(RoundResolved())
+    return events
+
+
+def _act(
+    state: CombatState, declaration: Declaration, rules: Ruleset, dice: DiceSource
+) -> list[CombatEvent]:
+    """One actor's declared actions, in order, each against the state as it now stands."""
+    events: list[CombatEvent] = []
+    actor = declaration.actor
+    for action in declaration.actions:
+        kind = action.kind
+        if kind in (ActionKind.ATTACK, ActionKind.RANGED) and action.target is not None:
+            new = attack(state, actor, action.target, rules, dice, ranged=kind is ActionKind.RANGED)
+        elif kind is ActionKind.CAST and rules.actions.economy == "tp":
+            new = [
+                magic(
+                    state.get(actor),
+                    action.dice,
+                    rules,
+                    dice,
+                    second_wind=state.second_wind,
+                    note=action.note,
+                )
+            ]
+        elif kind in (ActionKind.MOVE, ActionKind.MOVE_FAR):
+            new = [Moved(actor=actor, engage=action.target, feet=action.feet)]
+        else:
+            new = [ActionTaken(actor=actor, text=str(action))]
+        for event in new:
+            state = event.apply(state)
+        events.extend(new)
+    return events

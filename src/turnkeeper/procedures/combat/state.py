@@ -1,0 +1,245 @@
+"""The combat tracker's state: two sides, their combatants, the round and its order.
+
+A combat has two sides, the player characters with their allies and the opposition
+(CB-SIDE-1). Every combatant carries what the attack, damage and save rules read: hit points,
+armour class, stat modifiers, hit dice for monsters, class and level for characters, and the
+conditions a fight hands out. Who is in melee with whom is kept as a set of names on each
+combatant (both ends of a melee name each other).
+
+The state is frozen: procedures return events and events build the next state.
+
+>>> goblin = Combatant(name="Goblin", side=Side.OPPOSITION, hp=4, max_hp=4, ac=12, hd=1)
+>>> state = CombatState(combatants=(goblin,))
+>>> state.get("goblin").is_monster, state.side_standing(Side.OPPOSITION)
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from turnkeeper.errors import NotFoundError
+from turnkeeper.rules.schema import FaceEvent, Side
+
+__all__ = [
+    "Action",
+    "ActionKind",
+    "CombatState",
+    "Combatant",
+    "Condition",
+    "Declaration",
+    "Phase",
+    "Side",
+    "other_side",
+]
+
+
+class Condition(StrEnum):
+    """What a fight does to a combatant."""
+
+    UNCONSCIOUS = "unconscious"
+    DEAD = "dead"
+    SURPRISED = "surprised"
+    WEARIED = "wearied"
+    FLED = "fled"
+
+
+#: Conditions that take a combatant out of the fight.
+OUT_OF_FIGHT = frozenset({Condition.UNCONSCIOUS, Condition.DEAD, Condition.FLED})
+
+
+def other_side(side: Side) -> Side:
+    """The side facing ``side`` (CB-SIDE-1)."""
+    return Side.OPPOSITION if side is Side.PARTY else Side.PARTY
+
+
+class Frozen(BaseModel):
+    """Base of the combat models: immutable, unknown keys are errors."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Combatant(Frozen):
+    """One participant: a character, an ally or a monster.
+
+    ``stats`` holds modifiers (``{"STR": 1, "DEX": -1}``), not scores. ``hd`` is set for
+    monsters (PG-ATK-2, PG-SAVE-1, PG-HP-1) and ``None`` for characters, who use ``level``.
+    ``attack_bonus`` is the HB and any magic weapon bonus (PG-ATK-2).
+    """
+
+    name: str
+    side: Side
+    hp: int
+    max_hp: int
+    ac: int
+    stats: dict[str, int] = Field(default_factory=dict)
+    hd: int | None = None
+    character_class: str = ""
+    level: int = 1
+    damage: str = "d6"
+    attack_bonus: int = 0
+    save: int | None = Field(None, description="PG-SAVE-1: the sheet's save target, if any.")
+    morale: int | None = Field(None, description="Morale score, 2d6 at or under it holds.")
+    disciplined: bool = Field(True, description="CB-SUR-2: undisciplined groups check morale.")
+    xp: int = Field(0, description="PG-TRE-1: what overcoming this monster is worth.")
+    coins: int = Field(0, description="PG-MOV-2: coins carried.")
+    move_feet: int | None = Field(None, description="CB-ACT-3: move rate, if not the ruleset's.")
+    conditions: frozenset[Condition] = frozenset()
+    melee_with: frozenset[str] = frozenset()
+
+    @property
+    def is_monster(self) -> bool:
+        """Monsters have hit dice; characters have a level."""
+        return self.hd is not None
+
+    @property
+    def standing(self) -> bool:
+        """Still in the fight: not unconscious, dead or fled."""
+        return not (self.conditions & OUT_OF_FIGHT)
+
+    def stat(self, name: str) -> int:
+        """A stat modifier, 0 where the sheet gives none."""
+        return self.stats.get(name.upper(), 0)
+
+
+class Phase(StrEnum):
+    """Where the round stands."""
+
+    BETWEEN = "between"  # no round running: start the next one
+    DECLARE = "declare"  # initiative is known; actors declare
+    ENDED = "ended"
+
+
+class ActionKind(StrEnum):
+    """The kinds of thing an actor declares; each is one 'thing' of TP-ACT-1."""
+
+    ATTACK = "attack"
+    RANGED = "ranged"
+    CAST = "cast"
+    MOVE = "move"
+    MOVE_FAR = "move_far"
+    MANEUVER = "maneuver"
+    OTHER = "other"
+    ON_TURN = "on_turn"
+    INSTANT = "instant"
+
+
+class Action(Frozen):
+    """One thing an actor means to do this round.
+
+    ``target`` names a combatant; a move with a target closes into melee with it, a move
+    without one leaves every melee. ``feet`` is the distance of a CB move action;
+    ``dice`` the number of magic dice a caster rolls (TP-MAG-1); ``stat`` the stat of a
+    maneuver's opposed save (TP-INI-2).
+    """
+
+    kind: ActionKind
+    target: str | None = None
+    feet: int | None = None
+    dice: int = 1
+    stat: str = "STR"
+    note: str = ""
+
+    def __str__(self) -> str:
+        text = self.kind.value
+        if self.target:
+            text += f" {self.target}"
+        if self.feet is not None:
+            text += f" {self.feet} ft"
+        return text + (f" ({self.note})" if self.note else "")
+
+
+class Declaration(Frozen):
+    """What one actor announced for this round, in the order they will do it."""
+
+    actor: str
+    actions: tuple[Action, ...]
+
+    @property
+    def casts(self) -> bool:
+        return any(action.kind is ActionKind.CAST for action in self.actions)
+
+
+class CombatState(Frozen):
+    """The whole fight: combatants, the round, initiative and what has been declared.
+
+    ``order`` is the round's sequence of beats: each beat is a group of names that act at
+    once, and each beat's results take effect before the next (PG-CBT-1, CB-RND-1). Under
+    the overloaded die (TP-INI-2) everyone shares one beat.
+    """
+
+    combatants: tuple[Combatant, ...] = ()
+    round: int = 0
+    seconds: int = 0
+    phase: Phase = Phase.BETWEEN
+    initiative: Side | None = None
+    order: tuple[tuple[str, ...], ...] = ()
+    pinned: tuple[tuple[str, int], ...] = ()
+    free_round: Side | None = Field(None, description="A surprise round owed to this side.")
+    in_free_round: bool = False
+    face: int | None = None
+    face_event: FaceEvent | None = None
+    second_wind: bool = False
+    declarations: tuple[Declaration, ...] = ()
+    instants_used: tuple[str, ...] = ()
+    reaction: str | None = None
+    winner: Side | None = None
+    rest_due: bool = False
+
+    def find(self, name: str) -> Combatant | None:
+        """A combatant by name, case-insensitive."""
+        wanted = name.casefold()
+        for combatant in self.combatants:
+            if combatant.name.casefold() == wanted:
+                return combatant
+        return None
+
+    def get(self, name: str) -> Combatant:
+        """A combatant by name, or a clear error listing who is here."""
+        found = self.find(name)
+        if found is None:
+            names = ", ".join(c.name for c in self.combatants) or "nobody"
+            raise NotFoundError(f"no combatant named {name!r} in this fight (there: {names})")
+        return found
+
+    def members(self, side: Side) -> tuple[Combatant, ...]:
+        """Every combatant of a side, standing or not."""
+        return tuple(c for c in self.combatants if c.side is side)
+
+    def side_standing(self, side: Side) -> bool:
+        """True while at least one member of ``side`` is still in the fight."""
+        return any(c.standing for c in self.members(side))
+
+    def declaration(self, name: str) -> Declaration | None:
+        """What ``name`` declared this round, if anything."""
+        for declaration in self.declarations:
+            if declaration.actor.casefold() == name.casefold():
+                return declaration
+        return None
+
+    def replace(self, *changed: Combatant) -> CombatState:
+        """This state with some combatants swapped for their new versions (by name)."""
+        new = {c.name: c for c in changed}
+        return self.model_copy(
+            update={"combatants": tuple(new.get(c.name, c) for c in self.combatants)}
+        )
+
+    def with_conditions(
+        self, names: Iterable[str], add: Iterable[Condition] = (), drop: Iterable[Condition] = ()
+    ) -> CombatState:
+        """Add and drop conditions on several combatants at once."""
+        added, dropped = frozenset(add), frozenset(drop)
+        wanted = {n.casefold() for n in names}
+        return self.model_copy(
+            update={
+                "combatants": tuple(
+                    c.model_copy(update={"conditions": (c.conditions - dropped) | added})
+                    if c.name.casefold() in wanted
+                    else c
+                    for c in self.combatants
+                )
+            }
+        )
