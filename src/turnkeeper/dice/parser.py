@@ -30,7 +30,7 @@ from turnkeeper.errors import DiceNotationError
 MAX_LENGTH = 500
 
 # Players coming from printed modules write 1D20; an upper-case D not part of a name is a die.
-_CAPITAL_D = re.compile(r"(?<![A-Z0-9_])D(?=[0-9%])")
+_CAPITAL_D = re.compile(r"(?<![A-Za-z0-9_])([0-9]*)D(?=[0-9%])")
 
 
 def _integer(token: Token) -> int:
@@ -91,7 +91,7 @@ def parse_tree(text: str) -> Node:
     """
     if len(text) > MAX_LENGTH:
         raise DiceNotationError(f"dice expression longer than {MAX_LENGTH} characters")
-    source = _CAPITAL_D.sub("d", text)
+    source = _CAPITAL_D.sub(r"\1d", text)
     try:
         tree = _parser().parse(source)
     except DiceNotationError:
