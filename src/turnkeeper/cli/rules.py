@@ -1,3 +1,241 @@
-"""CLI verbs: rules (filled in by its issue)."""
+"""CLI verbs: ``rulesets``, ``rules show|check`` and ``table roll|list``.
 
-from turnkeeper.cli.app import app  # noqa: F401
+Rulesets are data (the presets and the user's own TOML files); these verbs list them, show
+one resolved in full, check a file, and roll its tables and overloaded dice.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+from rich.tree import Tree
+
+from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.dice import SeededDice, format_fraction, parse
+from turnkeeper.errors import DiceNotationError, IllegalCommandError, NotFoundError
+from turnkeeper.rules import Ruleset, find_ruleset, load_ruleset, presets
+from turnkeeper.tables import roll_overloaded, roll_ranged, table_odds
+
+rules_app = typer.Typer(help="Show and check rulesets (presets or your own TOML files).")
+table_app = typer.Typer(help="Roll a ruleset's tables and overloaded dice.")
+app.add_typer(rules_app, name="rules")
+app.add_typer(table_app, name="table")
+
+DEFAULT_RULESET = "tp"
+RulesetOption = typer.Option(
+    DEFAULT_RULESET,
+    "--ruleset",
+    "-r",
+    help="A preset name (tp, ex, pg, dg, cb) or a ruleset file. Default: tp, which has the "
+    "overloaded dice (encounter, dungeon, initiative, wilderness) and the reaction table.",
+)
+
+FileArgument = typer.Argument(..., help="A ruleset TOML file to check.")
+SetOption = typer.Option(
+    None, "--set", help="A value the table's dice name, e.g. --set CHA=1 (repeatable)."
+)
+
+_SET_ITEM = re.compile(r"\s*([A-Z][A-Z0-9_]*)\s*=\s*([+-]?\d{1,9})\s*")
+
+
+def _values(items: list[str] | None) -> dict[str, int]:
+    values: dict[str, int] = {}
+    for item in items or []:
+        match = _SET_ITEM.fullmatch(item)
+        if match is None:
+            raise DiceNotationError(
+                f"--set {item!r}: write NAME=NUMBER with an upper-case name, e.g. --set CHA=1"
+            )
+        values[match.group(1)] = int(match.group(2))
+    return values
+
+
+# --- rulesets, rules show, rules check ----------------------------------------------------------
+
+
+@app.command("rulesets")
+def rulesets_command(as_json: bool = JsonOption) -> None:
+    """List the shipped presets: one per seed text."""
+    infos = presets()
+    data = [info.model_dump(mode="json", exclude={"description"}) for info in infos]
+
+    def render() -> None:
+        table = Table(title="rulesets")
+        for column in ("name", "title", "text", "prefix"):
+            table.add_column(column)
+        for info in infos:
+            table.add_row(info.name, info.title, info.text, info.prefix)
+        console.print(table)
+        console.print("[dim]turnkeeper rules show NAME shows one in full[/]")
+
+    emit(data, as_json, render)
+
+
+def _tree(label: str, data: Any) -> Tree:
+    tree = Tree(f"[bold]{escape(label)}[/]")
+    _grow(tree, data)
+    return tree
+
+
+def _grow(tree: Tree, data: Any) -> None:
+    for key, value in data.items():
+        if isinstance(value, dict) and value:
+            _grow(tree.add(f"[bold cyan]{key}[/]"), value)
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            branch = tree.add(f"[bold cyan]{key}[/]")
+            for index, item in enumerate(value):
+                _grow(branch.add(f"[cyan]{index + 1}[/]"), item)
+        else:
+            tree.add(f"[cyan]{escape(str(key))}[/] = {_scalar(value)}")
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_scalar(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{}"
+    if value is None:
+        return "[dim]none[/]"
+    return escape(str(value))
+
+
+@rules_app.command("show")
+def show_command(
+    name: str = typer.Argument(..., help="A preset name (tp, ex, pg, dg, cb) or a ruleset file."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Show a whole ruleset as resolved: its own keys and everything it extends."""
+    rules = find_ruleset(name)
+    data = rules.model_dump(mode="json")
+    emit(data, as_json, lambda: console.print(_tree(f"{rules.name}: {rules.ruleset.title}", data)))
+
+
+@rules_app.command("check")
+def check_command(
+    file: Path = FileArgument,
+    as_json: bool = JsonOption,
+) -> None:
+    """Check a ruleset file: prints ok, or the one thing wrong (exit 2)."""
+    rules = load_ruleset(file)
+    data = {"ok": True, "file": str(file), "name": rules.name, "title": rules.ruleset.title}
+    emit(data, as_json, lambda: console.print(f"[green]ok[/] {file}: {rules.name}"))
+
+
+# --- table roll, table list -----------------------------------------------------------------------
+
+
+def _table_names(rules: Ruleset) -> str:
+    names = sorted(rules.tables) + sorted(rules.dice)
+    return ", ".join(names) or "none"
+
+
+@table_app.command("list")
+def list_command(ruleset: str = RulesetOption, as_json: bool = JsonOption) -> None:
+    """List the ranged tables and overloaded dice a ruleset can roll."""
+    rules = find_ruleset(ruleset)
+    data: list[dict[str, Any]] = [
+        {"name": name, "kind": "table", "dice": table.dice, "milieus": []}
+        for name, table in sorted(rules.tables.items())
+    ] + [
+        {
+            "name": name,
+            "kind": "overloaded",
+            "dice": f"d{die.sides}",
+            "milieus": sorted(die.milieus),
+        }
+        for name, die in sorted(rules.dice.items())
+    ]
+
+    def render() -> None:
+        table = Table(title=f"tables of {rules.name}")
+        for column in ("name", "kind", "dice", "milieus"):
+            table.add_column(column)
+        for row in data:
+            table.add_row(row["name"], row["kind"], row["dice"], ", ".join(row["milieus"]))
+        console.print(table)
+
+    emit(data, as_json, render)
+
+
+@table_app.command("roll")
+def table_roll_command(
+    name: str = typer.Argument(
+        ..., help="A table (e.g. reaction) or overloaded die (e.g. dungeon)."
+    ),
+    ruleset: str = RulesetOption,
+    milieu: str | None = typer.Option(
+        None, "--milieu", help="Overloaded dice: swap faces for a milieu, e.g. desert (TP-WENC-3)."
+    ),
+    seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible dice."),
+    set_values: list[str] | None = SetOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Roll a ruleset's ranged table or overloaded die and show the result."""
+    rules = find_ruleset(ruleset)
+    values = _values(set_values)
+    # The adapter, not the core, draws a fresh seed; printing it makes the roll repeatable.
+    seed = secrets.randbits(32) if seed is None else seed
+    source = SeededDice(seed)
+    if name in rules.tables:
+        if milieu is not None:
+            raise IllegalCommandError(f"--milieu is for overloaded dice; {name!r} is a table")
+        table = rules.tables[name]
+        missing = sorted(parse(table.dice).names - set(values))
+        if missing:
+            hint = " ".join(f"--set {n}=0" for n in missing)
+            raise DiceNotationError(f"table {name!r} rolls {table.dice}: give {hint}")
+        result = roll_ranged(table, source, values, name=name)
+        odds = table_odds(table, values)
+        data: dict[str, Any] = {
+            "ruleset": rules.name,
+            "table": name,
+            "result": result.result,
+            "text": result.row.text,
+            "total": result.total,
+            "roll": result.roll.to_record(),
+            "chance": format_fraction(odds[result.result]),
+            "seed": seed,
+        }
+        if values:
+            data["values"] = values
+        headline = f"[bold]{escape(result.result)}[/] ({escape(result.roll.breakdown)})"
+        note = f"chance {format_fraction(odds[result.result])}"
+    elif name in rules.dice:
+        if values:
+            raise IllegalCommandError(f"--set is for tables; {name!r} is an overloaded die")
+        face = roll_overloaded(rules.dice[name], source, milieu)
+        data = {
+            "ruleset": rules.name,
+            "die": name,
+            "milieu": milieu,
+            "face": face.number,
+            "event": face.face.event.value,
+            "label": face.face.label,
+            "text": face.face.text,
+            "initiative": face.face.initiative.value if face.face.initiative else None,
+            "roll": face.roll.to_record(),
+            "seed": seed,
+        }
+        headline = f"{face.number}: [bold]{escape(face.face.label)}[/]"
+        note = face.face.text
+        if face.face.initiative:
+            note = f"{note} [{face.face.initiative.value} has initiative]".strip()
+    else:
+        raise NotFoundError(
+            f"ruleset {rules.name!r} has no table or overloaded die {name!r}; "
+            f"it has: {_table_names(rules)}"
+        )
+
+    def render() -> None:
+        console.print(headline)
+        if note:
+            console.print(note, highlight=False, markup=False)
+        console.print(f"[dim]ruleset {rules.name}, seed {seed}[/]")
+
+    emit(data, as_json, render)
