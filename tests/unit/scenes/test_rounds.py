@@ -1,0 +1,208 @@
+"""Actions, rounds, free actions and momentum: DG-ACT-1, DG-RND-1, DG-FREE-1, DG-MOM-1."""
+
+from __future__ import annotations
+
+import pytest
+
+from turnkeeper.dice import TypedDice, roll
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.scenes import (
+    Act,
+    ActionTaken,
+    FreeAction,
+    GmAct,
+    MomentumKept,
+    OpenScene,
+    Outcome,
+    RoundEnded,
+    SceneKind,
+    SceneSide,
+    SceneTable,
+    SpotlightPassed,
+    TakeSpotlight,
+    dungeoneers_rules,
+    outcome_of,
+)
+
+TRIO = ("freya", "ulfarmi", "alberich")
+
+
+def refused(table: SceneTable, command: object, says: str) -> None:
+    before = table.state
+    with pytest.raises(IllegalCommandError, match=says):
+        table.execute(command)  # type: ignore[arg-type]
+    assert table.state == before
+
+
+def spotlight(table: SceneTable, player: str) -> None:
+    assert table.state.scene is not None
+    table.execute(TakeSpotlight(votes={name: player for name in table.state.scene.players}))
+
+
+def play_round(table: SceneTable, player: str) -> list[object]:
+    spotlight(table, player)
+    table.execute(Act(player, "press on"))
+    return list(table.execute(GmAct("the dungeon answers")))
+
+
+@pytest.mark.parametrize(
+    ("kind", "frame", "seconds"),
+    [
+        (SceneKind.COMBAT, "combat_round", 6),
+        (SceneKind.EXPLORATION, "exploration_round", 10 * 60),
+        (SceneKind.SOCIAL, "social_round", 1 * 60),
+    ],
+)
+def test_dg_rnd_1_round_lengths_and_frames(
+    table: SceneTable, kind: SceneKind, frame: str, seconds: int
+) -> None:
+    """Combat round 6 s; exploration and social rounds the dg preset's 10 min and 1 min."""
+    table.execute(OpenScene(kind, players=TRIO))
+    events = play_round(table, "freya")
+    assert events[-1] == RoundEnded(round=1, frame=frame, seconds=seconds)  # type: ignore[arg-type]
+    play_round(table, "ulfarmi")
+    assert table.state.scene is not None
+    assert table.state.scene.elapsed_seconds == 2 * seconds
+    assert table.state.scene.round == 3
+
+
+def test_dg_rnd_1_a_round_is_one_player_action_plus_one_gm_action(table: SceneTable) -> None:
+    table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
+    spotlight(table, "freya")
+    events = table.execute(Act("freya", "strike"))
+    assert events[-1] == SpotlightPassed(to=SceneSide.GM)
+    assert table.state.scene is not None and table.state.scene.round == 1
+    refused(table, TakeSpotlight(votes={"ulfarmi": "ulfarmi"}), "spotlight is with the GM")
+    events = table.execute(GmAct("the goblin stabs"))
+    assert isinstance(events[-1], RoundEnded)
+    refused(table, GmAct("again"), "spotlight is with the players")
+
+
+def test_dg_rnd_1_gm_first_scene_ends_the_round_on_the_players_action(table: SceneTable) -> None:
+    table.execute(OpenScene(SceneKind.COMBAT, players=TRIO, creatures=("ogre",), gm_first=True))
+    refused(table, TakeSpotlight(votes={"freya": "freya"}), "spotlight is with the GM")
+    assert table.execute(GmAct("ambush", creature="ogre"))[-1] == SpotlightPassed(
+        to=SceneSide.PLAYERS
+    )
+    table.execute(FreeAction("ogre", "roars"))  # after the GM's action, same round
+    spotlight(table, "freya")
+    assert isinstance(table.execute(Act("freya", "parry"))[-1], RoundEnded)
+    assert table.state.scene is not None and table.state.scene.turn is SceneSide.GM
+
+
+def test_dg_act_1_actions_carry_tags_and_outcome(table: SceneTable) -> None:
+    table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
+    spotlight(table, "freya")
+    table.execute(Act("freya", "shove", tags=("melee",), outcome=Outcome.PARTIAL))
+    assert table.state.scene is not None and table.state.scene.last_action is not None
+    last = table.state.scene.last_action
+    assert (last.actor, last.tags, last.outcome) == ("freya", ("melee",), Outcome.PARTIAL)
+
+
+def test_dg_act_1_a_roll_against_a_target_gives_the_outcome() -> None:
+    """Natural maximum: critical; reach the target: success; miss by 1-2: partial; else failure."""
+    faces = {20: Outcome.CRITICAL, 15: Outcome.SUCCESS, 12: Outcome.SUCCESS}
+    faces |= {11: Outcome.PARTIAL, 10: Outcome.PARTIAL, 9: Outcome.FAILURE, 1: Outcome.FAILURE}
+    for face, expected in faces.items():
+        assert outcome_of(roll("d20", TypedDice([face])), 12) is expected
+    assert outcome_of(roll("2d6", TypedDice([6, 6])), 20) is Outcome.CRITICAL
+    assert outcome_of(roll("2d6", TypedDice([6, 5])), 11) is Outcome.SUCCESS
+
+
+def test_dg_act_1_rolled_action_records_its_roll() -> None:
+    table = SceneTable(dungeoneers_rules(), TypedDice([10]))
+    table.execute(OpenScene(SceneKind.COMBAT, players=("freya",)))
+    table.execute(TakeSpotlight(votes={"freya": "freya"}))
+    events = table.execute(Act("freya", "leap the chasm", roll="d20+1", target=12))
+    action = events[0]
+    assert isinstance(action, ActionTaken)
+    assert (action.total, action.outcome) == (11, Outcome.PARTIAL)
+    assert action.rolls[0].breakdown == "d20 (10) + 1 = 11"
+
+
+def test_dg_act_1_outcome_or_roll_not_both(table: SceneTable) -> None:
+    table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
+    spotlight(table, "freya")
+    refused(table, Act("freya", "x", outcome=Outcome.SUCCESS, roll="d20", target=5), "not both")
+    refused(table, Act("freya", "x", roll="d20"), "needs a target")
+    refused(table, Act("freya", "x", target=5), "a target needs a roll")
+
+
+def test_dg_free_1_one_free_action_each_per_round(table: SceneTable) -> None:
+    table.execute(OpenScene(SceneKind.COMBAT, players=TRIO, creatures=("goblin",)))
+    table.execute(FreeAction("ulfarmi", "draws a dagger"))  # before the spotlit action
+    spotlight(table, "freya")
+    table.execute(FreeAction("freya", "shouts a warning"))  # the spotlit one too
+    refused(table, FreeAction("ulfarmi", "sheathes it again"), "ulfarmi already made 1 free")
+    table.execute(Act("freya", "strike"))
+    table.execute(FreeAction("alberich", "steps back"))  # after the spotlit action
+    refused(table, FreeAction("goblin", "cackles"), "only after the GM's action")
+    table.execute(GmAct("the goblin stabs", creature_free=(("goblin", "cackles"),)))
+    # A new round: every free action is back.
+    table.execute(FreeAction("ulfarmi", "sheathes the dagger"))
+
+
+def test_dg_free_1_a_creature_has_one_free_action_after_the_gm(table: SceneTable) -> None:
+    table.execute(OpenScene(SceneKind.COMBAT, players=TRIO, creatures=("goblin",)))
+    spotlight(table, "freya")
+    table.execute(Act("freya", "strike"))
+    refused(
+        table,
+        GmAct("stab", creature_free=(("goblin", "cackles"), ("goblin", "spits"))),
+        "goblin already made 1 free",
+    )
+    refused(table, GmAct("stab", creature_free=(("troll", "roars"),)), "troll is neither")
+    refused(table, FreeAction("mallory", "waves"), "mallory is neither")
+
+
+def test_dg_mom_1_an_ordinary_action_passes_the_spotlight(table: SceneTable) -> None:
+    table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
+    spotlight(table, "freya")
+    events = table.execute(Act("freya", "strike", tags=("momentum",), outcome=Outcome.PARTIAL))
+    assert events[-1] == SpotlightPassed(to=SceneSide.GM)
+
+
+@pytest.mark.parametrize(
+    ("tags", "outcome"),
+    [
+        ((), Outcome.CRITICAL),
+        (("momentum",), Outcome.SUCCESS),
+        (("momentum",), Outcome.CRITICAL),
+    ],
+)
+def test_dg_mom_1_critical_or_momentum_success_keeps_the_spotlight(
+    table: SceneTable, tags: tuple[str, ...], outcome: Outcome
+) -> None:
+    """Freya rolls a critical: Ulfarmi or Alberich takes the spotlight, spending a token."""
+    table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
+    table.execute(FreeAction("ulfarmi", "readies a spear"))
+    spotlight(table, "freya")
+    events = table.execute(Act("freya", "strike", tags=tags, outcome=outcome))
+    assert events[-1] == MomentumKept(side=SceneSide.PLAYERS, by="freya")
+    scene = table.state.scene
+    assert scene is not None and scene.turn is SceneSide.PLAYERS and scene.round == 1
+    refused(table, TakeSpotlight(votes={"freya": "freya"}), "another player takes it")
+    refused(table, GmAct("too soon"), "spotlight is with the players")
+    spotlight(table, "ulfarmi")
+    assert table.state.tokens_of("ulfarmi") == 2  # the kept spotlight still costs a token
+    refused(table, FreeAction("ulfarmi", "a second free action"), "no second one")
+    table.execute(FreeAction("alberich", "first free action this round"))
+    table.execute(Act("ulfarmi", "follow up"))
+    assert isinstance(table.execute(GmAct("the ogre reels"))[-1], RoundEnded)
+
+
+def test_dg_mom_1_momentum_without_success_passes(table: SceneTable) -> None:
+    table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
+    spotlight(table, "freya")
+    events = table.execute(Act("freya", "strike", tags=("momentum",), outcome=Outcome.FAILURE))
+    assert events[-1] == SpotlightPassed(to=SceneSide.GM)
+
+
+def test_dg_mom_1_the_gm_side_keeps_it_on_a_critical(table: SceneTable) -> None:
+    table.execute(OpenScene(SceneKind.COMBAT, players=TRIO, creatures=("ogre", "goblin")))
+    play_round(table, "freya")
+    spotlight(table, "ulfarmi")
+    table.execute(Act("ulfarmi", "strike"))
+    events = table.execute(GmAct("smash", creature="ogre", outcome=Outcome.CRITICAL))
+    assert events[-1] == MomentumKept(side=SceneSide.GM, by="ogre")
+    assert isinstance(table.execute(GmAct("stab", creature="goblin"))[-1], RoundEnded)
