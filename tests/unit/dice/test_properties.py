@@ -1,0 +1,160 @@
+"""Properties: text parses or raises DiceNotationError; rolls and samples agree with exact odds."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from turnkeeper.dice import DiceNotationError, Expression, SeededDice, parse
+
+VALUES = {"STR": 2, "HD": 3}
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def dice_terms(draw: st.DrawFn) -> str:
+    """A dice term as a player would write it, with any mix of modifiers."""
+    count = draw(st.sampled_from(["", "0", "1", "2", "3", "4", "HD"]))
+    sides = draw(st.sampled_from(["1", "2", "3", "4", "6", "8", "10", "12", "20"]))
+    mods = draw(
+        st.lists(st.sampled_from(["rr1", "ro1", "ro<3", "e6", "e>7", "rr>9", "e2"]), max_size=2)
+    )
+    keep = draw(st.sampled_from(["", "", "kh1", "kl1", "kh2", "ph1", "pl1", "k>3", "p<2", "k2"]))
+    return f"{count}d{sides}{''.join(mods)}{keep}"
+
+
+atoms = st.one_of(
+    dice_terms(),
+    st.integers(0, 20).map(str),
+    st.sampled_from(["STR", "HD"]),
+)
+
+
+def _combine(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.one_of(
+        st.tuples(children, st.sampled_from(["+", "-", "*", "/", "x", " + ", " - "]), children).map(
+            "".join
+        ),
+        children.map(lambda text: f"({text})"),
+        children.map(lambda text: f"-{text}"),
+    )
+
+
+grammar_expressions = st.recursive(atoms, _combine, max_leaves=3)
+
+notation_text = st.text(alphabet="0123456789dDkhlproe%x×+-*/() <>STRHD", max_size=25)
+
+
+def _parses_or_notation_error(text: str) -> Expression | None:
+    try:
+        expression = parse(text)
+    except DiceNotationError:
+        return None
+    assert parse(str(expression)) == expression
+    return expression
+
+
+@FAST
+@given(st.text(max_size=30))
+def test_any_text_parses_or_raises_dice_notation_error(text: str) -> None:
+    _parses_or_notation_error(text)
+
+
+@FAST
+@given(notation_text)
+def test_notation_like_text_parses_or_raises_dice_notation_error(text: str) -> None:
+    _parses_or_notation_error(text)
+
+
+@FAST
+@given(grammar_expressions)
+def test_grammar_expressions_parse_or_raise_dice_notation_error(text: str) -> None:
+    _parses_or_notation_error(text)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grammar_expressions, st.integers(0, 2**32))
+def test_every_roll_lies_within_the_exact_support(text: str, seed: int) -> None:
+    expression = _parses_or_notation_error(text)
+    assume(expression is not None)
+    assert expression is not None
+    try:
+        distribution = expression.distribution(VALUES)
+    except DiceNotationError:
+        assume(False)  # e.g. a divisor that can be zero
+    assert sum(distribution.values()) == 1
+    for offset in range(5):
+        try:
+            result = expression.roll(SeededDice(seed + offset), VALUES)
+        except DiceNotationError:
+            continue
+        assert result.total in distribution
+        assert sum(d.face for d in result.dice if d.kept) <= sum(d.face for d in result.dice)
+
+
+def _chi_square_p(expression: Expression, seed: int, n: int = 20_000) -> float:
+    distribution = expression.distribution(VALUES)
+    sample = expression.sample(n, np.random.default_rng(seed), VALUES)
+    outcomes = np.array(list(distribution), dtype=np.int64)
+    assert np.isin(sample, outcomes).all()
+    # Merge outcomes expected fewer than 5 times into their neighbours, as chi-square needs.
+    observed: list[int] = []
+    expected: list[float] = []
+    counts = dict(zip(*np.unique(sample, return_counts=True), strict=True))
+    bucket_obs, bucket_exp = 0, Fraction(0)
+    for outcome, p in distribution.items():
+        bucket_obs += int(counts.get(outcome, 0))
+        bucket_exp += p * n
+        if bucket_exp >= 5:
+            observed.append(bucket_obs)
+            expected.append(float(bucket_exp))
+            bucket_obs, bucket_exp = 0, Fraction(0)
+    if bucket_exp and expected:
+        observed[-1] += bucket_obs
+        expected[-1] += float(bucket_exp)
+    if len(expected) < 2:
+        return 1.0
+    scale = sum(observed) / sum(expected)
+    return float(stats.chisquare(observed, [e * scale for e in expected]).pvalue)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3d6",
+        "4d6kh3",
+        "2d20kl1",
+        "4d6pl1",
+        "1d6rr1",
+        "2d6ro<3",
+        "1d6e6",
+        "3d6k>3",
+        "2d4x10",
+        "d%",
+        "1d8/1d3",
+        "1d6*1d4-2",
+        "4d6rr1e6kh2",
+        "HDd8+STR",
+        "-(1d4+1)",
+    ],
+)
+def test_sampled_frequencies_agree_with_exact_odds(text: str) -> None:
+    assert _chi_square_p(parse(text), seed=12345) > 1e-4
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grammar_expressions)
+def test_sampled_frequencies_agree_with_exact_odds_for_any_expression(text: str) -> None:
+    expression = _parses_or_notation_error(text)
+    assume(expression is not None)
+    assert expression is not None
+    try:
+        p = _chi_square_p(expression, seed=2024, n=5000)
+    except DiceNotationError:
+        assume(False)
+    assert p > 1e-6
