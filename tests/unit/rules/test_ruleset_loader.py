@@ -193,3 +193,16 @@ def test_find_ruleset_by_name_or_path(tmp_path: Path) -> None:
 def test_doctests() -> None:
     assert doctest.testmod(loader_module).failed == 0
     assert loader is loader_module
+
+
+def test_docs_extends_example_loads(tmp_path: Path) -> None:
+    doc = (Path(__file__).parents[3] / "docs" / "rulesets.md").read_text(encoding="utf-8")
+    blocks = [block.split("```", 1)[0] for block in doc.split("```toml\n")[1:]]
+    example = next(block for block in blocks if block.startswith('extends = "tp"'))
+    rules = load_ruleset(write(tmp_path, "slow-hills.toml", example))
+    assert rules.name == "slow-hills"
+    assert rules.travel.terrain["hills"] == Fraction(1, 2)
+    assert rules.light.sources["torch"].radius_ft == 20
+    # every snippet of a section parses as TOML over tp, so the docs show valid keys
+    for block in blocks[1:]:
+        load_ruleset(write(tmp_path, "snippet.toml", 'extends = "tp"\n' + block))
