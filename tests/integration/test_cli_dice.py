@@ -1,0 +1,149 @@
+"""CLI: turnkeeper roll | odds (JSON shapes, reproducible seeds, typed-in dice, exit 2)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+
+import pytest
+from typer.testing import CliRunner
+
+import turnkeeper.cli  # noqa: F401  (registers the verbs)
+from turnkeeper.cli.app import app, main
+
+runner = CliRunner()
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def _main(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, str, str]:
+    """Run the console entry point itself, where user mistakes become exit code 2."""
+    monkeypatch.setattr(sys, "argv", ["turnkeeper", *args])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    captured = capsys.readouterr()
+    return int(stop.value.code or 0), captured.out, captured.err
+
+
+def test_roll_json_shape() -> None:
+    code, out = _run("roll", "2d6+1", "--seed", "7", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert set(data) >= {"expression", "total", "dice", "breakdown", "seed"}
+    assert data["seed"] == 7
+    assert isinstance(data["total"], int)
+    assert data["total"] == sum(d["face"] for d in data["dice"]) + 1
+    assert data["breakdown"].endswith(f"= {data['total']}")
+
+
+def test_roll_same_seed_same_output() -> None:
+    first = _run("roll", "4d6kh3+1d8e8", "--seed", "99", "--json")
+    second = _run("roll", "4d6kh3+1d8e8", "--seed", "99", "--json")
+    assert first == second
+    assert _run("roll", "4d6kh3", "--seed", "99")[1] == _run("roll", "4d6kh3", "--seed", "99")[1]
+
+
+def test_roll_without_seed_prints_a_seed_that_reproduces_it() -> None:
+    data = json.loads(_run("roll", "10d20", "--json")[1])
+    again = json.loads(_run("roll", "10d20", "--seed", str(data["seed"]), "--json")[1])
+    assert again == data
+
+
+def test_roll_typed_in_dice() -> None:
+    code, out = _run("roll", "2d6+1", "--dice", "3,5", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["total"] == 9
+    assert data["breakdown"] == "2d6 (3, 5) + 1 = 9"
+    assert data["typed_in"] is True
+    assert [d["face"] for d in data["dice"]] == [3, 5]
+
+
+def test_roll_with_names() -> None:
+    data = json.loads(_run("roll", "d20+STR", "--dice", "11", "--set", "STR=2", "--json")[1])
+    assert data["total"] == 13
+
+
+def test_roll_for_people_shows_the_breakdown() -> None:
+    code, out = _run("roll", "2d6+1", "--dice", "3,5")
+    assert code == 0
+    assert "2d6 (3, 5) + 1 = 9" in out
+
+
+def test_odds_json_is_exact() -> None:
+    code, out = _run("odds", "2d6", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["distribution"]["7"] == "1/6"
+    assert data["distribution"]["2"] == "1/36"
+    assert data["mean"] == "7"
+    assert sum(Fraction(p) for p in data["distribution"].values()) == 1
+
+
+def test_odds_table_for_people() -> None:
+    code, out = _run("odds", "1d4")
+    assert code == 0
+    assert "25.00%" in out
+    assert "█" in out
+    assert "5/2" in out
+
+
+def test_pg_use_1_odds_usage_d12_json() -> None:
+    code, out = _run("odds", "--usage", "d12", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["mean"] == "20"
+    assert data["tail_cut_below"] == 1e-12
+    total = sum(Fraction(p) for p in data["distribution"].values())
+    assert 1 - Fraction(1, 10**12) < total < 1
+
+
+def test_pg_use_1_odds_usage_d6_for_people_notes_the_cut() -> None:
+    code, out = _run("odds", "--usage", "d6")
+    assert code == 0
+    assert "left out" in out
+    assert "5 uses" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("roll", "2d6+"), "ends too soon"),
+        (("roll", "2d6 ! 1"), "column 5"),
+        (("roll", "2d6", "--dice", "3,7"), "a d6 shows 1 to 6"),
+        (("roll", "2d6", "--dice", "3"), "not enough typed-in dice"),
+        (("roll", "2d6", "--dice", "3,4,5"), "left over"),
+        (("roll", "d20+STR"), "STR"),
+        (("roll", "d20+STR", "--set", "str=2"), "--set"),
+        (("roll", "6/(1d2-1)", "--dice", "1"), "division by zero"),
+        (("odds", "6/(1d2-1)"), "division by zero"),
+        (("odds", "1d%%"), "column"),
+        (("odds", "--usage", "d7"), "not a usage die"),
+        (("odds",), "one of them"),
+    ],
+)
+def test_user_mistakes_exit_2_with_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: tuple[str, ...],
+    says: str,
+) -> None:
+    code, out, err = _main(monkeypatch, capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert says in err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_version_still_there() -> None:
+    code, out = _run("version")
+    assert code == 0 and out.strip()
