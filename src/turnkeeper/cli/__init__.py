@@ -7,6 +7,7 @@ from turnkeeper.cli import (  # noqa: F401  (each module registers its verbs on 
     dungeon,
     maps,
     rules,
+    scene,
     wilderness,
 )
 from turnkeeper.cli.app import app, main
