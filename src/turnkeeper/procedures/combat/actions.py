@@ -145,10 +145,10 @@ def _check_cb(actor: Combatant, declaration: Declaration, rules: Ruleset) -> Non
         raise _illegal("a move action covers a set distance: declare two move actions instead")
     if len(mains) > 1:
         raise _illegal(f"{actor.name} has one main action a turn, not {len(mains)}")
-    if len(moves) > 2 - len(mains):
-        raise _illegal(f"{actor.name} has one move action, or two by giving up the main action")
     if mains and moves and min(moves) < mains[0] < max(moves):
         raise _illegal("a move action cannot be split around the main action")
+    if len(moves) > 2 - len(mains):
+        raise _illegal(f"{actor.name} has one move action, or two by giving up the main action")
     rate = actor.move_feet if actor.move_feet is not None else rules.actions.move_feet
     for action in actions:
         if (

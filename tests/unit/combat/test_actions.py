@@ -1,0 +1,186 @@
+"""The action economy per ruleset: an illegal declaration is refused and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from turnkeeper.dice import TypedDice
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.combat import BeginRound, Declare, decide_combat, execute
+from turnkeeper.procedures.combat.state import Action, ActionKind
+from turnkeeper.rules.loader import preset
+
+TP, PG, CB = preset("tp"), preset("pg"), preset("cb")
+A = ActionKind
+
+
+def act(kind, target=None, **kw):
+    return Action(kind=kind, target=target, **kw)
+
+
+def _declaring(rules, started, *combatants, faces):
+    state, _ = execute(started(rules, *combatants), BeginRound(), rules, TypedDice(faces))
+    return state
+
+
+def refused(state, rules, actor, *actions, match):
+    """Assert the declaration is illegal, says why, and leaves the state equal."""
+    before = state.model_copy()
+    with pytest.raises(IllegalCommandError, match=match):
+        decide_combat(state, Declare(actor, actions), rules, TypedDice([]))
+    assert state == before
+
+
+def accepted(state, rules, actor, *actions):
+    state, events = execute(state, Declare(actor, actions), rules, TypedDice([]))
+    assert events
+    return state
+
+
+def test_tp_act_1_one_spell_or_four_different_things_or_one_twice(pc, foe, started):
+    # rule: TP-ACT-1
+    state = _declaring(TP, started, pc("Ann"), pc("Bo"), pc("Cy"), foe("Orc"), faces=[5])
+    accepted(state, TP, "Ann", act(A.OTHER), act(A.RANGED, "Orc"), act(A.MOVE), act(A.MANEUVER))
+    accepted(state, TP, "Ann", act(A.ATTACK, "Orc"), act(A.ATTACK, "Orc"))
+    refused(
+        state,
+        TP,
+        "Ann",
+        act(A.ATTACK, "Orc"),
+        act(A.ATTACK, "Orc"),
+        act(A.ATTACK, "Orc"),
+        match="one thing 2 times",
+    )
+    refused(
+        state,
+        TP,
+        "Ann",
+        act(A.ATTACK, "Orc"),
+        act(A.ATTACK, "Orc"),
+        act(A.MOVE),
+        match="up to 4 different things",
+    )
+    refused(
+        state,
+        TP,
+        "Ann",
+        act(A.OTHER),
+        act(A.RANGED, "Orc"),
+        act(A.MOVE),
+        act(A.MANEUVER),
+        act(A.ATTACK, "Orc"),
+        match="up to 4 different",
+    )
+    refused(state, TP, "Ann", act(A.CAST), act(A.MOVE), match="casting is the whole round")
+
+
+def test_tp_cbt_1_spells_first_then_side_without_initiative_then_with(pc, foe, started):
+    # rule: TP-CBT-1 steps 3 to 5 (face 5: the party has initiative, so announces last)
+    state = _declaring(TP, started, pc("Ann"), pc("Bo"), foe("Orc"), foe("Imp"), faces=[5])
+    state = accepted(state, TP, "Imp", act(A.CAST, dice=2))
+    state = accepted(state, TP, "Orc", act(A.ATTACK, "Ann"))
+    refused(state, TP, "Bo", act(A.CAST), match="casters' step is over")
+    state = accepted(state, TP, "Ann", act(A.ATTACK, "Orc"))
+    refused(state, TP, "Ann", act(A.MOVE), match="already declared")
+    # Face 2: the opposition has initiative; once it announces, the party may not.
+    state = _declaring(TP, started, pc("Ann"), foe("Orc"), faces=[2])
+    state = accepted(state, TP, "Orc", act(A.ATTACK, "Ann"))
+    refused(state, TP, "Ann", act(A.ATTACK, "Orc"), match="announces first")
+
+
+def test_cb_act_1_one_main_and_one_move_in_either_order(pc, foe, started):
+    # rule: CB-ACT-1
+    state = _declaring(CB, started, pc("Ann"), foe("Orc"), faces=[5, 1])
+    accepted(state, CB, "Ann", act(A.MOVE, feet=20), act(A.ATTACK, "Orc"))
+    accepted(state, CB, "Ann", act(A.ATTACK, "Orc"), act(A.MOVE, feet=20))
+    refused(state, CB, "Ann", act(A.ATTACK, "Orc"), act(A.RANGED, "Orc"), match="one main action")
+
+
+def test_cb_act_2_main_turned_into_a_second_move(pc, foe, started):
+    # rule: CB-ACT-2
+    state = _declaring(CB, started, pc("Ann"), foe("Orc"), faces=[5, 1])
+    accepted(state, CB, "Ann", act(A.MOVE, feet=30), act(A.MOVE, feet=30))
+    refused(
+        state,
+        CB,
+        "Ann",
+        act(A.MOVE),
+        act(A.MOVE),
+        act(A.ATTACK, "Orc"),
+        match="two by giving up the main",
+    )
+    refused(state, CB, "Ann", act(A.MOVE_FAR), match="two move actions")
+
+
+def test_cb_act_3_move_up_to_30_ft_and_never_split_around_the_main(pc, foe, started):
+    # rule: CB-ACT-3: 10 ft, shoot, 20 ft is the text's forbidden example.
+    state = _declaring(CB, started, pc("Ann"), pc("Dwarf", move_feet=20), foe("Orc"), faces=[5, 1])
+    refused(
+        state,
+        CB,
+        "Ann",
+        act(A.MOVE, feet=10),
+        act(A.RANGED, "Orc"),
+        act(A.MOVE, feet=20),
+        match="cannot be split",
+    )
+    refused(state, CB, "Ann", act(A.MOVE, feet=35), match="0 to 30 ft")
+    accepted(state, CB, "Ann", act(A.MOVE, feet=30))
+    refused(state, CB, "Dwarf", act(A.MOVE, feet=25), match="0 to 20 ft")
+
+
+def test_cb_act_4_on_turn_actions_are_free(pc, foe, started):
+    # rule: CB-ACT-4
+    state = _declaring(CB, started, pc("Ann"), foe("Orc"), faces=[5, 1])
+    accepted(
+        state,
+        CB,
+        "Ann",
+        act(A.ON_TURN, note="shout"),
+        act(A.ON_TURN, note="draw"),
+        act(A.MOVE, feet=5),
+        act(A.ON_TURN, note="reload"),
+        act(A.RANGED, "Orc"),
+    )
+
+
+def test_cb_act_5_one_instant_action_a_round(pc, foe, started):
+    # rule: CB-ACT-5 (the project's default)
+    state = _declaring(CB, started, pc("Ann"), foe("Orc"), faces=[5, 1])
+    state = accepted(state, CB, "Ann", act(A.ATTACK, "Orc"))
+    state = accepted(state, CB, "Ann", act(A.INSTANT, note="parry"))
+    refused(state, CB, "Ann", act(A.INSTANT, note="dodge"), match="instant action")
+    refused(state, CB, "Orc", act(A.INSTANT), act(A.ATTACK, "Ann"), match="on its own")
+
+
+def test_pg_mov_1_act_and_move_near_or_move_far(pc, foe, started):
+    # rule: PG-MOV-1
+    state = _declaring(PG, started, pc("Ann"), foe("Orc"), faces=[5, 1])
+    accepted(state, PG, "Ann", act(A.MOVE, "Orc"), act(A.ATTACK, "Orc"))
+    accepted(state, PG, "Ann", act(A.MOVE_FAR))
+    refused(state, PG, "Ann", act(A.MOVE_FAR), act(A.ATTACK, "Orc"), match="gives up the action")
+    refused(state, PG, "Ann", act(A.ATTACK, "Orc"), act(A.RANGED, "Orc"), match="one action")
+
+
+def test_pg_mov_2_coins_limit_movement(pc, foe, started):
+    # rule: PG-MOV-2 (the project's defaults: over 3000 cannot carry; from 1000 near only)
+    state = _declaring(
+        PG, started, pc("Ann", coins=1000), pc("Bo", coins=999), foe("Orc"), faces=[5, 1]
+    )
+    refused(state, PG, "Ann", act(A.MOVE_FAR), match="only moves near")
+    accepted(state, PG, "Ann", act(A.MOVE))
+    accepted(state, PG, "Bo", act(A.MOVE_FAR))
+    with pytest.raises(IllegalCommandError, match="more than the 3000"):
+        started(PG, pc("Cy", coins=3001), foe("Orc"))
+
+
+def test_declaring_needs_a_running_round_and_a_standing_actor(pc, foe, started):
+    state = started(TP, pc("Ann"), foe("Orc", hp=1))
+    refused(state, TP, "Ann", act(A.ATTACK, "Orc"), match="no round is running")
+    state, _ = execute(state, BeginRound(), TP, TypedDice([5]))
+    from turnkeeper.procedures.combat import Attack
+
+    state, _ = execute(state, Attack("Ann", "Orc"), TP, TypedDice([20, 3]))
+    refused(state, TP, "Orc", act(A.ATTACK, "Ann"), match="dead and cannot act")
+    with pytest.raises(Exception, match="no combatant named 'Zed'"):
+        decide_combat(state, Declare("Ann", (act(A.ATTACK, "Zed"),)), TP, TypedDice([]))
