@@ -162,6 +162,9 @@ def roll_encounter(
         foe_count=max(number.total, 1),
         foes_in_darkness=situation.foes_in_darkness and row.in_darkness,
         foes_hungry=row.hungry,
+        foe_stealth=row.stealth,
+        foe_notice=row.notice,
+        foes_undisciplined=row.undisciplined,
     )
     if concealed:
         situation = replace(situation, approach=Approach.PARTY_AMBUSH, party_aware=True)

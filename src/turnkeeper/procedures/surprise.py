@@ -125,8 +125,8 @@ def contested_check(
     >>> contested_check(0, 0, TypedDice([4, 4, 5, 3]))[0]
     False
     """
-    sneak = roll(f"{check_dice}+S", dice, {"S": stealth})
-    spot = roll(f"{check_dice}+N", dice, {"N": notice})
+    sneak = roll(f"{check_dice}+STEALTH", dice, {"STEALTH": stealth})
+    spot = roll(f"{check_dice}+NOTICE", dice, {"NOTICE": notice})
     return sneak.total > spot.total, sneak, spot
 
 
@@ -148,7 +148,7 @@ def mutual_check(
     losers: list[str] = []
     rolls: list[Roll] = []
     for name, bonus in notice_each:
-        got = roll(f"{check_dice}+N", dice, {"N": bonus})
+        got = roll(f"{check_dice}+NOTICE", dice, {"NOTICE": bonus})
         rolls.append(got)
         if got.total < difficulty:
             losers.append(name)

@@ -39,10 +39,12 @@ __all__ = [
     "Area",
     "EncounterRow",
     "OmenRow",
+    "PendingEncounter",
     "Site",
     "SiteError",
     "SiteLevel",
     "SiteTable",
+    "SiteVisit",
     "load_site",
     "parse_site",
 ]
@@ -97,6 +99,11 @@ class EncounterRow(_Row):
     )
     in_darkness: bool = Field(
         True, description="EX-LIGHT-3: it lurks unlit, so a party bearing light cannot surprise it."
+    )
+    stealth: int = Field(0, description="EX-SUR-4, CB-SUR-1: its DEX/Stealth (Sneak) bonus.")
+    notice: int = Field(0, description="EX-SUR-4, CB-SUR-1: its WIS/Scout (Notice) bonus.")
+    undisciplined: bool = Field(
+        False, description="CB-SUR-2: a poorly trained group may check morale when surprised."
     )
 
 
@@ -291,3 +298,39 @@ def load_site(path: str | Path) -> Site:
     except OSError as error:
         raise SiteError(f"{file}: cannot read the file ({error.strerror})") from None
     return parse_site(text, str(file))
+
+
+class PendingEncounter(_Model):
+    """An encounter rolled in a site and not yet resolved: what combat starts from.
+
+    The surprise result is carried over to combat (EX-SUR-5, PG-SUR-1, CB-SUR-1): the side
+    in ``free_round`` acts a full round before initiative is rolled.
+    """
+
+    creature: str
+    number: int
+    distance_ft: int
+    reaction: str | None = None
+    party_surprised: bool = False
+    foes_surprised: bool = False
+    free_round: Literal["party", "opposition"] | None = None
+    surprised_members: tuple[str, ...] = ()
+    morale_check: bool = False
+    concealed: bool = False
+    turn: int = 0
+
+
+class SiteVisit(_Model):
+    """The party inside a site: which one (embedded, so replay needs no file), where, how long."""
+
+    site: Site
+    level: int
+    area: str | None = None
+    entered_at: int = 0
+    turns: int = Field(0, description="Dungeon turns taken inside (EX-ENC-1 counts them).")
+    last_mode: str | None = None
+    encounter: PendingEncounter | None = None
+
+    @property
+    def current_level(self) -> SiteLevel:
+        return self.site.level(self.level)

@@ -1,0 +1,536 @@
+"""The dungeon turn: ten minutes in a site, and the ruleset's turn procedure with them.
+
+- EX-TIME-1: time in a site passes in 10-minute turns (``ruleset.time.turn_minutes``).
+- Overloaded rulesets (TP-DUN-1, TP-DUN-2): the dungeon die is rolled at the start of every
+  turn and its face, read from the ruleset's data, applies: an encounter, the dungeon rouses
+  (an omen from the site's table), waning resources (the light is relit from the supplies,
+  spell effects end), forced rest (the turn is a rest; food and water are eaten), slumber,
+  a good encounter.
+- Classic rulesets (EX-ENC-1 to EX-ENC-4): a wandering check every 2 turns, skipped off the
+  lanes (EX-ENC-3), raised by noise or running (EX-ENC-4).
+- Movement modes (EX-MOV-1 to EX-MOV-3): feet per turn, the map in hand or not (EX-MAP-1),
+  halting at a door when running, and the rest running makes due (EX-REST-2).
+
+Every roll lands in a referee-only event; the party sees what its characters perceive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from turnkeeper.campaign.events import Event, NoteMade, RollRecord, Visibility
+from turnkeeper.campaign.schedule import Draft, wait
+from turnkeeper.campaign.state import CampaignState
+from turnkeeper.dice import DiceSource, Roll, roll
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.encounters import (
+    check_due,
+    roll_encounter,
+    wandering_chance,
+    wandering_check,
+)
+from turnkeeper.procedures.light import waning_resources
+from turnkeeper.procedures.rest import forced_rest, mark_fight, mark_running
+from turnkeeper.procedures.surprise import Approach, SurpriseSituation
+from turnkeeper.rules.schema import FaceEvent, MovementMode
+from turnkeeper.tables import roll_overloaded
+from turnkeeper.world.sites import PendingEncounter, Site, SiteVisit
+
+REFEREE = Visibility.REFEREE
+_OMENS = {FaceEvent.DUNGEON_ROUSES, FaceEvent.ENVIRONMENT, FaceEvent.DUNGEON_REACTS}
+
+
+def _records(*rolls: Roll) -> tuple[RollRecord, ...]:
+    return tuple(RollRecord.of(r) for r in rolls)
+
+
+def _visit(state: CampaignState) -> SiteVisit:
+    if state.site is None:
+        raise IllegalCommandError(
+            "the party is not in a site: enter one first with `turnkeeper site enter FILE`"
+        )
+    return state.site
+
+
+def _with_visit(state: CampaignState, **changes: object) -> CampaignState:
+    return state.model_copy(update={"site": _visit(state).model_copy(update=changes)})
+
+
+# --- events -------------------------------------------------------------------------------
+
+
+class SiteEntered(Event):
+    """The party enters a site (the whole site is kept, so replay needs no file). Referee's."""
+
+    kind: ClassVar[str] = "site.entered"
+    site: Site
+    level: int
+    area: str | None = None
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        visit = SiteVisit(site=self.site, level=self.level, area=self.area, entered_at=state.now)
+        return state.model_copy(update={"site": visit})
+
+    def describe(self) -> str:
+        return f"the party enters {self.site.name}, level {self.level}: dungeon turns begin"
+
+
+class Perceived(Event):
+    """What the party's characters perceive: an omen, something approaching, a find."""
+
+    kind: ClassVar[str] = "site.perceived"
+    text: str
+
+    def describe(self) -> str:
+        return self.text
+
+
+class SiteLeft(Event):
+    """The party leaves the site; the clock leaves dungeon turns."""
+
+    kind: ClassVar[str] = "site.left"
+    name: str
+    turns: int
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.model_copy(update={"site": None})
+
+    def describe(self) -> str:
+        return f"the party leaves {self.name} after {self.turns} turns"
+
+
+class DungeonTurnTaken(Event):
+    """A dungeon turn begins: how the party moves (EX-MOV-1 to EX-MOV-3, EX-MAP-1)."""
+
+    kind: ClassVar[str] = "dungeon.turn"
+    turn: int
+    mode: str | None
+    feet: int | None
+    map_use: bool
+    halted_at_door: bool = False
+    noisy: bool = False
+    level: int
+    area: str | None = None
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with_visit(
+            state, turns=self.turn, last_mode=self.mode, level=self.level, area=self.area
+        )
+
+    def describe(self) -> str:
+        pace = self.mode or "moving"
+        if self.halted_at_door:
+            reach = "halts at a door for the rest of the turn"
+        else:
+            reach = f"{self.feet} ft" if self.feet is not None else "as far as the site goes"
+        book = "map in hand" if self.map_use else "no map"
+        return f"turn {self.turn}: {pace}, {reach}, {book}" + (", noisily" if self.noisy else "")
+
+
+class DungeonDieRolled(Event):
+    """The overloaded dungeon die's face (TP-DUN-1, TP-DUN-2). Referee's."""
+
+    kind: ClassVar[str] = "dungeon.die"
+    face: int
+    event: FaceEvent
+    label: str
+
+    def describe(self) -> str:
+        return f"dungeon die {self.face}: {self.label}"
+
+
+class WanderingChecked(Event):
+    """A wandering-monster check (EX-ENC-1, EX-ENC-4), or why it was skipped (EX-ENC-3)."""
+
+    kind: ClassVar[str] = "dungeon.check"
+    chance: int
+    sides: int
+    encounter: bool = False
+    skipped: str | None = None
+
+    def describe(self) -> str:
+        if self.skipped:
+            return f"wandering check skipped: {self.skipped}"
+        got = "an encounter!" if self.encounter else "nothing"
+        return f"wandering check ({self.chance} in {self.sides}): {got}"
+
+
+class OmenRolled(Event):
+    """The dungeon rouses (TP-DUN-2): the omen from the site's table. Referee's."""
+
+    kind: ClassVar[str] = "dungeon.omen"
+    text: str
+    notes: str = ""
+
+    def describe(self) -> str:
+        return f"the dungeon rouses: {self.text}" + (f" [{self.notes}]" if self.notes else "")
+
+
+class GoodEncounterRolled(Event):
+    """A good encounter (TP-DUN-1 face 6) from the site's table. Referee's."""
+
+    kind: ClassVar[str] = "dungeon.good"
+    text: str
+    notes: str = ""
+
+    def describe(self) -> str:
+        return f"good encounter: {self.text}" + (f" [{self.notes}]" if self.notes else "")
+
+
+class SpellEffectsEnded(Event):
+    """Waning resources (TP-ENC-1 face 4, TP-DUN-1 face 3): running spell effects end."""
+
+    kind: ClassVar[str] = "dungeon.spells_end"
+
+    def describe(self) -> str:
+        return "resources wane: spell effects end"
+
+
+class EncounterRolled(Event):
+    """A wandering encounter with its distance, reaction and surprise. Referee's."""
+
+    kind: ClassVar[str] = "dungeon.encounter"
+    encounter: PendingEncounter
+    text: str = ""
+    notes: str = ""
+    heard: bool = True
+    surprise_rule: str = ""
+    surprise_reason: str = ""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with_visit(state, encounter=self.encounter)
+
+    def describe(self) -> str:
+        e = self.encounter
+        mood = f", {e.reaction}" if e.reaction else ""
+        who = {"party": "the foes are surprised", "opposition": "the party is surprised"}
+        surprise = who.get(e.free_round or "", "no one is surprised")
+        if e.party_surprised and e.foes_surprised:
+            surprise = "both sides are surprised"
+        hid = "; the party hides" if e.concealed else ""
+        return (
+            f"encounter: {e.number} {e.creature} at {e.distance_ft} ft{mood}; "
+            f"{surprise} ({self.surprise_rule}: {self.surprise_reason}){hid}"
+        )
+
+
+class EncounterEnded(Event):
+    """The encounter is over: back to exploring (a fight makes a rest due, EX-REST-2)."""
+
+    kind: ClassVar[str] = "dungeon.encounter_ended"
+    fought: bool = False
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with_visit(state, encounter=None)
+
+    def describe(self) -> str:
+        return "the encounter ends after a fight" if self.fought else "the encounter is over"
+
+
+# --- commands -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EnterSite:
+    """Enter a site (at a level, optionally an area): the clock switches to dungeon turns."""
+
+    site: Site
+    level: int | None = None
+    area: str | None = None
+
+
+@dataclass(frozen=True)
+class LeaveSite:
+    """Leave the site the party is in."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One dungeon turn: ``turnkeeper turn [--mode M] [--noisy] [--skip-check]``.
+
+    ``door``: the party comes to a door or barrier this turn (EX-MOV-3 halts a running
+    party). ``level`` and ``area`` move the party's position (areas may be off the lanes,
+    occupied, or offer a hiding place). ``hide``: hide from what is heard coming (EX-ENC-5).
+    """
+
+    mode: str | None = None
+    noisy: bool = False
+    skip_check: bool = False
+    door: bool = False
+    level: int | None = None
+    area: str | None = None
+    hide: bool = True
+
+
+@dataclass(frozen=True)
+class EndEncounter:
+    """Hand back from an encounter (or combat) to exploring."""
+
+    fought: bool = False
+
+
+DungeonCommand = EnterSite | LeaveSite | Turn | EndEncounter
+
+
+def decide_dungeon(state: CampaignState, command: DungeonCommand, dice: DiceSource) -> list[Event]:
+    """Dispatch a dungeon command to its procedure (for the campaign's ``decide``)."""
+    if isinstance(command, EnterSite):
+        return enter_site(state, command.site, command.level, command.area)
+    if isinstance(command, LeaveSite):
+        return leave_site(state)
+    if isinstance(command, EndEncounter):
+        return end_encounter(state, command.fought)
+    return dungeon_turn(state, command, dice)
+
+
+# --- procedures ---------------------------------------------------------------------------
+
+
+def enter_site(
+    state: CampaignState, site: Site, level: int | None = None, area: str | None = None
+) -> list[Event]:
+    """The party enters ``site``: referee's record of the site, the party's arrival."""
+    if state.site is not None:
+        raise IllegalCommandError(
+            f"the party is already in {state.site.site.name}: leave it first (`site leave`)"
+        )
+    number = site.levels[0].number if level is None else level
+    chosen = site.level(number)
+    if area is not None:
+        chosen.area(area)
+    title = f"level {number}" + (f", {chosen.name}" if chosen.name else "")
+    seen = f"The party enters {site.name} ({title})."
+    if chosen.description:
+        seen += f" {chosen.description}"
+    return [
+        SiteEntered(site=site, level=number, area=area, visibility=REFEREE),
+        Perceived(text=seen),
+    ]
+
+
+def leave_site(state: CampaignState) -> list[Event]:
+    """The party leaves its site."""
+    visit = _visit(state)
+    return [SiteLeft(name=visit.site.name, turns=visit.turns)]
+
+
+def end_encounter(state: CampaignState, fought: bool = False) -> list[Event]:
+    """Back to exploring after an encounter; a fight makes a rest due (EX-REST-2)."""
+    if _visit(state).encounter is None:
+        raise IllegalCommandError("no encounter is under way")
+    events: list[Event] = [EncounterEnded(fought=fought)]
+    return events + (mark_fight(state) if fought else [])
+
+
+def _mode(state: CampaignState, name: str | None) -> tuple[str | None, MovementMode | None]:
+    modes = state.ruleset.dungeon.movement
+    if name is None:
+        visit = state.site
+        name = visit.last_mode if visit and visit.last_mode else next(iter(modes), None)
+        return name, modes.get(name) if name else None
+    if name not in modes:
+        known = ", ".join(modes) or "none in this ruleset"
+        raise IllegalCommandError(f"no movement mode {name!r}; modes: {known}")
+    return name, modes[name]
+
+
+def dungeon_turn(state: CampaignState, command: Turn, dice: DiceSource) -> list[Event]:
+    """One dungeon turn (EX-TIME-1) with the ruleset's turn procedure; see the module doc."""
+    visit = _visit(state)
+    if visit.encounter is not None:
+        raise IllegalCommandError(
+            f"an encounter with {visit.encounter.creature} is under way: fight it (combat) "
+            "or go on exploring with `turnkeeper site resume`"
+        )
+    mode_name, mode = _mode(state, command.mode)
+    level_number = visit.level if command.level is None else command.level
+    level = visit.site.level(level_number)
+    area_key = command.area if command.area is not None else visit.area
+    if command.level is not None and command.area is None and level_number != visit.level:
+        area_key = None
+    area = level.area(area_key) if area_key is not None else None
+    rules = state.ruleset.dungeon
+    can_read = not state.light.dark or visit.site.site.lit
+    draft = Draft(state)
+    turn = visit.turns + 1
+    draft.add(
+        DungeonTurnTaken(
+            turn=turn,
+            mode=mode_name,
+            feet=mode.feet_per_turn if mode else None,
+            map_use=(mode.map_use if mode else True) and can_read,  # EX-MAP-1
+            halted_at_door=command.door and bool(mode and mode.halts_at_doors),  # EX-MOV-3
+            noisy=command.noisy,
+            level=level_number,
+            area=area_key,
+        )
+    )
+    hiding = command.hide and bool(area and area.hiding_place)
+    approach = Approach.ENTERING if area and area.occupied else Approach.WANDERING
+    rested = False
+    if rules.procedure == "overloaded":
+        rested = _overloaded_face(draft, dice, mode_name, mode, hiding, approach)
+    elif visit.site.site.wandering and check_due(turn, rules.check_every_turns):
+        off_lanes = command.skip_check or bool(area and area.off_lanes)
+        chance = wandering_chance(rules, mode_name, command.noisy)
+        if off_lanes:
+            why = "the party keeps off the lanes of traffic (EX-ENC-3)"
+            draft.add(WanderingChecked(chance=chance, sides=rules.check_die, skipped=why))
+        else:
+            check = wandering_check(rules, chance, dice)
+            draft.add(
+                WanderingChecked(
+                    chance=chance,
+                    sides=rules.check_die,
+                    encounter=check.encounter,
+                    rolls=_records(check.roll),
+                    visibility=REFEREE,
+                )
+            )
+            if check.encounter:
+                _encounter(draft, dice, mode_name, mode, hiding, approach)
+    if not rested:
+        wait(draft, draft.state.scales.turn, dice)
+    if mode is not None and mode.rest_after:
+        draft.add(*mark_running(draft.state))  # EX-REST-2: at once, after the turn
+    return draft.events
+
+
+def _overloaded_face(
+    draft: Draft,
+    dice: DiceSource,
+    mode_name: str | None,
+    mode: MovementMode | None,
+    hiding: bool,
+    approach: Approach,
+) -> bool:
+    """Roll the dungeon die and apply its face; True if the turn was spent resting."""
+    state = draft.state
+    result = roll_overloaded(state.ruleset.dice[state.ruleset.dungeon.die], dice)
+    face = result.face
+    draft.add(
+        DungeonDieRolled(
+            face=result.number,
+            event=face.event,
+            label=face.label,
+            rolls=_records(result.roll),
+            visibility=REFEREE,
+        )
+    )
+    if face.event is FaceEvent.ENCOUNTER:
+        _encounter(draft, dice, mode_name, mode, hiding, approach)
+    elif face.event in _OMENS:
+        _from_table(draft, dice, "omens", OmenRolled)
+    elif face.event is FaceEvent.GOOD_ENCOUNTER:
+        _from_table(draft, dice, "good", GoodEncounterRolled)
+    elif face.event is FaceEvent.WANING_RESOURCES:
+        draft.add(*waning_resources(draft.state, dice))
+        draft.add(SpellEffectsEnded())
+    elif face.event is FaceEvent.FORCED_REST:
+        draft.add(*forced_rest(draft.state, dice))
+        return True
+    return False
+
+
+def _from_table(
+    draft: Draft,
+    dice: DiceSource,
+    table_name: Literal["omens", "good"],
+    event: type[OmenRolled] | type[GoodEncounterRolled],
+) -> None:
+    level = _visit(draft.state).current_level
+    table = getattr(level, table_name)
+    if table is None:
+        text = f"level {level.number} has no {table_name} table: the referee improvises"
+        draft.add(NoteMade(text=text, visibility=REFEREE))
+        return
+    got = roll(table.dice, dice)
+    row = table.row_for(got.total)
+    draft.add(event(text=row.text, notes=row.notes, rolls=_records(got), visibility=REFEREE))
+    if row.text:
+        draft.add(Perceived(text=row.text))
+
+
+def _best(state: CampaignState, stat: str) -> int:
+    return max((c.stats.get(stat, 0) for c in state.party.living), default=0)
+
+
+def _encounter(
+    draft: Draft,
+    dice: DiceSource,
+    mode_name: str | None,
+    mode: MovementMode | None,
+    hiding: bool,
+    approach: Approach,
+) -> None:
+    state = draft.state
+    visit = _visit(state)
+    table = visit.current_level.encounters
+    if table is None:
+        text = f"level {visit.level} has no encounter table: the referee improvises"
+        draft.add(NoteMade(text=text, visibility=REFEREE))
+        return
+    rules = state.ruleset.surprise
+    leader = state.party.character(state.party.leader or "") or state.party.characters[0]
+    situation = SurpriseSituation(
+        approach=approach,
+        mode_name=mode_name,
+        mode=mode,
+        party_stealth=_best(state, rules.stealth_stat),
+        party_notice=_best(state, rules.notice_stat),
+        party_notice_each=tuple(
+            (c.name, c.stats.get(rules.notice_stat, 0)) for c in state.party.living
+        ),
+        party_has_light=not state.light.dark,
+        foes_in_darkness=not visit.site.site.lit,
+    )
+    met = roll_encounter(
+        state.ruleset,
+        table,
+        situation,
+        dice,
+        leader_cha=leader.stats.get("CHA", 0),
+        hiding_place=hiding,
+    )
+    surprise = met.surprise
+    free = surprise.free_round
+    pending = PendingEncounter(
+        creature=met.creature,
+        number=met.number.total,
+        distance_ft=met.distance_ft,
+        reaction=met.reaction.result if met.reaction else None,
+        party_surprised=surprise.party_surprised,
+        foes_surprised=surprise.foes_surprised,
+        free_round=free.value if free else None,
+        surprised_members=surprise.surprised_members,
+        morale_check=surprise.morale_check,
+        concealed=met.concealed,
+        turn=visit.turns,
+    )
+    draft.add(
+        EncounterRolled(
+            encounter=pending,
+            text=met.text,
+            notes=met.notes,
+            heard=met.heard,
+            surprise_rule=surprise.rule,
+            surprise_reason=surprise.reason,
+            rolls=_records(*met.rolls),
+            visibility=REFEREE,
+        )
+    )
+    draft.add(Perceived(text=_perceived(pending, met.text, met.heard)))
+
+
+def _perceived(e: PendingEncounter, text: str, heard: bool) -> str:
+    """What the characters perceive of an encounter (the party's view)."""
+    sound = f" ({text})" if heard and text else ""
+    if e.concealed:
+        return f"Something approaches{sound}; the party hides."
+    if e.party_surprised and not e.foes_surprised:
+        return f"Surprise! {e.number} {e.creature} at {e.distance_ft} ft."
+    seen = f"{e.number} {e.creature} at {e.distance_ft} ft"
+    if e.foes_surprised and not e.party_surprised:
+        return f"{seen}, caught unawares."
+    return f"Something approaches{sound}: {seen}." if heard else f"{seen}."
