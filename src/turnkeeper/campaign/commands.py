@@ -1,0 +1,250 @@
+"""Commands: what a referee (or a bot) asks for, and :func:`decide`, which turns one into events.
+
+Commands are small frozen dataclasses; ``decide`` dispatches each to its procedure. An
+illegal command raises IllegalCommandError before any event exists, so it changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from turnkeeper.campaign.events import CommandUndone, Event, NoteMade, Visibility
+from turnkeeper.campaign.party import Monster
+from turnkeeper.campaign.schedule import Draft, wait
+from turnkeeper.campaign.state import CampaignState
+from turnkeeper.dice import DiceSource
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures import countdowns, hit_points, light, rest, supplies
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Let game time pass (``parse_duration`` reads "3 turns", "2h"...)."""
+
+    seconds: int
+
+
+@dataclass(frozen=True)
+class Light:
+    """Light a source from the ruleset's ``light.sources`` (``torch``, ``lamp``)."""
+
+    source: str
+
+
+@dataclass(frozen=True)
+class Douse:
+    """Put the burning light out."""
+
+
+@dataclass(frozen=True)
+class SetLight:
+    """The referee sets how many turns the burning light has left."""
+
+    turns_left: int
+
+
+@dataclass(frozen=True)
+class Rest:
+    """Spend a turn (or ``turns``) resting (EX-REST-1 to EX-REST-3)."""
+
+    turns: int | None = None
+
+
+@dataclass(frozen=True)
+class ForcedRest:
+    """TP-ENC-1 face 3: rest this turn and consume food and water."""
+
+
+@dataclass(frozen=True)
+class WaningResources:
+    """TP-ENC-1 face 4: relight the light source from the supplies, or darkness."""
+
+
+@dataclass(frozen=True)
+class MarkRunning:
+    """EX-REST-2: the party ran this turn; a rest is due at once."""
+
+
+@dataclass(frozen=True)
+class MarkFight:
+    """EX-REST-2: the party fought; a rest is due at once."""
+
+
+@dataclass(frozen=True)
+class NightRest:
+    """PG-HEAL-1: a meal and a night's rest of ``hours``; ``interrupted`` spoils the healing."""
+
+    hours: int = 8
+    interrupted: bool = False
+
+
+@dataclass(frozen=True)
+class UseSupply:
+    """Use ``amount`` of an item by hand; a usage-die item rolls its die (PG-USE-1)."""
+
+    item: str
+    amount: int = 1
+
+
+@dataclass(frozen=True)
+class AddSupply:
+    """Add ``amount`` of a counted item, or give a usage-die item its die (``die="d8"``)."""
+
+    item: str
+    amount: int = 0
+    die: str | None = None
+
+
+@dataclass(frozen=True)
+class Damage:
+    """PG-HP-1: a character or monster takes damage."""
+
+    target: str
+    amount: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Heal:
+    """A character or monster heals, never above its maximum."""
+
+    target: str
+    amount: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class AddMonster:
+    """A monster or NPC stat line joins the record."""
+
+    monster: Monster
+
+
+@dataclass(frozen=True)
+class CountdownAdd:
+    """Start ``kind(length)``: a number or a die (DG-CD-3), with an optional failure countdown."""
+
+    name: str
+    kind: str
+    length: str
+    failure: str | None = None
+    visibility: Visibility = Visibility.PARTY
+    subject: str | None = None
+    listens: tuple[str, ...] = ()
+    after_end: Literal["end", "wound"] = "end"
+
+
+@dataclass(frozen=True)
+class CountdownTick:
+    """Tick a countdown by hand ``ticks`` times."""
+
+    name: str
+    ticks: int = 1
+
+
+@dataclass(frozen=True)
+class CountdownOutcome:
+    """DG-FCD-1: a subtask's outcome: failure, partial, success, greater (or -2, -1, 0, +1)."""
+
+    name: str
+    outcome: str
+
+
+@dataclass(frozen=True)
+class CountdownEnd:
+    """End a countdown by hand."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class CountdownTrigger:
+    """DG-CD-4: an extra trigger (``wound``, ``action``) for ``subject``, or for all."""
+
+    trigger: str
+    subject: str | None = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """Write a note into the time record."""
+
+    text: str
+    visibility: Visibility = Visibility.PARTY
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Undo the latest command that is not yet undone (recorded, not erased)."""
+
+
+def _wait(state: CampaignState, command: Wait, dice: DiceSource) -> list[Event]:
+    if command.seconds < 1:
+        raise IllegalCommandError(f"wait at least 1 second, not {command.seconds}")
+    draft = Draft(state)
+    wait(draft, command.seconds, dice)
+    return draft.events
+
+
+def _undo(state: CampaignState, command: Undo, dice: DiceSource) -> list[Event]:
+    if not state.live_commands:
+        raise IllegalCommandError("nothing to undo")
+    return [CommandUndone(command=state.live_commands[-1])]
+
+
+def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
+    if not command.text.strip():
+        raise IllegalCommandError("a note needs some text")
+    return [NoteMade(text=command.text, visibility=command.visibility)]
+
+
+Handler = Callable[[CampaignState, Any, DiceSource], list[Event]]
+
+HANDLERS: dict[type, Handler] = {
+    Wait: _wait,
+    Light: lambda s, c, d: light.light(s, c.source),
+    Douse: lambda s, c, d: light.douse(s),
+    SetLight: lambda s, c, d: light.set_light(s, c.turns_left),
+    Rest: lambda s, c, d: rest.rest(s, d, c.turns),
+    ForcedRest: lambda s, c, d: rest.forced_rest(s, d),
+    WaningResources: lambda s, c, d: light.waning_resources(s, d),
+    MarkRunning: lambda s, c, d: rest.mark_running(s),
+    MarkFight: lambda s, c, d: rest.mark_fight(s),
+    NightRest: lambda s, c, d: hit_points.night_rest(s, d, c.hours, c.interrupted),
+    UseSupply: lambda s, c, d: supplies.use_supply(s, c.item, c.amount, d),
+    AddSupply: lambda s, c, d: supplies.add_supply(s, c.item, c.amount, c.die),
+    Damage: lambda s, c, d: hit_points.damage(s, c.target, c.amount, c.reason),
+    Heal: lambda s, c, d: hit_points.heal(s, c.target, c.amount, c.reason),
+    AddMonster: lambda s, c, d: hit_points.add_monster(s, c.monster),
+    CountdownAdd: lambda s, c, d: countdowns.start_countdown(
+        s, d, c.name, c.kind, c.length, c.failure, c.visibility, c.subject, c.listens, c.after_end
+    ),
+    CountdownTick: lambda s, c, d: countdowns.tick(s, c.name, c.ticks),
+    CountdownOutcome: lambda s, c, d: countdowns.outcome(s, c.name, c.outcome),
+    CountdownEnd: lambda s, c, d: countdowns.end_countdown(s, c.name),
+    CountdownTrigger: lambda s, c, d: countdowns.trigger(s, c.trigger, c.subject),
+    Note: _note,
+    Undo: _undo,
+}
+
+Command = (
+    Wait | Light | Douse | SetLight | Rest | ForcedRest | WaningResources | MarkRunning | MarkFight
+    | NightRest | UseSupply | AddSupply | Damage | Heal | AddMonster | CountdownAdd | CountdownTick
+    | CountdownOutcome | CountdownEnd | CountdownTrigger | Note | Undo
+)  # fmt: skip
+
+
+def decide(state: CampaignState, command: Command, dice: DiceSource) -> list[Event]:
+    """The events that follow from ``command`` now (rules: ``state.ruleset``); pure.
+
+    Raises IllegalCommandError, changing nothing, when the rules do not allow it.
+    """
+    handler = HANDLERS.get(type(command))
+    if handler is None:
+        raise IllegalCommandError(f"unknown command {type(command).__name__}")
+    events = handler(state, command, dice)
+    if not events:
+        raise IllegalCommandError(f"{type(command).__name__} changes nothing now")
+    return events

@@ -1,0 +1,75 @@
+"""The session log: the journal as Markdown a table reads, day by day and turn by turn.
+
+Each line has its game time, what happened and what was rolled (the breakdown, with
+typed-in dice marked). The player's log leaves out every referee-only event. Undone
+commands stay in the log, struck through, because the record keeps everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from turnkeeper.campaign.events import CampaignStarted, CommandUndone, Recorded, Visibility
+from turnkeeper.clock.calendar import date_at, day_number, start_offset
+from turnkeeper.clock.scales import Scales
+from turnkeeper.errors import TurnkeeperError
+
+
+def render_markdown(
+    records: Iterable[Recorded | Mapping[str, object]], player: bool = False
+) -> str:
+    """The Markdown session log of ``records``; ``player=True`` omits referee-only events.
+
+    >>> from turnkeeper.campaign import Journal, Wait, parse_party
+    >>> from turnkeeper.rules.schema import Ruleset, RulesetInfo
+    >>> rules = Ruleset(ruleset=RulesetInfo(name="demo", title="Demo"))
+    >>> party = parse_party('[[characters]]\\nname = "Aldo"\\nhp = 6')
+    >>> journal = Journal.start("Keep", rules, party, 1)
+    >>> _ = journal.execute(Wait(600))
+    >>> print(render_markdown(journal.records), end="")
+    # Keep
+    <BLANKLINE>
+    ## Day 1 (1-01-01)
+    <BLANKLINE>
+    ### Turn of 08:00
+    <BLANKLINE>
+    - 08:00 campaign Keep starts under demo: Aldo
+    <BLANKLINE>
+    ### Turn of 08:10
+    <BLANKLINE>
+    - 08:10 10m pass
+    """
+    recorded = [r if isinstance(r, Recorded) else Recorded.from_record(r) for r in records]
+    if not recorded or not isinstance(recorded[0].event, CampaignStarted):
+        raise TurnkeeperError("a session log needs a journal that starts with campaign.started")
+    start = recorded[0].event
+    time = start.ruleset.time
+    turn = Scales.of(time).turn
+    offset = start_offset(time)
+    undone = {r.event.command for r in recorded if isinstance(r.event, CommandUndone)}
+    lines = [f"# {start.name}"]
+    day_seen: int | None = None
+    turn_seen: int | None = None
+    for record in recorded:
+        event = record.event
+        if player and event.visibility is Visibility.REFEREE:
+            continue
+        date = date_at(record.at, time)
+        day = day_number(record.at, time)
+        if day != day_seen:
+            lines += ["", f"## Day {day} ({date.day_text})"]
+            day_seen, turn_seen = day, None
+        turn_index = (offset + record.at) // turn
+        if turn_index != turn_seen:
+            turn_start = date_at(turn_index * turn - offset, time)
+            lines += ["", f"### Turn of {turn_start.hour:02d}:{turn_start.minute:02d}", ""]
+            turn_seen = turn_index
+        text = event.describe()
+        if event.rolls:
+            text += " (rolled " + "; ".join(roll.text() for roll in event.rolls) + ")"
+        if event.visibility is Visibility.REFEREE:
+            text = f"[referee] {text}"
+        if record.command in undone:
+            text = f"~~{text}~~ (undone)"
+        lines.append(f"- {date.hour:02d}:{date.minute:02d} {text}")
+    return "\n".join(lines) + "\n"

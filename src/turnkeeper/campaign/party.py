@@ -1,0 +1,226 @@
+"""The party, its characters, the monsters they meet, and the supplies they carry.
+
+A party is read from a documented TOML file (``docs/party.md``, ``examples/party.toml``)
+with :func:`parse_party` / :func:`load_party`; a broken file is one :class:`PartyFileError`
+naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from turnkeeper.dice import UsageDie
+from turnkeeper.errors import DiceNotationError, TurnkeeperError
+from turnkeeper.rules.schema import Ruleset
+
+
+class PartyFileError(TurnkeeperError):
+    """A party file that cannot be read: names the file, the key and what was expected."""
+
+
+class Model(BaseModel):
+    """Base of the campaign's data: immutable, and unknown keys are errors."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+class Character(Model):
+    """A player character: hit points (PG-HP-1), stat modifiers the ruleset names, kit.
+
+    ``conditions`` holds words such as ``wearied`` (EX-REST-3), ``unconscious`` and ``dead``
+    (PG-HP-1). ``save`` is the character sheet's save target (PG-SAVE-1), if it has one.
+    """
+
+    name: str = Field(min_length=1)
+    level: int = Field(1, ge=0)
+    hp: int
+    max_hp: int = Field(0, ge=0, description="0 in a file: the same as hp.")
+    stats: dict[str, int] = Field(default_factory=dict)
+    character_class: str = Field("", alias="class")
+    ac: int = 10
+    save: int | None = None
+    conditions: tuple[str, ...] = ()
+    equipment: tuple[str, ...] = ()
+    healed_day: int | None = Field(None, description="The day of the last daily healing.")
+
+    @model_validator(mode="after")
+    def _max_hp_defaults_to_hp(self) -> Character:
+        if self.max_hp == 0:
+            object.__setattr__(self, "max_hp", max(self.hp, 0))
+        if self.hp > self.max_hp:
+            raise ValueError(f"hp {self.hp} is above max_hp {self.max_hp}")
+        return self
+
+    def has(self, condition: str) -> bool:
+        """True when the character has ``condition`` (``wearied``, ``dead``...)."""
+        return condition in self.conditions
+
+    @property
+    def alive(self) -> bool:
+        """False once the character is dead (PG-HP-1)."""
+        return "dead" not in self.conditions
+
+    def with_conditions(self, add: tuple[str, ...] = (), remove: tuple[str, ...] = ()) -> Character:
+        """The character with conditions added and removed, order kept."""
+        kept = tuple(c for c in self.conditions if c not in remove)
+        return self.model_copy(update={"conditions": kept + tuple(c for c in add if c not in kept)})
+
+
+class Monster(Model):
+    """A monster's or NPC's stat line: hit dice, hit points, armour class, stats."""
+
+    name: str = Field(min_length=1)
+    hd: int = Field(1, ge=0)
+    hp: int
+    max_hp: int = 0
+    ac: int = 10
+    stats: dict[str, int] = Field(default_factory=dict)
+    conditions: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _max_hp_defaults_to_hp(self) -> Monster:
+        if self.max_hp == 0:
+            object.__setattr__(self, "max_hp", max(self.hp, 0))
+        return self
+
+    @property
+    def alive(self) -> bool:
+        """False once the monster is dead (PG-HP-1: at 0)."""
+        return "dead" not in self.conditions
+
+
+class Supplies(Model):
+    """What the party carries: counted items and usage-die items (PG-USE-1).
+
+    ``counted`` maps an item (``rations``, ``water``, ``torches``, ``oil``) to how many;
+    ``dice`` maps an item (``arrows``) to the size of its current usage die.
+
+    >>> Supplies(counted={"torches": 6}).count("torches"), Supplies().count("oil")
+    (6, 0)
+    """
+
+    counted: dict[str, int] = Field(default_factory=dict)
+    dice: dict[str, int] = Field(default_factory=dict)
+
+    @field_validator("counted")
+    @classmethod
+    def _not_negative(cls, counted: dict[str, int]) -> dict[str, int]:
+        for item, count in counted.items():
+            if count < 0:
+                raise ValueError(f"{item}: a count cannot be negative ({count})")
+        return counted
+
+    def count(self, item: str) -> int:
+        """How many of a counted item the party has (0 if none)."""
+        return self.counted.get(item, 0)
+
+    def with_count(self, item: str, count: int) -> Supplies:
+        """The supplies with ``item`` set to ``count``."""
+        return self.model_copy(update={"counted": {**self.counted, item: count}})
+
+    def with_die(self, item: str, sides: int | None) -> Supplies:
+        """The supplies with ``item``'s usage die set to ``sides`` (None: depleted, removed)."""
+        dice = {k: v for k, v in self.dice.items() if k != item}
+        if sides is not None:
+            dice[item] = sides
+        return self.model_copy(update={"dice": dice})
+
+
+class Party(Model):
+    """The adventuring party: its characters, the leader (PG-REA-1's CHA), its supplies."""
+
+    characters: tuple[Character, ...] = Field(min_length=1)
+    leader: str | None = None
+    supplies: Supplies = Supplies()
+
+    @model_validator(mode="after")
+    def _names_unique_and_leader_known(self) -> Party:
+        names = [c.name for c in self.characters]
+        doubles = sorted({n for n in names if names.count(n) > 1})
+        if doubles:
+            raise ValueError(f"two characters share the name {doubles[0]!r}")
+        if self.leader is None:
+            object.__setattr__(self, "leader", names[0])
+        elif self.leader not in names:
+            raise ValueError(f"leader {self.leader!r} is not one of the characters {names}")
+        return self
+
+    def character(self, name: str) -> Character | None:
+        """The character called ``name`` (case-insensitive), or None."""
+        return next((c for c in self.characters if c.name.lower() == name.lower()), None)
+
+    @property
+    def living(self) -> tuple[Character, ...]:
+        """The characters who are not dead."""
+        return tuple(c for c in self.characters if c.alive)
+
+
+def _supplies(raw: Mapping[str, Any]) -> dict[str, Any]:
+    counted: dict[str, Any] = {}
+    dice: dict[str, int] = {}
+    for item, value in raw.items():
+        if isinstance(value, str):
+            try:
+                usage = UsageDie.parse(value)
+            except DiceNotationError as error:
+                raise PartyFileError(f"supplies.{item}: {error}") from None
+            if usage.sides is not None:
+                dice[item] = usage.sides
+        else:
+            counted[item] = value
+    return {"counted": counted, "dice": dice}
+
+
+def _where(location: tuple[int | str, ...]) -> str:
+    return ".".join(
+        str(part) if isinstance(part, str) else f"[{part}]" for part in location
+    ).replace(".[", "[")
+
+
+def parse_party(text: str, source: str = "party file", ruleset: Ruleset | None = None) -> Party:
+    """Read a party from TOML text (format in ``docs/party.md``); one error names file and key.
+
+    When ``ruleset`` is given, stat names must be among the ruleset's ``stats``.
+
+    >>> party = parse_party('[[characters]]\\nname = "Aldo"\\nhp = 8\\n[supplies]\\narrows = "d10"')
+    >>> party.leader, party.supplies.dice
+    ('Aldo', {'arrows': 10})
+    """
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise PartyFileError(f"{source}: not valid TOML ({error})") from None
+    data = dict(raw)
+    if isinstance(data.get("supplies"), Mapping):
+        data["supplies"] = _supplies(data["supplies"])
+    try:
+        party = Party.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = _where(tuple(first["loc"])) or "(top level)"
+        message = first["msg"].removeprefix("Value error, ")
+        raise PartyFileError(f"{source}: {where}: {message}; see docs/party.md") from None
+    if ruleset is not None:
+        for index, character in enumerate(party.characters):
+            unknown = sorted(set(character.stats) - set(ruleset.stats))
+            if unknown:
+                raise PartyFileError(
+                    f"{source}: characters[{index}].stats: {unknown[0]!r} is not a stat of "
+                    f"{ruleset.name} (it has {', '.join(ruleset.stats)})"
+                )
+    return party
+
+
+def load_party(path: str | Path, ruleset: Ruleset | None = None) -> Party:
+    """Read a party file from disk (the one I/O in this package, kept at the edge)."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as error:
+        raise PartyFileError(f"{file}: cannot read the party file ({error.strerror})") from None
+    return parse_party(text, str(file), ruleset)

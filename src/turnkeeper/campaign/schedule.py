@@ -1,0 +1,83 @@
+"""The scheduler: time passes boundary by boundary, and per-frame procedures run at each.
+
+A wait over a span stops at every instant where a time frame that some procedure cares
+about ends (a turn, an exploration round, a day...), in time order, and runs the hook list
+there: an ordered tuple of :class:`Hook`, each a per-boundary procedure. Nothing falling due
+inside the span is dropped, because each hook sees the state its predecessors left.
+The default list is :data:`turnkeeper.campaign.hooks.HOOKS`; a dungeon or wilderness
+procedure adds its per-turn or per-watch check there, without touching the scheduler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from turnkeeper.campaign.events import ClockAdvanced, Event
+from turnkeeper.campaign.state import CampaignState
+from turnkeeper.clock.boundaries import Boundary, next_boundary
+from turnkeeper.clock.calendar import start_offset
+from turnkeeper.dice import DiceSource
+from turnkeeper.errors import IllegalCommandError
+
+
+class Draft:
+    """The events one command has decided so far, and the state they lead to."""
+
+    def __init__(self, state: CampaignState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def add(self, *events: Event) -> None:
+        """Record events, applying each to the draft state in order."""
+        for event in events:
+            self.state = event.apply(self.state)
+            self.events.append(event)
+
+
+@dataclass(frozen=True)
+class Hook:
+    """A per-boundary procedure: the frames it wants now, and what it does at their end."""
+
+    name: str
+    frames: Callable[[CampaignState], frozenset[str]]
+    run: Callable[[CampaignState, Boundary, DiceSource], list[Event]]
+
+
+def wait(draft: Draft, seconds: int, dice: DiceSource, hooks: Sequence[Hook] | None = None) -> None:
+    """Let ``seconds`` of game time pass, firing every hook at every boundary in the span.
+
+    At a boundary where some hook produced events, a :class:`ClockAdvanced` to that instant
+    comes first, so each event carries the time it happened; boundaries where nothing
+    happens are not recorded. The span ends with time advanced to its end.
+    """
+    if seconds < 0:
+        raise IllegalCommandError(f"time only runs forward: cannot wait {seconds} s")
+    if hooks is None:
+        # Late import: the default hooks live in procedures that themselves wait.
+        from turnkeeper.campaign.hooks import HOOKS
+
+        hooks = HOOKS
+    end = draft.state.now + seconds
+    scales = draft.state.scales
+    offset = start_offset(draft.state.ruleset.time)
+    cursor = draft.state.now
+    while True:
+        wanted = frozenset().union(*(hook.frames(draft.state) for hook in hooks))
+        boundary = next_boundary(cursor, end, wanted, scales, offset)
+        if boundary is None:
+            break
+        cursor = boundary.at
+        state = draft.state.model_copy(update={"now": boundary.at})
+        fired: list[Event] = []
+        for hook in hooks:
+            if hook.frames(state).isdisjoint(boundary.frames):
+                continue
+            for event in hook.run(state, boundary, dice):
+                state = event.apply(state)
+                fired.append(event)
+        if fired:
+            draft.add(ClockAdvanced(to=boundary.at, seconds=boundary.at - draft.state.now))
+            draft.add(*fired)
+    if draft.state.now < end:
+        draft.add(ClockAdvanced(to=end, seconds=end - draft.state.now))

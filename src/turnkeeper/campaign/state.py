@@ -1,0 +1,125 @@
+"""The campaign's state: what is true now, always the fold of the journal's events.
+
+Nothing here changes in place: each event's ``apply`` returns a new state.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from turnkeeper.campaign.party import Character, Model, Monster, Party, Supplies
+from turnkeeper.clock.calendar import calendar, day_number
+from turnkeeper.clock.countdowns import Countdown
+from turnkeeper.clock.scales import Scales
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.rules.schema import Ruleset
+from turnkeeper.world.sites import SiteVisit
+
+
+class LightState(Model):
+    """The party's light (EX-LIGHT-1, EX-LIGHT-2, TP-ENC-2); no source means darkness.
+
+    ``turns_left`` is None for a light that lasts until a Waning Resources face.
+    """
+
+    source: str | None = None
+    radius_ft: int = 0
+    turns_left: int | None = None
+
+    @property
+    def dark(self) -> bool:
+        """True when no light burns: procedures that need light look here."""
+        return self.source is None
+
+
+class RestState(Model):
+    """The party's rest cadence (EX-REST-1, EX-REST-2).
+
+    ``active_since`` is when the party last finished resting (or started the campaign);
+    ``due_at`` is when a rest fell due (after 5 active turns, a turn of running or a fight),
+    ``due_reason`` why; ``resting`` is True while a rest is being taken.
+    """
+
+    active_since: int = 0
+    due_at: int | None = None
+    due_reason: str | None = None
+    resting: bool = False
+
+
+class CampaignState(Model):
+    """Everything the procedures read, rebuilt by folding the journal without rolling again."""
+
+    name: str
+    seed: int
+    ruleset: Ruleset
+    now: int = 0
+    version: int = 0
+    party: Party
+    supplies: Supplies = Supplies()
+    monsters: tuple[Monster, ...] = ()
+    light: LightState = LightState()
+    rest: RestState = RestState()
+    countdowns: tuple[Countdown, ...] = ()
+    site: SiteVisit | None = Field(None, description="The site the party is in (dungeon turns).")
+    live_commands: tuple[int, ...] = Field(
+        (), description="Commands that can still be undone, oldest first."
+    )
+
+    @property
+    def scales(self) -> Scales:
+        """Seconds in each time frame under this campaign's ruleset."""
+        return Scales.of(self.ruleset.time)
+
+    @property
+    def date(self) -> str:
+        """The calendar date and time now."""
+        return calendar(self.now, self.ruleset.time)
+
+    @property
+    def day(self) -> int:
+        """The campaign day now, the first being 1."""
+        return day_number(self.now, self.ruleset.time)
+
+    def character(self, name: str) -> Character:
+        """The character called ``name``, or IllegalCommandError listing the party."""
+        found = self.party.character(name)
+        if found is None:
+            names = ", ".join(c.name for c in self.party.characters)
+            raise IllegalCommandError(f"no character called {name!r} in the party ({names})")
+        return found
+
+    def monster(self, name: str) -> Monster | None:
+        """The monster called ``name`` (case-insensitive), or None."""
+        return next((m for m in self.monsters if m.name.lower() == name.lower()), None)
+
+    def countdown(self, name: str) -> Countdown:
+        """The running countdown called ``name``, or IllegalCommandError listing them."""
+        for countdown in self.countdowns:
+            if countdown.name.lower() == name.lower():
+                return countdown
+        names = ", ".join(c.name for c in self.countdowns) or "none"
+        raise IllegalCommandError(f"no countdown called {name!r} (running: {names})")
+
+    def with_character(self, character: Character) -> CampaignState:
+        """The state with one character replaced (matched by name)."""
+        characters = tuple(
+            character if c.name == character.name else c for c in self.party.characters
+        )
+        return self.model_copy(
+            update={"party": self.party.model_copy(update={"characters": characters})}
+        )
+
+    def with_monster(self, monster: Monster) -> CampaignState:
+        """The state with one monster replaced or added."""
+        others = tuple(m for m in self.monsters if m.name != monster.name)
+        if len(others) == len(self.monsters):
+            return self.model_copy(update={"monsters": (*self.monsters, monster)})
+        return self.model_copy(
+            update={
+                "monsters": tuple(monster if m.name == monster.name else m for m in self.monsters)
+            }
+        )
+
+    def with_countdowns(self, countdowns: tuple[Countdown, ...]) -> CampaignState:
+        """The state with its countdowns replaced."""
+        return self.model_copy(update={"countdowns": countdowns})

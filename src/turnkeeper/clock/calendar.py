@@ -1,0 +1,96 @@
+"""The campaign calendar: year-month-day hour:minute from the ruleset's ``calendar_start``.
+
+The calendar has 12 months of ``month_days`` days (30 by default, TP-TIME-1's month-long
+haven turn). Game time is kept as seconds since the campaign's first moment (its epoch);
+the calendar turns those into dates a referee reads.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from turnkeeper.errors import RulesetError
+from turnkeeper.rules.schema import TimeScales
+
+MONTHS_A_YEAR = 12
+_START = re.compile(r"^\s*(\d+)-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2}))?\s*$")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Date:
+    """A moment in the calendar, years, months and days counted from 1."""
+
+    year: int
+    month: int
+    day: int
+    hour: int
+    minute: int
+    second: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.year}-{self.month:02d}-{self.day:02d} {self.hour:02d}:{self.minute:02d}"
+
+    @property
+    def day_text(self) -> str:
+        """The date without the hour, a heading for the day."""
+        return f"{self.year}-{self.month:02d}-{self.day:02d}"
+
+
+def _day_seconds(time: TimeScales) -> int:
+    return time.day_hours * 3600
+
+
+def start_offset(time: TimeScales) -> int:
+    """Seconds from the calendar's year 1 day 1 at 00:00 to the campaign's first moment.
+
+    >>> start_offset(TimeScales())
+    28800
+    """
+    match = _START.match(time.calendar_start)
+    if match is None:
+        raise RulesetError(
+            f"time.calendar_start: expected year-month-day and hour such as 1-01-01T08:00, "
+            f"got {time.calendar_start!r}"
+        )
+    year, month, day = int(match[1]), int(match[2]), int(match[3])
+    hour, minute = int(match[4] or 0), int(match[5] or 0)
+    if not (1 <= month <= MONTHS_A_YEAR and 1 <= day <= time.month_days and year >= 1):
+        raise RulesetError(f"time.calendar_start: no such date {time.calendar_start!r}")
+    days = ((year - 1) * MONTHS_A_YEAR + (month - 1)) * time.month_days + (day - 1)
+    return days * _day_seconds(time) + hour * 3600 + minute * 60
+
+
+def date_at(now: int, time: TimeScales) -> Date:
+    """The calendar date ``now`` seconds after the campaign's start.
+
+    >>> str(date_at(0, TimeScales())), str(date_at(16 * 3600 + 600, TimeScales()))
+    ('1-01-01 08:00', '1-01-02 00:10')
+    """
+    absolute = start_offset(time) + now
+    days, rest = divmod(absolute, _day_seconds(time))
+    months, day = divmod(days, time.month_days)
+    years, month = divmod(months, MONTHS_A_YEAR)
+    hour, rest = divmod(rest, 3600)
+    minute, second = divmod(rest, 60)
+    return Date(years + 1, month + 1, day + 1, hour, minute, second)
+
+
+def calendar(now: int, time: TimeScales) -> str:
+    """The date and time ``now`` seconds into the campaign, as a referee reads it.
+
+    >>> calendar(3 * 3600, TimeScales())
+    '1-01-01 11:00'
+    """
+    return str(date_at(now, time))
+
+
+def day_number(now: int, time: TimeScales) -> int:
+    """Which day of the campaign ``now`` falls in, the first day being 1 (days end at midnight).
+
+    >>> day_number(0, TimeScales()), day_number(16 * 3600, TimeScales())
+    (1, 2)
+    """
+    offset = start_offset(time)
+    day = _day_seconds(time)
+    return (offset + now) // day - offset // day + 1

@@ -1,0 +1,305 @@
+"""Countdowns in a campaign: start, tick, outcomes, end (DG-CD-1 to DG-CD-5, DG-FCD-1/2).
+
+The countdown and its arithmetic are in :mod:`turnkeeper.clock.countdowns`; this module
+records what happens to countdowns as events. Interpretations, documented:
+
+- A countdown that runs out ends and leaves the state, unless it deals precision wounds
+  after it ends (DG-CD-4, suffocating): then it stays, spent, and each further tick is a
+  :class:`PrecisionWound` for its subject.
+- DG-FCD-2: when the regular countdown runs out the task succeeds, when the failure one
+  does it fails; either way both end. On a partial success the regular countdown ticks
+  first, so a tie goes to the party. A pair ended early by a longer frame (DG-CD-2) or by
+  hand ends without an outcome.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from turnkeeper.campaign.events import Event, RollRecord, Visibility
+from turnkeeper.campaign.schedule import Draft, Hook
+from turnkeeper.campaign.state import CampaignState
+from turnkeeper.clock.boundaries import Boundary
+from turnkeeper.clock.countdowns import (
+    OUTCOME_NUMBERS,
+    Countdown,
+    countdown_types,
+    ends_at_frame,
+    failure_outcomes,
+    find_type,
+    frames_watched,
+    ticks_at_frame,
+)
+from turnkeeper.dice import DiceSource, roll
+from turnkeeper.errors import DiceNotationError, IllegalCommandError
+
+# --- events -------------------------------------------------------------------------------
+
+
+class CountdownStarted(Event):
+    """A countdown starts; a length given as a die was rolled (DG-CD-3)."""
+
+    kind: ClassVar[str] = "countdown.started"
+    countdown: Countdown
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.with_countdowns((*state.countdowns, self.countdown))
+
+    def describe(self) -> str:
+        c = self.countdown
+        what = "failure countdown" if c.is_failure else "countdown"
+        return f"{what} {c.name} starts: {c.kind} ({c.length})"
+
+
+class CountdownTicked(Event):
+    """A countdown ticks down (DG-CD-1, DG-CD-4, DG-FCD-1)."""
+
+    kind: ClassVar[str] = "countdown.ticked"
+    name: str
+    left: int
+    reason: str
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.with_countdowns(
+            tuple(
+                c.model_copy(update={"left": self.left}) if c.name == self.name else c
+                for c in state.countdowns
+            )
+        )
+
+    def describe(self) -> str:
+        return f"countdown {self.name} ticks ({self.reason}): {self.left} left"
+
+
+class CountdownEnded(Event):
+    """A countdown ends: run out, ended by a longer frame (DG-CD-2), or by hand."""
+
+    kind: ClassVar[str] = "countdown.ended"
+    name: str
+    reason: str
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.with_countdowns(tuple(c for c in state.countdowns if c.name != self.name))
+
+    def describe(self) -> str:
+        return f"countdown {self.name} ends ({self.reason})"
+
+
+class CountdownSpent(Event):
+    """A countdown that wounds after it ends has run out (DG-CD-4): it stays, spent."""
+
+    kind: ClassVar[str] = "countdown.spent"
+    name: str
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.with_countdowns(
+            tuple(
+                c.model_copy(update={"spent": True}) if c.name == self.name else c
+                for c in state.countdowns
+            )
+        )
+
+    def describe(self) -> str:
+        return f"countdown {self.name} has run out: each further tick is a precision wound"
+
+
+class PrecisionWound(Event):
+    """DG-CD-4: a spent countdown would tick, and its subject takes 1 precision wound."""
+
+    kind: ClassVar[str] = "countdown.precision_wound"
+    subject: str
+    countdown: str
+
+    def describe(self) -> str:
+        return f"{self.subject} takes 1 precision wound ({self.countdown})"
+
+
+class TaskResolved(Event):
+    """DG-FCD-2: the larger task succeeds or fails as one of its countdowns runs out."""
+
+    kind: ClassVar[str] = "countdown.task_resolved"
+    name: str
+    result: Literal["succeeded", "failed"]
+
+    def describe(self) -> str:
+        return f"task {self.name} {self.result}"
+
+
+# --- procedures ---------------------------------------------------------------------------
+
+
+def _visibility(countdown: Countdown) -> Visibility:
+    return Visibility(countdown.visibility)
+
+
+def _partner(state: CampaignState, countdown: Countdown) -> Countdown | None:
+    for other in state.countdowns:
+        if countdown.failure_of is not None and other.name == countdown.failure_of:
+            return other
+        if other.failure_of == countdown.name:
+            return other
+    return None
+
+
+def _end(draft: Draft, countdown: Countdown, reason: str) -> None:
+    partner = _partner(draft.state, countdown)
+    seen = _visibility(countdown)
+    draft.add(CountdownEnded(name=countdown.name, reason=reason, visibility=seen))
+    if partner is not None:
+        draft.add(CountdownEnded(name=partner.name, reason=reason, visibility=_visibility(partner)))
+
+
+def _tick(draft: Draft, name: str, reason: str) -> None:
+    countdown = next((c for c in draft.state.countdowns if c.name == name), None)
+    if countdown is None:  # ended earlier in the same command
+        return
+    seen = _visibility(countdown)
+    if countdown.spent:
+        draft.add(PrecisionWound(subject=countdown.subject or "?", countdown=name, visibility=seen))
+        return
+    left = countdown.left - 1
+    draft.add(CountdownTicked(name=name, left=left, reason=reason, visibility=seen))
+    if left > 0:
+        return
+    if countdown.after_end == "wound":
+        draft.add(CountdownSpent(name=name, visibility=seen))
+        return
+    partner = _partner(draft.state, countdown)
+    if partner is not None:
+        task = countdown.failure_of or countdown.name
+        draft.add(
+            TaskResolved(
+                name=task, result="failed" if countdown.is_failure else "succeeded", visibility=seen
+            )
+        )
+    _end(draft, countdown, "ran out")
+
+
+def _length(
+    state: CampaignState, length: str, subject: str | None, dice: DiceSource
+) -> tuple[int, tuple[RollRecord, ...]]:
+    values: dict[str, int] = {}
+    if subject is not None:
+        monster = state.monster(subject)
+        values = (
+            dict(monster.stats) if monster is not None else dict(state.character(subject).stats)
+        )
+    try:
+        rolled = roll(length, dice, values)
+    except DiceNotationError as error:
+        raise IllegalCommandError(f"countdown length {length!r}: {error}") from None
+    if rolled.total < 1:
+        raise IllegalCommandError(
+            f"countdown length {length!r} came to {rolled.total}; it must be at least 1"
+        )
+    return rolled.total, ((RollRecord.of(rolled),) if rolled.dice else ())
+
+
+def start_countdown(
+    state: CampaignState,
+    dice: DiceSource,
+    name: str,
+    kind: str,
+    length: str,
+    failure: str | None = None,
+    visibility: Visibility = Visibility.PARTY,
+    subject: str | None = None,
+    listens: tuple[str, ...] = (),
+    after_end: Literal["end", "wound"] = "end",
+) -> list[Event]:
+    """Start a countdown ``kind(length)``, and beside it a failure countdown if ``failure``."""
+    types = countdown_types(state.ruleset)
+    key = find_type(types, kind)
+    if key is None:
+        known = ", ".join(f"{k} ({t.abbreviation})" for k, t in types.items())
+        raise IllegalCommandError(f"no countdown type {kind!r}; known: {known}")
+    failure_name = f"{name} (failure)"
+    taken = {c.name.lower() for c in state.countdowns}
+    if name.lower() in taken or (failure is not None and failure_name.lower() in taken):
+        raise IllegalCommandError(f"a countdown called {name!r} is already running")
+    draft = Draft(state)
+    for countdown_name, text, failure_of in ((name, length, None), (failure_name, failure, name)):
+        if text is None:
+            continue
+        total, rolls = _length(state, text, subject, dice)
+        countdown = Countdown(
+            name=countdown_name, kind=key, length=total, left=total, visibility=visibility.value,
+            subject=subject, listens=listens, after_end=after_end, failure_of=failure_of,
+        )  # fmt: skip
+        draft.add(CountdownStarted(countdown=countdown, rolls=rolls, visibility=visibility))
+    return draft.events
+
+
+def tick(state: CampaignState, name: str, ticks: int = 1, reason: str = "by hand") -> list[Event]:
+    """Tick a countdown by hand (a rule says so: DG-CD-1's generic countdowns, DG-CD-4)."""
+    countdown = state.countdown(name)
+    if ticks < 1:
+        raise IllegalCommandError(f"tick at least once, not {ticks}")
+    draft = Draft(state)
+    for _ in range(ticks):
+        _tick(draft, countdown.name, reason)
+    return draft.events
+
+
+def outcome(state: CampaignState, name: str, result: str) -> list[Event]:
+    """DG-FCD-1: a subtask's outcome ticks the countdown and its failure countdown."""
+    countdown = state.countdown(name)
+    if countdown.is_failure and countdown.failure_of is not None:
+        countdown = state.countdown(countdown.failure_of)
+    partner = _partner(state, countdown)
+    if partner is None:
+        raise IllegalCommandError(
+            f"countdown {countdown.name} has no failure countdown; start it with one"
+        )
+    outcomes = failure_outcomes(state.ruleset)
+    key = OUTCOME_NUMBERS.get(result.strip(), result.strip().lower())
+    if key not in outcomes:
+        raise IllegalCommandError(
+            f"unknown outcome {result!r}; use one of {', '.join(outcomes)} (or -2, -1, 0, +1)"
+        )
+    regular_ticks, failure_ticks = outcomes[key]
+    draft = Draft(state)
+    for _ in range(regular_ticks):
+        _tick(draft, countdown.name, key)
+    for _ in range(failure_ticks):
+        _tick(draft, partner.name, key)
+    return draft.events
+
+
+def end_countdown(state: CampaignState, name: str) -> list[Event]:
+    """End a countdown by hand (and its failure partner)."""
+    draft = Draft(state)
+    _end(draft, state.countdown(name), "ended by hand")
+    return draft.events
+
+
+def trigger(state: CampaignState, name: str, subject: str | None = None) -> list[Event]:
+    """DG-CD-4: an extra trigger (``wound``, ``action``) ticks the countdowns listening to it."""
+    draft = Draft(state)
+    for countdown in state.countdowns:
+        if name in countdown.listens and (subject is None or countdown.subject in (None, subject)):
+            _tick(draft, countdown.name, name)
+    return draft.events
+
+
+def _frame_end(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[Event]:
+    types = countdown_types(state.ruleset)
+    draft = Draft(state)
+    for frame in boundary.frames:
+        for countdown in draft.state.countdowns:
+            if ticks_at_frame(countdown, frame, types):
+                _tick(draft, countdown.name, f"{frame.replace('_', ' ')} ends")
+        for countdown in draft.state.countdowns:
+            if ends_at_frame(countdown, frame, types) and countdown in draft.state.countdowns:
+                _end(draft, countdown, f"a longer frame, the {frame.replace('_', ' ')}, ended")
+    return draft.events
+
+
+def _frames(state: CampaignState) -> frozenset[str]:
+    if not state.countdowns:
+        return frozenset()
+    return frames_watched(state.countdowns, countdown_types(state.ruleset))
+
+
+#: At each frame's end countdowns tick (DG-CD-1), and shorter ones end (DG-CD-2).
+COUNTDOWN_HOOK = Hook("countdowns", _frames, _frame_end)

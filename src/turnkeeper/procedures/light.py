@@ -1,0 +1,183 @@
+"""Light: torches and lamps burning down turn by turn, or until Waning Resources.
+
+- EX-LIGHT-1: a pitch torch lights 30 ft and lasts 3 turns.
+- EX-LIGHT-2: an oil lamp with a full flask lights 10 ft and lasts 6 turns.
+- TP-ENC-2: under the overloaded die (``light.burns == "waning_face"``) a light has no fixed
+  duration; it lasts until a Waning Resources face, which relights it from the supplies
+  or leaves the party in darkness (:func:`waning_resources`).
+
+The referee may set how many turns a light has left (recorded, referee-only). At every
+turn's end a burning light loses a turn; on its last turn the party is warned.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from turnkeeper.campaign.events import Event, Visibility
+from turnkeeper.campaign.schedule import Hook
+from turnkeeper.campaign.state import CampaignState, LightState
+from turnkeeper.clock.boundaries import Boundary
+from turnkeeper.dice import DiceSource
+from turnkeeper.errors import IllegalCommandError
+
+# --- events -------------------------------------------------------------------------------
+
+
+class LightLit(Event):
+    """A light source is lit, spending one of its supply item."""
+
+    kind: ClassVar[str] = "light.lit"
+    source: str
+    supply: str
+    radius_ft: int
+    turns: int | None
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        supplies = state.supplies.with_count(self.supply, state.supplies.count(self.supply) - 1)
+        light = LightState(source=self.source, radius_ft=self.radius_ft, turns_left=self.turns)
+        return state.model_copy(update={"supplies": supplies, "light": light})
+
+    def describe(self) -> str:
+        lasts = f"{self.turns} turns" if self.turns is not None else "until resources wane"
+        return f"{self.source} lit ({self.radius_ft} ft, {lasts}); one {self.supply} spent"
+
+
+class LightBurned(Event):
+    """A turn ends and the light has a turn less."""
+
+    kind: ClassVar[str] = "light.burned"
+    turns_left: int
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.model_copy(
+            update={"light": state.light.model_copy(update={"turns_left": self.turns_left})}
+        )
+
+    def describe(self) -> str:
+        return f"light burns down: {self.turns_left} turn{'s' * (self.turns_left != 1)} left"
+
+
+class LightWarning(Event):
+    """The light is on its last turn(s): time to light another."""
+
+    kind: ClassVar[str] = "light.warning"
+    source: str
+    turns_left: int
+
+    def describe(self) -> str:
+        last = "its last turn" if self.turns_left == 1 else f"{self.turns_left} turns left"
+        return f"warning: the {self.source} is on {last}"
+
+
+class LightOut(Event):
+    """The light goes out: darkness, until another is lit."""
+
+    kind: ClassVar[str] = "light.out"
+    source: str
+    reason: str = "burnt out"
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.model_copy(update={"light": LightState()})
+
+    def describe(self) -> str:
+        return f"the {self.source} goes out ({self.reason}): darkness"
+
+
+class LightTimeSet(Event):
+    """The referee sets how long the light has left."""
+
+    kind: ClassVar[str] = "light.time_set"
+    turns_left: int
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.model_copy(
+            update={"light": state.light.model_copy(update={"turns_left": self.turns_left})}
+        )
+
+    def describe(self) -> str:
+        return f"referee: the light has {self.turns_left} turns left"
+
+
+# --- procedures ---------------------------------------------------------------------------
+
+
+def light(state: CampaignState, source: str) -> list[Event]:
+    """Light ``source`` (``torch``, ``lamp``), spending one of its supply (EX-LIGHT-1/2).
+
+    A light still burning is put out first. No supply left is an IllegalCommandError.
+    """
+    sources = state.ruleset.light.sources
+    chosen = sources.get(source)
+    if chosen is None:
+        known = ", ".join(sources) or "none in this ruleset"
+        raise IllegalCommandError(f"no light source called {source!r} (known: {known})")
+    if state.supplies.count(chosen.supply) < 1:
+        raise IllegalCommandError(
+            f"no {chosen.supply} left to light a {source}; add some with a supply command first"
+        )
+    turns = chosen.turns if state.ruleset.light.burns == "turns" else None
+    events: list[Event] = []
+    if state.light.source is not None:
+        events.append(LightOut(source=state.light.source, reason="replaced"))
+    events.append(
+        LightLit(source=source, supply=chosen.supply, radius_ft=chosen.radius_ft, turns=turns)
+    )
+    return events
+
+
+def douse(state: CampaignState) -> list[Event]:
+    """Put the light out by choice."""
+    if state.light.source is None:
+        raise IllegalCommandError("no light is burning")
+    return [LightOut(source=state.light.source, reason="put out")]
+
+
+def set_light(state: CampaignState, turns_left: int) -> list[Event]:
+    """The referee sets the turns the burning light has left (referee visibility)."""
+    if state.light.source is None:
+        raise IllegalCommandError("no light is burning: light one first")
+    if turns_left < 1:
+        raise IllegalCommandError(f"a burning light has at least 1 turn left, not {turns_left}")
+    return [LightTimeSet(turns_left=turns_left, visibility=Visibility.REFEREE)]
+
+
+def waning_resources(state: CampaignState, dice: DiceSource | None = None) -> list[Event]:
+    """TP-ENC-1 face 4 / TP-DUN-1 face 3: the light must be relit from the supplies.
+
+    The burning light goes out; a new one of the same source is lit if its supply lasts,
+    otherwise the party is left in darkness. The dungeon procedure calls this on the face.
+    """
+    if state.light.source is None:
+        return []
+    source = state.light.source
+    events: list[Event] = [LightOut(source=source, reason="resources wane")]
+    chosen = state.ruleset.light.sources.get(source)
+    if chosen is not None and state.supplies.count(chosen.supply) >= 1:
+        turns = chosen.turns if state.ruleset.light.burns == "turns" else None
+        events.append(
+            LightLit(source=source, supply=chosen.supply, radius_ft=chosen.radius_ft, turns=turns)
+        )
+    return events
+
+
+def _turn_end(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[Event]:
+    light_now = state.light
+    if light_now.source is None or light_now.turns_left is None:
+        return []
+    left = light_now.turns_left - 1
+    if left <= 0:
+        return [LightBurned(turns_left=0), LightOut(source=light_now.source)]
+    events: list[Event] = [LightBurned(turns_left=left)]
+    if left <= state.ruleset.light.warn_turns_left:
+        events.append(LightWarning(source=light_now.source, turns_left=left))
+    return events
+
+
+def _frames(state: CampaignState) -> frozenset[str]:
+    burning = state.light.source is not None and state.light.turns_left is not None
+    return frozenset({"turn"}) if burning else frozenset()
+
+
+#: At each turn's end a burning light loses a turn (EX-LIGHT-1, EX-LIGHT-2).
+LIGHT_HOOK = Hook("light", _frames, _turn_end)

@@ -1,0 +1,173 @@
+"""Rest and weariness (EX-REST-1 to EX-REST-3) and forced rest (TP-ENC-1 face 3).
+
+- EX-REST-1: adventurers rest 1 turn in every 6: after 5 active turns a rest falls due.
+- EX-REST-2: a turn of running, and a fight, must be followed at once by a turn of rest
+  (:func:`mark_running`, :func:`mark_fight`, called by the dungeon and combat procedures).
+- EX-REST-3: when a full turn passes after a rest fell due without resting, the party is
+  wearied: -2 to skill checks and -4 to hit (:func:`weariness_penalty`) until a turn of rest.
+- TP-ENC-1 face 3: forced rest spends the turn resting and consumes food and water per
+  character (``ruleset.rest.consumes``); a shortfall is recorded, not refused.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from turnkeeper.campaign.events import Event
+from turnkeeper.campaign.party import Character
+from turnkeeper.campaign.schedule import Draft, Hook, wait
+from turnkeeper.campaign.state import CampaignState
+from turnkeeper.clock.boundaries import Boundary
+from turnkeeper.dice import DiceSource
+from turnkeeper.procedures.supplies import consume
+from turnkeeper.rules.schema import RestRules
+
+WEARIED = "wearied"
+
+# --- events -------------------------------------------------------------------------------
+
+
+class RestDue(Event):
+    """A rest falls due now (after active turns, running or a fight)."""
+
+    kind: ClassVar[str] = "rest.due"
+    reason: str
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        rest = state.rest
+        if rest.due_at is not None and rest.due_at <= state.now:
+            return state
+        return state.model_copy(
+            update={
+                "rest": rest.model_copy(update={"due_at": state.now, "due_reason": self.reason})
+            }
+        )
+
+    def describe(self) -> str:
+        return f"rest is due ({self.reason})"
+
+
+class Wearied(Event):
+    """The party went a turn without the rest it needed: these characters are wearied."""
+
+    kind: ClassVar[str] = "rest.wearied"
+    characters: tuple[str, ...]
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        for name in self.characters:
+            state = state.with_character(state.character(name).with_conditions(add=(WEARIED,)))
+        return state
+
+    def describe(self) -> str:
+        return f"no rest: {', '.join(self.characters)} wearied (-2 skill checks, -4 to hit)"
+
+
+class RestStarted(Event):
+    """The party starts resting."""
+
+    kind: ClassVar[str] = "rest.started"
+    reason: str = "rest"
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.model_copy(update={"rest": state.rest.model_copy(update={"resting": True})})
+
+    def describe(self) -> str:
+        return f"the party rests ({self.reason})"
+
+
+class Rested(Event):
+    """A rest is done: weariness is gone and the count of active turns starts again."""
+
+    kind: ClassVar[str] = "rest.done"
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        for character in state.party.characters:
+            if character.has(WEARIED):
+                state = state.with_character(character.with_conditions(remove=(WEARIED,)))
+        rest = state.rest.model_copy(
+            update={"active_since": state.now, "due_at": None, "due_reason": None, "resting": False}
+        )
+        return state.model_copy(update={"rest": rest})
+
+    def describe(self) -> str:
+        return "the party has rested"
+
+
+# --- procedures ---------------------------------------------------------------------------
+
+
+def weariness_penalty(
+    character: Character, kind: Literal["skill", "to_hit"], rules: RestRules | None = None
+) -> int:
+    """EX-REST-3: a wearied character's penalty to skill checks or to hit rolls (else 0).
+
+    >>> tired = Character(name="Aldo", hp=5, conditions=("wearied",))
+    >>> weariness_penalty(tired, "skill"), weariness_penalty(tired, "to_hit")
+    (-2, -4)
+    """
+    if not character.has(WEARIED):
+        return 0
+    rules = rules or RestRules()
+    return rules.wearied_skill if kind == "skill" else rules.wearied_to_hit
+
+
+def mark_running(state: CampaignState) -> list[Event]:
+    """EX-REST-2: the party ran this turn, so a rest is due at once."""
+    return [RestDue(reason="a turn of running")] if state.ruleset.rest.after_running else []
+
+
+def mark_fight(state: CampaignState) -> list[Event]:
+    """EX-REST-2: the party fought, so a rest is due at once."""
+    return [RestDue(reason="a fight")] if state.ruleset.rest.after_fight else []
+
+
+def take_rest(
+    draft: Draft, dice: DiceSource, reason: str = "rest", turns: int | None = None
+) -> None:
+    """Spend ``turns`` (``ruleset.rest.rest_turns`` by default) resting, then recover."""
+    turns = draft.state.ruleset.rest.rest_turns if turns is None else turns
+    draft.add(RestStarted(reason=reason))
+    wait(draft, turns * draft.state.scales.turn, dice)
+    draft.add(Rested())
+
+
+def rest(state: CampaignState, dice: DiceSource, turns: int | None = None) -> list[Event]:
+    """The Rest command: the party spends a turn resting (EX-REST-1 to EX-REST-3)."""
+    draft = Draft(state)
+    take_rest(draft, dice, "rest", turns)
+    return draft.events
+
+
+def forced_rest(state: CampaignState, dice: DiceSource) -> list[Event]:
+    """TP-ENC-1 face 3: rest this turn and consume food and water for every living character."""
+    draft = Draft(state)
+    eaters = len(state.party.living)
+    for item, each in state.ruleset.rest.consumes.items():
+        draft.add(*consume(draft.state, item, each * eaters, dice, "forced rest"))
+    take_rest(draft, dice, "forced rest")
+    return draft.events
+
+
+def _turn_end(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[Event]:
+    rules, rest_now = state.ruleset.rest, state.rest
+    turn = state.scales.turn
+    if rest_now.due_at is None:
+        if (
+            rules.active_turns is not None
+            and (boundary.at - rest_now.active_since) // turn >= rules.active_turns
+        ):
+            return [RestDue(reason=f"{rules.active_turns} active turns")]
+        return []
+    if boundary.at >= rest_now.due_at + turn:
+        fresh = tuple(c.name for c in state.party.living if not c.has(WEARIED))
+        if fresh:
+            return [Wearied(characters=fresh)]
+    return []
+
+
+def _frames(state: CampaignState) -> frozenset[str]:
+    return frozenset() if state.rest.resting else frozenset({"turn"})
+
+
+#: At each active turn's end: is a rest due, has one been missed (EX-REST-1 to EX-REST-3)?
+REST_HOOK = Hook("rest", _frames, _turn_end)
