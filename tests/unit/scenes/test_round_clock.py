@@ -1,0 +1,58 @@
+"""A scene's round ends in campaign time: clock and countdowns (DG-RND-1 with DG-CD-1, DG-CD-2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from turnkeeper.campaign.events import CampaignStarted, Event
+from turnkeeper.campaign.party import parse_party
+from turnkeeper.campaign.state import CampaignState
+from turnkeeper.dice import SeededDice
+from turnkeeper.procedures.countdowns import start_countdown
+from turnkeeper.procedures.scenes import RoundEnded, dungeoneers_rules
+from turnkeeper.procedures.scenes_clock import round_time_events
+
+
+def applied(state: CampaignState, events: Iterable[Event]) -> CampaignState:
+    for event in events:
+        state = event.apply(state)
+    return state
+
+
+def campaign() -> CampaignState:
+    rules = dungeoneers_rules()
+    party = parse_party('[[characters]]\nname = "Freya"\nhp = 8\n', ruleset=rules)
+    state = CampaignStarted(name="t", seed=1, ruleset=rules, party=party).start()
+    dice = SeededDice(1)
+    state = applied(state, start_countdown(state, dice, "fuse", "rapid", "3"))
+    return applied(state, start_countdown(state, dice, "torch smoke", "short", "4"))
+
+
+def left(state: CampaignState) -> dict[str, int]:
+    return {c.name: c.left for c in state.countdowns}
+
+
+def test_dg_rnd_1_a_combat_round_is_6_s_and_ticks_rapid_countdowns_once() -> None:
+    state = campaign()
+    events = round_time_events(
+        state, RoundEnded(round=1, frame="combat_round", seconds=6), SeededDice(2)
+    )
+    after = applied(state, events)
+    assert after.now == state.now + 6
+    assert left(after) == {"fuse": 2, "torch smoke": 4}
+
+
+def test_dg_rnd_1_a_social_round_ticks_rapid_countdowns_once_not_per_6_s() -> None:
+    state = campaign()
+    ended = RoundEnded(round=1, frame="social_round", seconds=60)
+    after = applied(state, round_time_events(state, ended, SeededDice(2)))
+    assert after.now == state.now + 60
+    assert left(after) == {"fuse": 2, "torch smoke": 4}
+
+
+def test_dg_rnd_1_an_exploration_round_ticks_short_and_ends_rapid_countdowns() -> None:
+    state = campaign()
+    ended = RoundEnded(round=1, frame="exploration_round", seconds=600)
+    after = applied(state, round_time_events(state, ended, SeededDice(2)))
+    assert after.now == state.now + 600
+    assert left(after) == {"torch smoke": 3}
