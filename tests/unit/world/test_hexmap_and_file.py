@@ -122,3 +122,10 @@ def test_big_map_holds_grids_not_objects() -> None:
     m = HexMap.build("big", np.zeros((300, 400), np.uint8))
     assert m.terrain.dtype == np.uint8 and m.terrain.shape == (300, 400)
     assert m.features == {}
+
+
+def test_docs_example_is_a_valid_map() -> None:
+    doc = (Path(__file__).parents[3] / "docs/map-format.md").read_text(encoding="utf-8")
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    m = loads_map(example, "toml", where="docs/map-format.md")
+    assert m.find_feature("crypt")[1].visibility is Visibility.SECRET
