@@ -33,6 +33,7 @@ from turnkeeper.procedures.scenes_commands import (
     SpendDread,
     TakeSpotlight,
 )
+from turnkeeper.procedures.scenes_dread import compromise, give_tokens, spend_dread
 from turnkeeper.procedures.scenes_events import (
     ActionTaken,
     CompromiseTaken,
@@ -368,66 +369,6 @@ def _free(state: SceneState, command: FreeAction, rules: Ruleset) -> list[SceneE
     return [FreeActionTaken(actor=command.actor, what=command.what)]
 
 
-def _give(state: SceneState, command: GiveTokens, rules: Ruleset) -> list[SceneEvent]:
-    if not rules.spotlight.tokens:
-        raise _illegal(f"ruleset {rules.name} plays without spotlight tokens (DG-SPOT-3)")
-    for who in (command.giver, command.receiver):
-        if state.seat(who) is None:
-            raise _illegal(
-                f"{who} has no seat at the table yet (players sit down when a scene opens)"
-            )
-    if command.giver == command.receiver:
-        raise _illegal("a player cannot give tokens to themself")
-    if command.count < 1:
-        raise _illegal("give at least 1 token")
-    held = state.tokens_of(command.giver)
-    if held < command.count:
-        raise _illegal(
-            f"{command.giver} holds {held} spotlight tokens, cannot give {command.count}"
-        )
-    return [TokensGiven(giver=command.giver, receiver=command.receiver, count=command.count)]
-
-
-def _spend_dread(state: SceneState, command: SpendDread, rules: Ruleset) -> list[SceneEvent]:
-    if not rules.dread.enabled:
-        raise _illegal(f"ruleset {rules.name} has no dread")
-    if command.amount < 1:
-        raise _illegal("spend at least 1 dread")
-    if command.amount > state.dread:
-        raise _illegal(f"the GM holds {state.dread} dread, cannot spend {command.amount}")
-    if not command.what.strip():
-        raise _illegal("say what the dread buys (for example: the ogre strikes twice)")
-    return [DreadSpent(amount=command.amount, what=command.what, creature=command.creature)]
-
-
-def _compromise(state: SceneState, command: Compromise, rules: Ruleset) -> list[SceneEvent]:
-    if not rules.dread.enabled:
-        raise _illegal(f"ruleset {rules.name} has no dread, so no compromises")
-    scene = _open_scene(state)
-    last = scene.last_action
-    if last is None or last.actor != command.player or last.side is not SceneSide.PLAYERS:
-        raise _illegal(
-            f"a compromise is taken on the scene's last action, which is not {command.player}'s"
-        )
-    if last.compromised:
-        raise _illegal(f"{command.player} already took a compromise on this action")
-    margin = rules.dread.compromise_margin
-    missed = last.missed_by
-    if missed is None or missed > margin:
-        how = (
-            "was not rolled against a target"
-            if last.target is None
-            else ("succeeded" if missed is None else f"missed by {missed}")
-        )
-        raise _illegal(
-            f"{command.player}'s action {how}: a compromise needs a miss by 1 to {margin}"
-        )
-    return [
-        CompromiseTaken(player=command.player, action=last.number),
-        DreadGained(amount=rules.dread.per_compromise, reason=f"{command.player}'s compromise"),
-    ]
-
-
 def _close(state: SceneState) -> list[SceneEvent]:
     scene = _open_scene(state)
     return [SceneClosed(number=scene.number, rounds=scene.round - 1)]
@@ -452,11 +393,11 @@ def decide_scene(
         case FreeAction():
             return _free(state, command, rules)
         case GiveTokens():
-            return _give(state, command, rules)
+            return give_tokens(state, command, rules)
         case SpendDread():
-            return _spend_dread(state, command, rules)
+            return spend_dread(state, command, rules)
         case Compromise():
-            return _compromise(state, command, rules)
+            return compromise(state, command, rules)
         case CloseScene():
             return _close(state)
 

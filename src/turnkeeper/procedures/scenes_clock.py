@@ -7,8 +7,8 @@ once, not ten times. The time in between still runs through the campaign's sched
 torch burns, a rest falls due and a day ending inside a long exploration round ticks the
 day countdowns; only the round frames are kept out of that wait.
 
->>> ROUND_FRAMES
-frozenset({'combat_round', 'exploration_round', 'social_round'})
+>>> sorted(ROUND_FRAMES)
+['combat_round', 'exploration_round', 'social_round']
 """
 
 from __future__ import annotations
