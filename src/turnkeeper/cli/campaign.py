@@ -1,3 +1,454 @@
-"""CLI verbs: campaign (filled in by its issue)."""
+"""CLI verbs: campaigns and their time record (new, status, log, wait, light, rest, countdown,
+undo, export, import, campaigns, use).
 
-from turnkeeper.cli.app import app  # noqa: F401
+Every verb takes ``--db PATH`` (a SQLite file, or a database URL; default: ``TURNKEEPER_DB``,
+else a file in the user data directory) and, where it acts on one campaign, ``--campaign
+NAME`` (default: the one chosen with ``turnkeeper use``). Other verb groups reuse
+:func:`open_campaigns`, :func:`run` and the options below.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.panel import Panel
+from rich.table import Table
+
+from turnkeeper.campaign import (
+    CampaignState,
+    Command,
+    CountdownAdd,
+    CountdownEnd,
+    CountdownTick,
+    Douse,
+    Light,
+    Recorded,
+    Rest,
+    SetLight,
+    Undo,
+    Visibility,
+    Wait,
+    load_party,
+    parse_duration,
+)
+from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.errors import DiceInputError, TurnkeeperError
+from turnkeeper.rules.loader import find_ruleset
+from turnkeeper.service import Campaigns
+from turnkeeper.store import open_store
+
+DbOption = typer.Option(
+    None, "--db", help="SQLite file or database URL (default: $TURNKEEPER_DB, else user data)."
+)
+CampaignOption = typer.Option(
+    None, "--campaign", "-c", help="The campaign to act on (default: the one `use` chose)."
+)
+DiceOption = typer.Option(
+    None, "--dice", help="Physical dice you rolled, in order, instead of seeded dice: 3,5."
+)
+
+countdown_app = typer.Typer(
+    help="Countdowns: start, tick, list and end them.", no_args_is_help=True
+)
+app.add_typer(countdown_app, name="countdown")
+
+
+@contextmanager
+def open_campaigns(db: str | None) -> Iterator[Campaigns]:
+    """The campaign service over the store ``--db`` names, closed afterwards."""
+    store = open_store(db)
+    try:
+        yield Campaigns(store)
+    finally:
+        store.close()
+
+
+def typed_faces(text: str | None) -> list[int] | None:
+    """The faces given with ``--dice 3,5`` (None when not given)."""
+    if text is None:
+        return None
+    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    if not parts or not all(re.fullmatch(r"\d{1,6}", p) for p in parts):
+        raise DiceInputError(f"--dice {text!r}: give the faces you rolled as numbers, e.g. 3,5")
+    return [int(p) for p in parts]
+
+
+def describe(record: Recorded) -> dict[str, Any]:
+    """A record for ``--json``: the journal's own form plus the line a referee reads."""
+    out = record.to_record()
+    out["text"] = record.event.describe()
+    return out
+
+
+def show_records(records: list[Recorded]) -> None:
+    """Draw records as the referee's log: seq, command, time, what happened and the rolls."""
+    table = Table(box=None, pad_edge=False)
+    for column in ("seq", "cmd", "at", "event", "rolls"):
+        table.add_column(column, style="dim" if column in ("seq", "cmd") else None)
+    for record in records:
+        secret = record.event.visibility is Visibility.REFEREE
+        table.add_row(
+            str(record.seq),
+            str(record.command),
+            str(record.at),
+            ("[magenta](referee)[/] " if secret else "") + record.event.describe(),
+            "; ".join(roll.text() for roll in record.event.rolls),
+        )
+    console.print(table)
+
+
+def run(
+    db: str | None,
+    campaign: str | None,
+    command: Command | Callable[[CampaignState], Command],
+    as_json: bool,
+    dice: str | None = None,
+) -> None:
+    """Run one command against the chosen campaign and print what it recorded.
+
+    ``command`` may be a function of the state, for verbs that read the ruleset first.
+    """
+    faces = typed_faces(dice)
+    with open_campaigns(db) as campaigns:
+        name = campaigns.resolve(campaign)
+        if callable(command):
+            command = command(campaigns.state(name))
+        records = campaigns.execute(name, command, faces)
+        state = campaigns.state(name)
+    data = {
+        "campaign": name,
+        "version": state.version,
+        "date": state.date,
+        "records": [describe(r) for r in records],
+    }
+
+    def render() -> None:
+        show_records(records)
+        console.print(f"[dim]{name} · {state.date} · version {state.version}[/]")
+
+    emit(data, as_json, render)
+
+
+# -- campaigns -------------------------------------------------------------------------------
+
+
+@app.command("new")
+def new_command(
+    name: str = typer.Argument(..., help="The campaign's name."),
+    ruleset: str = typer.Option(
+        ..., "--ruleset", "-r", help="A preset (tp, ex, pg, dg, cb) or a ruleset file."
+    ),
+    party: Annotated[
+        Path | None, typer.Option("--party", help="A party file (TOML, see docs/party.md).")
+    ] = None,
+    seed: int | None = typer.Option(
+        None, "--seed", help="Seed for reproducible dice (default: drawn)."
+    ),
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Start a campaign and make it the current one."""
+    rules = find_ruleset(ruleset)
+    members = load_party(party, rules) if party is not None else None
+    with open_campaigns(db) as campaigns:
+        state = campaigns.new(name, rules, members, seed)
+        campaigns.use(name)
+    data = {"campaign": name, "ruleset": rules.name, "seed": state.seed, "date": state.date}
+    emit(
+        data,
+        as_json,
+        lambda: console.print(
+            f"Started [bold]{name}[/] under {rules.name} (seed {state.seed}) at {state.date}."
+        ),
+    )
+
+
+@app.command("campaigns")
+def campaigns_command(db: str | None = DbOption, as_json: bool = JsonOption) -> None:
+    """List the campaigns in the store; the current one is starred."""
+    with open_campaigns(db) as campaigns:
+        names, current = campaigns.names(), campaigns.store.current()
+    data = {"campaigns": names, "current": current}
+
+    def render() -> None:
+        if not names:
+            console.print("No campaigns yet: start one with `turnkeeper new NAME --ruleset ex`.")
+        for name in names:
+            console.print(("* " if name == current else "  ") + name)
+
+    emit(data, as_json, render)
+
+
+@app.command("use")
+def use_command(
+    name: str = typer.Argument(..., help="The campaign verbs act on from now on."),
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Choose the current campaign."""
+    with open_campaigns(db) as campaigns:
+        campaigns.use(name)
+    emit({"current": name}, as_json, lambda: console.print(f"Now using [bold]{name}[/]."))
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def status_data(state: CampaignState) -> dict[str, Any]:
+    """The state for ``--json``: everything but the embedded ruleset, which is named."""
+    data: dict[str, Any] = state.model_dump(mode="json", exclude={"ruleset"})
+    data["ruleset"] = state.ruleset.name
+    data["date"] = state.date
+    data["day"] = state.day
+    return data
+
+
+def status_panel(state: CampaignState) -> Panel:
+    """The referee's glance: date and time, light, supplies, countdowns, the party."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold")
+    grid.add_column()
+    grid.add_row("date", f"{state.date} (day {state.day})")
+    light = state.light
+    if light.dark:
+        grid.add_row("light", "[red]darkness[/]")
+    else:
+        left = (
+            "until resources wane" if light.turns_left is None else f"{light.turns_left} turns left"
+        )
+        grid.add_row("light", f"{light.source}, {light.radius_ft} ft, {left}")
+    if state.rest.due_at is not None:
+        grid.add_row("rest", f"[yellow]due[/] ({state.rest.due_reason})")
+    supplies = [f"{item} {count}" for item, count in state.supplies.counted.items()]
+    supplies += [f"{item} d{sides}" for item, sides in state.supplies.dice.items()]
+    grid.add_row("supplies", ", ".join(supplies) or "none")
+    countdowns = [f"{c.name} {c.left}/{c.length}" for c in state.countdowns]
+    grid.add_row("countdowns", ", ".join(countdowns) or "none")
+    for character in state.party.characters:
+        conditions = (
+            f" [yellow]{', '.join(character.conditions)}[/]" if character.conditions else ""
+        )
+        grid.add_row(character.name, f"{character.hp}/{character.max_hp} hp{conditions}")
+    title = f"{state.name} · {state.ruleset.name} · version {state.version}"
+    return Panel(grid, title=title, expand=False)
+
+
+@app.command("status")
+def status_command(
+    campaign: str | None = CampaignOption, db: str | None = DbOption, as_json: bool = JsonOption
+) -> None:
+    """Show the campaign now: date and time, light, supplies, countdowns, hit points."""
+    with open_campaigns(db) as campaigns:
+        state = campaigns.state(campaigns.resolve(campaign))
+    emit(status_data(state), as_json, lambda: console.print(status_panel(state)))
+
+
+@app.command("log")
+def log_command(
+    since: int = typer.Option(0, "--since", min=0, help="Only records after this seq."),
+    player: bool = typer.Option(False, "--player", help="The players' view: no referee events."),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Show the time record: every event, its game time and its rolls."""
+    with open_campaigns(db) as campaigns:
+        records = campaigns.log(campaigns.resolve(campaign), since, player)
+    emit([describe(r) for r in records], as_json, lambda: show_records(records))
+
+
+# -- commands --------------------------------------------------------------------------------
+
+
+@app.command("wait")
+def wait_command(
+    duration: str = typer.Argument(..., help="How long: 3 turns, 2h, 1d, 10m, 2 watches."),
+    dice: str | None = DiceOption,
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Let game time pass; whatever the rules do on the way (encounter checks, light) happens."""
+    run(
+        db,
+        campaign,
+        lambda state: Wait(parse_duration(duration, state.ruleset.time)),
+        as_json,
+        dice,
+    )
+
+
+@app.command("light")
+def light_command(
+    source: str | None = typer.Argument(None, help="A light source of the ruleset (torch, lamp)."),
+    set_turns: int | None = typer.Option(None, "--set-turns", min=0, help="Set turns left."),
+    douse: bool = typer.Option(False, "--douse", help="Put the light out."),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Light a source (default: the ruleset's first), set its turns left, or douse it."""
+    if sum([source is not None, set_turns is not None, douse]) > 1:
+        raise TurnkeeperError("give one of SOURCE, --set-turns N or --douse")
+
+    def command(state: CampaignState) -> Command:
+        if douse:
+            return Douse()
+        if set_turns is not None:
+            return SetLight(set_turns)
+        sources = list(state.ruleset.light.sources)
+        if source is None and not sources:
+            raise TurnkeeperError(f"{state.ruleset.name} has no light sources")
+        return Light(source or sources[0])
+
+    run(db, campaign, command, as_json)
+
+
+@app.command("rest")
+def rest_command(
+    turns: int | None = typer.Option(None, "--turns", min=1, help="Turns to rest (default: 1)."),
+    dice: str | None = DiceOption,
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Rest a turn, as the rest cadence asks (EX-REST-1)."""
+    run(db, campaign, Rest(turns), as_json, dice)
+
+
+@app.command("undo")
+def undo_command(
+    campaign: str | None = CampaignOption, db: str | None = DbOption, as_json: bool = JsonOption
+) -> None:
+    """Undo the latest command (recorded in the log, forgotten by the state)."""
+    run(db, campaign, Undo(), as_json)
+
+
+@countdown_app.command("add")
+def countdown_add(
+    name: str = typer.Argument(..., help="What the countdown is for."),
+    kind: str = typer.Option(..., "--type", "-t", help="A countdown type of the ruleset."),
+    length: str = typer.Option(..., "--length", "-n", help="A number or a die, e.g. 4 or d6."),
+    failure: str | None = typer.Option(None, "--failure", help="Length of its failure countdown."),
+    referee: bool = typer.Option(False, "--referee", help="Hidden from the players."),
+    dice: str | None = DiceOption,
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Start a countdown (DG-CD-3)."""
+    visibility = Visibility.REFEREE if referee else Visibility.PARTY
+    run(db, campaign, CountdownAdd(name, kind, length, failure, visibility), as_json, dice)
+
+
+@countdown_app.command("tick")
+def countdown_tick(
+    name: str = typer.Argument(..., help="The countdown to tick."),
+    ticks: int = typer.Option(1, "--ticks", min=1, help="How many ticks."),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Tick a countdown by hand."""
+    run(db, campaign, CountdownTick(name, ticks), as_json)
+
+
+@countdown_app.command("end")
+def countdown_end(
+    name: str = typer.Argument(..., help="The countdown to end."),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """End a countdown by hand."""
+    run(db, campaign, CountdownEnd(name), as_json)
+
+
+@countdown_app.command("list")
+def countdown_list(
+    campaign: str | None = CampaignOption, db: str | None = DbOption, as_json: bool = JsonOption
+) -> None:
+    """List the running countdowns."""
+    with open_campaigns(db) as campaigns:
+        countdowns = campaigns.state(campaigns.resolve(campaign)).countdowns
+    data = [c.model_dump(mode="json") for c in countdowns]
+
+    def render() -> None:
+        if not countdowns:
+            console.print("No countdowns running.")
+        for c in countdowns:
+            console.print(
+                f"{c.name} ({c.kind}): {c.left}/{c.length}"
+                + (" [magenta](referee)[/]" if c.visibility == "referee" else "")
+            )
+
+    emit(data, as_json, render)
+
+
+# -- moving journals -------------------------------------------------------------------------
+
+
+@app.command("export")
+def export_command(
+    format: str = typer.Option("jsonl", "--format", "-f", help="jsonl or markdown."),
+    player: bool = typer.Option(False, "--player", help="The players' copy (markdown only)."),
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file.")] = None,
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Export the journal as JSON Lines (re-importable) or a Markdown session log."""
+    if format not in ("jsonl", "markdown"):
+        raise TurnkeeperError(f"--format {format!r}: choose jsonl or markdown")
+    if player and format == "jsonl":
+        raise TurnkeeperError(
+            "--player is for the markdown log; a jsonl export is the whole record"
+        )
+    with open_campaigns(db) as campaigns:
+        name = campaigns.resolve(campaign)
+        text = (
+            campaigns.export_markdown(name, player)
+            if format == "markdown"
+            else campaigns.export_jsonl(name)
+        )
+    if out is not None:
+        out.write_text(text, encoding="utf-8")
+        emit(
+            {"campaign": name, "format": format, "out": str(out)},
+            as_json,
+            lambda: console.print(f"Wrote {name} to {out}."),
+        )
+    elif as_json:
+        emit({"campaign": name, "format": format, "text": text}, True, lambda: None)
+    else:
+        typer.echo(text, nl=False)
+
+
+@app.command("import")
+def import_command(
+    file: Annotated[Path, typer.Argument(help="A JSON Lines journal from `turnkeeper export`.")],
+    name: str | None = typer.Option(None, "--name", help="Import under this name instead."),
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Import an exported journal as a campaign (and make it current)."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as error:
+        raise TurnkeeperError(f"{file}: cannot read it ({error.strerror})") from None
+    with open_campaigns(db) as campaigns:
+        state = campaigns.import_jsonl(text, name)
+        campaigns.use(state.name)
+    data = {"campaign": state.name, "version": state.version, "date": state.date}
+    emit(
+        data,
+        as_json,
+        lambda: console.print(
+            f"Imported [bold]{state.name}[/]: {state.version} records, now {state.date}."
+        ),
+    )

@@ -1,0 +1,230 @@
+"""The application service: runs a campaign's commands against an event store.
+
+Each front door (CLI, HTTP, a bot) goes through :class:`Campaigns`: it loads a campaign's
+records from the store, folds them into the live state, decides a command with the right dice
+and appends the new records carrying the version it folded from. If another writer got there
+first, the store refuses with ConflictError, nothing is appended, and the caller reloads.
+
+Dice: a command starting at version ``v`` rolls :func:`~turnkeeper.campaign.command_dice`
+``(seed, v)``, so the same seed and commands give the same journal in any process; faces typed
+in from physical dice replace them, and every one of them must be used.
+
+>>> from turnkeeper.store import open_store
+>>> from turnkeeper.campaign import Wait, parse_party
+>>> from turnkeeper.rules.loader import preset
+>>> import tempfile, os
+>>> campaigns = Campaigns(open_store(os.path.join(tempfile.mkdtemp(), "t.db")))
+>>> party = parse_party('[[characters]]\\nname = "Aldo"\\nhp = 6')
+>>> campaigns.new("Keep", preset("ex"), party, seed=7).version
+1
+>>> [r.seq for r in campaigns.execute("Keep", Wait(600))]
+[2]
+>>> campaigns.state("Keep").now
+600
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+
+from turnkeeper.campaign import (
+    CampaignState,
+    Character,
+    Command,
+    Journal,
+    Party,
+    Recorded,
+    Visibility,
+    command_dice,
+    render_markdown,
+)
+from turnkeeper.campaign.events import CampaignStarted
+from turnkeeper.dice import DiceSource, TypedDice
+from turnkeeper.errors import DiceInputError, NotFoundError, TurnkeeperError
+from turnkeeper.rules.schema import Ruleset
+from turnkeeper.store import EventStore
+
+STAND_IN = Party(characters=(Character(name="Adventurer", hp=6),))
+"""The party of a campaign started without a party file: one stand-in character."""
+
+
+class Campaigns:
+    """Campaigns kept in one event store: start them, run commands, read and move journals.
+
+    Journals already read are kept in memory and caught up with ``read(since=...)``, so a
+    long-running process (a server, the benchmark) does not re-read a campaign per command.
+    """
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self._journals: dict[str, Journal] = {}
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def journal(self, name: str) -> Journal:
+        """The campaign's journal, caught up with everything in the store."""
+        journal = self._journals.get(name)
+        if journal is None:
+            records = self.store.read(name)
+            if not records:
+                raise NotFoundError(
+                    f"campaign {name!r} has an empty journal: import or recreate it"
+                )
+            journal = Journal(records)
+        else:
+            newer = self.store.read(name, since=journal.version)
+            if newer:
+                journal.append(Recorded.from_record(r) for r in newer)
+        self._journals[name] = journal
+        return journal
+
+    def state(self, name: str) -> CampaignState:
+        """What is true now in the campaign (the fold of its journal)."""
+        return self.journal(name).state
+
+    def log(self, name: str, since: int = 0, player: bool = False) -> list[Recorded]:
+        """The records after ``since``; ``player=True`` leaves out referee-only events."""
+        records = self.journal(name).records[since:]
+        if player:
+            return [r for r in records if r.event.visibility is Visibility.PARTY]
+        return list(records)
+
+    def names(self) -> list[str]:
+        """Every campaign in the store."""
+        return self.store.campaigns()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def new(
+        self, name: str, ruleset: Ruleset, party: Party | None = None, seed: int | None = None
+    ) -> CampaignState:
+        """Start a campaign (the ruleset and party are embedded, so replay needs no files).
+
+        Without a seed the service draws one; it is in the journal, so replay is exact.
+        """
+        seed = secrets.randbits(32) if seed is None else seed
+        journal = Journal.start(name, ruleset, party or STAND_IN, seed)
+        self.store.create(name)
+        try:
+            self.store.append(name, 0, [r.to_record() for r in journal.records])
+        except BaseException:
+            self.store.delete(name)
+            raise
+        self._journals[name] = journal
+        return journal.state
+
+    def execute(
+        self, name: str, command: Command, typed_dice: Sequence[int] | None = None
+    ) -> list[Recorded]:
+        """Run ``command`` and append its records; ConflictError (nothing appended) if stale.
+
+        ``typed_dice``: faces of physical dice, used in order instead of the seeded dice; a
+        face left over is a DiceInputError, so a mistyped roll never half-applies.
+        """
+        journal = self.journal(name)
+        version = journal.version
+        dice: DiceSource
+        typed = TypedDice(typed_dice) if typed_dice is not None else None
+        dice = typed if typed is not None else command_dice(journal.state.seed, version)
+        records = journal.preview(command, dice)
+        if typed is not None and typed.remaining:
+            raise DiceInputError(
+                f"{typed.remaining} typed-in dice left over: this command rolled fewer dice"
+            )
+        try:
+            self.store.append(name, version, [r.to_record() for r in records])
+        except BaseException:
+            # Our copy may be behind; the next call reads the journal afresh.
+            self._journals.pop(name, None)
+            raise
+        journal.append(records)
+        return records
+
+    def delete(self, name: str) -> None:
+        """Remove a campaign and its journal."""
+        self._journals.pop(name, None)
+        self.store.delete(name)
+
+    # -- moving journals -------------------------------------------------------------------
+
+    def export_jsonl(self, name: str) -> str:
+        """The journal as JSON Lines, one record a line; :meth:`import_jsonl` reads it back."""
+        return "".join(
+            json.dumps(r.to_record(), ensure_ascii=False, separators=(",", ":")) + "\n"
+            for r in self.journal(name).records
+        )
+
+    def import_jsonl(self, text: str, name: str | None = None) -> CampaignState:
+        """Make a campaign from an exported journal; ``name`` renames it.
+
+        Every record is checked (and the journal folded) before anything is written.
+        """
+        records = [_parse_line(number, line) for number, line in _lines(text)]
+        if not records:
+            raise TurnkeeperError("the journal to import is empty")
+        seqs = [r.seq for r in records]
+        if seqs != list(range(1, len(records) + 1)):
+            raise TurnkeeperError(
+                "the journal to import must number its records 1, 2, 3... in order"
+            )
+        first = records[0]
+        if not isinstance(first.event, CampaignStarted):
+            raise TurnkeeperError("the journal to import must begin with campaign.started")
+        if name is not None and name != first.event.name:
+            renamed = first.event.model_copy(update={"name": name})
+            records[0] = Recorded(first.seq, first.command, first.at, renamed)
+        journal = Journal(records)
+        target = journal.state.name
+        self.store.create(target)
+        try:
+            self.store.append(target, 0, [r.to_record() for r in journal.records])
+        except BaseException:
+            self.store.delete(target)
+            raise
+        self._journals[target] = journal
+        return journal.state
+
+    def export_markdown(self, name: str, player: bool = False) -> str:
+        """The session log as Markdown; ``player=True`` is the players' copy."""
+        return render_markdown(self.journal(name).records, player=player)
+
+    # -- the current campaign --------------------------------------------------------------
+
+    def use(self, name: str) -> None:
+        """Make ``name`` the campaign that verbs without ``--campaign`` act on."""
+        if name not in self.store.campaigns():
+            raise NotFoundError(
+                f"no campaign named {name!r}: see `turnkeeper campaigns`, or start one with "
+                "`turnkeeper new`"
+            )
+        self.store.set_current(name)
+
+    def resolve(self, name: str | None) -> str:
+        """The campaign a verb acts on: ``name`` if given, else the current one."""
+        if name:
+            return name
+        current = self.store.current()
+        if current is None:
+            raise NotFoundError(
+                "no campaign chosen: pass --campaign NAME, or pick one with `turnkeeper use NAME`"
+            )
+        return current
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    return [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+
+
+def _parse_line(number: int, line: str) -> Recorded:
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise TurnkeeperError(f"line {number}: not JSON ({error.msg})") from None
+    if not isinstance(record, dict):
+        raise TurnkeeperError(f"line {number}: a journal record is a JSON object")
+    try:
+        return Recorded.from_record(record)
+    except TurnkeeperError as error:
+        raise TurnkeeperError(f"line {number}: {error}") from None
