@@ -59,7 +59,7 @@ class EventRate:
 
 @dataclass(frozen=True)
 class LightLifetime:
-    """How many turns one light source lasts, and the chance it outlasts the span."""
+    """How many turns one light source lasts, and the chance it lasts the whole span."""
 
     source: str
     expected_turns: Fraction
@@ -135,17 +135,18 @@ def _count_rate(event: str, chance: Fraction, trials: int, per_turn: Fraction) -
 
 
 def _geometric_lifetime(p: Fraction, cap: int | None, span: int) -> tuple[Fraction, Fraction]:
-    """Expected turns until the first success of chance ``p`` (at most ``cap``), and P(> span).
+    """Expected turns a light burns (at most ``cap``), and the chance it burns ``span`` turns.
 
-    The light burns out on the turn the face shows, so a light lasts T turns where T is the
-    turn of the first Waning Resources face.
+    A light relit on a Waning Resources face burns that turn and every turn until the die
+    next shows the face (the turn it is replaced): T turns, T geometric on 1, 2, ... with
+    chance ``p``, so E[T] = 1/p and P(T >= span) = (1 - p) ** (span - 1).
     """
     survive = 1 - p
     if cap is None:
         expected = 1 / p if p else Fraction(10**9)
     else:
         expected = sum((survive**j for j in range(cap)), Fraction(0))
-    outlasts = survive**span if cap is None or cap > span else Fraction(0)
+    outlasts = survive ** (span - 1) if cap is None or cap >= span else Fraction(0)
     return expected, outlasts
 
 
@@ -203,7 +204,7 @@ def turn_odds(
         for name, source in ruleset.light.sources.items():
             fixed = source.turns
             expected = Fraction(fixed) if fixed is not None else Fraction(10**9)
-            outlasts = Fraction(1 if fixed is None or fixed > span else 0)
+            outlasts = Fraction(1 if fixed is None or fixed >= span else 0)
             lights.append(LightLifetime(name, expected, fixed, outlasts))
     return TurnOdds(
         ruleset=ruleset.name,

@@ -1,3 +1,237 @@
-"""CLI verbs: dungeon (filled in by its issue)."""
+"""CLI verbs: ``turn``, ``site enter|leave|show|resume`` and ``odds-turn``.
 
-from turnkeeper.cli.app import app  # noqa: F401
+``turnkeeper turn`` does a page of bookkeeping in one command: ten minutes pass and the
+ruleset's turn procedure runs (the dungeon die, or the wandering check), with every roll in
+the journal. The referee sees everything; ``--player`` shows what the characters perceive.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import typer
+from rich.table import Table
+
+from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.campaign import CampaignOption, DbOption, DiceOption
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures import dungeon as _dungeon  # noqa: F401  (registers the site events)
+
+site_app = typer.Typer(
+    help="Enter, leave and look at sites (dungeons, ruins, caves).", no_args_is_help=True
+)
+app.add_typer(site_app, name="site")
+
+PlayerOption = typer.Option(False, "--player", help="Show only what the party perceives.")
+
+
+def _run(
+    db: str | None,
+    campaign: str | None,
+    command: object,
+    dice: str | None,
+    player: bool,
+    as_json: bool,
+) -> None:
+    """Run a dungeon command; the referee sees every record, ``--player`` the party's."""
+    from turnkeeper.campaign import Command, Visibility
+    from turnkeeper.cli.campaign import describe, open_campaigns, show_records, typed_faces
+
+    faces = typed_faces(dice)
+    with open_campaigns(db) as campaigns:
+        name = campaigns.resolve(campaign)
+        records = campaigns.execute(name, cast("Command", command), faces)
+        state = campaigns.state(name)
+    shown = [r for r in records if not player or r.event.visibility is Visibility.PARTY]
+    data: dict[str, Any] = {
+        "campaign": name,
+        "version": state.version,
+        "date": state.date,
+        "records": [describe(r) for r in shown],
+    }
+
+    def render() -> None:
+        if player:
+            for record in shown:
+                if record.event.kind != "clock.advanced":
+                    console.print(record.event.describe(), highlight=False)
+        else:
+            show_records(shown)
+        console.print(f"[dim]{name} · {state.date} · version {state.version}[/]")
+
+    emit(data, as_json, render)
+
+
+@app.command("turn")
+def turn_command(
+    mode: str | None = typer.Option(
+        None, "--mode", "-m", help="cautious, swift or running (the ruleset's movement modes)."
+    ),
+    noisy: bool = typer.Option(False, "--noisy", help="Tumult and trouble (EX-ENC-4)."),
+    skip_check: bool = typer.Option(
+        False, "--skip-check", help="Off the lanes of traffic: no wandering check (EX-ENC-3)."
+    ),
+    door: bool = typer.Option(
+        False, "--door", help="A door or barrier this turn: a running party halts (EX-MOV-3)."
+    ),
+    level: int | None = typer.Option(None, "--level", help="Go to this level of the site."),
+    area: str | None = typer.Option(None, "--area", help="Go to this keyed area."),
+    no_hide: bool = typer.Option(
+        False, "--no-hide", help="Do not hide from what is heard coming (EX-ENC-5)."
+    ),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    dice: str | None = DiceOption,
+    player: bool = PlayerOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """One dungeon turn: ten minutes pass and the ruleset's turn procedure runs."""
+    from turnkeeper.procedures.dungeon import Turn
+
+    command = Turn(
+        mode=mode,
+        noisy=noisy,
+        skip_check=skip_check,
+        door=door,
+        level=level,
+        area=area,
+        hide=not no_hide,
+    )
+    _run(db, campaign, command, dice, player, as_json)
+
+
+@site_app.command("enter")
+def site_enter(
+    file: str = typer.Argument(..., help="The site file (TOML; see docs/site-format.md)."),
+    level: int | None = typer.Option(None, "--level", help="The level to enter (first: default)."),
+    area: str | None = typer.Option(None, "--area", help="The keyed area to enter at."),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    player: bool = PlayerOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Enter a site: the clock switches to dungeon turns."""
+    from turnkeeper.procedures.dungeon import EnterSite
+    from turnkeeper.world.sites import load_site
+
+    _run(db, campaign, EnterSite(load_site(file), level, area), None, player, as_json)
+
+
+@site_app.command("leave")
+def site_leave(
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    player: bool = PlayerOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Leave the site the party is in."""
+    from turnkeeper.procedures.dungeon import LeaveSite
+
+    _run(db, campaign, LeaveSite(), None, player, as_json)
+
+
+@site_app.command("resume")
+def site_resume(
+    fought: bool = typer.Option(False, "--fought", help="It came to a fight (EX-REST-2)."),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    player: bool = PlayerOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """The encounter is over: go on exploring."""
+    from turnkeeper.procedures.dungeon import EndEncounter
+
+    _run(db, campaign, EndEncounter(fought), None, player, as_json)
+
+
+@site_app.command("show")
+def site_show(
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    player: bool = PlayerOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """The site the party is in: the referee's whole site, or the party's view."""
+    from turnkeeper.cli.campaign import open_campaigns
+
+    with open_campaigns(db) as campaigns:
+        state = campaigns.state(campaigns.resolve(campaign))
+    visit = state.site
+    if visit is None:
+        raise IllegalCommandError("the party is not in a site: `turnkeeper site enter FILE`")
+    if player:
+        site_data: dict[str, Any] = visit.site.player_view()
+        where: dict[str, Any] = {"level": visit.level, "area": visit.area, "turns": visit.turns}
+    else:
+        site_data = visit.site.model_dump(mode="json")
+        where = visit.model_dump(mode="json", exclude={"site"})
+    data = {"site": site_data, "where": where}
+    emit(data, as_json, lambda: _render_site(data, player))
+
+
+def _render_site(data: dict[str, Any], player: bool) -> None:
+    site, where = data["site"], data["where"]
+    info = site if player else site["site"]
+    console.print(f"[bold]{info['name']}[/] ({info['kind']}): {info['description']}")
+    console.print(f"level {where['level']}, area {where['area'] or '-'}, {where['turns']} turns")
+    for level in site["levels"]:
+        table = Table(title=f"level {level['number']} {level['name']}", show_lines=False)
+        table.add_column("area")
+        table.add_column("description")
+        if not player:
+            table.add_column("notes")
+        for area in level["areas"]:
+            row = [f"{area['key']} {area['name']}", area["description"]]
+            table.add_row(*(row if player else [*row, area["notes"]]))
+        console.print(table)
+        if not player and level.get("encounters"):
+            rows = level["encounters"]["rows"]
+            listed = ", ".join(f"{r['roll']}: {r['creature']}" for r in rows)
+            console.print(f"  wandering ({level['encounters']['dice']}): {listed}")
+    if not player and where.get("encounter"):
+        console.print(f"[bold red]encounter under way:[/] {where['encounter']}")
+
+
+@app.command("odds-turn")
+def odds_turn(
+    ruleset: str = typer.Option(..., "--ruleset", "-r", help="A preset name or ruleset file."),
+    turns: int | None = typer.Option(None, "--turns", help="Span in turns (default: an hour)."),
+    mode: str | None = typer.Option(None, "--mode", "-m", help="A movement mode."),
+    noisy: bool = typer.Option(False, "--noisy", help="Tumult and trouble (EX-ENC-4)."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Exact odds of the ruleset's dungeon turn: event rates, light lifetimes, rests."""
+    from turnkeeper.analysis.turn_odds import turn_odds
+    from turnkeeper.rules.loader import find_ruleset
+
+    odds = turn_odds(find_ruleset(ruleset), turns=turns, mode=mode, noisy=noisy)
+    data = odds.to_data()
+
+    def render() -> None:
+        title = (
+            f"{odds.ruleset}: {odds.turns} turns ({odds.turns * odds.minutes} min), "
+            f"{odds.procedure}" + (f", {odds.mode}" if odds.mode else "")
+        )
+        table = Table(title=title)
+        for column in ("event", "per turn", "at least once", "expected"):
+            table.add_column(column, justify="left" if column == "event" else "right")
+        for rate in odds.events:
+            table.add_row(
+                rate.event,
+                _percent(rate.per_turn),
+                _percent(rate.at_least_one),
+                f"{float(rate.expected):.3f}",
+            )
+        console.print(table)
+        for light in odds.lights:
+            console.print(
+                f"{light.source}: lasts {float(light.expected_turns):.2f} turns on average; "
+                f"lasts the whole span {_percent(light.lasts_span)}"
+            )
+        console.print(f"turns of rest due: {float(odds.rest_turns):.2f}")
+
+    emit(data, as_json, render)
+
+
+def _percent(value: Any) -> str:
+    return f"{value} ({float(value):.1%})"
