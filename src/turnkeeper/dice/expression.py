@@ -20,7 +20,7 @@ import numpy as np
 from turnkeeper.dice.exact import exact_die
 from turnkeeper.dice.nodes import Node, names_in
 from turnkeeper.dice.parser import parse_tree
-from turnkeeper.dice.rolling import DieFace, Roll, Roller, compile_roller
+from turnkeeper.dice.rolling import DieFace, Roll, Roller, compile_roller, fast_roll
 from turnkeeper.dice.sampling import Ints, sample_array
 from turnkeeper.dice.sources import DiceSource
 from turnkeeper.errors import DiceNotationError
@@ -72,7 +72,7 @@ class Expression:
         roller: Roller = self._roller  # type: ignore[attr-defined]
         total, text = roller(source.die, typed, faces, _NO_VALUES if values is None else values)
         canonical: str = self._canonical  # type: ignore[attr-defined]
-        return Roll(canonical, total, tuple(faces), f"{text} = {total}", typed)
+        return fast_roll(canonical, total, tuple(faces), f"{text} = {total}", typed)
 
     def exact(self, values: Mapping[str, int] | None = None) -> icepool.Die:
         """The exact distribution as an icepool ``Die``."""
