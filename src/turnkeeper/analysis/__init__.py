@@ -1,0 +1,1 @@
+"""Analysis for designers: exact odds of procedures and fast simulation (``simulate``)."""

@@ -1,0 +1,274 @@
+"""The designer's view of a fight: who wins, in how many rounds, at what cost in hit points.
+
+Many fights run at once with numpy: hit points are an array of shape ``(runs, combatants)``
+and every round is a handful of array operations, the same for every run. The model follows
+the ruleset's numbers, simplified where a fight simulation must choose for the table:
+
+* Everyone fights in melee from the first round: each standing combatant attacks one
+  standing enemy chosen at random, with the attack die + melee stat + HB + HD bonus
+  (TP-ATK-1, PG-ATK-2), hitting strictly above or at AC as the ruleset says, for its damage
+  die (+STR for the classes that add it).
+* Order of beats per ruleset: the overloaded die (TP-INI-1: all at once, TP-INI-2; face 2
+  fatigue hurts everyone in melee from round 2; face 6 gives the party +1); side initiative
+  (PG-INI-1, CB-INI-1: the winning side's results take effect before the loser acts; ties
+  simultaneous or to the party; kept for every round when the ruleset says so, CB-INI-2);
+  individual initiative (CB-INI-3).
+* Out of the fight at 0 hit points (PG-HP-1); no surprise, morale, spells or flight.
+
+>>> from turnkeeper.rules.loader import preset
+>>> from turnkeeper.procedures.combat.roster import parse_roster
+>>> fighters = parse_roster('''
+... [[characters]]
+... name = "Ann"
+... hp = 12
+... ac = 15
+... damage = "d8"
+... [[foes]]
+... name = "Rat"
+... count = 2
+... hp = 2
+... ac = 10
+... damage = "d3"
+... ''')
+>>> odds = simulate_fight(preset("pg"), fighters, runs=2000, seed=1)
+>>> odds.party_wins > 0.9, odds.runs
+(True, 2000)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from turnkeeper.dice import parse
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.combat.attacks import attack_bonus
+from turnkeeper.procedures.combat.state import Combatant, Side
+from turnkeeper.rules.schema import FaceEvent, Ruleset
+
+__all__ = ["FightOdds", "simulate_fight"]
+
+Ints = NDArray[np.int64]
+Bools = NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class FightOdds:
+    """What many runs of one fight say: win chances, rounds, hit points lost per side."""
+
+    runs: int
+    party_wins: float
+    opposition_wins: float
+    both_down: float
+    unresolved: float
+    rounds_mean: float
+    rounds: dict[int, int]
+    hp_lost_party: float
+    hp_lost_opposition: float
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able, for ``--json``."""
+        return {
+            "runs": self.runs,
+            "party_wins": self.party_wins,
+            "opposition_wins": self.opposition_wins,
+            "both_down": self.both_down,
+            "unresolved": self.unresolved,
+            "rounds_mean": self.rounds_mean,
+            "rounds": {str(k): v for k, v in sorted(self.rounds.items())},
+            "hp_lost": {"party": self.hp_lost_party, "opposition": self.hp_lost_opposition},
+        }
+
+
+@dataclass(frozen=True)
+class _Fighters:
+    party: Bools  # (n,)
+    ac: Ints
+    bonus: Ints
+    strength: Ints  # damage bonus for the classes that add STR (PG-ATK-2)
+    hp: Ints
+    damage: tuple[str, ...]
+    stats: dict[str, Ints]
+
+
+def _fighters(rules: Ruleset, combatants: Sequence[Combatant]) -> _Fighters:
+    strong = {c.casefold() for c in rules.attack.strength_damage_classes}
+    return _Fighters(
+        party=np.array([c.side is Side.PARTY for c in combatants]),
+        ac=np.array([c.ac for c in combatants], dtype=np.int64),
+        bonus=np.array(
+            [attack_bonus(c, rules, ranged=False, second_wind=False) for c in combatants],
+            dtype=np.int64,
+        ),
+        strength=np.array(
+            [
+                c.stat(rules.attack.melee_stat) if c.character_class.casefold() in strong else 0
+                for c in combatants
+            ],
+            dtype=np.int64,
+        ),
+        hp=np.array([c.hp for c in combatants], dtype=np.int64),
+        damage=tuple(c.damage for c in combatants),
+        stats={
+            name: np.array([c.stat(name) for c in combatants], dtype=np.int64)
+            for name in rules.stats
+        },
+    )
+
+
+def _best(f: _Fighters, alive: Bools, party: bool, name: str) -> Ints:
+    """Per run, the best modifier ``name`` among a side's standing members (CB-INI-1)."""
+    values = f.stats.get(name, np.zeros_like(f.ac))
+    members = alive & (f.party == party)
+    best = np.where(members, values, np.iinfo(np.int64).min).max(axis=1)
+    return np.where(members.any(axis=1), best, 0)
+
+
+def _side_total(
+    rules: Ruleset, f: _Fighters, alive: Bools, party: bool, rng: np.random.Generator
+) -> Ints:
+    """A side's initiative roll: the die with each named stat read as the side's best.
+
+    Names are read as added modifiers (``1d8+DEX``), which every preset's die is.
+    """
+    expression = parse(rules.initiative.die)
+    total = expression.sample(alive.shape[0], rng, {k: 0 for k in expression.names})
+    for name in expression.names:
+        total = total + _best(f, alive, party, name)
+    return total
+
+
+def _beats(rules: Ruleset, f: _Fighters, alive: Bools, rng: np.random.Generator) -> Ints:
+    """The beat each combatant acts in, per run: shape (runs, n); 0 acts first."""
+    runs, n = alive.shape
+    method = rules.initiative.method
+    if method == "overloaded":
+        return np.zeros((runs, n), dtype=np.int64)
+    opposition = _side_total(rules, f, alive, False, rng)
+    if method == "individual":
+        # CB-INI-3: each character alone, the opposition as one; ties to the party (the +1).
+        expression = parse(rules.initiative.die)
+        keys = np.empty((runs, n), dtype=np.int64)
+        for i in range(n):
+            if f.party[i]:
+                own = expression.sample(runs, rng, {k: 0 for k in expression.names})
+                for name in expression.names:
+                    own = own + f.stats.get(name, np.zeros_like(f.ac))[i]
+                keys[:, i] = own * 2 + 1
+            else:
+                keys[:, i] = opposition * 2
+        # A combatant's beat: how many distinct keys in its run are higher than its own.
+        ranked = -np.sort(-keys, axis=1)
+        first = np.ones_like(ranked, dtype=bool)
+        first[:, 1:] = ranked[:, 1:] != ranked[:, :-1]
+        above = (ranked[:, None, :] > keys[:, :, None]) & first[:, None, :]
+        beat: Ints = above.sum(axis=2).astype(np.int64)
+        return beat
+    party = _side_total(rules, f, alive, True, rng)
+    first = np.sign(party - opposition)
+    if rules.initiative.ties == "party":
+        first = np.where(first == 0, 1, first)
+    party_beat = np.where(first >= 0, 0, 1)
+    opposition_beat = np.where(first <= 0, 0, 1)
+    return np.where(f.party[None, :], party_beat[:, None], opposition_beat[:, None])
+
+
+def _attack_beat(
+    rules: Ruleset,
+    f: _Fighters,
+    hp: Ints,
+    actors: Bools,
+    second_wind: Bools,
+    rng: np.random.Generator,
+) -> Ints:
+    """Damage dealt to each combatant when ``actors`` all attack at once: shape (runs, n)."""
+    runs, n = hp.shape
+    standing = hp > 0
+    enemy = f.party[:, None] != f.party[None, :]  # (n attacker, n target)
+    scores = rng.random((runs, n, n))
+    valid = enemy[None, :, :] & standing[:, None, :]
+    scores = np.where(valid, scores, -1.0)
+    target = scores.argmax(axis=2)  # (runs, n)
+    has_target = valid.any(axis=2) & actors
+    die = parse(rules.attack.die)
+    thrown = die.sample(runs * n, rng).reshape(runs, n)
+    total = thrown + f.bonus[None, :] + (second_wind[:, None] & f.party[None, :])
+    target_ac = f.ac[target]
+    hit = total > target_ac if rules.attack.hits == "above" else total >= target_ac
+    dealt = np.zeros((runs, n), dtype=np.int64)
+    for i in range(n):
+        amount = parse(f.damage[i]).sample(runs, rng) + f.strength[i]
+        amount = np.maximum(amount, 0) * (hit[:, i] & has_target[:, i])
+        np.add.at(dealt, (np.arange(runs), target[:, i]), amount)
+    return dealt
+
+
+def simulate_fight(
+    rules: Ruleset,
+    combatants: Sequence[Combatant],
+    *,
+    runs: int = 10_000,
+    seed: int = 0,
+    max_rounds: int = 50,
+    progress: Callable[[int], None] | None = None,
+) -> FightOdds:
+    """Run ``runs`` fights at once; ``progress`` is told of each finished round's count."""
+    if runs < 1:
+        raise IllegalCommandError(f"simulate at least 1 fight, not {runs}")
+    f = _fighters(rules, combatants)
+    if f.party.all() or not f.party.any():
+        raise IllegalCommandError("a fight needs combatants on both sides: a party and foes")
+    rng = np.random.default_rng(seed)
+    n = len(combatants)
+    hp = np.broadcast_to(f.hp, (runs, n)).copy()
+    rounds = np.zeros(runs, dtype=np.int64)
+    die = rules.dice.get(rules.initiative.overloaded_die)
+    face_events = [die.faces[k].event for k in range(1, die.sides + 1)] if die is not None else []
+    kept: Ints | None = None
+    fatigue_faces = [i for i, e in enumerate(face_events) if e is FaceEvent.FATIGUE]
+    wind_faces = [i for i, e in enumerate(face_events) if e is FaceEvent.SECOND_WIND]
+    for round_number in range(1, max_rounds + 1):
+        standing = hp > 0
+        fighting = (standing & f.party).any(axis=1) & (standing & ~f.party).any(axis=1)
+        active = np.flatnonzero(fighting)
+        if not active.size:
+            break
+        rounds[active] += 1
+        # Only the fights still running are worked on: most end early.
+        sub, up = hp[active], standing[active]
+        second_wind = np.zeros(active.size, dtype=bool)
+        if rules.initiative.method == "overloaded" and die is not None:
+            faces = rng.integers(0, die.sides, active.size)
+            second_wind = np.isin(faces, wind_faces)
+            if round_number > 1:  # everyone standing is in melee after the first exchange
+                sub -= np.isin(faces, fatigue_faces)[:, None] & up
+        if kept is None or rules.initiative.reroll_each_round:
+            kept = np.zeros((runs, n), dtype=np.int64)
+            kept[active] = _beats(rules, f, up, rng)
+        beats = kept[active]
+        for beat in range(int(beats.max()) + 1):
+            actors = (sub > 0) & (beats == beat)
+            if actors.any():
+                sub -= _attack_beat(rules, f, sub, actors, second_wind, rng)
+        hp[active] = sub
+        if progress is not None:
+            progress(round_number)
+    standing = hp > 0
+    party_up = (standing & f.party).any(axis=1)
+    foes_up = (standing & ~f.party).any(axis=1)
+    lost = np.minimum(f.hp[None, :] - hp, np.maximum(f.hp, 0)[None, :])
+    distribution = np.bincount(rounds)
+    return FightOdds(
+        runs=runs,
+        party_wins=float((party_up & ~foes_up).mean()),
+        opposition_wins=float((foes_up & ~party_up).mean()),
+        both_down=float((~party_up & ~foes_up).mean()),
+        unresolved=float((party_up & foes_up).mean()),
+        rounds_mean=float(rounds.mean()),
+        rounds={i: int(c) for i, c in enumerate(distribution) if c},
+        hp_lost_party=float(lost[:, f.party].sum(axis=1).mean()),
+        hp_lost_opposition=float(lost[:, ~f.party].sum(axis=1).mean()),
+    )

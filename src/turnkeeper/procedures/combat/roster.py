@@ -1,0 +1,132 @@
+"""Combatants from text: a TOML roster of characters and foes, and a one-line monster.
+
+The roster format (documented in ``examples/foes.toml``)::
+
+    [[characters]]            # the party side; a campaign party file also reads
+    name = "Ann"
+    class = "fighter"
+    level = 2
+    hp = 12
+    ac = 14
+    damage = "d8"             # the weapon's die (default d6)
+    stats = { STR = 2, DEX = 1 }
+
+    [[foes]]                  # the opposition
+    name = "Goblin"
+    count = 4                 # Goblin 1 .. Goblin 4
+    hd = 1
+    hp = 4                    # default: 4 per HD, rounded down from the HD's d8 average
+    ac = 12
+    damage = "d6"
+    xp = 5
+    morale = 7
+    stats = { DEX = 1 }
+
+``[[allies]]`` join the party side (CB-SIDE-1). Keys a campaign party file adds (``save``,
+``equipment``, ``conditions``, ``[supplies]``, ``leader``) are read or ignored, so the
+campaign's party file serves as a ``--party`` file too.
+
+>>> foes = parse_roster('[[foes]]\\nname = "Goblin"\\ncount = 2\\nhd = 1\\nac = 12')
+>>> [(c.name, c.hp, c.side.value) for c in foes]
+[('Goblin 1', 4, 'opposition'), ('Goblin 2', 4, 'opposition')]
+>>> parse_monster("Goblin:hd=1,hp=4,ac=12,dex=1")[0].stats
+{'DEX': 1}
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from turnkeeper.errors import TurnkeeperError
+from turnkeeper.procedures.combat.state import Combatant, Side
+
+__all__ = ["RosterError", "parse_monster", "parse_roster"]
+
+_SECTIONS = {"characters": Side.PARTY, "allies": Side.PARTY, "foes": Side.OPPOSITION}
+_IGNORED = {"equipment", "healed_day", "conditions"}
+_STATS = ("STR", "DEX", "CON", "INT", "WIS", "CHA")
+
+
+class RosterError(TurnkeeperError):
+    """A roster or monster line that cannot be read; says where and what was expected."""
+
+
+def _combatant(entry: Mapping[str, Any], side: Side, where: str) -> list[Combatant]:
+    data = {k: v for k, v in entry.items() if k not in _IGNORED}
+    count = data.pop("count", 1)
+    if "class" in data:
+        data["character_class"] = data.pop("class")
+    if side is Side.OPPOSITION or "hd" in data:
+        data.setdefault("hd", 1)
+        data.setdefault("hp", max(1, int(data["hd"]) * 4) if isinstance(data["hd"], int) else 1)
+    data.setdefault("max_hp", data.get("hp", 0))
+    if not isinstance(count, int) or count < 1:
+        raise RosterError(f"{where}: count must be a whole number of at least 1, not {count!r}")
+    name = str(data.get("name", ""))
+    if not name:
+        raise RosterError(f"{where}: every combatant needs a name")
+    try:
+        return [
+            Combatant.model_validate(
+                {**data, "side": side, "name": name if count == 1 else f"{name} {i}"}
+            )
+            for i in range(1, count + 1)
+        ]
+    except ValidationError as error:
+        first = error.errors()[0]
+        key = ".".join(str(p) for p in first["loc"])
+        raise RosterError(f"{where}: {key}: {first['msg']}") from None
+
+
+def parse_roster(text: str, source: str = "roster") -> list[Combatant]:
+    """Every combatant of a roster file's text, party side first, in file order."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise RosterError(f"{source}: not valid TOML ({error})") from None
+    stray = set(data) - set(_SECTIONS) - {"supplies", "leader"}
+    if stray:
+        raise RosterError(
+            f"{source}: unknown section {sorted(stray)[0]!r}; use [[characters]], "
+            "[[allies]] or [[foes]]"
+        )
+    combatants: list[Combatant] = []
+    for section, side in _SECTIONS.items():
+        for index, entry in enumerate(data.get(section, [])):
+            combatants += _combatant(entry, side, f"{source}: {section}[{index}]")
+    if not combatants:
+        raise RosterError(f"{source}: no [[characters]] or [[foes]] in it")
+    return combatants
+
+
+def parse_monster(text: str, side: Side = Side.OPPOSITION) -> list[Combatant]:
+    """A monster from one line, ``Name:key=value,...`` (stats by name: ``dex=1``).
+
+    ``count=3`` makes Name 1 to Name 3.
+    """
+    name, _, rest = text.partition(":")
+    entry: dict[str, Any] = {"name": name.strip()}
+    stats: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, equals, value = part.partition("=")
+        key = key.strip()
+        if not equals:
+            raise RosterError(f"monster {text!r}: expected key=value, got {part!r}")
+        if key.upper() in _STATS:
+            target: dict[str, Any] = stats
+            key = key.upper()
+        else:
+            target = entry
+        value = value.strip()
+        try:
+            target[key] = int(value)
+        except ValueError:
+            if target is stats:
+                raise RosterError(f"monster {text!r}: {key} must be a whole number") from None
+            target[key] = value
+    entry["stats"] = stats
+    return _combatant(entry, side, f"monster {text!r}")
