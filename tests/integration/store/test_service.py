@@ -1,0 +1,139 @@
+"""The campaign service over a real store (SQLite, and PostgreSQL with TURNKEEPER_TEST_PG)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+
+from turnkeeper.campaign import CountdownAdd, Light, Note, Rest, Visibility, Wait, fold, parse_party
+from turnkeeper.errors import ConflictError, DiceInputError, TurnkeeperError
+from turnkeeper.rules.loader import preset
+from turnkeeper.service import Campaigns
+from turnkeeper.store.sql import SqlStore
+
+if TYPE_CHECKING:
+    from tests.conftest import Backend
+
+PARTY = parse_party(
+    '[[characters]]\nname = "Aldo"\nhp = 7\n[supplies]\ntorches = 3\nrations = 4\nwater = 4'
+)
+
+
+@pytest.fixture
+def store(backend: Backend) -> Iterator[SqlStore]:
+    opened = SqlStore(backend.url, schema=backend.schema)
+    yield opened
+    opened.close()
+
+
+def play(campaigns: Campaigns, name: str) -> None:
+    campaigns.execute(name, Light("torch"))
+    campaigns.execute(name, Wait(3 * 600))
+    campaigns.execute(name, Rest())
+    campaigns.execute(name, Wait(4 * 3600))
+
+
+def test_same_seed_same_commands_same_journal(store: SqlStore) -> None:
+    campaigns = Campaigns(store)
+    for name in ("A", "B"):
+        campaigns.new(name, preset("ex"), PARTY, seed=99)
+        play(campaigns, name)
+    a, b = store.read("A"), store.read("B")
+    assert len(a) > 5
+    assert [r for r in a if r["kind"] != "campaign.started"] == [
+        r for r in b if r["kind"] != "campaign.started"
+    ]
+    # a fresh service (another process) folds the same state from the store
+    assert Campaigns(store).state("A") == campaigns.state("A")
+
+
+class LaggingStore:
+    """A store that hides appends made after the first read: a writer racing another."""
+
+    def __init__(self, inner: SqlStore) -> None:
+        self.inner = inner
+        self.lag = True
+
+    def read(self, campaign: str, since: int = 0) -> list[dict[str, object]]:
+        return [] if self.lag and since else self.inner.read(campaign, since)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+
+def test_stale_writer_gets_conflict_and_nothing_is_appended(store: SqlStore) -> None:
+    first = Campaigns(store)
+    first.new("Keep", preset("ex"), PARTY, seed=1)
+    lagging = LaggingStore(store)
+    second = Campaigns(lagging)  # type: ignore[arg-type]
+    second.state("Keep")  # loads version 1
+    first.execute("Keep", Wait(600))
+    kept = store.read("Keep")
+    with pytest.raises(ConflictError, match="Keep is at version 2, you expected 1"):
+        second.execute("Keep", Wait(1200))
+    assert store.read("Keep") == kept
+    lagging.lag = False  # reloading after the conflict, the retry succeeds
+    second.execute("Keep", Wait(1200))
+    assert second.state("Keep").now == 1800 == Campaigns(store).state("Keep").now
+
+
+def test_typed_dice_are_used_and_leftovers_refused(store: SqlStore) -> None:
+    campaigns = Campaigns(store)
+    campaigns.new("Keep", preset("dg"), PARTY, seed=1)
+    version = store.version("Keep")
+    with pytest.raises(DiceInputError, match="left over"):
+        campaigns.execute("Keep", Note("just a note"), typed_dice=[4])
+    assert store.version("Keep") == version
+    flood = CountdownAdd("Flood", "short", "d6")  # rule: DG-CD-3, a die sets the length
+    with pytest.raises(DiceInputError, match="not enough typed-in dice"):
+        campaigns.execute("Keep", flood, typed_dice=[])
+    with pytest.raises(DiceInputError, match="a d6 shows 1 to 6"):
+        campaigns.execute("Keep", flood, typed_dice=[7])
+    assert store.version("Keep") == version
+    records = campaigns.execute("Keep", flood, typed_dice=[5])
+    rolls = [roll for r in records for roll in r.event.rolls]
+    assert [(roll.total, roll.typed_in) for roll in rolls] == [(5, True)]
+    assert campaigns.state("Keep").countdown("Flood").left == 5
+
+
+def test_export_import_folds_to_the_same_state(store: SqlStore) -> None:
+    campaigns = Campaigns(store)
+    campaigns.new("Keep", preset("ex"), PARTY, seed=3)
+    play(campaigns, "Keep")
+    campaigns.execute("Keep", Note("the secret door is behind the tapestry", Visibility.REFEREE))
+    text = campaigns.export_jsonl("Keep")
+    campaigns.delete("Keep")
+    assert campaigns.import_jsonl(text).name == "Keep"
+    assert campaigns.export_jsonl("Keep") == text
+    copy = campaigns.import_jsonl(text, name="Copy")
+    assert copy == campaigns.state("Keep").model_copy(update={"name": "Copy"})
+    assert fold(store.read("Copy")) == copy
+    assert "tapestry" in campaigns.export_markdown("Keep")
+    assert "tapestry" not in campaigns.export_markdown("Keep", player=True)
+    assert all(r.event.visibility is Visibility.PARTY for r in campaigns.log("Keep", player=True))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty"),
+        ("{not json\n", "line 1: not JSON"),
+        ('{"seq": 1}\n', "line 1: not a journal record"),
+    ],
+)
+def test_bad_imports_create_nothing(store: SqlStore, text: str, message: str) -> None:
+    campaigns = Campaigns(store)
+    with pytest.raises(TurnkeeperError, match=message):
+        campaigns.import_jsonl(text)
+    assert store.campaigns() == []
+
+
+def test_import_over_an_existing_name_is_a_conflict(store: SqlStore) -> None:
+    campaigns = Campaigns(store)
+    campaigns.new("Keep", preset("ex"), PARTY, seed=3)
+    text = campaigns.export_jsonl("Keep")
+    with pytest.raises(ConflictError, match="already exists"):
+        campaigns.import_jsonl(text)
+    assert store.version("Keep") == 1

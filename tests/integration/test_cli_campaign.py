@@ -1,0 +1,166 @@
+"""CLI: the campaign verbs against a temporary --db (JSON shapes, current campaign, mistakes)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import turnkeeper.cli  # noqa: F401  (registers the verbs)
+from turnkeeper.cli.app import app
+from turnkeeper.errors import TurnkeeperError
+
+runner = CliRunner()
+
+PARTY = """
+leader = "Aldo"
+[[characters]]
+name = "Aldo"
+hp = 7
+[[characters]]
+name = "Bea"
+hp = 5
+[supplies]
+torches = 3
+rations = 4
+"""
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "campaigns.db")
+
+
+@pytest.fixture
+def party(tmp_path: Path) -> str:
+    path = tmp_path / "party.toml"
+    path.write_text(PARTY, encoding="utf-8")
+    return str(path)
+
+
+def tk(db: str, *args: str) -> Any:
+    """Run a verb with --db and --json; return the parsed JSON (errors propagate)."""
+    result = runner.invoke(app, [*args, "--db", db, "--json"])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_new_status_wait_light_rest_undo(db: str, party: str) -> None:
+    made = tk(db, "new", "Keep", "--ruleset", "ex", "--party", party, "--seed", "11")
+    assert made == {"campaign": "Keep", "ruleset": "ex", "seed": 11, "date": "1-01-01 08:00"}
+    status = tk(db, "status")
+    assert status["name"] == "Keep" and status["version"] == 1 and status["now"] == 0
+    assert [c["name"] for c in status["party"]["characters"]] == ["Aldo", "Bea"]
+
+    lit = tk(db, "light", "torch")
+    assert lit["records"][0]["kind"] == "light.lit"
+    assert tk(db, "status")["supplies"]["counted"]["torches"] == 2
+
+    waited = tk(db, "wait", "3 turns")
+    assert tk(db, "status")["now"] == 1800
+    assert waited["version"] == tk(db, "status")["version"]
+
+    rested = tk(db, "rest")
+    assert rested["records"]
+    before_undo = tk(db, "status")
+    tk(db, "undo")
+    after = tk(db, "status")
+    assert after["now"] == 1800  # the rest's time is forgotten by the state
+    assert after["version"] == before_undo["version"] + 1  # ...but the undo is recorded
+
+
+def test_log_player_hides_referee_countdown(db: str) -> None:
+    tk(db, "new", "Keep", "--ruleset", "dg", "--seed", "2")
+    tk(db, "countdown", "add", "Ambush", "--type", "short", "--length", "4", "--referee")
+    tk(db, "countdown", "add", "Flood", "--type", "short", "--length", "3")
+    assert [c["name"] for c in tk(db, "countdown", "list")] == ["Ambush", "Flood"]
+    tk(db, "countdown", "tick", "Flood")
+    assert {c["name"]: c["left"] for c in tk(db, "countdown", "list")}["Flood"] == 2
+    tk(db, "countdown", "end", "Flood")
+
+    full = tk(db, "log")
+    player = tk(db, "log", "--player")
+    assert any("Ambush" in r["text"] for r in full)
+    assert not any("Ambush" in r["text"] for r in player)
+    assert all(r["visibility"] == "party" for r in player)
+    assert [r["seq"] for r in tk(db, "log", "--since", "2")] == [r["seq"] for r in full][2:]
+
+
+def test_export_import_round_trip(db: str, party: str, tmp_path: Path) -> None:
+    tk(db, "new", "Keep", "--ruleset", "ex", "--party", party, "--seed", "5")
+    tk(db, "light")
+    tk(db, "wait", "2h")
+    out = tmp_path / "keep.jsonl"
+    tk(db, "export", "--format", "jsonl", "--out", str(out))
+    imported = tk(db, "import", str(out), "--name", "Copy")
+    assert imported["campaign"] == "Copy"
+    original, copy = tk(db, "status", "--campaign", "Keep"), tk(db, "status")
+    assert copy.pop("name") == "Copy" and original.pop("name") == "Keep"
+    assert copy == original
+    assert tk(db, "campaigns") == {"campaigns": ["Copy", "Keep"], "current": "Copy"}
+    markdown = tk(db, "export", "--format", "markdown", "--campaign", "Keep")["text"]
+    assert markdown.startswith("# Keep") and "torch" in markdown
+
+
+def test_use_switches_the_current_campaign(db: str) -> None:
+    tk(db, "new", "A", "--ruleset", "ex", "--seed", "1")
+    tk(db, "new", "B", "--ruleset", "ex", "--seed", "1")
+    assert tk(db, "campaigns")["current"] == "B"
+    tk(db, "use", "A")
+    tk(db, "wait", "1h")
+    assert tk(db, "status", "--campaign", "A")["now"] == 3600
+    assert tk(db, "status", "--campaign", "B")["now"] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["wait", "3 fortnights"], "unknown unit"),
+        (["light", "torch"], "no torches left"),
+        (["countdown", "tick", "Nothing"], "no countdown called"),
+        (["wait", "1h", "--campaign", "Nowhere"], "no campaign named 'Nowhere'"),
+        (["wait", "1h", "--dice", "3,x"], "--dice"),
+        (["export", "--format", "pdf"], "choose jsonl or markdown"),
+        (["new", "Keep", "--ruleset", "ex"], "already exists"),
+        (["new", "Other", "--ruleset", "nosuch"], "no preset or ruleset file"),
+    ],
+)
+def test_mistakes_change_nothing(db: str, args: list[str], message: str) -> None:
+    tk(db, "new", "Keep", "--ruleset", "ex", "--seed", "1")
+    with pytest.raises(TurnkeeperError, match=message):
+        tk(db, *args)
+    assert tk(db, "status")["version"] == 1
+    assert tk(db, "campaigns")["campaigns"] == ["Keep"]
+
+
+def test_no_current_campaign_is_a_clear_mistake(db: str) -> None:
+    with pytest.raises(TurnkeeperError, match="no campaign chosen"):
+        tk(db, "status")
+
+
+def test_real_process_exits_2_with_one_line(db: str) -> None:
+    """Through the console script's main(): exit 2, one stderr line, no traceback."""
+    exe = [sys.executable, "-c", "from turnkeeper.cli import main; main()"]
+    done = subprocess.run(
+        [*exe, "new", "Keep", "--ruleset", "ex", "--db", db], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    failed = subprocess.run([*exe, "wait", "soon", "--db", db], capture_output=True, text=True)
+    assert failed.returncode == 2
+    assert failed.stderr.strip().count("\n") == 0 and "cannot read duration" in failed.stderr
+    assert "Traceback" not in failed.stderr
+
+
+def test_human_output_renders(db: str, party: str) -> None:
+    tk(db, "new", "Keep", "--ruleset", "ex", "--party", party, "--seed", "4")
+    for args in (["status"], ["light"], ["log"], ["countdown", "list"], ["campaigns"]):
+        result = runner.invoke(app, [*args, "--db", db])
+        assert result.exit_code == 0, result.output
+    assert "Aldo" in runner.invoke(app, ["status", "--db", db]).stdout
