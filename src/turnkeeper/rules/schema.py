@@ -11,7 +11,7 @@ tables such as PG-REA-1), ``travel`` (TP-WIL-*), ``dungeon`` (EX-MOV-*, EX-ENC-*
 (EX-LIGHT-*, TP-ENC-2), ``rest`` (EX-REST-*), ``surprise``, ``initiative``, ``attack``,
 ``actions``, ``usage_die`` (PG-USE-1), ``countdowns`` (DG-CD-*), ``spotlight`` (DG-SPOT-*),
 ``dread`` (DG-DREAD-1), ``hit_points`` (PG-HP-1, PG-HEAL-1), ``saves`` (PG-SAVE-1),
-``treasure`` (PG-TRE-1), ``magic`` (TP-MAG-1).
+``treasure`` (PG-TRE-1), ``magic`` (TP-MAG-1), ``weather`` (TP-WENC-4 face 4).
 """
 
 from __future__ import annotations
@@ -216,6 +216,30 @@ class WildernessRules(Rules):
     search_hidden_tp: int = Field(1, description="TP-DISC-2: one hidden feature at random.")
     search_named_tp: int = Field(2, description="TP-DISC-2: a hidden feature the party names.")
     landmark_sight_hexes: int = Field(2, description="TP-DISC-1.")
+
+
+class WeatherRules(Rules):
+    """Weather by climate and season (TP-WENC-4 face 4; the project's default tables).
+
+    ``tables[climate][season]`` is rolled when the wilderness die shows Change of Weather;
+    each result names a state of ``travel.weather``, whose multiplier feeds TP-WIL-4.
+    A climate or season with no table leaves the weather for the referee to set.
+    """
+
+    start: str = Field("clear", description="The weather of every region when a map is loaded.")
+    default_climate: str = Field("temperate", description="For hexes the map gives no climate.")
+    seasons: dict[str, list[int]] = Field(
+        default_factory=lambda: {
+            "winter": [12, 1, 2],
+            "spring": [3, 4, 5],
+            "summer": [6, 7, 8],
+            "autumn": [9, 10, 11],
+        },
+        description="Season name -> calendar months (1..12).",
+    )
+    tables: dict[str, dict[str, RangedTable]] = Field(
+        default_factory=dict, description="Climate -> season -> table of weather states."
+    )
 
 
 # --- dungeon and site exploration (EX-*, TP-DUN-*) -----------------------------------------
@@ -439,6 +463,7 @@ class Ruleset(Rules):
     travel: TravelRules = TravelRules()
     lost: LostRules = LostRules()
     wilderness: WildernessRules = WildernessRules()
+    weather: WeatherRules = WeatherRules()
     dungeon: DungeonRules = DungeonRules(procedure="classic")
     light: LightRules = LightRules()
     rest: RestRules = RestRules()
