@@ -171,6 +171,11 @@ def _supplies(raw: Mapping[str, Any]) -> dict[str, Any]:
                 raise PartyFileError(f"supplies.{item}: {error}") from None
             if usage.sides is not None:
                 dice[item] = usage.sides
+        elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise PartyFileError(
+                f"supplies.{item}: expected a count (0 or more) or a usage die "
+                f'such as "d8", got {value!r}'
+            )
         else:
             counted[item] = value
     return {"counted": counted, "dice": dice}
@@ -197,7 +202,10 @@ def parse_party(text: str, source: str = "party file", ruleset: Ruleset | None =
         raise PartyFileError(f"{source}: not valid TOML ({error})") from None
     data = dict(raw)
     if isinstance(data.get("supplies"), Mapping):
-        data["supplies"] = _supplies(data["supplies"])
+        try:
+            data["supplies"] = _supplies(data["supplies"])
+        except PartyFileError as error:
+            raise PartyFileError(f"{source}: {error}; see docs/party.md") from None
     try:
         party = Party.model_validate(data)
     except ValidationError as error:

@@ -1,0 +1,57 @@
+"""The documented party file: examples/party.toml parses; broken files name file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from turnkeeper.campaign import PartyFileError, load_party, parse_party
+from turnkeeper.rules.loader import preset
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_the_example_party_file_parses() -> None:
+    party = load_party(ROOT / "examples" / "party.toml", preset("ex"))
+    assert [c.name for c in party.characters] == ["Aldo", "Bea"] and party.leader == "Aldo"
+    aldo = party.characters[0]
+    assert (aldo.level, aldo.hp, aldo.max_hp, aldo.character_class, aldo.stats["STR"]) == (
+        2, 12, 14, "fighter", 2,
+    )  # fmt: skip
+    assert party.supplies.count("torches") == 6 and party.supplies.dice == {"arrows": 10}
+
+
+def test_the_docs_example_parses() -> None:
+    text = (ROOT / "docs" / "party.md").read_text()
+    block = text.split("```toml\n", 1)[1].split("```", 1)[0]
+    assert parse_party(block).characters[0].max_hp == 14
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[[characters]]\nname = 'A'\n", r"party.toml: characters\[0\].hp: Field required"),
+        ("[[characters]]\nname = 'A'\nhp = 3\nlvl = 2\n", r"characters\[0\].lvl: Extra inputs"),
+        ("[[characters]]\nname = 'A'\nhp = 3\n[supplies]\narrows = 'd7'\n", "supplies.arrows"),
+        (
+            "[[characters]]\nname = 'A'\nhp = 3\n[supplies]\noil = -1\n",
+            "party.toml: supplies.oil: expected a count",
+        ),
+        ("leader = 'Z'\n[[characters]]\nname = 'A'\nhp = 3\n", "leader 'Z' is not one of"),
+        ("characters = []\n", "characters: Tuple should have at least 1"),
+        ("[[characters]\n", "not valid TOML"),
+        (
+            "[[characters]]\nname = 'A'\nhp = 3\nstats = { LUCK = 1 }\n",
+            "'LUCK' is not a stat of ex",
+        ),
+    ],
+)
+def test_a_broken_party_file_is_one_error_naming_file_and_key(text: str, message: str) -> None:
+    with pytest.raises(PartyFileError, match=message):
+        parse_party(text, "party.toml", preset("ex"))
+
+
+def test_a_missing_party_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(PartyFileError, match="cannot read the party file"):
+        load_party(tmp_path / "nope.toml")

@@ -1,0 +1,157 @@
+"""Countdowns (DG-CD-1 to DG-CD-5, DG-FCD-1, DG-FCD-2) under the DG preset."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+
+from turnkeeper.campaign import (
+    CountdownAdd,
+    CountdownEnd,
+    CountdownOutcome,
+    CountdownTick,
+    CountdownTrigger,
+    Damage,
+    Journal,
+    Wait,
+)
+from turnkeeper.dice import TypedDice
+from turnkeeper.errors import IllegalCommandError
+
+MakeJournal = Callable[..., Journal]
+ROUND, EXPLORATION, DAY = 6, 600, 86400
+
+
+def left(journal: Journal, name: str) -> int:
+    return journal.state.countdown(name).left
+
+
+def names(journal: Journal) -> list[str]:
+    return [c.name for c in journal.state.countdowns]
+
+
+def test_dg_cd_1_each_type_ticks_at_the_end_of_its_frame(make_journal: MakeJournal) -> None:
+    journal = make_journal("dg")
+    journal.execute(CountdownAdd("poison", "RC", "5"))
+    journal.execute(CountdownAdd("patrol", "SC", "4"))
+    journal.execute(CountdownAdd("curse", "DC", "3"))
+    journal.execute(CountdownAdd("ritual", "GC", "2"))
+    journal.execute(Wait(2 * ROUND))
+    assert (left(journal, "poison"), left(journal, "patrol"), left(journal, "curse")) == (3, 4, 3)
+    assert left(journal, "ritual") == 2  # generic: only when a rule says so
+    journal.execute(CountdownTick("ritual"))
+    assert left(journal, "ritual") == 1
+
+
+def test_dg_cd_2_exploration_round_end_ends_rapid_countdowns(make_journal: MakeJournal) -> None:
+    journal = make_journal("dg")
+    journal.execute(CountdownAdd("poison", "RC", "1d8"), TypedDice([6]))
+    journal.execute(Wait(2 * ROUND))
+    assert left(journal, "poison") == 4  # the seed's example: 6, then 5, then 4 (DG-CD-5: an RC)
+    journal.execute(CountdownAdd("sermon", "RC", "200"))
+    records = journal.execute(Wait(EXPLORATION))
+    assert names(journal) == []
+    ended = [r for r in records if r.event.kind == "countdown.ended"][-1]
+    assert ended.at == EXPLORATION and "longer frame" in ended.event.describe()
+
+
+def test_dg_cd_2_day_end_ends_short_countdowns(make_journal: MakeJournal) -> None:
+    journal = make_journal("dg")
+    journal.execute(Wait(16 * 3600 - 3 * EXPLORATION))  # 23:30
+    journal.execute(CountdownAdd("patrol", "SC", "10"))
+    journal.execute(CountdownAdd("curse", "DC", "3"))
+    records = journal.execute(Wait(4 * EXPLORATION))
+    assert names(journal) == ["curse"] and left(journal, "curse") == 2
+    ticks = [r.at for r in records if r.event.kind == "countdown.ticked"]
+    assert len(ticks) == 4  # the SC ticked at 23:40, 23:50, 00:00, then the DC at 00:00
+
+
+def test_dg_cd_3_length_rolled_at_start_and_recorded(make_journal: MakeJournal) -> None:
+    journal = make_journal("dg")
+    (record,) = journal.execute(CountdownAdd("fuse", "SC", "1d8"), TypedDice([6]))
+    assert left(journal, "fuse") == 6
+    assert record.event.rolls[0].breakdown == "1d8 (6) = 6" and record.event.rolls[0].typed_in
+
+
+def test_dg_cd_4_suffocating_ticks_on_wounds_and_actions_then_wounds(
+    make_journal: MakeJournal,
+) -> None:
+    journal = make_journal("dg")
+    suffocating = CountdownAdd(
+        "suffocating", "RC", "CON", subject="Aldo", listens=("wound", "action"), after_end="wound"
+    )
+    with pytest.raises(IllegalCommandError, match="no value given for CON"):
+        journal.execute(suffocating)  # RC(body): the subject's stat; Aldo has no CON
+    journal.execute(replace(suffocating, length="STR"))  # Aldo's STR is 2
+    assert left(journal, "suffocating") == 2
+    journal.execute(Damage("Aldo", 1))
+    assert left(journal, "suffocating") == 1
+    journal.execute(CountdownTrigger("action", "Aldo"))
+    assert journal.state.countdown("suffocating").spent
+    records = journal.execute(Wait(ROUND))
+    assert [r.event.kind for r in records if r.event.kind.startswith("countdown")] == [
+        "countdown.precision_wound"
+    ]
+
+
+def test_dg_fcd_1_four_outcomes(make_journal: MakeJournal) -> None:
+    journal = make_journal("dg")
+    journal.execute(CountdownAdd("chase", "GC", "10", failure="10"))
+    expected = {"-2": (10, 8), "partial": (9, 7), "0": (8, 7), "+1": (6, 7)}
+    for outcome, (regular, failure) in expected.items():
+        journal.execute(CountdownOutcome("chase", outcome))
+        assert (left(journal, "chase"), left(journal, "chase (failure)")) == (regular, failure)
+
+
+def test_dg_fcd_2_failure_countdown_running_out_first_fails_the_task(
+    make_journal: MakeJournal,
+) -> None:
+    journal = make_journal("dg")
+    journal.execute(CountdownAdd("pick lock", "GC", "3", failure="2"))
+    records = journal.execute(CountdownOutcome("pick lock", "failure"))
+    resolved = [r.event for r in records if r.event.kind == "countdown.task_resolved"]
+    assert [e.describe() for e in resolved] == ["task pick lock failed"]
+    assert names(journal) == []
+
+
+def test_dg_fcd_2_regular_countdown_running_out_first_succeeds(make_journal: MakeJournal) -> None:
+    journal = make_journal("dg")
+    journal.execute(CountdownAdd("climb", "GC", "2", failure="3"))
+    journal.execute(CountdownOutcome("climb", "partial"))
+    records = journal.execute(CountdownOutcome("climb", "partial"))
+    resolved = [r.event.describe() for r in records if r.event.kind == "countdown.task_resolved"]
+    assert resolved == ["task climb succeeded"] and names(journal) == []
+
+
+def test_failure_countdowns_tick_only_on_outcomes(make_journal: MakeJournal) -> None:
+    journal = make_journal("dg")
+    journal.execute(CountdownAdd("craft", "DC", "3", failure="2"))
+    journal.execute(Wait(16 * 3600))
+    assert (left(journal, "craft"), left(journal, "craft (failure)")) == (2, 2)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [CountdownAdd("x", "XC", "3"), CountdownAdd("x", "SC", "0"), CountdownAdd("x", "SC", "d"),
+     CountdownTick("nope"), CountdownEnd("nope"), CountdownOutcome("lone", "success"),
+     CountdownOutcome("pair", "fumble"), CountdownAdd("lone", "SC", "2")],
+)  # fmt: skip
+def test_illegal_countdown_commands_change_nothing(
+    make_journal: MakeJournal, command: object
+) -> None:
+    journal = make_journal("dg")
+    journal.execute(CountdownAdd("lone", "SC", "3"))
+    journal.execute(CountdownAdd("pair", "SC", "3", failure="3"))
+    state = journal.state
+    with pytest.raises(IllegalCommandError):
+        journal.execute(command)  # type: ignore[arg-type]
+    assert journal.state == state
+
+
+def test_ending_a_countdown_by_hand_ends_its_failure_partner(make_journal: MakeJournal) -> None:
+    journal = make_journal("dg")
+    journal.execute(CountdownAdd("chase", "RC", "4", failure="3"))
+    journal.execute(CountdownEnd("chase"))
+    assert names(journal) == []
