@@ -101,7 +101,11 @@ class Journal:
         number = state.version + 1
         records = []
         for offset, event in enumerate(events):
-            state = step(state, Recorded(number + offset, number, state.now, event))
+            record = Recorded(number + offset, number, state.now, event)
+            if isinstance(event, CommandUndone):  # the state forgets: only a refold knows the time
+                state = fold([*self.records, *records, record])
+            else:
+                state = step(state, record)
             records.append(Recorded(seq=number + offset, command=number, at=state.now, event=event))
         return records
 

@@ -71,7 +71,7 @@ def test_undo_keeps_the_record_and_forgets_the_effects(make_journal: MakeJournal
     journal.execute(Light("torch"))
     journal.execute(Wait(600))
     (undo,) = journal.execute(Undo())
-    assert undo.event.kind == "command.undone"
+    assert undo.event.kind == "command.undone" and undo.at == 0  # the time after the undo
     assert journal.state.now == 0 and journal.state.light.source == "torch"
     journal.execute(Undo())
     assert journal.state.light.dark and journal.state.supplies == before.supplies
