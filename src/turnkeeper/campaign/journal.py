@@ -99,7 +99,7 @@ class Journal:
         dice = dice if dice is not None else command_dice(state.seed, state.version)
         events = decide(state, command, dice)
         number = state.version + 1
-        records = []
+        records: list[Recorded] = []
         for offset, event in enumerate(events):
             record = Recorded(number + offset, number, state.now, event)
             if isinstance(event, CommandUndone):  # the state forgets: only a refold knows the time
