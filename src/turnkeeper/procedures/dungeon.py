@@ -204,6 +204,8 @@ class EncounterRolled(Event):
     def describe(self) -> str:
         e = self.encounter
         mood = f", {e.reaction}" if e.reaction else ""
+        if e.reaction_modifier:
+            mood += f" (reaction {e.reaction_modifier:+d} (EX-SUR-5))"
         who = {"party": "the foes are surprised", "opposition": "the party is surprised"}
         surprise = who.get(e.free_round or "", "no one is surprised")
         if e.party_surprised and e.foes_surprised:
@@ -500,6 +502,7 @@ def _encounter(
         number=met.number.total,
         distance_ft=met.distance_ft,
         reaction=met.reaction.result if met.reaction else None,
+        reaction_modifier=met.reaction.modifier if met.reaction else 0,
         party_surprised=surprise.party_surprised,
         foes_surprised=surprise.foes_surprised,
         free_round=free.value if free else None,

@@ -311,6 +311,7 @@ class PendingEncounter(_Model):
     number: int
     distance_ft: int
     reaction: str | None = None
+    reaction_modifier: int = Field(0, description="EX-SUR-5: a hungry foe that won surprise.")
     party_surprised: bool = False
     foes_surprised: bool = False
     free_round: Literal["party", "opposition"] | None = None
