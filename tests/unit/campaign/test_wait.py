@@ -1,0 +1,59 @@
+"""Wait: a scheduler over the frame ends in a span, running the hook list at each."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from turnkeeper.campaign import CountdownAdd, Journal, Light, Wait
+from turnkeeper.campaign.events import NoteMade
+from turnkeeper.campaign.hooks import HOOKS
+from turnkeeper.campaign.schedule import Draft, Hook, wait
+from turnkeeper.campaign.state import CampaignState
+from turnkeeper.clock import Boundary
+from turnkeeper.dice import DiceSource, SeededDice
+
+MakeJournal = Callable[..., Journal]
+TURN = 600
+
+
+def test_a_long_wait_fires_everything_due_in_time_order(make_journal: MakeJournal) -> None:
+    """rule: TP-TIME-2: every turn that passes with something in it is recorded, in order."""
+    journal = make_journal("ex")
+    journal.execute(Light("torch"))
+    journal.execute(CountdownAdd("patrol", "SC", "2"))
+    journal.execute(CountdownAdd("omen", "DC", "2"))
+    records = journal.execute(Wait(2 * 86400))
+    at = {(r.event.kind, r.at) for r in records}
+    assert ("light.out", 3 * TURN) in at and ("rest.due", 5 * TURN) in at
+    assert ("rest.wearied", 6 * TURN) in at
+    assert ("countdown.ended", 2 * TURN) in at  # the SC ran out after 2 exploration rounds
+    midnight = 16 * 3600
+    assert [r.at for r in records if r.event.kind == "countdown.ticked"][-2:] == [
+        midnight,
+        midnight + 86400,
+    ]
+    times = [r.at for r in records]
+    assert times == sorted(times) and times[-1] == 2 * 86400
+    assert journal.state.now == 2 * 86400 and journal.state.countdowns == ()
+
+
+def test_quiet_boundaries_are_not_recorded(make_journal: MakeJournal) -> None:
+    journal = make_journal("tp")  # no rest cadence, no countdowns, no light
+    records = journal.execute(Wait(86400))
+    assert [r.event.kind for r in records] == ["clock.advanced"]
+
+
+def test_a_new_hook_runs_at_its_frames_without_changing_wait(make_journal: MakeJournal) -> None:
+    """The dungeon and wilderness procedures add per-turn or per-watch checks as hooks."""
+    seen: list[int] = []
+
+    def check(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[NoteMade]:
+        seen.append(boundary.at)
+        return [NoteMade(text=f"watch check {dice.die(6)}")]
+
+    watch_check = Hook("watch check", lambda state: frozenset({"watch"}), check)
+    draft = Draft(make_journal("tp").state)
+    wait(draft, 86400, SeededDice(1), (*HOOKS, watch_check))
+    assert seen == [4 * 3600 * i for i in range(1, 7)]
+    notes = [e for e in draft.events if e.kind == "note.made"]
+    assert len(notes) == 6 and draft.state.now == 86400
