@@ -66,17 +66,17 @@ class Campaigns:
     def journal(self, name: str) -> Journal:
         """The campaign's journal, caught up with everything in the store."""
         journal = self._journals.get(name)
-        if journal is None:
+        stored = self.store.version(name) if journal is not None else None
+        if journal is None or stored is None or stored < journal.version:
+            # first read, or the campaign was deleted and made again under the same name
             records = self.store.read(name)
             if not records:
                 raise NotFoundError(
                     f"campaign {name!r} has an empty journal: import or recreate it"
                 )
             journal = Journal(records)
-        else:
-            newer = self.store.read(name, since=journal.version)
-            if newer:
-                journal.append(Recorded.from_record(r) for r in newer)
+        elif stored > journal.version:  # someone else appended: catch up with what is new
+            journal.append(Recorded.from_record(r) for r in self.store.read(name, journal.version))
         self._journals[name] = journal
         return journal
 

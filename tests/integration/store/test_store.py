@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 from sqlalchemy import insert
 
-from turnkeeper.errors import ConflictError, NotFoundError
+from turnkeeper.errors import ConflictError, NotFoundError, TurnkeeperError
 from turnkeeper.store import open_store, resolve_url
 from turnkeeper.store.sql import SqlStore, events_table
 
@@ -224,5 +224,11 @@ def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
     store = SqlStore(f"sqlite:///{tmp_path / 'w.db'}")
     with store._engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
     store.close()
+    full = SqlStore(f"sqlite:///{tmp_path / 'w.db'}?synchronous=full")
+    with full._engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2
+    full.close()
+    with pytest.raises(TurnkeeperError, match="choose normal or full"):
+        SqlStore(f"sqlite:///{tmp_path / 'w.db'}?synchronous=off")

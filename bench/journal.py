@@ -1,0 +1,173 @@
+"""Journal benchmark: the store's cost against the in-memory journal, measured in the same run.
+
+    .venv/bin/python bench/journal.py [--events 100000] [--commands 400] [--profile]
+
+- commands through the SQLite store (the service: fold, decide with command dice, append with
+  the expected version) against the same commands on an in-memory ``Journal``. Target: median
+  under 2 ms per command through the store (default ``synchronous=NORMAL``); the opt-in
+  ``synchronous=full`` (an fsync per command) is shown beside it.
+- rebuilding a campaign's state from a 100,000-event journal: read from the store and fold,
+  against folding the same records already in memory. Target: under 1 s. ``--profile`` prints
+  where the time goes (cProfile, top functions by own time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import pstats
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from turnkeeper.campaign import (
+    Command,
+    CountdownAdd,
+    CountdownTick,
+    Journal,
+    Light,
+    Note,
+    Recorded,
+    Rest,
+    Wait,
+    command_dice,
+    fold,
+    parse_party,
+)
+from turnkeeper.errors import TurnkeeperError
+from turnkeeper.rules.loader import preset
+from turnkeeper.service import Campaigns
+from turnkeeper.store.sql import SqlStore
+
+PARTY = parse_party(
+    '[[characters]]\nname = "Aldo"\nhp = 8\n[[characters]]\nname = "Bea"\nhp = 6\n'
+    "[supplies]\ntorches = 100000\nrations = 100000\nwater = 100000\n"
+)
+RULESET = "dg"
+results: list[bool] = []
+
+
+def report(label: str, figure: str, ok: bool | None, target: str = "") -> None:
+    if ok is not None:
+        results.append(ok)
+    verdict = "" if ok is None else ("PASS" if ok else "FAIL")
+    print(f"  {label:<44} {figure:>22}   {target:<10} {verdict}")
+
+
+def commands(count: int) -> list[Command]:
+    """A table's mix: mostly time passing, with light, rests, countdowns and notes."""
+    cycle: list[Command] = [
+        Light("torch"),
+        Wait(600),
+        Wait(1200),
+        Note("the party maps the corridor"),
+        CountdownAdd("Flood", "short", "d6"),
+        CountdownTick("Flood"),
+        Rest(),
+        Wait(600),
+    ]
+    return [cycle[i % len(cycle)] for i in range(count)]
+
+
+def timed(run: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def per_command(folder: Path, count: int) -> None:
+    print(f"Commands ({count}, {RULESET} preset, one campaign, the same mix each way)")
+    ruleset = preset(RULESET)
+    mix = commands(count)
+    journal = Journal.start("Keep", ruleset, PARTY, seed=1)
+    stores = {
+        "normal": SqlStore(f"sqlite:///{folder / 'normal.db'}"),
+        "full": SqlStore(f"sqlite:///{folder / 'full.db'}?synchronous=full"),
+    }
+    services = {mode: Campaigns(store) for mode, store in stores.items()}
+    for service in services.values():
+        service.new("Keep", ruleset, PARTY, seed=1)
+    times: dict[str, list[float]] = {"memory": [], "normal": [], "full": []}
+
+    def attempt(key: str, run: Callable[[], object]) -> None:
+        # a countdown that already ran out, say, is refused and keeps nothing
+        with contextlib.suppress(TurnkeeperError):
+            times[key].append(timed(run))
+
+    for command in mix:
+        attempt("memory", lambda c=command: journal.execute(c, command_dice(1, journal.version)))
+        for mode, service in services.items():
+            attempt(mode, lambda c=command, s=service: s.execute("Keep", c))
+    for service in services.values():
+        assert service.journal("Keep").records == journal.records, "the journals differ"
+    median = {key: statistics.median(values) * 1e3 for key, values in times.items()}
+    report("in-memory Journal, median per command", f"{median['memory']:.3f} ms", None, "baseline")
+    ok = median["normal"] < 2
+    report("SQLite store (WAL, NORMAL), median", f"{median['normal']:.3f} ms", ok, "< 2 ms")
+    report("  commands per second", f"{1e3 / median['normal']:,.0f}/s", None)
+    report("  store / memory", f"{median['normal'] / median['memory']:.1f}x", None)
+    report("SQLite store (WAL, FULL: fsync), median", f"{median['full']:.3f} ms", None, "opt-in")
+    report("  store / memory", f"{median['full'] / median['memory']:.1f}x", None)
+    for store in stores.values():
+        store.close()
+
+
+def build(events: int) -> list[Recorded]:
+    """A journal of at least ``events`` records, made by real commands."""
+    journal = Journal.start("Deep", preset(RULESET), PARTY, seed=2)
+    mix = commands(64)
+    i = 0
+    while journal.version < events:
+        with contextlib.suppress(TurnkeeperError):
+            journal.execute(mix[i % len(mix)], command_dice(2, journal.version))
+        i += 1
+    return journal.records[:events]
+
+
+def rebuild(folder: Path, events: int, profile: bool) -> None:
+    print(f"Rebuild from a {events:,}-event journal")
+    started = time.perf_counter()
+    records = build(events)
+    print(f"  (made by real commands in {time.perf_counter() - started:.1f} s)")
+    store = SqlStore(f"sqlite:///{folder / 'rebuild.db'}")
+    store.create("Deep")
+    version = 0
+    for start in range(0, len(records), 5000):
+        chunk = [r.to_record() for r in records[start : start + 5000]]
+        version = store.append("Deep", version, chunk)
+
+    baseline = min(timed(lambda: fold(records)) for _ in range(3))
+    read_s = min(timed(lambda: store.read("Deep")) for _ in range(3))
+    raw = store.read("Deep")
+    parse_s = min(timed(lambda: [Recorded.from_record(r) for r in raw]) for _ in range(2))
+    total = min(timed(lambda: Campaigns(store).state("Deep")) for _ in range(3))
+    assert Campaigns(store).state("Deep") == fold(records)
+    report("fold of in-memory Recorded (baseline)", f"{baseline:.3f} s", None, "baseline")
+    report("  read from SQLite (one JSON parse)", f"{read_s:.3f} s", None)
+    report("  records -> typed events (pydantic)", f"{parse_s:.3f} s", None)
+    report("read + fold through the store", f"{total:.3f} s", total < 1, "< 1 s")
+    report("  store / in-memory fold", f"{total / baseline:.1f}x", None)
+    if profile:
+        profiler = cProfile.Profile()
+        profiler.runcall(lambda: Campaigns(store).state("Deep"))
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
+    store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--commands", type=int, default=400)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        per_command(Path(tmp), args.commands)
+        rebuild(Path(tmp), args.events, args.profile)
+    print("PASS" if all(results) else "FAIL")
+
+
+if __name__ == "__main__":
+    main()
