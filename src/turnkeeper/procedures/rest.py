@@ -97,17 +97,18 @@ class Rested(Event):
 
 
 def weariness_penalty(
-    character: Character, kind: Literal["skill", "to_hit"], rules: RestRules | None = None
+    character: Character, kind: Literal["skill", "to_hit"], rules: RestRules
 ) -> int:
     """EX-REST-3: a wearied character's penalty to skill checks or to hit rolls (else 0).
 
+    >>> from turnkeeper.rules import preset
     >>> tired = Character(name="Aldo", hp=5, conditions=("wearied",))
-    >>> weariness_penalty(tired, "skill"), weariness_penalty(tired, "to_hit")
+    >>> rest = preset("ex").rest
+    >>> weariness_penalty(tired, "skill", rest), weariness_penalty(tired, "to_hit", rest)
     (-2, -4)
     """
     if not character.has(WEARIED):
         return 0
-    rules = rules or RestRules()
     return rules.wearied_skill if kind == "skill" else rules.wearied_to_hit
 
 

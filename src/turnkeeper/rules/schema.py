@@ -294,16 +294,20 @@ class LightRules(Rules):
 
 
 class RestRules(Rules):
-    """Rest cadence and weariness (EX-REST-1 to EX-REST-3) and forced rest (TP-ENC-1)."""
+    """Rest cadence and weariness (EX-REST-1 to EX-REST-3) and forced rest (TP-ENC-1).
+
+    The defaults are "no such rule": only the Exploration text (EX) imposes a cadence and
+    weariness, so a ruleset that wants them says so, as ``ex.toml`` does.
+    """
 
     active_turns: int | None = Field(
-        5, description="EX-REST-1: rest 1 turn in 6. 0 (None): no fixed cadence, rest when forced."
+        None, description="EX-REST-1: rest 1 turn in 6. 0 (None): no cadence, rest when forced."
     )
     rest_turns: int = 1
-    after_running: bool = True
-    after_fight: bool = True
-    wearied_skill: int = -2
-    wearied_to_hit: int = -4
+    after_running: bool = False
+    after_fight: bool = False
+    wearied_skill: int = 0
+    wearied_to_hit: int = 0
     consumes: dict[str, int] = Field(
         default_factory=lambda: {"rations": 1, "water": 1},
         description="Forced rest (TP-ENC-1 face 3) consumes these supplies per character.",

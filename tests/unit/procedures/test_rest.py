@@ -59,10 +59,13 @@ def test_ex_rest_3_wearied_minus_2_skill_minus_4_to_hit_until_a_turn_of_rest(
     journal = make_journal("ex")
     journal.execute(Wait(6 * TURN))
     aldo = journal.state.character("Aldo")
-    assert weariness_penalty(aldo, "skill") == -2 and weariness_penalty(aldo, "to_hit") == -4
+    rest = journal.state.ruleset.rest
+    assert weariness_penalty(aldo, "skill", rest) == -2
+    assert weariness_penalty(aldo, "to_hit", rest) == -4
     journal.execute(Rest())
     aldo = journal.state.character("Aldo")
-    assert weariness_penalty(aldo, "skill") == 0 and weariness_penalty(aldo, "to_hit") == 0
+    assert weariness_penalty(aldo, "skill", rest) == 0
+    assert weariness_penalty(aldo, "to_hit", rest) == 0
     assert weariness_penalty(Character(name="X", hp=1), "to_hit", journal.state.ruleset.rest) == 0
 
 
