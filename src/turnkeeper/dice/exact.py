@@ -60,7 +60,8 @@ def _exact_dice(dice: Dice, values: Mapping[str, int]) -> icepool.Die:
     rerolls, once, explodes = dice.selected("rr"), dice.selected("ro"), dice.selected("e")
     if rerolls:
         single = single.reroll(rerolls, depth="inf")
-    if once:
+    if once and not set(single.outcomes()) <= once:
+        # (When every face would be rerolled once, the reroll is the same die again.)
         single = single.reroll(once, depth=1)
     if explodes:
         # Same bound as rolling: at most EXPLODE_DEPTH extra dice, the last one not exploding.

@@ -89,3 +89,9 @@ def test_sample_shape_and_type() -> None:
 def test_sample_division_by_zero_is_a_notation_error() -> None:
     with pytest.raises(DiceNotationError):
         parse("6/(1d2-1)").sample(1000, np.random.default_rng(1))
+
+
+def test_reroll_once_of_every_face_is_the_same_die() -> None:
+    # Found by hypothesis: icepool divides by zero when every face is rerolled once.
+    assert parse("d1ro1").distribution() == {1: Fraction(1)}
+    assert parse("d3ro<4").distribution() == parse("d3").distribution()
