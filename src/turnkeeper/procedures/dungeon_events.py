@@ -1,0 +1,201 @@
+"""The dungeon turn's events: what the journal records of sites, turns and encounters.
+
+Referee-only events carry the rolls and the secrets (the die's face, the omen's notes, the
+creature, distance, reaction and surprise); :class:`Perceived` is what the party's
+characters perceive. See :mod:`turnkeeper.procedures.dungeon` for the procedure.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from turnkeeper.campaign.events import Event
+from turnkeeper.campaign.state import CampaignState
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.rules.schema import FaceEvent
+from turnkeeper.world.sites import PendingEncounter, Site, SiteVisit
+
+
+def _visit(state: CampaignState) -> SiteVisit:
+    if state.site is None:
+        raise IllegalCommandError(
+            "the party is not in a site: enter one first with `turnkeeper site enter FILE`"
+        )
+    return state.site
+
+
+def _with_visit(state: CampaignState, **changes: object) -> CampaignState:
+    return state.model_copy(update={"site": _visit(state).model_copy(update=changes)})
+
+
+# --- events -------------------------------------------------------------------------------
+
+
+class SiteEntered(Event):
+    """The party enters a site (the whole site is kept, so replay needs no file). Referee's."""
+
+    kind: ClassVar[str] = "site.entered"
+    site: Site
+    level: int
+    area: str | None = None
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        visit = SiteVisit(site=self.site, level=self.level, area=self.area, entered_at=state.now)
+        return state.model_copy(update={"site": visit})
+
+    def describe(self) -> str:
+        return f"the party enters {self.site.name}, level {self.level}: dungeon turns begin"
+
+
+class Perceived(Event):
+    """What the party's characters perceive: an omen, something approaching, a find."""
+
+    kind: ClassVar[str] = "site.perceived"
+    text: str
+
+    def describe(self) -> str:
+        return self.text
+
+
+class SiteLeft(Event):
+    """The party leaves the site; the clock leaves dungeon turns."""
+
+    kind: ClassVar[str] = "site.left"
+    name: str
+    turns: int
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.model_copy(update={"site": None})
+
+    def describe(self) -> str:
+        return f"the party leaves {self.name} after {self.turns} turns"
+
+
+class DungeonTurnTaken(Event):
+    """A dungeon turn begins: how the party moves (EX-MOV-1 to EX-MOV-3, EX-MAP-1)."""
+
+    kind: ClassVar[str] = "dungeon.turn"
+    turn: int
+    mode: str | None
+    feet: int | None
+    map_use: bool
+    halted_at_door: bool = False
+    noisy: bool = False
+    level: int
+    area: str | None = None
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with_visit(
+            state, turns=self.turn, last_mode=self.mode, level=self.level, area=self.area
+        )
+
+    def describe(self) -> str:
+        pace = self.mode or "moving"
+        if self.halted_at_door:
+            reach = "halts at a door for the rest of the turn"
+        else:
+            reach = f"{self.feet} ft" if self.feet is not None else "as far as the site goes"
+        book = "map in hand" if self.map_use else "no map"
+        return f"turn {self.turn}: {pace}, {reach}, {book}" + (", noisily" if self.noisy else "")
+
+
+class DungeonDieRolled(Event):
+    """The overloaded dungeon die's face (TP-DUN-1, TP-DUN-2). Referee's."""
+
+    kind: ClassVar[str] = "dungeon.die"
+    face: int
+    event: FaceEvent
+    label: str
+
+    def describe(self) -> str:
+        return f"dungeon die {self.face}: {self.label}"
+
+
+class WanderingChecked(Event):
+    """A wandering-monster check (EX-ENC-1, EX-ENC-4), or why it was skipped (EX-ENC-3)."""
+
+    kind: ClassVar[str] = "dungeon.check"
+    chance: int
+    sides: int
+    encounter: bool = False
+    skipped: str | None = None
+
+    def describe(self) -> str:
+        if self.skipped:
+            return f"wandering check skipped: {self.skipped}"
+        got = "an encounter!" if self.encounter else "nothing"
+        return f"wandering check ({self.chance} in {self.sides}): {got}"
+
+
+class OmenRolled(Event):
+    """The dungeon rouses (TP-DUN-2): the omen from the site's table. Referee's."""
+
+    kind: ClassVar[str] = "dungeon.omen"
+    text: str
+    notes: str = ""
+
+    def describe(self) -> str:
+        return f"the dungeon rouses: {self.text}" + (f" [{self.notes}]" if self.notes else "")
+
+
+class GoodEncounterRolled(Event):
+    """A good encounter (TP-DUN-1 face 6) from the site's table. Referee's."""
+
+    kind: ClassVar[str] = "dungeon.good"
+    text: str
+    notes: str = ""
+
+    def describe(self) -> str:
+        return f"good encounter: {self.text}" + (f" [{self.notes}]" if self.notes else "")
+
+
+class SpellEffectsEnded(Event):
+    """Waning resources (TP-ENC-1 face 4, TP-DUN-1 face 3): running spell effects end."""
+
+    kind: ClassVar[str] = "dungeon.spells_end"
+
+    def describe(self) -> str:
+        return "resources wane: spell effects end"
+
+
+class EncounterRolled(Event):
+    """A wandering encounter with its distance, reaction and surprise. Referee's."""
+
+    kind: ClassVar[str] = "dungeon.encounter"
+    encounter: PendingEncounter
+    text: str = ""
+    notes: str = ""
+    heard: bool = True
+    surprise_rule: str = ""
+    surprise_reason: str = ""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with_visit(state, encounter=self.encounter)
+
+    def describe(self) -> str:
+        e = self.encounter
+        mood = f", {e.reaction}" if e.reaction else ""
+        if e.reaction_modifier:
+            mood += f" (reaction {e.reaction_modifier:+d} (EX-SUR-5))"
+        who = {"party": "the foes are surprised", "opposition": "the party is surprised"}
+        surprise = who.get(e.free_round or "", "no one is surprised")
+        if e.party_surprised and e.foes_surprised:
+            surprise = "both sides are surprised"
+        hid = "; the party hides" if e.concealed else ""
+        return (
+            f"encounter: {e.number} {e.creature} at {e.distance_ft} ft{mood}; "
+            f"{surprise} ({self.surprise_rule}: {self.surprise_reason}){hid}"
+        )
+
+
+class EncounterEnded(Event):
+    """The encounter is over: back to exploring (a fight makes a rest due, EX-REST-2)."""
+
+    kind: ClassVar[str] = "dungeon.encounter_ended"
+    fought: bool = False
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with_visit(state, encounter=None)
+
+    def describe(self) -> str:
+        return "the encounter ends after a fight" if self.fought else "the encounter is over"
