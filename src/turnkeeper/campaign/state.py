@@ -12,6 +12,7 @@ from turnkeeper.clock.calendar import calendar, day_number
 from turnkeeper.clock.countdowns import Countdown
 from turnkeeper.clock.scales import Scales
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.wilderness_state import WildernessState
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.world.sites import SiteVisit
 
@@ -61,6 +62,9 @@ class CampaignState(Model):
     rest: RestState = RestState()
     countdowns: tuple[Countdown, ...] = ()
     site: SiteVisit | None = Field(None, description="The site the party is in (dungeon turns).")
+    wilderness: WildernessState | None = Field(
+        None, description="The wilderness map and the party on it (hex travel, TP-WIL-*)."
+    )
     live_commands: tuple[int, ...] = Field(
         (), description="Commands that can still be undone, oldest first."
     )

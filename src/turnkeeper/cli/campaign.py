@@ -37,6 +37,7 @@ from turnkeeper.campaign import (
     parse_duration,
 )
 from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.clock.calendar import calendar
 from turnkeeper.errors import DiceInputError, TurnkeeperError
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.service import Campaigns
@@ -85,17 +86,17 @@ def describe(record: Recorded) -> dict[str, Any]:
     return out
 
 
-def show_records(records: list[Recorded]) -> None:
-    """Draw records as the referee's log: seq, command, time, what happened and the rolls."""
+def show_records(records: list[Recorded], state: CampaignState) -> None:
+    """Draw records as the referee's log: seq, command, game time, what happened, the rolls."""
     table = Table(box=None, pad_edge=False)
-    for column in ("seq", "cmd", "at", "event", "rolls"):
+    for column in ("seq", "cmd", "when", "event", "rolls"):
         table.add_column(column, style="dim" if column in ("seq", "cmd") else None)
     for record in records:
         secret = record.event.visibility is Visibility.REFEREE
         table.add_row(
             str(record.seq),
             str(record.command),
-            str(record.at),
+            calendar(record.at, state.ruleset.time),
             ("[magenta](referee)[/] " if secret else "") + record.event.describe(),
             "; ".join(roll.text() for roll in record.event.rolls),
         )
@@ -128,7 +129,7 @@ def run(
     }
 
     def render() -> None:
-        show_records(records)
+        show_records(records, state)
         console.print(f"[dim]{name} · {state.date} · version {state.version}[/]")
 
     emit(data, as_json, render)
@@ -258,8 +259,9 @@ def log_command(
 ) -> None:
     """Show the time record: every event, its game time and its rolls."""
     with open_campaigns(db) as campaigns:
-        records = campaigns.log(campaigns.resolve(campaign), since, player)
-    emit([describe(r) for r in records], as_json, lambda: show_records(records))
+        name = campaigns.resolve(campaign)
+        records, state = campaigns.log(name, since, player), campaigns.state(name)
+    emit([describe(r) for r in records], as_json, lambda: show_records(records, state))
 
 
 # -- commands --------------------------------------------------------------------------------
