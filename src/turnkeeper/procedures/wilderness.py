@@ -1,0 +1,434 @@
+"""Wilderness travel by watches: moving, the wilderness die's schedule, camp (TP-WIL, TP-WENC).
+
+- TP-WIL-1, TP-TIME-1: 4 TP a day, each a 4-hour watch; the clock advances by the TP spent
+  (a 1/2-TP hex takes 2 hours), through the core's scheduler so every hook runs.
+- TP-WIL-6: a move that does not fit in the TP left may be begun with them; the party stays
+  in its hex, and the next day's first points finish it. A move that would need a third day
+  is not begun: camp and start it fresh.
+- TP-WIL-7, TP-WIL-8: the per-hex floor and impassable hexes (``wilderness_costs``).
+- TP-WIL-10: ``travel`` to a hex or a found feature needs a known destination; a step into a
+  hex the party has never entered is exploration, and so is ``--explore``.
+- TP-WENC-1, TP-WENC-2: the die is rolled when the day's spent TP crosses the moments of the
+  movement's schedule (after half; after the first and after the last), and at the night camp.
+- TP-WENC-3: faces swapped by the referee's milieu, the terrain (a desert), and the night camp.
+- TP-WENC-4: encounters halt the journey for the referee; a hidden site is found (TP-DISC-2);
+  waning resources are paid from supplies or by foraging the next TP; weather changes.
+- TP-LOST-1 (the project's default): once a day, off road with no landmark in sight, a
+  chance in six by terrain; a lost party drifts into the hex beside the one it meant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from turnkeeper.campaign.events import Event, RollRecord
+from turnkeeper.campaign.schedule import Draft, wait
+from turnkeeper.campaign.state import CampaignState
+from turnkeeper.dice import DiceSource, format_fraction, roll
+from turnkeeper.errors import IllegalCommandError, NotFoundError
+from turnkeeper.procedures.discovery import (
+    enter_hex,
+    find_all_day,
+    find_named,
+    find_one_hidden,
+    landmarks_in_sight,
+)
+from turnkeeper.procedures.weather import roll_weather, set_weather
+from turnkeeper.procedures.wilderness_costs import (
+    TERRAIN_KIN,
+    HexCost,
+    best_route,
+    daily_tp,
+    hex_cost_for,
+    vessel,
+)
+from turnkeeper.procedures.wilderness_die import (
+    Waning,
+    checks,
+    forage,
+    pass_watches,
+    roll_wilderness_die,
+)
+from turnkeeper.procedures.wilderness_events import (
+    Camped,
+    ConditionsSet,
+    LostChecked,
+    MapLoaded,
+    MoveMade,
+    SpentOn,
+    TravelPointsSpent,
+)
+from turnkeeper.procedures.wilderness_state import Movement, WildernessState, wilderness_of
+from turnkeeper.world.hexes import Direction, Hex
+from turnkeeper.world.hexmap import Road
+from turnkeeper.world.mapfile import MapFile
+
+
+def _wild(draft: Draft) -> WildernessState:
+    return wilderness_of(draft.state)
+
+
+def _daily(draft: Draft) -> int:
+    return daily_tp(draft.state.ruleset, _wild(draft).vessel)
+
+
+# --- commands ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LoadMap:
+    """Lay out a wilderness map and put the party on ``at``."""
+
+    map: MapFile
+    at: Hex
+
+
+@dataclass(frozen=True)
+class Travel:
+    """Travel or explore toward ``target``: a direction (n, ne, se, s, sw, nw), a hex, or a
+    found feature's id. ``party``/``vessel``/``milieu`` change the conditions first (None
+    keeps them; an empty ``vessel`` or ``milieu`` clears them)."""
+
+    target: str
+    explore: bool = False
+    party: tuple[str, ...] | None = None
+    vessel: str | None = None
+    milieu: str | None = None
+    waning: Waning = "supplies"
+
+
+@dataclass(frozen=True)
+class Camp:
+    """Make the night camp (the die is rolled, TP-WENC-1/-2) and sleep until morning."""
+
+    waning: Waning = "supplies"
+
+
+@dataclass(frozen=True)
+class Search:
+    """Search the party's hex: one hidden feature at random (1 TP), a named one (2 TP), or
+    all day for secrets (TP-DISC-2, TP-DISC-3)."""
+
+    feature: str | None = None
+    all_day: bool = False
+    waning: Waning = "supplies"
+
+
+def load_map(state: CampaignState, command: LoadMap) -> list[Event]:
+    """The map is embedded in the journal and the party placed on its start hex."""
+    loaded = MapLoaded(map=command.map, at=command.at, weather=state.ruleset.weather.start)
+    after = loaded.apply(state)
+    wild = wilderness_of(after)
+    if command.at not in wild.hexmap:
+        raise NotFoundError(
+            f"hex {command.at.label if command.at.q >= 0 else command.at} is not on map "
+            f"{command.map.name!r} ({command.map.width} x {command.map.height})"
+        )
+    radius = state.ruleset.wilderness.landmark_sight_hexes
+    return [loaded, enter_hex(wild, command.at, radius)]
+
+
+def resolve_target(wild: WildernessState, target: str) -> tuple[Hex, bool]:
+    """The hex a ``travel`` target names, and whether it is one step (a direction)."""
+    text = target.strip().lower()
+    for direction in Direction:
+        if text == direction.value:
+            return wild.position.neighbour(direction), True
+    for hex_, feature in wild.hexmap.all_features():
+        if text == feature.id.lower() and feature.id in wild.found:
+            return hex_, False
+    try:
+        return Hex.parse(target), False
+    except Exception:
+        raise IllegalCommandError(
+            f"{target!r} is not a direction (n, ne, se, s, sw, nw), a hex (0304 or q,r) or "
+            "a feature the party has found"
+        ) from None
+
+
+def _conditions(draft: Draft, command: Travel) -> None:
+    wild = _wild(draft)
+    party = wild.party if command.party is None else command.party
+    chosen = wild.vessel if command.vessel is None else (command.vessel or None)
+    milieu = wild.milieu if command.milieu is None else (command.milieu or None)
+    if (party, chosen, milieu) == (wild.party, wild.vessel, wild.milieu):
+        return
+    rules = draft.state.ruleset
+    vessel(rules, chosen)
+    hex_cost_for(rules, "plains", party=party)  # an unknown party condition is one clear error
+    die = rules.dice.get(rules.wilderness.die)
+    if milieu is not None and (die is None or milieu not in die.milieus):
+        known = ", ".join(sorted(die.milieus)) if die else "none"
+        raise NotFoundError(f"no milieu {milieu!r} on the wilderness die (milieus: {known})")
+    draft.add(ConditionsSet(party=tuple(party), vessel=chosen, milieu=milieu))
+
+
+def _lost_check(draft: Draft, intended: Hex, dice: DiceSource) -> Hex:
+    """TP-LOST-1 (the project's default): the day's check, off road with no landmark in sight.
+
+    Lost, the party drifts one side of its course (d2: left or right of the intended hex);
+    if no passable hex lies there, it keeps its course."""
+    wild = _wild(draft)
+    rules = draft.state.ruleset
+    hexmap = wild.hexmap
+    if not rules.lost.enabled or wild.lost_checked or wild.vessel is not None:
+        return intended
+    if hexmap.road_at(intended) is not Road.NONE:
+        return intended
+    if landmarks_in_sight(hexmap, wild.position, rules.wilderness.landmark_sight_hexes):
+        return intended
+    key = hexmap.terrain_at(intended).key
+    table = rules.lost.chance_in_six
+    chance = table.get(key, table.get(TERRAIN_KIN.get(key, ""), 0))
+    if chance <= 0:
+        return intended
+    check = roll("d6", dice)
+    rolls = [RollRecord.of(check)]
+    drift: Hex | None = None
+    lost = check.total <= chance
+    if lost:
+        side = roll("d2", dice)
+        rolls.append(RollRecord.of(side))
+        order = list(Direction)
+        course = next(d for d in order if wild.position.neighbour(d) == intended)
+        turned = order[(order.index(course) + (1 if side.total == 2 else -1)) % len(order)]
+        candidate = wild.position.neighbour(turned)
+        if candidate in hexmap and not _cost(draft, candidate).impassable:
+            drift = candidate
+    draft.add(
+        LostChecked(
+            chance_in_six=chance, lost=lost, intended=intended, drift=drift, rolls=tuple(rolls)
+        )
+    )
+    return drift or intended
+
+
+def _cost(draft: Draft, hex_: Hex) -> HexCost:
+    wild = _wild(draft)
+    hexmap = wild.hexmap
+    return hex_cost_for(
+        draft.state.ruleset,
+        hexmap.terrain_at(hex_),
+        hexmap.road_at(hex_),
+        wild.weather_at(hex_, draft.state.ruleset.weather.start),
+        wild.party,
+        wild.vessel,
+    )
+
+
+def _movement(wild: WildernessState, goal: Hex, one_step: bool, explore: bool) -> Movement:
+    """TP-WIL-10: travel needs a known destination; the uncharted is explored."""
+    if explore:
+        return Movement.EXPLORE
+    if one_step:
+        return Movement.TRAVEL if goal in wild.visited else Movement.EXPLORE
+    if wild.is_known_destination(goal):
+        return Movement.TRAVEL
+    raise IllegalCommandError(
+        f"hex {goal.label} is not a known destination (TP-WIL-10): explore toward it with "
+        "--explore, or go one hex at a time by direction"
+    )
+
+
+def travel(state: CampaignState, command: Travel, dice: DiceSource) -> list[Event]:
+    """Move toward the target hex by hex until it is reached, the day's TP run out (a move
+    may be begun and left pending, TP-WIL-6), or the die halts the journey."""
+    draft = Draft(state)
+    _conditions(draft, command)
+    wild = _wild(draft)
+    goal, one_step = resolve_target(wild, command.target)
+    if goal not in wild.hexmap:
+        raise NotFoundError(f"hex {goal} is off the map {wild.map.name!r}")
+    if goal == wild.position and wild.pending is None:
+        raise IllegalCommandError(f"the party is already in hex {goal.label}")
+    if one_step and wild.pending is not None and wild.pending.to != goal:
+        raise IllegalCommandError(
+            f"the party is partway into hex {wild.pending.to.label} (TP-WIL-6): finish that "
+            f"move first with `travel {wild.pending.to.label}`"
+        )
+    movement = _movement(wild, goal, one_step, command.explore)
+    rules = state.ruleset
+    radius = rules.wilderness.landmark_sight_hexes
+    acted = False
+
+    def stop(message: str) -> bool:
+        if not acted:
+            raise IllegalCommandError(message)
+        return True
+
+    while True:
+        wild = _wild(draft)
+        daily = _daily(draft)
+        left = wild.tp_left(daily)
+        if wild.position == goal and wild.pending is None:
+            break
+        if left <= 0 and stop(
+            f"no TP left today ({format_fraction(wild.tp_spent)} of {daily} spent): "
+            "make camp with `turnkeeper camp`"
+        ):
+            break
+        if wild.forage_owed:
+            if not forage(draft, dice, movement, command.waning) and stop(
+                "the party must forage for a whole TP (TP-WENC-4 face 3) and has less "
+                "left today: make camp"
+            ):
+                break
+            acted = True
+            continue
+        if wild.pending is not None:
+            nxt, cost, remaining = wild.pending.to, wild.pending.cost, wild.pending.remaining
+        else:
+            nxt = goal if one_step else _next_step(draft, goal)
+            nxt = _lost_check(draft, nxt, dice)
+            price = _cost(draft, nxt)
+            if price.tp_spent is None:
+                shown = "x0" if price.tp_per_hex is None else f"{price.tp_per_hex} TP"
+                if stop(
+                    f"hex {nxt.label} is impassable ({shown}; TP-WIL-8): change the travel "
+                    "conditions or go round"
+                ):
+                    break
+                continue
+            cost = remaining = price.tp_spent
+            if remaining > left + daily and stop(
+                f"hex {nxt.label} costs {format_fraction(cost)} TP and only "
+                f"{format_fraction(left)} are left today: camp and begin it fresh (TP-WIL-6)"
+            ):
+                break
+        pay = min(left, remaining)
+        before = wild.tp_spent
+        draft.add(MoveMade(to=nxt, cost=cost, paid=pay, movement=movement))
+        acted = True
+        pass_watches(draft, before, dice)
+        arrived = pay == remaining
+        if arrived:
+            draft.add(enter_hex(_wild(draft), nxt, radius))
+        halt = checks(draft, before, movement, dice, command.waning)
+        if halt or not arrived or one_step:
+            break
+    return draft.events
+
+
+def _next_step(draft: Draft, goal: Hex) -> Hex:
+    wild = _wild(draft)
+    route = best_route(
+        draft.state.ruleset,
+        wild.hexmap,
+        wild.position,
+        goal,
+        {**dict.fromkeys(wild.weather, draft.state.ruleset.weather.start), **wild.weather},
+        wild.party,
+        wild.vessel,
+    )
+    return route.hexes[1]
+
+
+def camp(state: CampaignState, command: Camp, dice: DiceSource) -> list[Event]:
+    """The night camp: the die is rolled (TP-WENC-1/-2, night faces, TP-WENC-3), the night's
+    watches pass until the next morning, and a new travel day begins (TP-WIL-1)."""
+    draft = Draft(state)
+    wild = _wild(draft)
+    schedule = state.ruleset.wilderness
+    if "camp" in schedule.travel_checks or "camp" in schedule.explore_checks:
+        roll_wilderness_die(draft, "camp", dice, command.waning)
+    day = state.scales.day
+    start = _wild(draft).day_started_at
+    morning = start + ((draft.state.now - start) // day + 1) * day
+    wait(draft, morning - draft.state.now, dice)
+    draft.add(Camped(morning=morning, day=draft.state.day))
+    del wild
+    return draft.events
+
+
+def search(state: CampaignState, command: Search, dice: DiceSource) -> list[Event]:
+    """Search the party's hex (TP-DISC-2, TP-DISC-3); the TP spent count for the die's
+    exploring schedule (TP-WENC-2)."""
+    draft = Draft(state)
+    wild = _wild(draft)
+    rules = state.ruleset
+    daily = _daily(draft)
+    if wild.pending is not None:
+        raise IllegalCommandError(
+            f"the party is partway into hex {wild.pending.to.label} (TP-WIL-6): finish the "
+            "move before searching"
+        )
+    on: SpentOn
+    if command.all_day:
+        if command.feature is not None:
+            raise IllegalCommandError("search either --for a feature or --all-day, not both")
+        if wild.tp_spent > 0 or wild.forage_owed:
+            raise IllegalCommandError(
+                "a whole day's search must begin before any TP of the day is spent "
+                "(TP-DISC-3): make camp, then search --all-day in the morning"
+            )
+        cost, on = Fraction(daily), "all_day"
+    elif command.feature is not None:
+        cost, on = Fraction(rules.wilderness.search_named_tp), "named_search"
+    else:
+        cost, on = Fraction(rules.wilderness.search_hidden_tp), "search"
+    owed = Fraction(1 if wild.forage_owed else 0)
+    left = wild.tp_left(daily)
+    if cost + owed > left:
+        extra = " after the TP owed to foraging" if owed else ""
+        raise IllegalCommandError(
+            f"this search takes {format_fraction(cost)} TP and {format_fraction(left)} are "
+            f"left today{extra}: make camp first"
+        )
+    if owed:
+        forage(draft, dice, Movement.EXPLORE, command.waning)
+    before = _wild(draft).tp_spent
+    draft.add(TravelPointsSpent(amount=cost, on=on))
+    pass_watches(draft, before, dice)
+    if command.all_day:
+        draft.add(*find_all_day(draft.state))
+    elif command.feature is not None:
+        draft.add(*find_named(draft.state, command.feature))
+    else:
+        draft.add(*find_one_hidden(draft.state, dice, "search"))
+    checks(draft, before, Movement.EXPLORE, dice, command.waning)
+    return draft.events
+
+
+@dataclass(frozen=True)
+class SetWeather:
+    """The referee sets the weather over a region (the party's by default)."""
+
+    weather: str
+    region: str | None = None
+
+
+@dataclass(frozen=True)
+class RollWeather:
+    """Roll new weather for the party's region from the ruleset's table."""
+
+
+WildernessCommand = LoadMap | Travel | Camp | Search | SetWeather | RollWeather
+
+
+def decide_wilderness(
+    state: CampaignState, command: WildernessCommand, dice: DiceSource
+) -> list[Event]:
+    """Dispatch a wilderness command to its procedure (for the campaign's ``decide``)."""
+    if isinstance(command, LoadMap):
+        return load_map(state, command)
+    if isinstance(command, Travel):
+        return travel(state, command, dice)
+    if isinstance(command, Camp):
+        return camp(state, command, dice)
+    if isinstance(command, Search):
+        return search(state, command, dice)
+    if isinstance(command, SetWeather):
+        return set_weather(state, command.weather, command.region)
+    return roll_weather(state, dice)
+
+
+def _register() -> None:
+    """Hand the wilderness commands to the campaign's ``decide`` (its handler table)."""
+    from turnkeeper.campaign.commands import HANDLERS
+
+    for command in (LoadMap, Travel, Camp, Search, SetWeather, RollWeather):
+        HANDLERS.setdefault(command, decide_wilderness)
+
+
+_register()

@@ -1,0 +1,248 @@
+"""What a hex costs this party today, read from the ruleset, and the best route (TP-WIL-1..9).
+
+The arithmetic (products, floors, days) is the world layer's
+(:mod:`turnkeeper.world.travel`, :mod:`turnkeeper.world.route`); this module picks the
+ruleset's numbers for a party, a terrain, a road, the weather and a vessel.
+
+- TP-WIL-2: 1 TP buys ``movement_points_per_tp`` movement points; a hex is 1 movement point.
+- TP-WIL-3, TP-WIL-4: party and environment multipliers all multiply.
+- TP-WIL-6: a hex costs 1 / (product) TP.
+- TP-WIL-7: at most ``max_movement_factor`` x daily TP hexes a day, as a per-hex floor.
+- TP-WIL-8: a hex costing ``impassable_factor`` x daily TP or more cannot be entered.
+- TP-WIL-9 (the project's default): a vessel replaces the party's and the ground's
+  multipliers by its own on the terrains it goes over, and brings its own TP a day; weather
+  still applies.
+
+Terrains the ruleset does not list borrow a kin's number (deep forest as forest, swamp as
+marsh, woods as forest, desert as plains), then the seed's table: the project's defaults.
+
+>>> from turnkeeper.rules import preset
+>>> tp = preset("tp")
+>>> tp_per_hex(tp, "plains", party=("mounted", "carriage"))  # TP-WIL-5
+Fraction(1, 1)
+>>> tp_per_hex(tp, "hills", weather="rain"), tp_per_hex(tp, "high_mountains")
+(Fraction(3, 1), None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from numpy.typing import NDArray
+
+from turnkeeper.errors import IllegalCommandError, NotFoundError
+from turnkeeper.rules.schema import Ruleset, Vessel
+from turnkeeper.world.hexes import Hex
+from turnkeeper.world.hexmap import HexMap, Road, Terrain
+from turnkeeper.world.route import Route, plan_route
+from turnkeeper.world.travel import SEED_TERRAIN_MULTIPLIERS, cost_grid, hex_cost
+
+#: The project's defaults for terrains a ruleset leaves out: read them as their kin.
+TERRAIN_KIN: Mapping[str, str] = {
+    "deep_forest": "forest",
+    "woods": "forest",
+    "swamp": "marsh",
+    "desert": "plains",
+}
+
+
+def vessel(rules: Ruleset, name: str | None) -> Vessel | None:
+    """The ruleset's vessel called ``name`` (TP-WIL-9), or None when on foot or mounted."""
+    if name is None:
+        return None
+    found = rules.travel.vessels.get(name)
+    if found is None:
+        known = ", ".join(sorted(rules.travel.vessels)) or "none"
+        raise NotFoundError(f"no vessel {name!r} in ruleset {rules.name!r} (vessels: {known})")
+    return found
+
+
+def daily_tp(rules: Ruleset, vessel_name: str | None = None) -> int:
+    """TP a day: 4 on land (TP-WIL-1), or the vessel's (TP-WIL-9)."""
+    chosen = vessel(rules, vessel_name)
+    return chosen.travel_points_per_day if chosen else rules.travel.travel_points_per_day
+
+
+def max_movement_points(rules: Ruleset, vessel_name: str | None = None) -> int:
+    """TP-WIL-7: at most twice the daily TP in movement points a day."""
+    return rules.travel.max_movement_factor * daily_tp(rules, vessel_name)
+
+
+def terrain_multiplier(rules: Ruleset, terrain: str | Terrain) -> Fraction:
+    """TP-WIL-4: the multiplier of a terrain (a map terrain or a ruleset key such as woods)."""
+    key = terrain.key if isinstance(terrain, Terrain) else terrain
+    table = rules.travel.terrain
+    if key in table:
+        return table[key]
+    if TERRAIN_KIN.get(key) in table:
+        return table[TERRAIN_KIN[key]]
+    names = {t.key: t for t in Terrain}
+    if key in names:
+        return SEED_TERRAIN_MULTIPLIERS[names[key]]
+    known = ", ".join(sorted(set(table) | set(names)))
+    raise NotFoundError(f"no terrain {key!r}: expected one of {known}")
+
+
+def road_multiplier(rules: Ruleset, road: str | Road) -> Fraction:
+    """TP-WIL-4: well-maintained road x2, trail x1.5, none x1."""
+    key = road.key if isinstance(road, Road) else road
+    if key == "none":
+        return Fraction(1)
+    if key not in rules.travel.roads:
+        known = ", ".join(["none", *sorted(rules.travel.roads)])
+        raise NotFoundError(f"no road {key!r}: expected one of {known}")
+    return rules.travel.roads[key]
+
+
+def weather_multiplier(rules: Ruleset, weather: str) -> Fraction:
+    """TP-WIL-4: rain x1/2, light snow x1/2, heavy snow x1/4; clear x1."""
+    table = rules.travel.weather
+    if weather not in table:
+        if weather == "clear":
+            return Fraction(1)
+        known = ", ".join(sorted(table)) or "clear"
+        raise NotFoundError(f"no weather {weather!r} in ruleset {rules.name!r}: expected {known}")
+    return table[weather]
+
+
+def party_multipliers(rules: Ruleset, party: Iterable[str]) -> list[Fraction]:
+    """TP-WIL-3: the multiplier of each condition that applies (mounted, carriage, over_20...)."""
+    out = []
+    for condition in party:
+        if condition not in rules.travel.party:
+            known = ", ".join(sorted(rules.travel.party)) or "none"
+            raise NotFoundError(f"no party condition {condition!r}: expected some of {known}")
+        out.append(rules.travel.party[condition])
+    return out
+
+
+def tp_per_hex(
+    rules: Ruleset,
+    terrain: str | Terrain,
+    road: str | Road = "none",
+    weather: str = "clear",
+    party: Iterable[str] = (),
+    vessel_name: str | None = None,
+) -> Fraction | None:
+    """TP-WIL-6: TP to enter a hex, 1 / (product of every multiplier); None if one is x0."""
+    per_tp = rules.travel.movement_points_per_tp
+    chosen = vessel(rules, vessel_name)
+    if chosen is not None:
+        key = terrain.key if isinstance(terrain, Terrain) else terrain
+        ground = chosen.multiplier if key in chosen.over else Fraction(0)
+        return hex_cost([per_tp, ground, weather_multiplier(rules, weather)])
+    return hex_cost(
+        [
+            per_tp,
+            *party_multipliers(rules, party),
+            terrain_multiplier(rules, terrain),
+            road_multiplier(rules, road),
+            weather_multiplier(rules, weather),
+        ]
+    )
+
+
+def is_impassable(rules: Ruleset, cost: Fraction | None, vessel_name: str | None = None) -> bool:
+    """TP-WIL-8: a hex costing ``impassable_factor`` x daily TP (8 on land) or more."""
+    return cost is None or cost >= rules.travel.impassable_factor * daily_tp(rules, vessel_name)
+
+
+def day_cost(rules: Ruleset, cost: Fraction, vessel_name: str | None = None) -> Fraction:
+    """What entering the hex takes from the day: at least the TP-WIL-7 floor (1/2 TP)."""
+    return max(
+        cost, Fraction(daily_tp(rules, vessel_name), max_movement_points(rules, vessel_name))
+    )
+
+
+@dataclass(frozen=True)
+class HexCost:
+    """A hex's cost for a party: the exact TP, what the day pays, and whether it is passable."""
+
+    tp_per_hex: Fraction | None
+    tp_spent: Fraction | None
+    impassable: bool
+
+
+def hex_cost_for(
+    rules: Ruleset,
+    terrain: str | Terrain,
+    road: str | Road = "none",
+    weather: str = "clear",
+    party: Iterable[str] = (),
+    vessel_name: str | None = None,
+) -> HexCost:
+    """The cost of one hex, with TP-WIL-7 and TP-WIL-8 applied.
+
+    >>> from turnkeeper.rules import preset
+    >>> hex_cost_for(preset("tp"), "plains", "road", party=["mounted"])
+    HexCost(tp_per_hex=Fraction(1, 4), tp_spent=Fraction(1, 2), impassable=False)
+    """
+    cost = tp_per_hex(rules, terrain, road, weather, party, vessel_name)
+    if is_impassable(rules, cost, vessel_name):
+        return HexCost(cost, None, True)
+    assert cost is not None
+    return HexCost(cost, day_cost(rules, cost, vessel_name), False)
+
+
+def region_grid(hexmap: HexMap, weather: Mapping[str, str], default: str) -> NDArray[np.object_]:
+    """The weather over each hex as a ``[row, col]`` grid of state names."""
+    from turnkeeper.procedures.wilderness_state import DEFAULT_REGION
+
+    grid = np.full((hexmap.height, hexmap.width), weather.get(DEFAULT_REGION, default), object)
+    for hex_, region in hexmap.regions.items():
+        grid[hex_.row, hex_.col] = weather.get(region, default)
+    return grid
+
+
+def route_grid(
+    rules: Ruleset,
+    hexmap: HexMap,
+    weather: Mapping[str, str] | None = None,
+    party: Iterable[str] = (),
+    vessel_name: str | None = None,
+) -> NDArray[np.float64]:
+    """TP to enter each hex under the weather of its region, for the route search."""
+    chosen = vessel(rules, vessel_name)
+    per_tp = [rules.travel.movement_points_per_tp]
+    if chosen is None:
+        terrain = {t: terrain_multiplier(rules, t) for t in Terrain}
+        roads = {r: road_multiplier(rules, r) for r in Road}
+        multipliers = per_tp + party_multipliers(rules, party)
+    else:
+        terrain = {t: chosen.multiplier if t.key in chosen.over else Fraction(0) for t in Terrain}
+        roads = {r: Fraction(1) for r in Road}
+        multipliers = per_tp
+    tp = cost_grid(hexmap, multipliers, terrain, roads).tp.copy()
+    states = region_grid(hexmap, weather or {}, rules.weather.start)
+    for state in set(states.reshape(-1).tolist()):
+        factor = weather_multiplier(rules, str(state))
+        if factor != 1:
+            mask = states == state
+            tp[mask] = np.inf if factor == 0 else tp[mask] / float(factor)
+    return tp
+
+
+def best_route(
+    rules: Ruleset,
+    hexmap: HexMap,
+    start: Hex,
+    goal: Hex,
+    weather: Mapping[str, str] | None = None,
+    party: Iterable[str] = (),
+    vessel_name: str | None = None,
+) -> Route:
+    """The route that takes fewest days, then fewest TP, under today's weather (TP-WIL-6..8)."""
+    if start == goal:
+        raise IllegalCommandError(f"the route starts and ends at {start.label}: pick another hex")
+    grid = route_grid(rules, hexmap, weather, party, vessel_name)
+    return plan_route(
+        hexmap,
+        start,
+        goal,
+        grid,
+        daily_tp(rules, vessel_name),
+        max_movement_points(rules, vessel_name),
+    )

@@ -1,0 +1,155 @@
+"""The wilderness die on its schedule, and the watches that TP spent take (TP-WENC-1..4).
+
+- TP-TIME-1: each TP spent is a watch on the clock, passed through the core's scheduler.
+- TP-WENC-1: travelling, the die is rolled after half the day's TP, and at the night camp.
+- TP-WENC-2: exploring, after the first TP, after the last, and at the night camp.
+- TP-WENC-3: faces swapped by the referee's milieu, by the terrain when the die has a milieu
+  of that name (a desert), and at the night camp.
+- TP-WENC-4: faces 1 and 6 halt the journey for the referee's encounter; face 2 finds a
+  hidden feature (TP-DISC-2); face 3 is paid from the supplies or by foraging the next TP;
+  face 4 rolls new weather.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import floor
+from typing import Literal
+
+from turnkeeper.campaign.events import RollRecord
+from turnkeeper.campaign.schedule import Draft, wait
+from turnkeeper.dice import DiceSource, roll
+from turnkeeper.procedures.discovery import find_one_hidden
+from turnkeeper.procedures.supplies import consume
+from turnkeeper.procedures.weather import roll_weather
+from turnkeeper.procedures.wilderness_costs import daily_tp
+from turnkeeper.procedures.wilderness_events import (
+    ForageOwed,
+    Moment,
+    TravelPointsSpent,
+    WildEncounter,
+    WildernessDieRolled,
+)
+from turnkeeper.procedures.wilderness_state import Movement, WildernessState, wilderness_of
+from turnkeeper.rules.schema import Face, FaceEvent
+
+Waning = Literal["supplies", "forage"]
+
+
+def _wild(draft: Draft) -> WildernessState:
+    return wilderness_of(draft.state)
+
+
+def _daily(draft: Draft) -> int:
+    return daily_tp(draft.state.ruleset, _wild(draft).vessel)
+
+
+# --- the clock and the die's schedule ----------------------------------------------------
+
+
+def _thresholds(daily: int) -> dict[str, Fraction]:
+    """TP-WENC-1/-2: after the first TP, after half of them, after all of them."""
+    return {"first": Fraction(1), "half": Fraction(daily, 2), "last": Fraction(daily)}
+
+
+def _place_milieu(draft: Draft, faces_of: dict[str, dict[int, Face]]) -> str | None:
+    wild = _wild(draft)
+    if wild.milieu is not None:
+        return wild.milieu
+    terrain = wild.hexmap.terrain_at(wild.position).key
+    return terrain if terrain in faces_of else None
+
+
+def roll_wilderness_die(draft: Draft, moment: Moment, dice: DiceSource, waning: Waning) -> bool:
+    """Roll the wilderness die (TP-WENC-4) at ``moment`` and play its face; True to halt."""
+    rules = draft.state.ruleset
+    die = rules.dice.get(rules.wilderness.die)
+    if die is None:
+        return False
+    milieu = _place_milieu(draft, die.milieus)
+    faces = {**die.faces, **(die.milieus.get(milieu, {}) if milieu else {})}
+    if moment == "camp" and "night_camp" in die.milieus:
+        faces.update(die.milieus["night_camp"])
+    rolled = roll(f"d{die.sides}", dice)
+    face = faces[rolled.total]
+    shown = ", ".join(m for m in (milieu, "night_camp" if moment == "camp" else None) if m)
+    draft.add(
+        WildernessDieRolled(
+            moment=moment,
+            face=rolled.total,
+            event=face.event.value,
+            label=face.label,
+            milieu=shown or None,
+            rolls=(RollRecord.of(rolled),),
+        )
+    )
+    here = _wild(draft).position
+    if face.event in (FaceEvent.ENCOUNTER, FaceEvent.GOOD_ENCOUNTER):
+        good = face.event is FaceEvent.GOOD_ENCOUNTER
+        draft.add(WildEncounter(good=good, hex=here, at_camp=moment == "camp", label=face.label))
+        return True
+    if face.event is FaceEvent.HIDDEN_SITE:
+        found = find_one_hidden(draft.state, dice, "stumbled")
+        draft.add(*found)
+        return any(e.kind == "wilderness.features_found" for e in found)
+    if face.event in (FaceEvent.WANING_RESOURCES, FaceEvent.FORCED_REST):
+        _waning(draft, dice, waning)
+    elif face.event in (FaceEvent.WEATHER_CHANGE, FaceEvent.ENVIRONMENT):
+        draft.add(*roll_weather(draft.state, dice))
+    return False
+
+
+def _waning(draft: Draft, dice: DiceSource, waning: Waning) -> None:
+    """TP-WENC-4 face 3: eat from the supplies if they suffice, else forage the next TP."""
+    state = draft.state
+    eaters = len(state.party.living)
+    needs = {item: each * eaters for item, each in state.ruleset.rest.consumes.items()}
+    enough = all(
+        item in state.supplies.dice or state.supplies.count(item) >= need
+        for item, need in needs.items()
+    )
+    if waning == "forage" or not enough:
+        draft.add(ForageOwed())
+        return
+    for item, need in needs.items():
+        draft.add(*consume(draft.state, item, need, dice, "waning resources"))
+
+
+def pass_watches(draft: Draft, before: Fraction, dice: DiceSource) -> None:
+    """TP-TIME-1: the TP spent since ``before`` pass as watches (1 TP = 4 hours) on the clock.
+
+    Whole seconds are counted from the day's start, so fractions of a watch never drift.
+    """
+    watch = draft.state.scales.watch
+    seconds = floor(_wild(draft).tp_spent * watch) - floor(before * watch)
+    if seconds > 0:
+        wait(draft, seconds, dice)
+
+
+def checks(
+    draft: Draft, before: Fraction, movement: Movement, dice: DiceSource, waning: Waning
+) -> bool:
+    """TP-WENC-1/-2: roll the die at each moment of the movement's schedule that the TP
+    spent since ``before`` crossed (each once a day). True when the journey must halt."""
+    wild = _wild(draft)
+    rules = draft.state.ruleset.wilderness
+    schedule = rules.explore_checks if movement is Movement.EXPLORE else rules.travel_checks
+    halt = False
+    moments: tuple[Moment, ...] = ("first", "half", "last")
+    thresholds = _thresholds(_daily(draft))
+    for moment in moments:
+        crossed = before < thresholds[moment] <= wild.tp_spent
+        if moment in schedule and crossed and moment not in _wild(draft).checks_done:
+            halt = roll_wilderness_die(draft, moment, dice, waning) or halt
+    return halt
+
+
+def forage(draft: Draft, dice: DiceSource, movement: Movement, waning: Waning) -> bool:
+    """Spend the owed TP foraging (TP-WENC-4 face 3); False if no whole TP is left today."""
+    wild = _wild(draft)
+    if wild.tp_left(_daily(draft)) < 1:
+        return False
+    draft.add(TravelPointsSpent(amount=Fraction(1), on="forage"))
+    pass_watches(draft, wild.tp_spent, dice)
+    checks(draft, wild.tp_spent, movement, dice, waning)
+    return True

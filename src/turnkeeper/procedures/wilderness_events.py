@@ -1,0 +1,231 @@
+"""The events of wilderness travel: what the journal records of a day on the road.
+
+Each event's ``apply`` changes only the campaign's :class:`WildernessState` (the clock moves
+by the core's ``clock.advanced`` events, one watch per TP, TP-TIME-1). Rolls of the
+wilderness die and of getting lost are the referee's; the party sees what happens.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import ClassVar, Literal
+
+from turnkeeper.campaign.events import Event, Visibility
+from turnkeeper.campaign.state import CampaignState
+from turnkeeper.dice import format_fraction
+from turnkeeper.procedures.wilderness_state import (
+    DEFAULT_REGION,
+    Movement,
+    PendingMove,
+    WildernessState,
+    hexmap_of,
+    wilderness_of,
+    with_wilderness,
+)
+from turnkeeper.world.hexes import Hex
+from turnkeeper.world.mapfile import MapFile
+
+Moment = Literal["first", "half", "last", "camp"]
+SpentOn = Literal["search", "named_search", "all_day", "forage"]
+
+
+def _tp(value: Fraction) -> str:
+    return format_fraction(value) + " TP"
+
+
+class MapLoaded(Event):
+    """A wilderness map is laid out and the party placed on it (the whole map is embedded,
+    referee's secrets and all, so this event is the referee's)."""
+
+    kind: ClassVar[str] = "wilderness.map_loaded"
+    visibility: Visibility = Visibility.REFEREE
+    map: MapFile
+    at: Hex
+    weather: str = "clear"
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        hexmap = hexmap_of(self.map)
+        regions = {DEFAULT_REGION, *hexmap.regions.values()}
+        wild = WildernessState(
+            map=self.map,
+            position=self.at,
+            weather=dict.fromkeys(sorted(regions), self.weather),
+            day_started_at=state.now,
+        )
+        return with_wilderness(state, wild)
+
+    def describe(self) -> str:
+        return f"map {self.map.name!r} ({self.map.width}x{self.map.height}) laid out"
+
+
+class ConditionsSet(Event):
+    """How the party travels: TP-WIL-3 conditions, a vessel (TP-WIL-9), the milieu (TP-WENC-3)."""
+
+    kind: ClassVar[str] = "wilderness.conditions"
+    party: tuple[str, ...] = ()
+    vessel: str | None = None
+    milieu: str | None = None
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        wild = wilderness_of(state)
+        return with_wilderness(
+            state, wild.with_(party=self.party, vessel=self.vessel, milieu=self.milieu)
+        )
+
+    def describe(self) -> str:
+        parts = [", ".join(self.party) or "on foot"]
+        if self.vessel:
+            parts.append(f"by {self.vessel.replace('_', ' ')}")
+        if self.milieu:
+            parts.append(f"milieu {self.milieu}")
+        return "the party travels " + "; ".join(parts)
+
+
+class MoveMade(Event):
+    """TP spent moving into ``to`` (TP-WIL-2, TP-WIL-6): the party is there once the whole
+    cost is paid; until then it stays in its hex, the move pending overnight."""
+
+    kind: ClassVar[str] = "wilderness.moved"
+    to: Hex
+    cost: Fraction
+    paid: Fraction
+    movement: Movement = Movement.TRAVEL
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        wild = wilderness_of(state)
+        before = wild.pending.paid if wild.pending else Fraction(0)
+        pending = PendingMove(
+            to=self.to, cost=self.cost, paid=before + self.paid, movement=self.movement
+        )
+        return with_wilderness(
+            state,
+            wild.with_(
+                tp_spent=wild.tp_spent + self.paid,
+                pending=None if pending.remaining <= 0 else pending,
+            ),
+        )
+
+    def describe(self) -> str:
+        verb = "explores" if self.movement is Movement.EXPLORE else "travels"
+        return f"the party {verb} toward hex {self.to.label}: {_tp(self.paid)} of {_tp(self.cost)}"
+
+
+class TravelPointsSpent(Event):
+    """TP spent on something other than moving: searching (TP-DISC-2/3) or foraging."""
+
+    kind: ClassVar[str] = "wilderness.tp_spent"
+    amount: Fraction
+    on: SpentOn
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        wild = wilderness_of(state)
+        owed = wild.forage_owed and self.on != "forage"
+        return with_wilderness(
+            state, wild.with_(tp_spent=wild.tp_spent + self.amount, forage_owed=owed)
+        )
+
+    def describe(self) -> str:
+        doing = {
+            "search": "searching the hex",
+            "named_search": "searching for something named",
+            "all_day": "searching the hex all day",
+            "forage": "foraging",
+        }
+        return f"{_tp(self.amount)} {doing[self.on]}"
+
+
+class WildernessDieRolled(Event):
+    """The wilderness die (TP-WENC-4) at one of the moments of TP-WENC-1/-2; the referee's."""
+
+    kind: ClassVar[str] = "wilderness.die"
+    visibility: Visibility = Visibility.REFEREE
+    moment: Moment
+    face: int
+    event: str
+    label: str
+    milieu: str | None = None
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        wild = wilderness_of(state)
+        return with_wilderness(state, wild.with_(checks_done=(*wild.checks_done, self.moment)))
+
+    def describe(self) -> str:
+        where = f" ({self.milieu})" if self.milieu else ""
+        return f"wilderness die, {self.moment}{where}: {self.face} {self.label}"
+
+
+class WildEncounter(Event):
+    """TP-WENC-4 faces 1 and 6: the referee rolls an encounter for the milieu."""
+
+    kind: ClassVar[str] = "wilderness.encounter"
+    good: bool = False
+    hex: Hex
+    at_camp: bool = False
+    label: str = ""
+
+    def describe(self) -> str:
+        what = "a good encounter" if self.good else "an encounter"
+        return f"{self.label or what} in hex {self.hex.label}" + (
+            " at the camp" if self.at_camp else ""
+        )
+
+
+class ForageOwed(Event):
+    """TP-WENC-4 face 3 without supplies to spare: the next TP is spent foraging."""
+
+    kind: ClassVar[str] = "wilderness.forage_owed"
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        wild = wilderness_of(state)
+        return with_wilderness(state, wild.with_(forage_owed=True))
+
+    def describe(self) -> str:
+        return "waning resources: the party must spend its next TP foraging"
+
+
+class LostChecked(Event):
+    """TP-LOST-1 (the project's default): the day's check for getting lost; the referee's."""
+
+    kind: ClassVar[str] = "wilderness.lost_check"
+    visibility: Visibility = Visibility.REFEREE
+    chance_in_six: int
+    lost: bool
+    intended: Hex
+    drift: Hex | None = None
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        wild = wilderness_of(state)
+        return with_wilderness(state, wild.with_(lost_checked=True))
+
+    def describe(self) -> str:
+        if not self.lost:
+            return f"getting lost ({self.chance_in_six} in 6): the party keeps its course"
+        if self.drift is None:
+            return "getting lost: the party strays but no hex lies that way; it keeps its course"
+        return (
+            f"getting lost ({self.chance_in_six} in 6): the party drifts into hex "
+            f"{self.drift.label} instead of {self.intended.label}"
+        )
+
+
+class Camped(Event):
+    """The night camp is over: a new travel day begins with its full TP (TP-WIL-1)."""
+
+    kind: ClassVar[str] = "wilderness.camped"
+    morning: int
+    day: int
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        wild = wilderness_of(state)
+        return with_wilderness(
+            state,
+            wild.with_(
+                tp_spent=Fraction(0),
+                checks_done=(),
+                lost_checked=False,
+                day_started_at=self.morning,
+            ),
+        )
+
+    def describe(self) -> str:
+        return f"the party breaks camp: travel day {self.day} begins"

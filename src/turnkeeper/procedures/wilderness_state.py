@@ -1,0 +1,143 @@
+"""What the campaign knows of the wilderness: the map, where the party is, what it has found.
+
+This module imports nothing from the campaign package, so the campaign state can hold a
+:class:`WildernessState` without an import cycle. The map is embedded as its file data
+(:class:`~turnkeeper.world.mapfile.MapFile`), so replaying the journal needs no file; the
+numpy :class:`~turnkeeper.world.hexmap.HexMap` is built from it once and cached.
+
+- TP-WIL-1: ``tp_spent`` counts today's travel points, one per watch.
+- TP-WIL-6: ``pending`` is a move begun with the last points of a day; the party stays in
+  its hex until the next day's first points finish it.
+- TP-WIL-10: ``visited`` hexes and the hexes of ``found`` features are travel destinations;
+  anywhere else is the uncharted, reached by exploring.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from enum import StrEnum
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.world.hexes import Hex
+from turnkeeper.world.hexmap import HexMap
+from turnkeeper.world.mapfile import MapFile, map_from_data
+
+if TYPE_CHECKING:
+    from turnkeeper.campaign.state import CampaignState
+
+#: The region of hexes the map puts in no region: weather is kept per region.
+DEFAULT_REGION = "wilds"
+
+
+class Movement(StrEnum):
+    """TP-WIL-10: travel goes to a known destination, exploration into the uncharted."""
+
+    TRAVEL = "travel"
+    EXPLORE = "explore"
+
+
+class PendingMove(BaseModel):
+    """TP-WIL-6: a move into ``to`` that costs ``cost`` TP, of which ``paid`` are spent."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    to: Hex
+    cost: Fraction
+    paid: Fraction
+    movement: Movement = Movement.TRAVEL
+
+    @property
+    def remaining(self) -> Fraction:
+        """TP still to pay before the party is in ``to``."""
+        return self.cost - self.paid
+
+
+_CACHE: OrderedDict[int, tuple[MapFile, HexMap]] = OrderedDict()
+
+
+def hexmap_of(data: MapFile) -> HexMap:
+    """The map built from its embedded file data; cached, since folding copies states often."""
+    hit = _CACHE.get(id(data))
+    if hit is not None and hit[0] is data:
+        _CACHE.move_to_end(id(data))
+        return hit[1]
+    built = map_from_data(data.model_dump(mode="json"), where=f"map {data.name!r}")
+    _CACHE[id(data)] = (data, built)
+    while len(_CACHE) > 8:
+        _CACHE.popitem(last=False)
+    return built
+
+
+class WildernessState(BaseModel):
+    """The party in the wilderness: the map, its hex, today's travel points, what it knows.
+
+    >>> from turnkeeper.world.mapfile import MapFile
+    >>> m = MapFile(name="Vale", width=2, height=1, terrain=["ph"])
+    >>> w = WildernessState(map=m, position=Hex(0, 0), visited=frozenset({Hex(0, 0)}))
+    >>> w.tp_left(4), w.region_of(Hex(1, 0)), w.is_known_destination(Hex(1, 0))
+    (Fraction(4, 1), 'wilds', False)
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    map: MapFile
+    position: Hex
+    visited: frozenset[Hex] = frozenset()
+    seen: frozenset[Hex] = Field(frozenset(), description="Hexes whose terrain the party saw.")
+    found: frozenset[str] = Field(frozenset(), description="Ids of the features the party knows.")
+    weather: dict[str, str] = Field(default_factory=dict, description="Region -> weather state.")
+    party: tuple[str, ...] = Field((), description="TP-WIL-3 conditions: mounted, carriage...")
+    vessel: str | None = Field(None, description="TP-WIL-9: a boat, ship or flying mount.")
+    milieu: str | None = Field(None, description="TP-WENC-3: the referee's milieu for the die.")
+    day_started_at: int = Field(0, description="When today's travel began (game seconds).")
+    tp_spent: Fraction = Fraction(0)
+    pending: PendingMove | None = None
+    checks_done: tuple[str, ...] = Field((), description="Today's wilderness-die moments.")
+    lost_checked: bool = Field(False, description="TP-LOST-1: rolled once a day.")
+    forage_owed: bool = Field(False, description="TP-WENC-4 face 3: the next TP is foraging.")
+
+    @property
+    def hexmap(self) -> HexMap:
+        """The map as the world layer's grids."""
+        return hexmap_of(self.map)
+
+    def tp_left(self, daily_tp: int) -> Fraction:
+        """Travel points still to spend today."""
+        return max(Fraction(daily_tp) - self.tp_spent, Fraction(0))
+
+    def region_of(self, hex_: Hex) -> str:
+        """The weather region of a hex."""
+        return self.hexmap.regions.get(hex_, DEFAULT_REGION)
+
+    def weather_at(self, hex_: Hex, default: str = "clear") -> str:
+        """The weather over a hex now."""
+        return self.weather.get(self.region_of(hex_), default)
+
+    def is_known_destination(self, hex_: Hex) -> bool:
+        """TP-WIL-10: a hex the party has been to, or where it knows a feature lies."""
+        if hex_ in self.visited:
+            return True
+        return any(feature.id in self.found for feature in self.hexmap.features.get(hex_, ()))
+
+    def with_(self, **changes: object) -> WildernessState:
+        """A copy with some fields changed (states never change in place)."""
+        return self.model_copy(update=changes)
+
+
+def wilderness_of(state: CampaignState) -> WildernessState:
+    """The campaign's wilderness, or one clear error saying how to load a map."""
+    if state.wilderness is None:
+        raise IllegalCommandError(
+            "the party is not on a wilderness map: "
+            "load one with `turnkeeper map load FILE --at HEX`"
+        )
+    return state.wilderness
+
+
+def with_wilderness(state: CampaignState, wild: WildernessState) -> CampaignState:
+    """The campaign state with its wilderness replaced."""
+    return state.model_copy(update={"wilderness": wild})
