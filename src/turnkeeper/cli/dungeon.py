@@ -56,7 +56,7 @@ def _run(
                 if record.event.kind != "clock.advanced":
                     console.print(record.event.describe(), highlight=False)
         else:
-            show_records(shown)
+            show_records(shown, state)
         console.print(f"[dim]{name} · {state.date} · version {state.version}[/]")
 
     emit(data, as_json, render)
