@@ -117,3 +117,13 @@ def test_odds_turn_json(ruleset: str) -> None:
     encounter = next(e for e in data["events"] if e["event"] == "encounter")
     expected = {"tp": "31031/46656", "ex": "91/216"}[ruleset]
     assert encounter["at_least_one"] == expected
+
+
+def test_tables_for_people_render(tmp_path: Path) -> None:
+    db = str(tmp_path / "f.db")
+    tk(db, "new", "Abbey", "--ruleset", "ex", "--seed", "3")
+    assert "The party enters" in tk(db, "site", "enter", SITE, as_json=False)
+    assert "turn 1: cautious" in tk(db, "turn", "--mode", "cautious", as_json=False)
+    assert "Flooded garth" in tk(db, "site", "show", as_json=False)
+    result = runner.invoke(app, ["odds-turn", "--ruleset", "ex", "--mode", "running"])
+    assert result.exit_code == 0 and "7/8 (87.5%)" in result.stdout
