@@ -1,3 +1,330 @@
-"""CLI verbs: wilderness (filled in by its issue)."""
+"""CLI verbs of the wilderness: ``travel``, ``travel cost``, ``camp``, ``search``, ``route``,
+``weather`` and ``map load`` (issue 5; rules TP-WIL-*, TP-WENC-*, TP-DISC-*, TP-LOST-1).
 
-from turnkeeper.cli.app import app  # noqa: F401
+``turnkeeper map load FILE --at HEX`` embeds a map in the campaign and places the party;
+``turnkeeper travel ne`` (or a hex, or a found feature) spends the day's travel points watch
+by watch, with the wilderness die on its schedule; ``turnkeeper camp`` ends the day. The
+referee sees every roll; ``--player`` shows what the party perceives.
+``turnkeeper travel cost --terrain hills --party mounted`` needs no campaign.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.campaign import CampaignOption, DbOption, DiceOption
+from turnkeeper.cli.maps import map_app, read_map
+from turnkeeper.dice import format_fraction
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.wilderness import (
+    Camp,
+    LoadMap,
+    RollWeather,
+    Search,
+    SetWeather,
+    Travel,
+    WildernessCommand,
+)
+from turnkeeper.procedures.wilderness_costs import best_route, hex_cost_for
+from turnkeeper.procedures.wilderness_state import DEFAULT_REGION
+from turnkeeper.rules.loader import find_ruleset
+from turnkeeper.world.hexes import Hex
+from turnkeeper.world.mapfile import map_to_data
+from turnkeeper.world.svg import render_svg
+
+PlayerOption = typer.Option(False, "--player", help="Show only what the party perceives.")
+PartyOption = typer.Option(
+    None, "--party", help="Travel conditions, comma-separated: mounted,carriage,over_20,over_50."
+)
+VesselOption = typer.Option(
+    None, "--vessel", help="A vessel of the ruleset (river_boat, sailing_ship...); '' clears."
+)
+
+
+def _fraction(value: Any) -> str:
+    """An exact TP as ``p/q`` (always with the denominator, as machines expect)."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _party(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    return tuple(p.strip() for p in text.split(",") if p.strip() and p.strip() != "on_foot")
+
+
+def _run(
+    db: str | None,
+    campaign: str | None,
+    command: WildernessCommand,
+    dice: str | None,
+    player: bool,
+    as_json: bool,
+) -> None:
+    """Run a wilderness command; the referee sees every record, ``--player`` the party's."""
+    from turnkeeper.campaign import Visibility
+    from turnkeeper.cli.campaign import describe, open_campaigns, typed_faces
+
+    faces = typed_faces(dice)
+    with open_campaigns(db) as campaigns:
+        name = campaigns.resolve(campaign)
+        records = campaigns.execute(name, command, faces)  # type: ignore[arg-type]
+        state = campaigns.state(name)
+    shown = [r for r in records if not player or r.event.visibility is Visibility.PARTY]
+    wild = state.wilderness
+    data: dict[str, Any] = {
+        "campaign": name,
+        "version": state.version,
+        "date": state.date,
+        "records": [describe(r) for r in shown],
+    }
+    if wild is not None:
+        data["at"] = wild.position.label
+        data["tp_spent"] = _fraction(wild.tp_spent)
+        data["pending"] = wild.pending.to.label if wild.pending else None
+
+    def render() -> None:
+        for record in shown:
+            if player and record.event.kind == "clock.advanced":
+                continue
+            secret = (
+                "[magenta](referee)[/] " if record.event.visibility is Visibility.REFEREE else ""
+            )
+            rolls = "; ".join(r.text() for r in record.event.rolls)
+            line = f"{secret}{record.event.describe()}" + (f"  [dim]{rolls}[/]" if rolls else "")
+            console.print(line, highlight=False)
+        where = f" · hex {data['at']} · {format_fraction(wild.tp_spent)} TP spent" if wild else ""
+        console.print(f"[dim]{name} · {state.date}{where}[/]", highlight=False)
+
+    emit(data, as_json, render)
+
+
+@map_app.command("load")
+def map_load(
+    file: Annotated[Path, typer.Argument(help="The map file (.toml or .json).")],
+    at: str = typer.Option(..., "--at", help="The party's hex: a label (0304) or q,r."),
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Lay a wilderness map out in the campaign (embedded in the journal) and place the party."""
+    from turnkeeper.world.mapfile import MapFile
+
+    data = MapFile.model_validate(map_to_data(read_map(file)))
+    _run(db, campaign, LoadMap(data, Hex.parse(at)), None, False, as_json)
+
+
+def _cost(
+    terrain: str | None,
+    road: str,
+    weather: str,
+    party: str | None,
+    vessel: str | None,
+    ruleset: str,
+    as_json: bool,
+) -> None:
+    if terrain is None:
+        raise IllegalCommandError("travel cost needs --terrain (plains, hills, forest, ...)")
+    rules = find_ruleset(ruleset)
+    conditions = _party(party) or ()
+    cost = hex_cost_for(rules, terrain, road, weather, conditions, vessel or None)
+    data = {
+        "tp_per_hex": None if cost.tp_per_hex is None else _fraction(cost.tp_per_hex),
+        "tp_spent": None if cost.tp_spent is None else _fraction(cost.tp_spent),
+        "impassable": cost.impassable,
+        "terrain": terrain,
+        "road": road,
+        "weather": weather,
+        "party": list(conditions) or ["on_foot"],
+        "vessel": vessel or None,
+    }
+
+    def render() -> None:
+        if cost.impassable:
+            console.print(f"{terrain}: impassable (TP-WIL-8)")
+        else:
+            assert cost.tp_per_hex is not None and cost.tp_spent is not None
+            floor = "" if cost.tp_spent == cost.tp_per_hex else f" (a day pays {cost.tp_spent})"
+            console.print(f"{terrain}: {format_fraction(cost.tp_per_hex)} TP per hex{floor}")
+
+    emit(data, as_json, render)
+
+
+@app.command("travel")
+def travel_command(
+    target: str = typer.Argument(
+        ..., help="A direction (n ne se s sw nw), a hex (0304), a found feature, or 'cost'."
+    ),
+    explore: bool = typer.Option(False, "--explore", help="Explore (TP-WENC-2), not travel."),
+    party: str | None = PartyOption,
+    vessel: str | None = VesselOption,
+    milieu: str | None = typer.Option(
+        None, "--milieu", help="The die's milieu (desert, civilisation...); '' clears."
+    ),
+    forage: bool = typer.Option(
+        False, "--forage", help="On waning resources, forage the next TP instead of eating."
+    ),
+    terrain: str | None = typer.Option(None, "--terrain", help="travel cost: the terrain."),
+    road: str = typer.Option("none", "--road", help="travel cost: none, road or trail."),
+    weather: str = typer.Option("clear", "--weather", help="travel cost: clear, rain, ..."),
+    ruleset: str = typer.Option("tp", "--ruleset", help="travel cost: the ruleset."),
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
+    dice: str | None = DiceOption,
+    player: bool = PlayerOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Travel or explore toward a hex; ``travel cost`` prints what a hex costs (TP-WIL-6)."""
+    if target == "cost":
+        _cost(terrain, road, weather, party, vessel, ruleset, as_json)
+        return
+    command = Travel(
+        target,
+        explore=explore,
+        party=_party(party),
+        vessel=vessel,
+        milieu=milieu,
+        waning="forage" if forage else "supplies",
+    )
+    _run(db, campaign, command, dice, player, as_json)
+
+
+@app.command("camp")
+def camp_command(
+    forage: bool = typer.Option(False, "--forage", help="On waning resources, forage."),
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
+    dice: str | None = DiceOption,
+    player: bool = PlayerOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Make the night camp: the die is rolled and the night passes until the morning."""
+    _run(db, campaign, Camp("forage" if forage else "supplies"), dice, player, as_json)
+
+
+@app.command("search")
+def search_command(
+    feature: str | None = typer.Option(
+        None, "--for", help="A hidden feature the party seeks by name (2 TP, TP-DISC-2)."
+    ),
+    all_day: bool = typer.Option(
+        False, "--all-day", help="Search all day for secrets (TP-DISC-3); only at dawn."
+    ),
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
+    dice: str | None = DiceOption,
+    player: bool = PlayerOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Search the party's hex: one hidden feature at random for 1 TP (TP-DISC-2)."""
+    _run(db, campaign, Search(feature, all_day), dice, player, as_json)
+
+
+@app.command("weather")
+def weather_command(
+    set_to: str | None = typer.Option(None, "--set", help="Set the weather: clear, rain, ..."),
+    region: str | None = typer.Option(None, "--region", help="The region (default: the party's)."),
+    roll_new: bool = typer.Option(False, "--roll", help="Roll new weather from the table."),
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
+    dice: str | None = DiceOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Show the weather per region, set it, or roll it from the climate's table."""
+    if set_to is not None and roll_new:
+        raise IllegalCommandError("weather: either --set a state or --roll, not both")
+    if set_to is not None:
+        _run(db, campaign, SetWeather(set_to, region), None, False, as_json)
+        return
+    if roll_new:
+        _run(db, campaign, RollWeather(), dice, False, as_json)
+        return
+    from turnkeeper.cli.campaign import open_campaigns
+    from turnkeeper.procedures.wilderness_state import wilderness_of
+
+    with open_campaigns(db) as campaigns:
+        name = campaigns.resolve(campaign)
+        wild = wilderness_of(campaigns.state(name))
+    data = {"campaign": name, "here": wild.region_of(wild.position), "weather": wild.weather}
+
+    def render() -> None:
+        for key, value in sorted(wild.weather.items()):
+            mark = " (the party is here)" if key == data["here"] else ""
+            console.print(f"{key}: {value.replace('_', ' ')}{mark}", highlight=False)
+
+    emit(data, as_json, render)
+
+
+@app.command("route")
+def route_command(
+    start: str = typer.Argument(..., help="From this hex (0304 or q,r), or 'here'."),
+    goal: str = typer.Argument(..., help="To this hex."),
+    party: str | None = PartyOption,
+    vessel: str | None = VesselOption,
+    map_file: Annotated[
+        Path | None,
+        typer.Option("--map", help="Plan on this map file, not the campaign's (clear weather)."),
+    ] = None,
+    ruleset: str = typer.Option("tp", "--ruleset", help="With --map: the ruleset."),
+    svg: Annotated[
+        Path | None, typer.Option("--svg", help="Draw the route on the map, to this file.")
+    ] = None,
+    player: bool = PlayerOption,
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """The route of fewest days, then fewest TP, under the current weather (TP-WIL-6..8)."""
+    known: frozenset[Hex] | None = None
+    found: frozenset[str] | None = None
+    if map_file is not None:
+        hexmap, rules, weather = (
+            read_map(map_file),
+            find_ruleset(ruleset),
+            {DEFAULT_REGION: "clear"},
+        )
+        conditions = _party(party) or ()
+        chosen = vessel or None
+        here = None
+    else:
+        from turnkeeper.cli.campaign import open_campaigns
+        from turnkeeper.procedures.wilderness_state import wilderness_of
+
+        with open_campaigns(db) as campaigns:
+            state = campaigns.state(campaigns.resolve(campaign))
+        wild = wilderness_of(state)
+        hexmap, rules, weather = wild.hexmap, state.ruleset, wild.weather
+        conditions = wild.party if party is None else (_party(party) or ())
+        chosen = wild.vessel if vessel is None else (vessel or None)
+        here, known, found = wild.position, wild.seen, wild.found
+    first = here if start == "here" and here is not None else Hex.parse(start)
+    route = best_route(rules, hexmap, first, Hex.parse(goal), weather, conditions, chosen)
+    data = {
+        "from": first.label,
+        "to": route.hexes[-1].label,
+        "hexes": [h.label for h in route.hexes],
+        "tp": _fraction(route.tp),
+        "days": route.days,
+        "party": list(conditions) or ["on_foot"],
+        "vessel": chosen,
+    }
+    if svg is not None:
+        picture = render_svg(
+            hexmap,
+            party_at=here,
+            known=known if player else None,
+            route=route.hexes,
+            player=player,
+            found_features=found if player else None,
+        )
+        svg.write_text(picture, encoding="utf-8")
+        data["svg"] = str(svg)
+
+    def render() -> None:
+        steps = " -> ".join(data["hexes"])  # type: ignore[arg-type]
+        console.print(f"{steps}\n{format_fraction(route.tp)} TP, {route.days} day(s)")
+
+    emit(data, as_json, render)
