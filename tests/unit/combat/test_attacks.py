@@ -88,7 +88,7 @@ def test_pg_atk_1_ranged_into_melee_strikes_a_random_member(pc, foe, started):
 def test_ex_rest_3_wearied_is_minus_4_to_hit(pc):
     # rule: EX-REST-3
     tired = pc("Ann", stats={"STR": 1}, conditions=[Condition.WEARIED])
-    assert attack_bonus(tired, PG, ranged=False, second_wind=False) == 1 - 4
+    assert attack_bonus(tired, preset("ex"), ranged=False, second_wind=False) == 1 - 4
 
 
 def test_pg_hp_1_unconscious_at_zero_dead_at_minus_level_monsters_at_zero(pc, foe, started):
@@ -148,7 +148,8 @@ def test_pg_tre_1_treasure_is_xp_times_1d3_plus_1(pc, foe, started):
     state, _ = _attack(PG, state, [20, 3], target="Orc 2")
     state, events = execute(state, EndCombat(), PG, TypedDice([2]))
     (ended,) = events
-    assert isinstance(ended, CombatEnded) and ended.treasure == 60 and ended.rest_due
+    assert isinstance(ended, CombatEnded) and ended.treasure == 60
+    assert ended.rest_due is PG.rest.after_fight
 
 
 def test_typed_dice_too_few_is_one_clear_error_and_nothing_changes(pc, foe, started):

@@ -99,7 +99,7 @@ def test_pg_cbt_1_winning_side_acts_first_and_its_results_take_effect(pc, foe, s
     ]
     assert state.phase is Phase.BETWEEN and winner_of(state) is Side.PARTY
     state, events = execute(state, EndCombat(), PG, TypedDice([]))
-    assert state.phase is Phase.ENDED and state.rest_due  # EX-REST-2
+    assert state.phase is Phase.ENDED and state.rest_due is PG.rest.after_fight
     with pytest.raises(IllegalCommandError, match="combat is over"):
         execute(state, BeginRound(), PG, TypedDice([]))
 
@@ -165,3 +165,11 @@ def test_a_seeded_fight_folds_back_to_the_same_state(seed, name):
     assert state.seconds == state.round * rules.time.round_seconds
     state, events = execute(state, EndCombat(), rules, dice)
     assert isinstance(events[-1], CombatEnded)
+
+
+def test_ex_rest_2_a_fight_is_followed_by_a_turn_of_rest(pc, foe, started):
+    # rule: EX-REST-2
+    ex = preset("ex")
+    state, events = execute(started(ex, pc("Ann"), foe("Orc")), EndCombat(), ex, TypedDice([]))
+    assert events[-1].rest_due and state.rest_due
+    assert "a turn of rest is due" in events[-1].describe()

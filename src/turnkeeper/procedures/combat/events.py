@@ -6,10 +6,11 @@ fight's events rebuild its state exactly (the journal's promise in the design).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field, field_validator
 
+from turnkeeper.campaign.events import Event, RollRecord
 from turnkeeper.dice import Roll
 from turnkeeper.procedures.combat.state import (
     Combatant,
@@ -20,6 +21,9 @@ from turnkeeper.procedures.combat.state import (
     Side,
 )
 from turnkeeper.rules.schema import FaceEvent
+
+if TYPE_CHECKING:
+    from turnkeeper.campaign.state import CampaignState
 
 __all__ = [
     "ActionTaken",
@@ -44,17 +48,33 @@ __all__ = [
 ]
 
 
-class CombatEvent(BaseModel):
-    """Base of every combat event: its kind, its dice, how it changes the fight."""
+class CombatEvent(Event):
+    """Base of every combat event: its kind, its dice, how it changes the fight.
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    A combat event is a campaign event (it goes into the journal): ``apply`` folds it into
+    the campaign's ``combat`` and clock; ``apply_combat`` is the fight's own fold step, used
+    by the pure engine and the simulation without a campaign.
+    """
 
     kind: ClassVar[str] = "combat"
-    rolls: tuple[Roll, ...] = ()
 
-    def apply(self, state: CombatState) -> CombatState:
-        """The fold step: most events only record, and change nothing."""
+    @field_validator("rolls", mode="before")
+    @classmethod
+    def _record_rolls(cls, rolls: Any) -> Any:
+        """Take the dice package's rolls as they come and keep them as journal records."""
+        return tuple(RollRecord.of(r) if isinstance(r, Roll) else r for r in rolls)
+
+    def apply_combat(self, state: CombatState) -> CombatState:
+        """The fight's fold step: most events only record, and change nothing."""
         return state
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        """Fold into a campaign: its fight, and its clock for a new round."""
+        combat = self.apply_combat(state.combat or CombatState())
+        return state.model_copy(update={"combat": combat, "now": state.now + self._elapsed()})
+
+    def _elapsed(self) -> int:
+        return 0
 
     def describe(self) -> str:
         """One line a referee reads in the log."""
@@ -65,12 +85,12 @@ def fold_combat(events: list[CombatEvent], state: CombatState | None = None) -> 
     """Rebuild a fight from its events, rolling nothing."""
     current = CombatState() if state is None else state
     for event in events:
-        current = event.apply(current)
+        current = event.apply_combat(current)
     return current
 
 
-def _rolls_text(rolls: tuple[Roll, ...]) -> str:
-    return "; ".join(r.breakdown for r in rolls)
+def _rolls_text(rolls: tuple[RollRecord, ...]) -> str:
+    return "; ".join(r.text() for r in rolls)
 
 
 class CombatStarted(CombatEvent):
@@ -80,7 +100,7 @@ class CombatStarted(CombatEvent):
     combatants: tuple[Combatant, ...]
     reaction: str | None = None
 
-    def apply(self, state: CombatState) -> CombatState:
+    def apply_combat(self, state: CombatState) -> CombatState:
         return CombatState(combatants=self.combatants, reaction=self.reaction)
 
     def describe(self) -> str:
@@ -99,7 +119,7 @@ class SurpriseSettled(CombatEvent):
     surprised: tuple[Side, ...]
     free_round: Side | None
 
-    def apply(self, state: CombatState) -> CombatState:
+    def apply_combat(self, state: CombatState) -> CombatState:
         names = [c.name for c in state.combatants if c.side in self.surprised]
         return state.with_conditions(names, add=[Condition.SURPRISED]).model_copy(
             update={"free_round": self.free_round}
@@ -124,7 +144,7 @@ class MoraleChecked(CombatEvent):
     total: int
     holds: bool
 
-    def apply(self, state: CombatState) -> CombatState:
+    def apply_combat(self, state: CombatState) -> CombatState:
         if self.holds:
             return state
         return state.with_conditions(self.names, add=[Condition.FLED])
@@ -142,7 +162,7 @@ class RoundBegan(CombatEvent):
     seconds: int
     free_round: bool = False
 
-    def apply(self, state: CombatState) -> CombatState:
+    def apply_combat(self, state: CombatState) -> CombatState:
         return state.model_copy(
             update={
                 "round": self.round,
@@ -155,6 +175,9 @@ class RoundBegan(CombatEvent):
                 "in_free_round": self.free_round,
             }
         )
+
+    def _elapsed(self) -> int:
+        return self.seconds
 
     def describe(self) -> str:
         free = " (surprise round)" if self.free_round else ""
@@ -176,9 +199,9 @@ class InitiativeSettled(CombatEvent):
     face: int | None = None
     face_event: FaceEvent | None = None
     label: str = ""
-    totals: dict[str, int] = {}
+    totals: dict[str, int] = Field(default_factory=dict)
 
-    def apply(self, state: CombatState) -> CombatState:
+    def apply_combat(self, state: CombatState) -> CombatState:
         return state.model_copy(
             update={
                 "phase": Phase.DECLARE,
@@ -222,7 +245,7 @@ class Damaged(CombatEvent):
     becomes: tuple[Condition, ...] = ()
     cause: str = ""
 
-    def apply(self, state: CombatState) -> CombatState:
+    def apply_combat(self, state: CombatState) -> CombatState:
         target = state.get(self.target)
         changed = target.model_copy(
             update={"hp": self.hp_after, "conditions": target.conditions | set(self.becomes)}
@@ -242,7 +265,7 @@ class Declared(CombatEvent):
     declaration: Declaration
     instant: bool = False
 
-    def apply(self, state: CombatState) -> CombatState:
+    def apply_combat(self, state: CombatState) -> CombatState:
         update: dict[str, object] = {"declarations": (*state.declarations, self.declaration)}
         if self.instant:
             update["instants_used"] = (*state.instants_used, self.declaration.actor)
@@ -282,7 +305,7 @@ class AttackMade(CombatEvent):
     ac: int
     hit: bool
 
-    def apply(self, state: CombatState) -> CombatState:
+    def apply_combat(self, state: CombatState) -> CombatState:
         if self.ranged:
             return state
         attacker, target = state.get(self.attacker), state.get(self.target)
@@ -307,7 +330,7 @@ class Moved(CombatEvent):
     engage: str | None = None
     feet: int | None = None
 
-    def apply(self, state: CombatState) -> CombatState:
+    def apply_combat(self, state: CombatState) -> CombatState:
         actor = state.get(self.actor)
         if self.engage is None:
             others = [state.get(n) for n in actor.melee_with]
@@ -372,7 +395,7 @@ class PlacePinned(CombatEvent):
     name: str
     place: int
 
-    def apply(self, state: CombatState) -> CombatState:
+    def apply_combat(self, state: CombatState) -> CombatState:
         from turnkeeper.procedures.combat.initiative import pin_order
 
         pinned = (*((n, p) for n, p in state.pinned if n != self.name), (self.name, self.place))
@@ -389,7 +412,7 @@ class RoundResolved(CombatEvent):
 
     kind: ClassVar[str] = "combat.resolved"
 
-    def apply(self, state: CombatState) -> CombatState:
+    def apply_combat(self, state: CombatState) -> CombatState:
         if state.in_free_round:
             state = state.with_conditions(
                 [c.name for c in state.combatants], drop=[Condition.SURPRISED]
@@ -408,7 +431,7 @@ class CombatEnded(CombatEvent):
     treasure: int | None = None
     rest_due: bool = True
 
-    def apply(self, state: CombatState) -> CombatState:
+    def apply_combat(self, state: CombatState) -> CombatState:
         return state.model_copy(
             update={"phase": Phase.ENDED, "winner": self.winner, "rest_due": self.rest_due}
         )

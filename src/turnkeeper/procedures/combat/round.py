@@ -132,7 +132,7 @@ def execute(
     """Decide a command and fold its events: the new state and what happened."""
     events = decide_combat(state, command, rules, dice)
     for event in events:
-        state = event.apply(state)
+        state = event.apply_combat(state)
     return state, events
 
 
@@ -158,7 +158,7 @@ def decide_combat(
         )
         return [
             began,
-            *roll_initiative(began.apply(state), rules, dice, adjustment=command.adjustment),
+            *roll_initiative(began.apply_combat(state), rules, dice, adjustment=command.adjustment),
         ]
     if isinstance(command, Declare):
         declaration = Declaration(actor=state.get(command.actor).name, actions=command.actions)
@@ -206,7 +206,7 @@ def _start(command: StartCombat, rules: Ruleset, dice: DiceSource) -> list[Comba
         for combatant in command.combatants:
             check_load(combatant, rules)
     started = CombatStarted(combatants=command.combatants, reaction=command.reaction)
-    state = started.apply(CombatState())
+    state = started.apply_combat(CombatState())
     surprise = settle_surprise(
         state,
         rules,
@@ -265,7 +265,7 @@ def _resolve(state: CombatState, rules: Ruleset, dice: DiceSource) -> list[Comba
     beats, events = _beats(state, rules, dice)
     running = state
     for event in events:
-        running = event.apply(running)
+        running = event.apply_combat(running)
     for beat in beats:
         able = {n for n in beat if running.get(n).standing}
         for name in beat:
@@ -279,7 +279,7 @@ def _resolve(state: CombatState, rules: Ruleset, dice: DiceSource) -> list[Comba
             else:
                 taken = _act(running, declaration, rules, dice)
             for event in taken:
-                running = event.apply(running)
+                running = event.apply_combat(running)
             events.extend(taken)
     events.append(RoundResolved())
     return events
@@ -311,6 +311,6 @@ def _act(
         else:
             new = [ActionTaken(actor=actor, text=str(action))]
         for event in new:
-            state = event.apply(state)
+            state = event.apply_combat(state)
         events.extend(new)
     return events
