@@ -12,6 +12,8 @@ from turnkeeper.clock.calendar import calendar, day_number
 from turnkeeper.clock.countdowns import Countdown
 from turnkeeper.clock.scales import Scales
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.combat.state import CombatState
+from turnkeeper.procedures.scenes_state import SceneState
 from turnkeeper.procedures.wilderness_state import WildernessState
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.world.sites import SiteVisit
@@ -64,6 +66,10 @@ class CampaignState(Model):
     site: SiteVisit | None = Field(None, description="The site the party is in (dungeon turns).")
     wilderness: WildernessState | None = Field(
         None, description="The wilderness map and the party on it (hex travel, TP-WIL-*)."
+    )
+    combat: CombatState | None = Field(None, description="The fight running or last fought.")
+    scenes: SceneState = Field(
+        SceneState(), description="The Dungeoneers table: seats, tokens, dread, the scene."
     )
     live_commands: tuple[int, ...] = Field(
         (), description="Commands that can still be undone, oldest first."
