@@ -1,0 +1,106 @@
+"""CLI: travel cost | map load | travel | search | camp | route | weather (issue 5)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import turnkeeper.cli  # noqa: F401  (registers the verbs)
+from turnkeeper.cli.app import app
+from turnkeeper.errors import TurnkeeperError
+
+runner = CliRunner()
+
+MAP = """
+name = "Vale"
+width = 4
+height = 4
+terrain = ["pphp", "pfpp", "pppM", "pppp"]
+roads = ["RR..", "....", "....", "...."]
+[[hexes]]
+at = "0200"
+features = [{ id = "tower", name = "Old Tower", landmark = true }]
+[[hexes]]
+at = "0001"
+features = [{ id = "cave", name = "Cave", visibility = "hidden", notes = "the dragon sleeps" }]
+"""
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def test_tp_wil_5_travel_cost_worked_example() -> None:
+    code, text = _run(
+        "travel", "cost", "--terrain", "plains", "--party", "mounted,carriage", "--json"
+    )
+    data = json.loads(text)
+    assert code == 0 and data["tp_per_hex"] == "1/1" and data["impassable"] is False
+
+
+def test_tp_wil_8_travel_cost_impassable() -> None:
+    code, text = _run(
+        "travel", "cost", "--terrain", "marsh", "--party", "over_20,over_50", "--json"
+    )
+    assert json.loads(text) == json.loads(text) | {"tp_per_hex": "8/1", "impassable": True}
+    code, text = _run("travel", "cost", "--terrain", "hills", "--weather", "rain", "--json")
+    assert json.loads(text)["tp_per_hex"] == "3/1"
+
+
+@pytest.fixture
+def campaign(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("TURNKEEPER_DB", str(tmp_path / "t.db"))
+    path = tmp_path / "vale.toml"
+    path.write_text(MAP, encoding="utf-8")
+    assert _run("new", "Keep", "--ruleset", "tp", "--seed", "3")[0] == 0
+    code, text = _run("map", "load", str(path), "--at", "0000", "--json")
+    assert code == 0 and json.loads(text)["at"] == "0000"
+    return tmp_path
+
+
+def test_travel_search_camp_route_weather(campaign: Path) -> None:
+    code, text = _run("travel", "s", "--json", "--dice", "5")  # exploring: the die after 1 TP
+    data = json.loads(text)
+    assert code == 0 and data["at"] == "0001" and data["tp_spent"] == "1/1"
+    code, text = _run("search", "--json", "--player")
+    data = json.loads(text)
+    found = [r for r in data["records"] if r["kind"] == "wilderness.features_found"]
+    assert found and "dragon" not in text  # referee notes never reach the player view
+    code, text = _run("travel", "tower", "--json")  # TP-WIL-10: the landmark seen at the start
+    assert json.loads(text)["at"] == "0200"
+    code, text = _run("route", "here", "0303", "--json", "--svg", str(campaign / "r.svg"))
+    route = json.loads(text)
+    assert route["hexes"][0] == "0200" and route["hexes"][-1] == "0303" and route["days"] >= 1
+    assert (campaign / "r.svg").read_text().startswith("<svg")
+    code, text = _run("weather", "--set", "rain", "--json")
+    assert code == 0
+    code, text = _run("weather", "--json")
+    assert json.loads(text)["weather"] == {"wilds": "rain"}
+    code, text = _run("camp", "--json", "--dice", "5")
+    assert json.loads(text)["date"] == "1-01-02 08:00"
+
+
+def test_mistakes_are_one_error(campaign: Path) -> None:
+    with pytest.raises(TurnkeeperError, match="not a known destination"):
+        _run("travel", "0303")
+    with pytest.raises(TurnkeeperError, match="TP-DISC-3"):
+        _run("travel", "s", "--dice", "5")
+        _run("search", "--all-day")
+    env = {**os.environ}
+    result = subprocess.run(
+        [sys.executable, "-c", "from turnkeeper.cli import main; main()", "travel", "zz"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert result.returncode == 2 and "not a direction" in result.stderr
