@@ -22,22 +22,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from turnkeeper.campaign.events import Event, RollRecord
+from turnkeeper.campaign.events import Event
 from turnkeeper.campaign.schedule import Draft, wait
 from turnkeeper.campaign.state import CampaignState
-from turnkeeper.dice import DiceSource, format_fraction, roll
+from turnkeeper.dice import DiceSource, format_fraction
 from turnkeeper.errors import IllegalCommandError, NotFoundError
 from turnkeeper.procedures.discovery import (
     enter_hex,
     find_all_day,
     find_named,
     find_one_hidden,
-    landmarks_in_sight,
 )
 from turnkeeper.procedures.weather import roll_weather, set_weather
 from turnkeeper.procedures.wilderness_costs import (
-    TERRAIN_KIN,
-    HexCost,
     best_route,
     daily_tp,
     hex_cost_for,
@@ -53,15 +50,14 @@ from turnkeeper.procedures.wilderness_die import (
 from turnkeeper.procedures.wilderness_events import (
     Camped,
     ConditionsSet,
-    LostChecked,
     MapLoaded,
     MoveMade,
     SpentOn,
     TravelPointsSpent,
 )
+from turnkeeper.procedures.wilderness_lost import cost_here, lost_check
 from turnkeeper.procedures.wilderness_state import Movement, WildernessState, wilderness_of
 from turnkeeper.world.hexes import Direction, Hex
-from turnkeeper.world.hexmap import Road
 from turnkeeper.world.mapfile import MapFile
 
 
@@ -164,59 +160,6 @@ def _conditions(draft: Draft, command: Travel) -> None:
     draft.add(ConditionsSet(party=tuple(party), vessel=chosen, milieu=milieu))
 
 
-def _lost_check(draft: Draft, intended: Hex, dice: DiceSource) -> Hex:
-    """TP-LOST-1 (the project's default): the day's check, off road with no landmark in sight.
-
-    Lost, the party drifts one side of its course (d2: left or right of the intended hex);
-    if no passable hex lies there, it keeps its course."""
-    wild = _wild(draft)
-    rules = draft.state.ruleset
-    hexmap = wild.hexmap
-    if not rules.lost.enabled or wild.lost_checked or wild.vessel is not None:
-        return intended
-    if hexmap.road_at(intended) is not Road.NONE:
-        return intended
-    if landmarks_in_sight(hexmap, wild.position, rules.wilderness.landmark_sight_hexes):
-        return intended
-    key = hexmap.terrain_at(intended).key
-    table = rules.lost.chance_in_six
-    chance = table.get(key, table.get(TERRAIN_KIN.get(key, ""), 0))
-    if chance <= 0:
-        return intended
-    check = roll("d6", dice)
-    rolls = [RollRecord.of(check)]
-    drift: Hex | None = None
-    lost = check.total <= chance
-    if lost:
-        side = roll("d2", dice)
-        rolls.append(RollRecord.of(side))
-        order = list(Direction)
-        course = next(d for d in order if wild.position.neighbour(d) == intended)
-        turned = order[(order.index(course) + (1 if side.total == 2 else -1)) % len(order)]
-        candidate = wild.position.neighbour(turned)
-        if candidate in hexmap and not _cost(draft, candidate).impassable:
-            drift = candidate
-    draft.add(
-        LostChecked(
-            chance_in_six=chance, lost=lost, intended=intended, drift=drift, rolls=tuple(rolls)
-        )
-    )
-    return drift or intended
-
-
-def _cost(draft: Draft, hex_: Hex) -> HexCost:
-    wild = _wild(draft)
-    hexmap = wild.hexmap
-    return hex_cost_for(
-        draft.state.ruleset,
-        hexmap.terrain_at(hex_),
-        hexmap.road_at(hex_),
-        wild.weather_at(hex_, draft.state.ruleset.weather.start),
-        wild.party,
-        wild.vessel,
-    )
-
-
 def _movement(wild: WildernessState, goal: Hex, one_step: bool, explore: bool) -> Movement:
     """TP-WIL-10: travel needs a known destination; the uncharted is explored."""
     if explore:
@@ -280,8 +223,8 @@ def travel(state: CampaignState, command: Travel, dice: DiceSource) -> list[Even
             nxt, cost, remaining = wild.pending.to, wild.pending.cost, wild.pending.remaining
         else:
             nxt = goal if one_step else _next_step(draft, goal)
-            nxt = _lost_check(draft, nxt, dice)
-            price = _cost(draft, nxt)
+            nxt = lost_check(draft, nxt, dice)
+            price = cost_here(draft, nxt)
             if price.tp_spent is None:
                 shown = "x0" if price.tp_per_hex is None else f"{price.tp_per_hex} TP"
                 if stop(
