@@ -1,3 +1,334 @@
-"""CLI verbs: combat (filled in by its issue)."""
+"""CLI verbs: ``combat start|status|round|declare|resolve|attack|pin|end`` and ``simulate fight``.
 
-from turnkeeper.cli.app import app  # noqa: F401
+A fight runs inside the current campaign: the party joins it, each round moves the clock
+on, every roll is in the journal, and ``--dice`` takes the faces of physical dice instead
+of seeded ones. ``simulate fight`` is the designer's view: many fights at once, no campaign.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.campaign import CampaignOption, DbOption, DiceOption, open_campaigns, run
+from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
+from turnkeeper.procedures.combat import campaign as _campaign  # registers the combat commands
+from turnkeeper.procedures.combat.round import (
+    Attack,
+    BeginRound,
+    Declare,
+    EndCombat,
+    Pin,
+    Resolve,
+)
+from turnkeeper.procedures.combat.state import Action, ActionKind, Combatant, CombatState, Side
+
+combat_app = typer.Typer(
+    help="Run a fight: rounds, initiative, declarations, attacks.", no_args_is_help=True
+)
+simulate_app = typer.Typer(help="Simulate procedures many times over.", no_args_is_help=True)
+app.add_typer(combat_app, name="combat")
+app.add_typer(simulate_app, name="simulate")
+
+_ACTIONS = {
+    **{kind.value: kind for kind in ActionKind},
+    "shoot": ActionKind.RANGED,
+    "spell": ActionKind.CAST,
+    "far": ActionKind.MOVE_FAR,
+    "move-far": ActionKind.MOVE_FAR,
+    "on-turn": ActionKind.ON_TURN,
+    "tackle": ActionKind.MANEUVER,
+    "shove": ActionKind.MANEUVER,
+}
+_FOES = typer.Option(None, "--foes", help="A foes file (TOML, examples/foes.toml).")
+_MONSTERS = typer.Option(
+    None, "--monster", help='A foe in one line: "Goblin:hd=1,hp=4,ac=12,dex=1,count=3".'
+)
+_AWARE = typer.Option(None, "--aware", help="A side that cannot be surprised.")
+_THEN = typer.Option(
+    None, "--then", help="A further action, ACTION or ACTION:TARGET (repeat for more)."
+)
+_SIDES = {"party": Side.PARTY, "opposition": Side.OPPOSITION, "foes": Side.OPPOSITION}
+
+
+def _side(text: str, option: str) -> Side:
+    try:
+        return _SIDES[text.strip().lower()]
+    except KeyError:
+        raise TurnkeeperError(f"{option} {text!r}: say party or foes") from None
+
+
+def _action(text: str, target: str | None, feet: int | None, magic_dice: int) -> Action:
+    kind_text, _, inline_target = text.partition(":")
+    kind = _ACTIONS.get(kind_text.strip().lower())
+    if kind is None:
+        choices = ", ".join(k.value for k in ActionKind)
+        raise TurnkeeperError(f"unknown action {kind_text!r}: use one of {choices}")
+    return Action(kind=kind, target=inline_target or target, feet=feet, dice=magic_dice, note="")
+
+
+def _foes(files: list[Path], monsters: list[str]) -> tuple[Combatant, ...]:
+    from turnkeeper.procedures.combat.roster import parse_monster, parse_roster
+
+    foes: list[Combatant] = []
+    for file in files:
+        if not file.is_file():
+            raise NotFoundError(f"no foes file at {file}")
+        foes += [
+            c
+            for c in parse_roster(file.read_text(encoding="utf-8"), str(file))
+            if c.side is Side.OPPOSITION
+        ]
+    for spec in monsters:
+        foes += parse_monster(spec)
+    return tuple(foes)
+
+
+def _current(db: str | None, campaign: str | None) -> tuple[str, CombatState]:
+    with open_campaigns(db) as campaigns:
+        name = campaigns.resolve(campaign)
+        combat = campaigns.state(name).combat
+    if combat is None:
+        raise IllegalCommandError("no combat in this campaign: start one with `combat start`")
+    return name, combat
+
+
+def combat_data(combat: CombatState) -> dict[str, Any]:
+    """The fight as JSON-able data."""
+    data: dict[str, Any] = combat.model_dump(mode="json")
+    data["standing"] = {
+        side.value: [c.name for c in combat.members(side) if c.standing] for side in Side
+    }
+    return data
+
+
+def _render(combat: CombatState) -> None:
+    table = Table(box=None, pad_edge=False)
+    for column in ("name", "side", "hp", "ac", "conditions", "in melee with", "declared"):
+        table.add_column(column)
+    for c in combat.combatants:
+        declared = combat.declaration(c.name)
+        table.add_row(
+            c.name,
+            c.side.value,
+            f"{c.hp}/{c.max_hp}",
+            str(c.ac),
+            ", ".join(sorted(x.value for x in c.conditions)),
+            ", ".join(sorted(c.melee_with)),
+            ", ".join(str(a) for a in declared.actions) if declared else "",
+        )
+    who = combat.initiative.value if combat.initiative else "simultaneous"
+    face = f" · face {combat.face}" if combat.face else ""
+    order = " → ".join("+".join(beat) for beat in combat.order)
+    console.print(
+        f"[bold]round {combat.round}[/] · {combat.phase.value} · initiative {who}{face}"
+        + (f" · {combat.seconds} s" if combat.seconds else ""),
+        highlight=False,
+    )
+    if order:
+        console.print(f"[dim]order: {order}[/]", highlight=False)
+    console.print(table)
+
+
+@combat_app.command("start")
+def start(
+    foes: list[str] | None = _FOES,
+    monster: list[str] | None = _MONSTERS,
+    surprise: str | None = typer.Option(
+        None,
+        "--surprise",
+        help="Who is surprised: party, foes, both or none (default: the encounter's, else roll).",
+    ),
+    aware: list[str] | None = _AWARE,
+    attackers: str | None = typer.Option(
+        None, "--attackers", help="CB-SUR-1: the side trying for surprise (party or foes)."
+    ),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    dice: str | None = DiceOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Start a fight: the party against foes from a file or the command line."""
+    opposition = _foes([Path(f) for f in foes or []], monster or [])
+    if not opposition:
+        raise TurnkeeperError("name the foes: --foes FILE or --monster 'Goblin:hd=1,hp=4,ac=12'")
+    surprised: frozenset[Side] | None = None
+    if surprise is not None:
+        choice = surprise.strip().lower()
+        surprised = (
+            frozenset()
+            if choice == "none"
+            else frozenset(Side)
+            if choice == "both"
+            else frozenset({_side(choice, "--surprise")})
+        )
+    command = _campaign.StartFight(
+        foes=opposition,
+        surprised=surprised,
+        aware=frozenset(_side(a, "--aware") for a in aware or []),
+        attackers=_side(attackers, "--attackers") if attackers else None,
+    )
+    run(db, campaign, command, as_json, dice)  # type: ignore[arg-type]
+
+
+@combat_app.command("status")
+def status(
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """The fight: round, initiative, order, every combatant's hit points and conditions."""
+    name, combat = _current(db, campaign)
+    emit({"campaign": name, "combat": combat_data(combat)}, as_json, lambda: _render(combat))
+
+
+@combat_app.command("round")
+def next_round(
+    adjust: int = typer.Option(
+        0, "--adjust", help="TP-CBT-1 step 2: the referee's adjustment to the initiative face."
+    ),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    dice: str | None = DiceOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Start the next round: the clock moves on and initiative is rolled (or kept)."""
+    run(db, campaign, BeginRound(adjust), as_json, dice)  # type: ignore[arg-type]
+
+
+@combat_app.command("declare")
+def declare(
+    actor: str = typer.Argument(..., help="Who declares."),
+    action: str = typer.Argument(
+        ..., help="attack, ranged, cast, move, move_far, maneuver, other, on_turn, instant."
+    ),
+    target: str | None = typer.Argument(None, help="The target, if any."),
+    then: list[str] | None = _THEN,
+    feet: int | None = typer.Option(None, "--feet", help="CB-ACT-3: how far a move goes."),
+    magic_dice: int = typer.Option(1, "--magic-dice", help="TP-MAG-1: magic dice to roll."),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Announce an actor's actions for this round; the rules refuse what is not allowed."""
+    actions = (
+        _action(action, target, feet, magic_dice),
+        *(_action(extra, None, None, magic_dice) for extra in then or []),
+    )
+    run(db, campaign, Declare(actor, actions), as_json)  # type: ignore[arg-type]
+
+
+@combat_app.command("resolve")
+def resolve(
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    dice: str | None = DiceOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Resolve every declared action, beat by beat."""
+    run(db, campaign, Resolve(), as_json, dice)  # type: ignore[arg-type]
+
+
+@combat_app.command("attack")
+def attack(
+    attacker: str = typer.Argument(..., help="Who attacks."),
+    target: str = typer.Argument(..., help="Whom."),
+    ranged: bool = typer.Option(False, "--ranged", help="A ranged attack."),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    dice: str | None = DiceOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Roll one attack at once (and its damage on a hit)."""
+    run(db, campaign, Attack(attacker, target, ranged), as_json, dice)  # type: ignore[arg-type]
+
+
+@combat_app.command("pin")
+def pin(
+    name: str = typer.Argument(..., help="The combatant."),
+    place: int = typer.Argument(..., help="Its place in the order, 1 first."),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Pin a combatant to a place in the order of this and later rounds."""
+    run(db, campaign, Pin(name, place), as_json)  # type: ignore[arg-type]
+
+
+@combat_app.command("end")
+def end(
+    winner: str | None = typer.Option(
+        None, "--winner", help="party or foes (default: the side still standing)."
+    ),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    dice: str | None = DiceOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """End the fight: treasure (PG-TRE-1), hit points back to the party, rest due (EX-REST-2)."""
+    command = EndCombat(_side(winner, "--winner") if winner else None)
+    run(db, campaign, command, as_json, dice)  # type: ignore[arg-type]
+
+
+@simulate_app.command("fight")
+def simulate_fight_command(
+    ruleset: str = typer.Option("tp", "--ruleset", "-r", help="A preset name or a ruleset file."),
+    party: str = typer.Option(..., "--party", help="The party (TOML, examples/fighters.toml)."),
+    foes: str = typer.Option(..., "--foes", help="The foes (TOML, examples/foes.toml)."),
+    runs: int = typer.Option(10_000, "--runs", help="How many fights."),
+    seed: int = typer.Option(0, "--seed", help="The seed: the same seed, the same figures."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Who wins, in how many rounds, at what cost: many fights at once."""
+    from rich.progress import Progress
+
+    from turnkeeper.analysis.simulate import simulate_fight
+    from turnkeeper.procedures.combat.roster import parse_roster
+    from turnkeeper.rules.loader import find_ruleset
+
+    rules = find_ruleset(ruleset)
+    fighters: list[Combatant] = []
+    for path, side in ((Path(party), Side.PARTY), (Path(foes), Side.OPPOSITION)):
+        if not path.is_file():
+            raise NotFoundError(f"no file at {path}")
+        read = parse_roster(path.read_text(encoding="utf-8"), str(path))
+        fighters += [c.model_copy(update={"side": side}) for c in read]
+    if as_json:
+        odds = simulate_fight(rules, fighters, runs=runs, seed=seed)
+    else:
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task(f"{runs} fights", total=50)
+            odds = simulate_fight(
+                rules,
+                fighters,
+                runs=runs,
+                seed=seed,
+                progress=lambda done: progress.update(task, completed=done),
+            )
+    data = {"ruleset": rules.name, "seed": seed, **odds.to_dict()}
+
+    def render() -> None:
+        table = Table(title=f"{runs} fights under {rules.name}", box=None)
+        table.add_column("")
+        table.add_column("party", justify="right")
+        table.add_column("foes", justify="right")
+        table.add_row("wins", f"{odds.party_wins:.1%}", f"{odds.opposition_wins:.1%}")
+        table.add_row("hp lost", f"{odds.hp_lost_party:.1f}", f"{odds.hp_lost_opposition:.1f}")
+        console.print(table)
+        console.print(
+            f"both down {odds.both_down:.1%} · unresolved {odds.unresolved:.1%} · "
+            f"rounds {odds.rounds_mean:.2f} on average",
+            highlight=False,
+        )
+        spread = Table(box=None, title="rounds taken")
+        spread.add_column("rounds", justify="right")
+        spread.add_column("fights", justify="right")
+        for rounds, count in sorted(odds.rounds.items()):
+            spread.add_row(str(rounds), f"{count / runs:.1%}")
+        console.print(spread)
+
+    emit(data, as_json, render)

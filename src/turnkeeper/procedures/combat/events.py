@@ -436,6 +436,25 @@ class CombatEnded(CombatEvent):
             update={"phase": Phase.ENDED, "winner": self.winner, "rest_due": self.rest_due}
         )
 
+    def apply(self, state: CampaignState) -> CampaignState:
+        """Also write the fighters' hit points and fates back to the party (PG-HP-1)."""
+        state = super().apply(state)
+        combat = state.combat or CombatState()
+        characters = []
+        for character in state.party.characters:
+            fighter = combat.find(character.name)
+            if fighter is None or fighter.side is not Side.PARTY or fighter.is_monster:
+                characters.append(character)
+                continue
+            fates = fighter.conditions & {Condition.UNCONSCIOUS, Condition.DEAD}
+            characters.append(
+                character.model_copy(update={"hp": fighter.hp}).with_conditions(
+                    add=tuple(sorted(c.value for c in fates))
+                )
+            )
+        party = state.party.model_copy(update={"characters": tuple(characters)})
+        return state.model_copy(update={"party": party})
+
     def describe(self) -> str:
         who = f"{self.winner.value} wins" if self.winner else "no winner"
         gold = f"; treasure worth {self.treasure} gp" if self.treasure is not None else ""

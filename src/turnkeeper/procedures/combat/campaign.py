@@ -1,0 +1,123 @@
+"""Combat inside a campaign: the party joins the fight, and every roll goes to the journal.
+
+Importing this module hands the combat commands to the campaign's ``decide`` (its handler
+table), as the dungeon procedure does. The fight lives in ``CampaignState.combat``; each
+round moves the campaign clock on by the ruleset's round length; the end of a fight writes
+the characters' hit points and conditions back to the party (PG-HP-1) and marks the rest
+that is due at once (EX-REST-2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from turnkeeper.campaign.events import Event
+from turnkeeper.dice import DiceSource
+from turnkeeper.procedures.combat.round import (
+    Attack,
+    BeginRound,
+    Declare,
+    EndCombat,
+    Pin,
+    Resolve,
+    StartCombat,
+    decide_combat,
+)
+from turnkeeper.procedures.combat.state import Combatant, CombatState, Condition, Side
+
+if TYPE_CHECKING:
+    from turnkeeper.campaign.state import CampaignState
+
+__all__ = ["StartFight", "decide_in_campaign", "party_combatants"]
+
+_CONDITIONS = {c.value: c for c in Condition}
+
+
+@dataclass(frozen=True)
+class StartFight:
+    """Start a fight between the campaign's party and ``foes`` (CB-SIDE-1).
+
+    Surprise: ``surprised`` by hand; else the site's pending encounter's (EX-SUR-5,
+    PG-SUR-1, CB-SUR-1, carried from the dungeon turn); else the ruleset's method rolls.
+    """
+
+    foes: tuple[Combatant, ...]
+    allies: tuple[Combatant, ...] = ()
+    surprised: frozenset[Side] | None = None
+    aware: frozenset[Side] = frozenset()
+    attackers: Side | None = None
+
+
+def party_combatants(state: CampaignState) -> tuple[Combatant, ...]:
+    """The party's characters who can fight, as combatants (weapon: a d6 unless known)."""
+    fighters = []
+    for character in state.party.characters:
+        conditions = frozenset(_CONDITIONS[c] for c in character.conditions if c in _CONDITIONS) - {
+            Condition.SURPRISED
+        }
+        if {Condition.DEAD, Condition.UNCONSCIOUS} & conditions:
+            continue
+        fighters.append(
+            Combatant(
+                name=character.name,
+                side=Side.PARTY,
+                hp=character.hp,
+                max_hp=character.max_hp,
+                ac=character.ac,
+                stats=dict(character.stats),
+                character_class=character.character_class,
+                level=character.level,
+                save=character.save,
+                conditions=conditions,
+            )
+        )
+    return tuple(fighters)
+
+
+def _start(state: CampaignState, command: StartFight, dice: DiceSource) -> list[Event]:
+    surprised, reaction = command.surprised, None
+    encounter = state.site.encounter if state.site is not None else None
+    if encounter is not None:
+        reaction = encounter.reaction
+        if surprised is None:
+            surprised = frozenset(
+                side
+                for side, flag in (
+                    (Side.PARTY, encounter.party_surprised),
+                    (Side.OPPOSITION, encounter.foes_surprised),
+                )
+                if flag
+            )
+    start = StartCombat(
+        combatants=(*party_combatants(state), *command.allies, *command.foes),
+        surprised=surprised,
+        aware=command.aware,
+        attackers=command.attackers,
+        reaction=reaction,
+    )
+    return list(decide_combat(CombatState(), start, state.ruleset, dice))
+
+
+def decide_in_campaign(state: CampaignState, command: Any, dice: DiceSource) -> list[Event]:
+    """The events a combat command causes in a campaign (rules: ``state.ruleset``)."""
+    if isinstance(command, StartFight):
+        return _start(state, command, dice)
+    combat = state.combat or CombatState()
+    events: list[Event] = list(decide_combat(combat, command, state.ruleset, dice))
+    if isinstance(command, EndCombat):
+        from turnkeeper.procedures.rest import mark_fight
+
+        events.extend(mark_fight(state))
+    return events
+
+
+def _register() -> None:
+    """Hand the combat commands to the campaign's ``decide`` (its handler table)."""
+    from turnkeeper.campaign.commands import HANDLERS
+
+    for command in (StartFight, StartCombat, BeginRound, Declare, Resolve, Attack, Pin, EndCombat):
+        HANDLERS.setdefault(command, decide_in_campaign)
+
+
+_register()

@@ -1,0 +1,123 @@
+"""CLI: a fight inside a campaign (journal, clock, typed dice, refusals) and `simulate fight`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import turnkeeper.cli  # noqa: F401  (registers the verbs)
+from turnkeeper.cli.app import app
+from turnkeeper.errors import IllegalCommandError, TurnkeeperError
+
+runner = CliRunner()
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+PARTY = """
+[[characters]]
+name = "Ann"
+class = "fighter"
+level = 2
+hp = 9
+ac = 15
+stats = { STR = 1 }
+[[characters]]
+name = "Bo"
+hp = 5
+ac = 12
+"""
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    path = tmp_path / "party.toml"
+    path.write_text(PARTY, encoding="utf-8")
+    db = str(tmp_path / "campaigns.db")
+    tk(db, "new", "Keep", "--ruleset", "pg", "--party", str(path), "--seed", "5")
+    return db
+
+
+def tk(db: str, *args: str) -> Any:
+    """Run a verb with --db and --json; return the parsed JSON (errors propagate)."""
+    result = runner.invoke(app, [*args, "--db", db, "--json"])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def texts(out: Any) -> list[str]:
+    return [r["text"] for r in out["records"]]
+
+
+def test_a_pg_fight_from_start_to_end_with_typed_dice(db: str) -> None:
+    # rule: PG-CBT-1, PG-INI-1, PG-ATK-2, PG-HP-1
+    started = tk(
+        db, "combat", "start", "--monster", "Goblin:hd=1,hp=3,ac=12,xp=10", "--surprise", "none"
+    )
+    assert texts(started)[0] == "combat: Ann, Bo against Goblin"
+    rolled = tk(db, "combat", "round", "--dice", "5,2")
+    assert "initiative: party" in texts(rolled)[1]
+    status = tk(db, "combat", "status")["combat"]
+    assert status["order"] == [["Ann", "Bo"], ["Goblin"]] and status["seconds"] == 60
+    tk(db, "combat", "declare", "Goblin", "attack", "Bo")
+    tk(db, "combat", "declare", "Ann", "attack", "Goblin")
+    # 11 + STR 1 + d20... Ann rolls 11 + 1 = 12 against AC 12: hits; d6 3 + STR 1 (fighter).
+    resolved = tk(db, "combat", "resolve", "--dice", "11,3")
+    lines = texts(resolved)
+    assert lines[0] == "Ann attacks Goblin: 12 against AC 12, hits"
+    assert lines[1] == "Goblin takes 4 damage (Ann): -1 hp, dead"
+    assert lines[2] == "Goblin: is down and does not act"
+    ended = tk(db, "combat", "end", "--dice", "3")
+    assert "party wins; treasure worth 40 gp" in texts(ended)[0]
+    assert tk(db, "status")["now"] == 60  # one one-minute round (PG-TIME-1)
+
+
+def test_refusals_exit_2_and_change_nothing(db: str) -> None:
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=5,ac=12", "--surprise", "none")
+    before = tk(db, "combat", "status")
+    with pytest.raises(IllegalCommandError, match="no round is running"):
+        tk(db, "combat", "declare", "Ann", "attack", "Orc")
+    tk(db, "combat", "round", "--dice", "4,1")
+    middle = tk(db, "combat", "status")
+    with pytest.raises(IllegalCommandError, match="gives up the action"):
+        tk(db, "combat", "declare", "Ann", "move_far", "--then", "attack:Orc")
+    with pytest.raises(TurnkeeperError, match="unknown action 'dance'"):
+        tk(db, "combat", "declare", "Ann", "dance")
+    assert tk(db, "combat", "status") == middle != before
+    result = runner.invoke(app, ["combat", "declare", "Zed", "attack", "--db", db])
+    assert result.exit_code != 0
+
+
+def test_simulate_fight_json_and_table(tmp_path: Path) -> None:
+    foes, party = str(EXAMPLES / "foes.toml"), str(EXAMPLES / "fighters.toml")
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "fight",
+            "--ruleset",
+            "cb",
+            "--party",
+            party,
+            "--foes",
+            foes,
+            "--runs",
+            "2000",
+            "--seed",
+            "1",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    total = data["party_wins"] + data["opposition_wins"] + data["both_down"] + data["unresolved"]
+    assert abs(total - 1) < 1e-9 and data["runs"] == 2000
+    assert sum(data["rounds"].values()) == 2000
+    people = runner.invoke(
+        app, ["simulate", "fight", "-r", "tp", "--party", party, "--foes", foes, "--runs", "500"]
+    )
+    assert people.exit_code == 0 and "wins" in people.stdout
