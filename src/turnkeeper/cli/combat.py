@@ -191,13 +191,16 @@ def next_round(
     adjust: int = typer.Option(
         0, "--adjust", help="TP-CBT-1 step 2: the referee's adjustment to the initiative face."
     ),
+    influence: int = typer.Option(
+        0, "--influence", help="TP-INI-1 face 1: the party's sway on the newcomers' reaction."
+    ),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     dice: str | None = DiceOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Start the next round: the clock moves on and initiative is rolled (or kept)."""
-    run(db, campaign, BeginRound(adjust), as_json, dice)  # type: ignore[arg-type]
+    run(db, campaign, BeginRound(adjust, influence), as_json, dice)  # type: ignore[arg-type]
 
 
 @combat_app.command("declare")

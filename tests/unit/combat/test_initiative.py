@@ -50,7 +50,8 @@ def _round(state, rules, faces, adjustment=0):
 )
 def test_tp_ini_1_each_face_gives_initiative(face, event, side, pc, foe, started):
     # rule: TP-INI-1
-    state, events = _round(started(TP, pc("Ann"), foe("Orc")), TP, [face])
+    faces = [face, 3, 4] if face == 1 else [face]  # face 1 rolls the newcomers' reaction
+    state, events = _round(started(TP, pc("Ann"), foe("Orc")), TP, faces)
     settled = next(e for e in events if isinstance(e, InitiativeSettled))
     assert (settled.face, settled.face_event, state.initiative) == (face, event, side)
     assert state.second_wind is (face == 6)
@@ -65,6 +66,15 @@ def test_tp_ini_1_fatigue_hurts_everyone_in_melee(pc, foe, started):
     hurt = {e.target: e.amount for e in events if isinstance(e, Damaged)}
     assert hurt == {"Ann": 1, "Orc": 1}
     assert state.get("Ann").hp == 7 and state.get("Bo").hp == 8
+
+
+def test_tp_ini_1_noise_reaction_the_party_may_sway(pc, foe, started):
+    # rule: TP-INI-1 face 1: 2d6 (3, 4) + best CHA 1 + the party's sway 2 = 10.
+    state = started(TP, pc("Ann", stats={"CHA": 1}), pc("Bo", stats={"CHA": -1}), foe("Orc"))
+    state, events = execute(state, BeginRound(influence=2), TP, TypedDice([1, 3, 4]))
+    noise = next(e for e in events if isinstance(e, FaceEffect))
+    assert "swayed +2" in noise.describe() and "(10)" in noise.describe()
+    assert state.initiative is Side.OPPOSITION
 
 
 def test_tp_ini_1_second_wind_adds_one_to_party_checks(pc, foe, started):

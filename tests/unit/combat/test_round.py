@@ -173,3 +173,16 @@ def test_ex_rest_2_a_fight_is_followed_by_a_turn_of_rest(pc, foe, started):
     state, events = execute(started(ex, pc("Ann"), foe("Orc")), EndCombat(), ex, TypedDice([]))
     assert events[-1].rest_due and state.rest_due
     assert "a turn of rest is due" in events[-1].describe()
+
+
+def test_tp_roll_1_only_risky_actions_are_rolled(pc, foe, started):
+    # rule: TP-ROLL-1: hiding behind the fighter simply happens; only the attack is rolled.
+    state = started(TP, pc("Ann"), pc("Bo"), foe("Orc", ac=25))
+    state, _ = execute(state, BeginRound(), TP, TypedDice([5]))
+    state = _declare(state, TP, "Bo", Action(kind=A.OTHER, note="cower behind Ann"))
+    state = _declare(state, TP, "Ann", Action(kind=A.ATTACK, target="Orc"))
+    dice = TypedDice([7])
+    _, events = execute(state, Resolve(), TP, dice)
+    assert dice.remaining == 0
+    taken = [e for e in events if isinstance(e, ActionTaken)]
+    assert [(e.actor, e.rolls) for e in taken] == [("Bo", ())]

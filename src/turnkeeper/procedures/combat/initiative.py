@@ -149,9 +149,18 @@ def _sides_order(state: CombatState, first: Side | None) -> tuple[tuple[str, ...
 
 
 def roll_initiative(
-    state: CombatState, rules: Ruleset, dice: DiceSource, *, adjustment: int = 0
+    state: CombatState,
+    rules: Ruleset,
+    dice: DiceSource,
+    *,
+    adjustment: int = 0,
+    influence: int = 0,
 ) -> list[CombatEvent]:
-    """Initiative for the round about to start, with the effects of an overloaded face."""
+    """Initiative for the round about to start, with the effects of an overloaded face.
+
+    ``adjustment`` is the referee's (TP-CBT-1 step 2); ``influence`` is the party's sway
+    on the reaction roll of whatever the noise brings (TP-INI-1 face 1).
+    """
     if state.in_free_round and state.free_round is not None:
         # The surprise round: the side not surprised acts alone, no initiative rolled.
         return [
@@ -165,7 +174,7 @@ def roll_initiative(
         kept_face = None if method != "overloaded" else state.face
         return [InitiativeSettled(initiative=state.initiative, order=state.order, face=kept_face)]
     if method == "overloaded":
-        return _overloaded(state, rules, dice, adjustment)
+        return _overloaded(state, rules, dice, adjustment, influence)
     if method == "individual":
         return [_individual(state, rules, dice)]
     party, opposition = (
@@ -212,8 +221,32 @@ def _individual(state: CombatState, rules: Ruleset, dice: DiceSource) -> Initiat
     )
 
 
+def _noise(state: CombatState, rules: Ruleset, dice: DiceSource, influence: int) -> FaceEffect:
+    """TP-INI-1 face 1: something comes; its reaction roll, which the party may sway.
+
+    The reaction is rolled at once (2d6 + the party's best CHA + the party's ``influence``)
+    when the ruleset has a reaction table; what comes is the site's encounter table's
+    business, so the referee rolls it there.
+    """
+    text = "noise attracts something: roll a random encounter"
+    if "reaction" not in rules.tables:
+        return FaceEffect(
+            face_event=FaceEvent.NOISE, text=text + "; the party may influence its reaction"
+        )
+    from turnkeeper.tables import reaction
+
+    cha = _best(state.members(Side.PARTY), "CHA")
+    result = reaction(rules, dice, cha, modifier=influence)
+    sway = f", swayed {influence:+d}" if influence else ""
+    return FaceEffect(
+        face_event=FaceEvent.NOISE,
+        text=f"{text}; its reaction{sway}: {result.result} ({result.total})",
+        rolls=(result.roll,),
+    )
+
+
 def _overloaded(
-    state: CombatState, rules: Ruleset, dice: DiceSource, adjustment: int
+    state: CombatState, rules: Ruleset, dice: DiceSource, adjustment: int, influence: int
 ) -> list[CombatEvent]:
     name = rules.initiative.overloaded_die
     if name not in rules.dice:
@@ -241,13 +274,7 @@ def _overloaded(
             if combatant.standing and combatant.melee_with:
                 events.extend(damage_events(combatant, 1, rules, cause="fatigue"))
     elif face.event is FaceEvent.NOISE:
-        events.append(
-            FaceEffect(
-                face_event=face.event,
-                text="noise attracts something: roll a random encounter; "
-                "the party may influence its reaction roll",
-            )
-        )
+        events.append(_noise(state, rules, dice, influence))
     elif face.event in (FaceEvent.DUNGEON_REACTS, FaceEvent.ENVIRONMENT):
         events.append(
             FaceEffect(face_event=face.event, text="the dungeon reacts: an environmental effect")

@@ -71,9 +71,14 @@ class StartCombat:
 
 @dataclass(frozen=True)
 class BeginRound:
-    """Start the next round: the clock moves on, initiative is rolled (or kept)."""
+    """Start the next round: the clock moves on, initiative is rolled (or kept).
+
+    ``adjustment``: the referee's step on the initiative face (TP-CBT-1); ``influence``: the
+    party's sway on the reaction of what a noise brings (TP-INI-1 face 1).
+    """
 
     adjustment: int = 0
+    influence: int = 0
 
 
 @dataclass(frozen=True)
@@ -158,7 +163,13 @@ def decide_combat(
         )
         return [
             began,
-            *roll_initiative(began.apply_combat(state), rules, dice, adjustment=command.adjustment),
+            *roll_initiative(
+                began.apply_combat(state),
+                rules,
+                dice,
+                adjustment=command.adjustment,
+                influence=command.influence,
+            ),
         ]
     if isinstance(command, Declare):
         declaration = Declaration(actor=state.get(command.actor).name, actions=command.actions)
