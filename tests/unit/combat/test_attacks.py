@@ -18,7 +18,8 @@ from turnkeeper.procedures.combat import (
     save_target,
     saving_throw,
 )
-from turnkeeper.procedures.combat.events import AttackMade, CombatEnded, Damaged
+from turnkeeper.procedures.combat.events import CombatEnded
+from turnkeeper.procedures.combat.outcomes import AttackMade, Damaged
 from turnkeeper.rules.loader import preset
 
 TP, PG = preset("tp"), preset("pg")

@@ -19,13 +19,13 @@ from turnkeeper.procedures.combat import (
     hungry_reaction_modifier,
 )
 from turnkeeper.procedures.combat.events import (
-    Damaged,
     FaceEffect,
     InitiativeSettled,
     MoraleChecked,
     RoundBegan,
     SurpriseSettled,
 )
+from turnkeeper.procedures.combat.outcomes import Damaged
 from turnkeeper.procedures.combat.state import Action, ActionKind
 from turnkeeper.rules.loader import preset
 from turnkeeper.rules.schema import FaceEvent

@@ -22,13 +22,8 @@ from turnkeeper.procedures.combat import (
     fold_combat,
     winner_of,
 )
-from turnkeeper.procedures.combat.events import (
-    ActionTaken,
-    AttackMade,
-    CombatEnded,
-    MagicRolled,
-    OpposedSave,
-)
+from turnkeeper.procedures.combat.events import CombatEnded
+from turnkeeper.procedures.combat.outcomes import ActionTaken, AttackMade, MagicRolled, OpposedSave
 from turnkeeper.procedures.combat.state import Action, ActionKind
 from turnkeeper.rules.loader import preset
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures.combat.events import (
+from turnkeeper.procedures.combat.events import CombatEvent, MoraleChecked
+from turnkeeper.procedures.combat.outcomes import (
     AttackMade,
-    CombatEvent,
     Damaged,
     MagicRolled,
-    MoraleChecked,
     OpposedSave,
     SaveRolled,
 )

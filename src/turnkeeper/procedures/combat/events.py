@@ -16,7 +16,6 @@ from turnkeeper.procedures.combat.state import (
     Combatant,
     CombatState,
     Condition,
-    Declaration,
     Phase,
     Side,
 )
@@ -26,23 +25,15 @@ if TYPE_CHECKING:
     from turnkeeper.campaign.state import CampaignState
 
 __all__ = [
-    "ActionTaken",
-    "AttackMade",
     "CombatEnded",
     "CombatEvent",
     "CombatStarted",
-    "Damaged",
-    "Declared",
     "FaceEffect",
     "InitiativeSettled",
-    "MagicRolled",
     "MoraleChecked",
-    "Moved",
-    "OpposedSave",
     "PlacePinned",
     "RoundBegan",
     "RoundResolved",
-    "SaveRolled",
     "SurpriseSettled",
     "fold_combat",
 ]
@@ -233,159 +224,6 @@ class FaceEffect(CombatEvent):
 
     def describe(self) -> str:
         return self.text
-
-
-class Damaged(CombatEvent):
-    """Hit points lost, and what that makes of the combatant (PG-HP-1)."""
-
-    kind: ClassVar[str] = "combat.damage"
-    target: str
-    amount: int
-    hp_after: int
-    becomes: tuple[Condition, ...] = ()
-    cause: str = ""
-
-    def apply_combat(self, state: CombatState) -> CombatState:
-        target = state.get(self.target)
-        changed = target.model_copy(
-            update={"hp": self.hp_after, "conditions": target.conditions | set(self.becomes)}
-        )
-        return state.replace(changed)
-
-    def describe(self) -> str:
-        becomes = f", {' and '.join(c.value for c in self.becomes)}" if self.becomes else ""
-        cause = f" ({self.cause})" if self.cause else ""
-        return f"{self.target} takes {self.amount} damage{cause}: {self.hp_after} hp{becomes}"
-
-
-class Declared(CombatEvent):
-    """An actor announces what they will do (TP-CBT-1 steps 3 to 5, CB-ACT-*, PG-MOV-1)."""
-
-    kind: ClassVar[str] = "combat.declared"
-    declaration: Declaration
-    instant: bool = False
-
-    def apply_combat(self, state: CombatState) -> CombatState:
-        update: dict[str, object] = {"declarations": (*state.declarations, self.declaration)}
-        if self.instant:
-            update["instants_used"] = (*state.instants_used, self.declaration.actor)
-        return state.model_copy(update=update)
-
-    def describe(self) -> str:
-        actions = ", then ".join(str(a) for a in self.declaration.actions)
-        return f"{self.declaration.actor} declares: {actions}"
-
-
-class OpposedSave(CombatEvent):
-    """Incompatible actions settled by an opposed save; the winner acts first (TP-INI-2)."""
-
-    kind: ClassVar[str] = "combat.opposed"
-    first: str
-    second: str
-    totals: tuple[int, int]
-    winner: str | None
-
-    def describe(self) -> str:
-        who = f"{self.winner} acts first" if self.winner else "a tie: both act at once"
-        return (
-            f"opposed save {self.first} {self.totals[0]} against {self.second} "
-            f"{self.totals[1]}: {who}"
-        )
-
-
-class AttackMade(CombatEvent):
-    """One attack roll against an armour class (TP-ATK-1, PG-ATK-1, PG-ATK-2)."""
-
-    kind: ClassVar[str] = "combat.attack"
-    attacker: str
-    target: str
-    aimed_at: str
-    ranged: bool
-    total: int
-    ac: int
-    hit: bool
-
-    def apply_combat(self, state: CombatState) -> CombatState:
-        if self.ranged:
-            return state
-        attacker, target = state.get(self.attacker), state.get(self.target)
-        return state.replace(
-            attacker.model_copy(update={"melee_with": attacker.melee_with | {target.name}}),
-            target.model_copy(update={"melee_with": target.melee_with | {attacker.name}}),
-        )
-
-    def describe(self) -> str:
-        how = "shoots at" if self.ranged else "attacks"
-        stray = f" (aimed at {self.aimed_at})" if self.aimed_at != self.target else ""
-        result = "hits" if self.hit else "misses"
-        roll = f"{self.total} against AC {self.ac}"
-        return f"{self.attacker} {how} {self.target}{stray}: {roll}, {result}"
-
-
-class Moved(CombatEvent):
-    """A move: into melee with a target, or out of every melee (PG-MOV-1, CB-ACT-3)."""
-
-    kind: ClassVar[str] = "combat.moved"
-    actor: str
-    engage: str | None = None
-    feet: int | None = None
-
-    def apply_combat(self, state: CombatState) -> CombatState:
-        actor = state.get(self.actor)
-        if self.engage is None:
-            others = [state.get(n) for n in actor.melee_with]
-            return state.replace(
-                actor.model_copy(update={"melee_with": frozenset()}),
-                *(o.model_copy(update={"melee_with": o.melee_with - {actor.name}}) for o in others),
-            )
-        target = state.get(self.engage)
-        return state.replace(
-            actor.model_copy(update={"melee_with": actor.melee_with | {target.name}}),
-            target.model_copy(update={"melee_with": target.melee_with | {actor.name}}),
-        )
-
-    def describe(self) -> str:
-        where = f"into melee with {self.engage}" if self.engage else "out of melee"
-        return f"{self.actor} moves {where}"
-
-
-class MagicRolled(CombatEvent):
-    """Magic dice rolled and summed for a spell (TP-MAG-1)."""
-
-    kind: ClassVar[str] = "combat.magic"
-    caster: str
-    dice: int
-    total: int
-    note: str = ""
-
-    def describe(self) -> str:
-        spell = f" for {self.note}" if self.note else ""
-        return f"{self.caster} rolls {self.dice} magic dice{spell}: {self.total}"
-
-
-class SaveRolled(CombatEvent):
-    """A saving throw: d20 equal to or over the target (PG-SAVE-1)."""
-
-    kind: ClassVar[str] = "combat.save"
-    name: str
-    target: int
-    total: int
-    success: bool
-
-    def describe(self) -> str:
-        result = "saves" if self.success else "fails"
-        return f"{self.name} saves against {self.target}: {self.total}, {result}"
-
-
-class ActionTaken(CombatEvent):
-    """An action the referee adjudicates in words (TP-ROLL-1: only risky actions are rolled)."""
-
-    kind: ClassVar[str] = "combat.action"
-    actor: str
-    text: str
-
-    def describe(self) -> str:
-        return f"{self.actor}: {self.text}"
 
 
 class PlacePinned(CombatEvent):

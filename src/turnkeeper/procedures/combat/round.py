@@ -20,17 +20,15 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.combat.actions import check_declaration, check_load
 from turnkeeper.procedures.combat.attacks import attack, magic, opposed_save, treasure
 from turnkeeper.procedures.combat.events import (
-    ActionTaken,
     CombatEnded,
     CombatEvent,
     CombatStarted,
-    Declared,
-    Moved,
     PlacePinned,
     RoundBegan,
     RoundResolved,
 )
 from turnkeeper.procedures.combat.initiative import roll_initiative, settle_surprise
+from turnkeeper.procedures.combat.outcomes import ActionTaken, Declared, Moved
 from turnkeeper.procedures.combat.state import (
     Action,
     ActionKind,
