@@ -13,22 +13,23 @@ camp with a few points idle; there the TP-minimal route can, rarely, take a day 
 cleverer ordering would. ``Route.days`` is always computed exactly by
 :func:`~turnkeeper.world.travel.plan_days` on the chosen path.
 
-The graph is built as a CSR matrix with numpy in six vectorised steps (one per direction,
-never one per hex) and searched with :func:`scipy.sparse.csgraph.dijkstra`.
+The search is a Dijkstra compiled with numba (:mod:`turnkeeper.world._dijkstra`) that runs
+on the hex grid itself: no graph is built, the six neighbours of a hex are found by offset
+arithmetic, and because the TP-WIL-7 floor makes every hex cost at least 1/2 TP, its queue
+is a handful of buckets 1/2 TP wide instead of a heap. :func:`plan_route` stops the search
+as soon as the goal's cost is final.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
 
 from turnkeeper.errors import IllegalCommandError, NotFoundError
+from turnkeeper.world._dijkstra import IntGrid, shortest_paths
 from turnkeeper.world.hexes import Direction, Hex
 from turnkeeper.world.hexmap import HexMap
 from turnkeeper.world.travel import DAILY_TP, CostGrid, effective_cost, plan_days
@@ -62,26 +63,6 @@ def effective_grid(
     return out
 
 
-def travel_graph(entry_cost: FloatGrid) -> csr_matrix:
-    """The directed hex graph: an edge to each passable neighbour, weighted by the TP to
-    enter it. Nodes are ``row * width + col``; all six directions at once, no loop per hex."""
-    height, width = entry_cost.shape
-    n = height * width
-    flat = entry_cost.reshape(-1)
-    col = np.tile(np.arange(width, dtype=np.int32), height)
-    row = np.repeat(np.arange(height, dtype=np.int32), width)
-    next_row = row[:, None] + _ROW_STEPS[col & 1]
-    next_col = col[:, None] + _COL_STEPS
-    ok = (next_row >= 0) & (next_row < height) & (next_col >= 0) & (next_col < width)
-    target = next_row * np.int32(width) + next_col
-    np.putmask(target, ~ok, 0)
-    ok &= np.isfinite(flat)[target]
-    indices = target[ok]
-    indptr = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(ok.sum(axis=1, dtype=np.int32), out=indptr[1:])
-    return csr_matrix((flat[indices], indices, indptr), shape=(n, n))
-
-
 def _node(shape: tuple[int, ...], hex_: Hex, what: str) -> int:
     height, width = shape
     if not (0 <= hex_.col < width and 0 <= hex_.row < height):
@@ -90,16 +71,27 @@ def _node(shape: tuple[int, ...], hex_: Hex, what: str) -> int:
 
 
 def _search(
-    tp: FloatGrid, start: Hex, daily_tp: int, max_mp: int, predecessors: bool
-) -> tuple[FloatGrid, Any]:
+    tp: FloatGrid,
+    start: Hex,
+    daily_tp: int,
+    max_mp: int,
+    predecessors: bool = False,
+    goal: Hex | None = None,
+) -> tuple[FloatGrid, IntGrid | None]:
     entry = effective_grid(tp, daily_tp, max_mp)
-    source = _node(entry.shape, start, "start")
-    graph = travel_graph(entry)
-    if predecessors:
-        dist, pred = dijkstra(graph, directed=True, indices=source, return_predecessors=True)
-        return dist.reshape(entry.shape), pred
-    dist = dijkstra(graph, directed=True, indices=source, min_only=True)
-    return dist.reshape(entry.shape), None
+    _node(entry.shape, start, "start")
+    target = None
+    if goal is not None:
+        _node(entry.shape, goal, "goal")
+        target = (goal.row, goal.col)
+    return shortest_paths(
+        entry,
+        (start.row, start.col),
+        _COL_STEPS,
+        _ROW_STEPS,
+        predecessors=predecessors,
+        target=target,
+    )
 
 
 def route_costs(
@@ -115,7 +107,7 @@ def route_costs(
     [[0.0, 1.0, 4.0]]
     """
     tp = cost_grid.tp if isinstance(cost_grid, CostGrid) else cost_grid
-    return _search(tp, start, daily_tp, max_movement_points, predecessors=False)[0]
+    return _search(tp, start, daily_tp, max_movement_points)[0]
 
 
 @dataclass(frozen=True)
@@ -156,7 +148,8 @@ def plan_route(
         raise ValueError(
             f"cost grid {tp.shape} does not match the map {hexmap.height, hexmap.width}"
         )
-    dist, pred = _search(tp, start, daily_tp, max_movement_points, predecessors=True)
+    dist, pred = _search(tp, start, daily_tp, max_movement_points, predecessors=True, goal=goal)
+    assert pred is not None
     target = _node(tp.shape, goal, "goal")
     if not np.isfinite(dist.reshape(-1)[target]):
         raise IllegalCommandError(
@@ -167,7 +160,7 @@ def plan_route(
     source = _node(tp.shape, start, "start")
     nodes = [target]
     while nodes[-1] != source:
-        nodes.append(int(pred[nodes[-1]]))
+        nodes.append(int(pred.flat[nodes[-1]]))
     hexes = tuple(Hex.from_offset(n % width, n // width) for n in reversed(nodes))
     costs = [effective_cost(_exact(cost_grid, h), daily_tp, max_movement_points) for h in hexes[1:]]
     total = sum((c for c in costs if c is not None), start=Fraction(0))

@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.world._dijkstra import shortest_paths
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import HexMap, Road, Terrain
-from turnkeeper.world.route import plan_route, route_costs
+from turnkeeper.world.route import _COL_STEPS, _ROW_STEPS, effective_grid, plan_route, route_costs
 from turnkeeper.world.travel import cost_grid
 
 COSTS = [0.25, 0.5, 2 / 3, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, np.inf]
@@ -59,6 +60,83 @@ def test_route_costs_equal_reference_dijkstra(data: st.DataObject) -> None:
         for col in range(width):
             want = ref.get(Hex.from_offset(col, row), np.inf)
             assert ours[row, col] == pytest.approx(want)
+
+
+def _random_grid(data: st.DataObject) -> tuple[np.ndarray, Hex]:
+    height = data.draw(st.integers(1, 9))
+    width = data.draw(st.integers(1, 9))
+    cells = data.draw(
+        st.lists(st.sampled_from(COSTS), min_size=height * width, max_size=height * width)
+    )
+    tp = np.array(cells, dtype=np.float64).reshape(height, width)
+    start = Hex.from_offset(
+        data.draw(st.integers(0, width - 1)), data.draw(st.integers(0, height - 1))
+    )
+    return tp, start
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), st.sampled_from(["buckets", "heap"]))
+def test_both_queues_equal_reference_and_predecessors_add_up(
+    data: st.DataObject, queue: str
+) -> None:
+    """Each kernel's costs match the textbook Dijkstra, and walking a hex's predecessors
+    back to the start gives a path of neighbouring hexes whose entry costs (TP-WIL-7 floor
+    applied, TP-WIL-8 hexes never entered) sum to the hex's cost."""
+    tp, start = _random_grid(data)
+    entry = effective_grid(tp)
+    height, width = tp.shape
+    dist, pred = shortest_paths(
+        entry, (start.row, start.col), _COL_STEPS, _ROW_STEPS, predecessors=True, queue=queue
+    )
+    assert pred is not None
+    ref = reference(tp, start)
+    for row in range(height):
+        for col in range(width):
+            here = Hex.from_offset(col, row)
+            assert dist[row, col] == pytest.approx(ref.get(here, np.inf))
+            if here == start or not np.isfinite(dist[row, col]):
+                assert pred[row, col] == -1
+                continue
+            total, steps = 0.0, 0
+            while here != start:
+                node = int(pred[here.row, here.col])
+                back = Hex.from_offset(node % width, node // width)
+                assert back in here.neighbours() and np.isfinite(entry[here.row, here.col])
+                total += entry[here.row, here.col]
+                here, steps = back, steps + 1
+                assert steps <= height * width
+            assert total == pytest.approx(dist[row, col])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_route_stopping_at_the_goal_costs_what_the_full_search_says(
+    data: st.DataObject,
+) -> None:
+    # rule: TP-WIL-6 (a route's TP is the sum of its hexes' exact costs)
+    tp, start = _random_grid(data)
+    height, width = tp.shape
+    goal = Hex.from_offset(
+        data.draw(st.integers(0, width - 1)), data.draw(st.integers(0, height - 1))
+    )
+    hexmap = HexMap.build("r", np.zeros(tp.shape, np.uint8))
+    best = route_costs(tp, start)[goal.row, goal.col]
+    if not np.isfinite(best):
+        with pytest.raises(IllegalCommandError):
+            plan_route(hexmap, start, goal, tp)
+        return
+    route = plan_route(hexmap, start, goal, tp)
+    assert route.hexes[0] == start and route.hexes[-1] == goal
+    assert float(route.tp) == pytest.approx(best)
+
+
+def test_bucket_queue_refuses_free_hexes_and_auto_falls_back_to_the_heap() -> None:
+    free = np.array([[0.0, 0.0, 1.0]])
+    with pytest.raises(ValueError, match="positive"):
+        shortest_paths(free, (0, 0), _COL_STEPS, _ROW_STEPS, queue="buckets")
+    dist, _ = shortest_paths(free, (0, 0), _COL_STEPS, _ROW_STEPS)
+    assert dist.tolist() == [[0.0, 0.0, 1.0]]
 
 
 def _map(rows: list[str]) -> HexMap:
