@@ -1,91 +1,122 @@
-"""The ``scene`` verbs end to end (DG-LOOP-1, DG-SPOT-1, DG-SPOT-2, DG-MOM-1, DG-DREAD-1)."""
+"""The ``scene`` verbs end to end against a temporary --db (DG-LOOP-1, DG-SPOT-1, DG-SPOT-2,
+DG-RND-1, DG-MOM-1, DG-DREAD-1): every verb is a command in the stored campaign's journal.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 import turnkeeper.cli  # noqa: F401  (registers every verb group)
-from turnkeeper.cli import scene
 from turnkeeper.cli.app import app
-from turnkeeper.dice import TypedDice
-from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures.scenes import SceneTable, dungeoneers_rules
+from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def fresh_table() -> Iterator[None]:
-    scene.reset_table(SceneTable(dungeoneers_rules(), TypedDice([11, 20])))
-    yield
-    scene.reset_table()
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    """A store holding one Dungeoneers campaign, the current one."""
+    path = str(tmp_path / "campaigns.db")
+    made = runner.invoke(app, ["new", "Barrow", "--ruleset", "dg", "--seed", "5", "--db", path])
+    assert made.exit_code == 0, made.output
+    return path
 
 
-def run_json(*args: str) -> Any:
-    result = runner.invoke(app, ["scene", *args, "--json"])
+def tk(db: str, *args: str) -> Any:
+    """Run a verb with --db and --json; return the parsed JSON (errors propagate)."""
+    result = runner.invoke(app, [*args, "--db", db, "--json"])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
 
+def scene(db: str, *args: str) -> Any:
+    return tk(db, "scene", *args)
+
+
 def kinds(data: Any) -> list[str]:
-    return [event["kind"] for event in data["events"]]
+    return [record["kind"] for record in data["records"]]
 
 
-def test_cli_scene_a_round_with_a_compromise_and_dread() -> None:
+def test_cli_scene_a_round_with_a_compromise_and_dread(db: str) -> None:
     """DG-LOOP-1 to DG-DREAD-1 through the verbs: d20 shows 11 against 12, a compromise."""
-    opened = run_json("open", "combat", "--players", "freya,ulfarmi", "--creatures", "ogre")
+    opened = scene(db, "open", "combat", "--players", "freya,ulfarmi", "--creatures", "ogre")
+    assert opened["campaign"] == "Barrow" and opened["version"] == 2
     assert opened["state"]["seats"] == [
         {"name": "freya", "tokens": 3},
         {"name": "ulfarmi", "tokens": 3},
     ]
-    taken = run_json("spotlight", "--vote", "freya=ulfarmi", "--vote", "ulfarmi=ulfarmi")
+    taken = scene(db, "spotlight", "--vote", "freya=ulfarmi", "--vote", "ulfarmi=ulfarmi")
     assert taken["state"]["seats"][1]["tokens"] == 2
-    run_json("free", "freya", "draws her bow")
-    acted = run_json("act", "ulfarmi", "leap the chasm", "--roll", "d20", "--target", "12")
-    assert acted["events"][0]["data"]["outcome"] == "partial"
-    assert acted["events"][0]["rolls"][0]["total"] == 11
-    comp = run_json("compromise", "ulfarmi")
+    scene(db, "free", "freya", "draws her bow")
+    acted = scene(
+        db, "act", "ulfarmi", "leap the chasm", "--roll", "d20", "--target", "12", "--dice", "11"
+    )
+    assert acted["records"][0]["data"]["outcome"] == "partial"
+    assert acted["records"][0]["rolls"][0]["total"] == 11
+    assert acted["records"][0]["rolls"][0]["typed_in"] is True
+    comp = scene(db, "compromise", "ulfarmi")
     assert kinds(comp) == ["scene.compromise_taken", "scene.dread_gained"]
     assert comp["state"]["dread"] == 1
-    gm = run_json("gm", "the ogre roars", "--creature", "ogre", "--creature-free", "ogre=stomps")
-    assert gm["events"][-1]["data"] == {"round": 1, "frame": "combat_round", "seconds": 6}
-    spent = run_json("dread", "spend", "1", "the ogre strikes twice", "--creature", "ogre")
+    gm = scene(db, "gm", "the ogre roars", "--creature", "ogre", "--creature-free", "ogre=stomps")
+    assert kinds(gm)[-2:] == ["scene.round_ended", "clock.advanced"]
+    assert gm["records"][-2]["data"] == {"round": 1, "frame": "combat_round", "seconds": 6}
+    assert gm["date"] == "1-01-01 08:00" and gm["records"][-1]["at"] == 6  # DG-RND-1: 6 s
+    spent = scene(db, "dread", "spend", "1", "the ogre strikes twice", "--creature", "ogre")
     assert spent["state"]["dread"] == 0
     assert spent["state"]["bought"][0]["what"] == "the ogre strikes twice"
-    status = run_json("status")
+    status = scene(db, "status")
     assert status["scene"]["round"] == 2 and status["ruleset"] == "dg"
-    closed = run_json("close")
+    closed = scene(db, "close")
     assert closed["state"]["scene"] is None
+    log = tk(db, "log")
+    assert "scene.round_ended" in json.dumps(log)
 
 
-def test_cli_scene_momentum_keeps_the_spotlight() -> None:
-    run_json("open", "combat", "--players", "freya,ulfarmi")
-    run_json("spotlight", "--vote", "freya=freya", "--vote", "ulfarmi=freya")
-    data = run_json("act", "freya", "strike", "--tag", "momentum", "--outcome", "success")
+def test_cli_scene_momentum_keeps_the_spotlight(db: str) -> None:
+    scene(db, "open", "combat", "--players", "freya,ulfarmi")
+    scene(db, "spotlight", "--vote", "freya=freya", "--vote", "ulfarmi=freya")
+    data = scene(db, "act", "freya", "strike", "--tag", "momentum", "--outcome", "success")
     assert kinds(data)[-1] == "scene.momentum_kept"
-    people = runner.invoke(app, ["scene", "status"])
+    people = runner.invoke(app, ["scene", "status", "--db", db])
     assert people.exit_code == 0 and "spotlight with the players" in people.stdout
 
 
-def test_cli_scene_give_tokens_and_people_output() -> None:
-    run_json("open", "social", "--players", "freya,ulfarmi")
-    given = runner.invoke(app, ["scene", "give", "freya", "ulfarmi", "2"])
+def test_cli_scene_give_tokens_and_people_output(db: str) -> None:
+    scene(db, "open", "social", "--players", "freya,ulfarmi")
+    given = runner.invoke(app, ["scene", "give", "freya", "ulfarmi", "2", "--db", db])
     assert given.exit_code == 0
     assert "freya gives 2 spotlight tokens to ulfarmi" in given.stdout
-    rolled = runner.invoke(app, ["scene", "spotlight", "--vote", "freya=ulfarmi"])
+    rolled = runner.invoke(app, ["scene", "spotlight", "--vote", "freya=ulfarmi", "--db", db])
     assert rolled.exit_code == 0 and "ulfarmi takes the spotlight" in rolled.stdout
 
 
-def test_cli_scene_refusals_change_nothing() -> None:
-    run_json("open", "combat", "--players", "freya,ulfarmi")
-    before = run_json("status")
+def test_cli_scene_undo_and_the_campaign_option(db: str) -> None:
+    """A scene command is a journal command: ``undo`` takes it back; --campaign picks one."""
+    tk(db, "new", "Keep", "--ruleset", "ex", "--seed", "1")  # now the current campaign
+    scene(db, "open", "combat", "--players", "freya", "--campaign", "Barrow")
+    scene(db, "spotlight", "--vote", "freya=freya", "-c", "Barrow")
+    tk(db, "use", "Barrow")
+    assert scene(db, "status")["seats"] == [{"name": "freya", "tokens": 2}]
+    tk(db, "undo")
+    status = scene(db, "status")
+    assert status["seats"] == [{"name": "freya", "tokens": 3}]
+    assert status["scene"]["spotlit"] is None
+
+
+def test_cli_scene_refusals_change_nothing(db: str) -> None:
+    scene(db, "open", "combat", "--players", "freya,ulfarmi")
+    before = scene(db, "status")
+    version = tk(db, "status")["version"]
     for args in (
         ["spotlight", "--vote", "freya=freya", "--vote", "ulfarmi=ulfarmi"],
         ["act", "freya", "strike"],
@@ -94,18 +125,45 @@ def test_cli_scene_refusals_change_nothing() -> None:
         ["act", "freya", "x", "--outcome", "great"],
         ["spotlight", "--vote", "freya"],
     ):
-        result = runner.invoke(app, ["scene", *args])
+        result = runner.invoke(app, ["scene", *args, "--db", db])
         assert isinstance(result.exception, IllegalCommandError), args
-    assert run_json("status") == before
+    assert scene(db, "status") == before
+    assert tk(db, "status")["version"] == version
 
 
-def test_cli_scene_user_mistake_exits_2_with_one_line() -> None:
-    code = (
-        "import sys; sys.argv = ['turnkeeper', 'scene', 'close']\n"
-        "from turnkeeper.cli import main; main()"
+def test_cli_scene_needs_a_spotlight_ruleset(db: str) -> None:
+    tk(db, "new", "Keep", "--ruleset", "ex", "--seed", "1")
+    with pytest.raises(TurnkeeperError, match="has no spotlight"):
+        scene(db, "open", "combat", "--players", "freya")
+
+
+def _shell(db: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """One `turnkeeper` invocation in its own process, as from a shell."""
+    code = "import sys; from turnkeeper.cli import main; sys.argv[0] = 'turnkeeper'; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TURNKEEPER_DB": db},
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 2
-    assert result.stderr.strip().splitlines() == [
+
+
+@pytest.mark.slow
+def test_cli_scene_persists_between_shell_invocations(db: str) -> None:
+    """DG-SPOT-2 across processes: the spotlight taken in one shell command holds in the next."""
+    opened = _shell(db, "scene", "open", "social", "--players", "freya,ulfarmi")
+    assert opened.returncode == 0, opened.stderr
+    taken = _shell(db, "scene", "spotlight", "--vote", "freya=freya")
+    assert taken.returncode == 0, taken.stderr
+    status = _shell(db, "scene", "status", "--json")
+    assert status.returncode == 0, status.stderr
+    data = json.loads(status.stdout)
+    assert data["scene"]["spotlit"] == "freya"
+    assert data["seats"] == [{"name": "freya", "tokens": 2}, {"name": "ulfarmi", "tokens": 3}]
+    closed = _shell(db, "scene", "close")
+    assert closed.returncode == 0, closed.stderr
+    again = _shell(db, "scene", "close")  # a user's mistake: one line, exit 2
+    assert again.returncode == 2
+    assert again.stderr.strip().splitlines() == [
         "error: no scene is open: the GM sets one first (scene open KIND)"
     ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from turnkeeper.campaign.events import CommandUndone, Event, NoteMade, Visibility
 from turnkeeper.campaign.party import Monster
@@ -17,6 +17,8 @@ from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures import countdowns, hit_points, light, rest, supplies
+from turnkeeper.procedures import scenes_events as _scene_events  # noqa: F401  (registers kinds)
+from turnkeeper.procedures.scenes_commands import SceneCommand
 
 
 @dataclass(frozen=True)
@@ -200,6 +202,13 @@ def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
     return [NoteMade(text=command.text, visibility=command.visibility)]
 
 
+def _scene(state: CampaignState, command: SceneCommand, dice: DiceSource) -> list[Event]:
+    # Late import: the scene engine's modules import the campaign's events.
+    from turnkeeper.procedures.scenes_clock import campaign_scene_events
+
+    return campaign_scene_events(state, command, dice)
+
+
 Handler = Callable[[CampaignState, Any, DiceSource], list[Event]]
 
 HANDLERS: dict[type, Handler] = {
@@ -227,12 +236,14 @@ HANDLERS: dict[type, Handler] = {
     CountdownTrigger: lambda s, c, d: countdowns.trigger(s, c.trigger, c.subject),
     Note: _note,
     Undo: _undo,
+    **dict.fromkeys(get_args(SceneCommand), _scene),  # Dungeoneers scenes (DG-LOOP-1)
 }
 
 Command = (
     Wait | Light | Douse | SetLight | Rest | ForcedRest | WaningResources | MarkRunning | MarkFight
     | NightRest | UseSupply | AddSupply | Damage | Heal | AddMonster | CountdownAdd | CountdownTick
     | CountdownOutcome | CountdownEnd | CountdownTrigger | Note | Undo
+    | SceneCommand
 )  # fmt: skip
 
 

@@ -1,14 +1,15 @@
 """CLI verbs: ``scene open|spotlight|act|free|gm|give|dread|compromise|status|close``.
 
 Dungeoneers scenes (DG-LOOP-1, DG-SPOT-1 to DG-SPOT-3, DG-ACT-1, DG-RND-1, DG-FREE-1,
-DG-MOM-1, DG-DREAD-1). Until scenes run through a stored campaign (``turnkeeper.service``),
-the verbs drive one in-process table: it lives as long as the process (a test, a REPL, a
-bot), not across separate shell commands.
+DG-MOM-1, DG-DREAD-1) in a stored campaign: each verb is one command in the campaign's
+journal, so a scene carries on from one shell command to the next, ``undo`` takes a scene
+command back, and a round's end passes campaign time and ticks its countdowns (DG-CD-1).
+The campaign's ruleset must have a spotlight (``turnkeeper new NAME --ruleset dg``).
+Like the campaign verbs, each takes ``--db`` and ``--campaign``.
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from typing import Annotated, Any
 
@@ -16,8 +17,16 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.cli.app import JsonOption, app, console, emit
-from turnkeeper.dice import SeededDice
+from turnkeeper.cli.campaign import (
+    CampaignOption,
+    DbOption,
+    DiceOption,
+    describe,
+    open_campaigns,
+    typed_faces,
+)
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.scenes import (
     Act,
@@ -29,14 +38,10 @@ from turnkeeper.procedures.scenes import (
     OpenScene,
     Outcome,
     SceneCommand,
-    SceneEvent,
     SceneKind,
-    SceneTable,
     SpendDread,
     TakeSpotlight,
-    dungeoneers_rules,
 )
-from turnkeeper.rules import find_ruleset
 
 scene_app = typer.Typer(
     help="Dungeoneers scenes: spotlight, actions, rounds, momentum and dread.",
@@ -45,22 +50,6 @@ scene_app = typer.Typer(
 dread_app = typer.Typer(help="The GM's dread pool (DG-DREAD-1).", no_args_is_help=True)
 app.add_typer(scene_app, name="scene")
 scene_app.add_typer(dread_app, name="dread")
-
-_table: SceneTable | None = None
-
-
-def table() -> SceneTable:
-    """The in-process table, made on first use with the dg preset and fresh seeded dice."""
-    global _table
-    if _table is None:
-        _table = SceneTable(dungeoneers_rules(), SeededDice(secrets.randbits(32)))
-    return _table
-
-
-def reset_table(new: SceneTable | None = None) -> None:
-    """Forget the in-process table (tests start from an empty one)."""
-    global _table
-    _table = new
 
 
 def _names(text: str | None) -> tuple[str, ...]:
@@ -87,24 +76,18 @@ def _outcome(text: str | None) -> Outcome | None:
         raise IllegalCommandError(f"unknown outcome {text!r}; use one of {known}") from None
 
 
-def _event_data(event: SceneEvent) -> dict[str, Any]:
-    data = event.model_dump(mode="json", exclude={"rolls", "visibility"})
+def _status_data(name: str, state: CampaignState) -> dict[str, Any]:
     return {
-        "kind": event.kind,
-        "text": event.describe(),
-        "data": data,
-        "rolls": [r.to_record() for r in event.rolls],
+        "campaign": name,
+        "ruleset": state.ruleset.name,
+        "date": state.date,
+        **state.scenes.model_dump(mode="json"),
     }
 
 
-def _status_data(current: SceneTable) -> dict[str, Any]:
-    state = current.state
-    return {"ruleset": current.rules.name, **state.model_dump(mode="json")}
-
-
-def _render_status(current: SceneTable) -> None:
-    state = current.state
-    scene = state.scene
+def _render_status(state: CampaignState) -> None:
+    table = state.scenes
+    scene = table.scene
     if scene is None:
         console.print("No scene is open.")
     else:
@@ -115,31 +98,50 @@ def _render_status(current: SceneTable) -> None:
             f"{scene.elapsed_seconds} s played"
         )
     seats = Table("player", "tokens", "free action used")
-    for seat in state.seats:
+    for seat in table.seats:
         used = scene is not None and scene.free_actions_of(seat.name) > 0
         seats.add_row(escape(seat.name), str(seat.tokens), "yes" if used else "")
-    if state.seats:
+    if table.seats:
         console.print(seats)
-    console.print(f"Dread: {state.dread}")
-    for bought in state.bought:
+    console.print(f"Dread: {table.dread}")
+    for bought in table.bought:
         whom = f" ({escape(bought.creature)})" if bought.creature else ""
         console.print(f"  spent {bought.amount}{whom}: {escape(bought.what)}")
 
 
-def _run(command: SceneCommand, as_json: bool) -> None:
-    current = table()
-    events = current.execute(command)
+def _render_record(record: Recorded) -> None:
+    secret = "[magenta](referee)[/] " if record.event.visibility is Visibility.REFEREE else ""
+    rolled = "".join(escape(f" [{roll.text()}]") for roll in record.event.rolls)
+    console.print(f"{secret}{escape(record.event.describe())}{rolled}")
+
+
+def _run(
+    db: str | None,
+    campaign: str | None,
+    command: SceneCommand,
+    as_json: bool,
+    dice: str | None = None,
+) -> None:
+    """Run one scene command in the campaign's journal and print what it recorded."""
+    faces = typed_faces(dice)
+    with open_campaigns(db) as campaigns:
+        name = campaigns.resolve(campaign)
+        records = campaigns.execute(name, command, faces)
+        state = campaigns.state(name)
+    data = {
+        "campaign": name,
+        "version": state.version,
+        "date": state.date,
+        "records": [describe(r) for r in records],
+        "state": _status_data(name, state),
+    }
 
     def render() -> None:
-        for event in events:
-            rolled = "".join(escape(f" [{r.breakdown}]") for r in event.rolls)
-            console.print(f"{escape(event.describe())}{rolled}")
+        for record in records:
+            _render_record(record)
+        console.print(f"[dim]{escape(name)} · {state.date} · version {state.version}[/]")
 
-    emit(
-        {"events": [_event_data(e) for e in events], "state": _status_data(current)},
-        as_json,
-        render,
-    )
+    emit(data, as_json, render)
 
 
 @scene_app.command("open")
@@ -155,17 +157,13 @@ def open_scene(
     gm_first: Annotated[
         bool, typer.Option("--gm-first", help="The GM acts first each round.")
     ] = False,
-    ruleset: Annotated[
-        str | None,
-        typer.Option("--ruleset", "-r", help="Start a new table on this ruleset (default: dg)."),
-    ] = None,
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """The GM sets a scene (DG-LOOP-1)."""
-    if ruleset is not None:
-        reset_table(SceneTable(find_ruleset(ruleset), SeededDice(secrets.randbits(32))))
+    """The GM sets a scene (DG-LOOP-1); new players sit down with their tokens (DG-SPOT-2)."""
     command = OpenScene(kind, _names(players), _names(creatures), not no_tokens, gm_first)
-    _run(command, as_json)
+    _run(db, campaign, command, as_json)
 
 
 @scene_app.command("spotlight")
@@ -176,10 +174,13 @@ def spotlight(
     gm: Annotated[
         str | None, typer.Option("--gm", help="The GM's choice on a tie or dispute.")
     ] = None,
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
     """The players choose who takes the spotlight; it costs a token (DG-SPOT-1, DG-SPOT-2)."""
-    _run(TakeSpotlight(votes=_pairs(vote, "--vote"), gm_choice=gm), as_json)
+    command = TakeSpotlight(votes=_pairs(vote, "--vote"), gm_choice=gm)
+    _run(db, campaign, command, as_json)
 
 
 @scene_app.command("act")
@@ -194,21 +195,26 @@ def act(
     target: Annotated[
         int | None, typer.Option("--target", help="The number the roll must reach.")
     ] = None,
+    dice: str | None = DiceOption,
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
     """The spotlit player acts (DG-ACT-1); momentum may keep the spotlight (DG-MOM-1)."""
     command = Act(player, what, tuple(tag or ()), _outcome(outcome), roll, target)
-    _run(command, as_json)
+    _run(db, campaign, command, as_json, dice)
 
 
 @scene_app.command("free")
 def free(
     actor: Annotated[str, typer.Argument(help="A player, or a GM creature after the GM's action.")],
     what: Annotated[str, typer.Argument(help="The free action.")],
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
     """One free action per round (DG-FREE-1)."""
-    _run(FreeAction(actor, what), as_json)
+    _run(db, campaign, FreeAction(actor, what), as_json)
 
 
 @scene_app.command("gm")
@@ -219,8 +225,15 @@ def gm_action(
     ] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="A tag such as momentum.")] = None,
     outcome: Annotated[str | None, typer.Option("--outcome", help="critical, success, ...")] = None,
+    roll: Annotated[str | None, typer.Option("--roll", help="Roll this, e.g. d20+2.")] = None,
+    target: Annotated[
+        int | None, typer.Option("--target", help="The number the roll must reach.")
+    ] = None,
     during_rest: Annotated[
-        bool, typer.Option("--during-rest", help="Taken during a rest: +dread.")
+        bool,
+        typer.Option(
+            "--during-rest", help="Taken during a rest: +dread (implied while the party rests)."
+        ),
     ] = False,
     creature_free: Annotated[
         list[str] | None,
@@ -228,18 +241,23 @@ def gm_action(
             "--creature-free", help="CREATURE=WHAT, a free action after the GM's (repeatable)."
         ),
     ] = None,
+    dice: str | None = DiceOption,
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """The GM acts; with the players' action it makes a round (DG-RND-1)."""
+    """The GM acts; with the players' action it makes a round (DG-RND-1), and time passes."""
     command = GmAct(
         what,
         creature,
         tuple(tag or ()),
         _outcome(outcome),
+        roll,
+        target,
         during_rest=during_rest,
         creature_free=_pairs(creature_free, "--creature-free"),
     )
-    _run(command, as_json)
+    _run(db, campaign, command, as_json, dice)
 
 
 @scene_app.command("give")
@@ -247,10 +265,12 @@ def give(
     giver: Annotated[str, typer.Argument(help="The player who gives.")],
     receiver: Annotated[str, typer.Argument(help="The player who receives.")],
     count: Annotated[int, typer.Argument(help="How many tokens.")] = 1,
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Give spotlight tokens to another player (DG-SPOT-2)."""
-    _run(GiveTokens(giver, receiver, count), as_json)
+    _run(db, campaign, GiveTokens(giver, receiver, count), as_json)
 
 
 @dread_app.command("spend")
@@ -260,29 +280,39 @@ def spend_dread(
     creature: Annotated[
         str | None, typer.Option("--creature", help="The creature enhanced.")
     ] = None,
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Spend dread to enhance a creature the GM controls (DG-DREAD-1)."""
-    _run(SpendDread(amount, what, creature), as_json)
+    _run(db, campaign, SpendDread(amount, what, creature), as_json)
 
 
 @scene_app.command("compromise")
 def compromise(
     player: Annotated[str, typer.Argument(help="The player whose last roll just missed.")],
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Take a roll that missed by 1 or 2 as a success; the GM gains dread (DG-DREAD-1)."""
-    _run(Compromise(player), as_json)
+    _run(db, campaign, Compromise(player), as_json)
 
 
 @scene_app.command("status")
-def status(as_json: bool = JsonOption) -> None:
+def status(
+    db: str | None = DbOption, campaign: str | None = CampaignOption, as_json: bool = JsonOption
+) -> None:
     """The scene, the spotlight, every player's tokens and the dread pool."""
-    current = table()
-    emit(_status_data(current), as_json, lambda: _render_status(current))
+    with open_campaigns(db) as campaigns:
+        name = campaigns.resolve(campaign)
+        state = campaigns.state(name)
+    emit(_status_data(name, state), as_json, lambda: _render_status(state))
 
 
 @scene_app.command("close")
-def close(as_json: bool = JsonOption) -> None:
+def close(
+    db: str | None = DbOption, campaign: str | None = CampaignOption, as_json: bool = JsonOption
+) -> None:
     """The scene ends (DG-LOOP-1)."""
-    _run(CloseScene(), as_json)
+    _run(db, campaign, CloseScene(), as_json)

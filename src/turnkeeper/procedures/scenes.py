@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from turnkeeper.dice import DiceSource, Roll, roll
+from turnkeeper.campaign.events import RollRecord
+from turnkeeper.dice import DiceSource, roll
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.scenes_commands import (
     Act,
@@ -234,7 +235,7 @@ def _resolve(
     values: Mapping[str, int],
     rules: Ruleset,
     dice: DiceSource,
-) -> tuple[Outcome | None, int | None, tuple[Roll, ...]]:
+) -> tuple[Outcome | None, int | None, tuple[RollRecord, ...]]:
     if expression is None:
         if target is not None:
             raise _illegal("a target needs a roll (--roll EXPR --target N)")
@@ -244,7 +245,8 @@ def _resolve(
     if target is None:
         raise _illegal("a roll needs a target to read its outcome (--target N)")
     result = roll(expression, dice, values)
-    return outcome_of(result, target, rules.dread.compromise_margin), result.total, (result,)
+    outcome = outcome_of(result, target, rules.dread.compromise_margin)
+    return outcome, result.total, (RollRecord.of(result),)
 
 
 def _after_action(
@@ -403,9 +405,11 @@ def decide_scene(
 
 
 class SceneTable:
-    """An in-process table: the state, the ruleset and the dice, with every event kept in order.
+    """A table without a campaign: the state, the ruleset and the dice, every event in order.
 
-    Stands in for a stored campaign until scenes run through the campaign journal.
+    For tests and simulations of the scene rules alone; a campaign runs scenes through its
+    journal (``decide`` hands scene commands to :func:`~turnkeeper.procedures.scenes_clock.
+    campaign_scene_events`), where rounds also pass time and tick countdowns.
     """
 
     def __init__(self, rules: Ruleset, dice: DiceSource, state: SceneState | None = None) -> None:

@@ -1,4 +1,9 @@
-"""A scene's round in the campaign's time: the clock advances and the right countdowns tick.
+"""Scenes in a campaign: a scene command becomes journal events, a round passes campaign time.
+
+:func:`campaign_scene_events` is what the campaign's ``decide`` runs for a scene command: the
+scene engine decides on the campaign's ``scenes`` and ruleset, and each round's end is
+followed by its time (:func:`round_time_events`).
+
 
 A Dungeoneers round ends when the table says so, not at a multiple of 6 s on the calendar,
 so its frame (``combat_round``, ``social_round``, ``exploration_round``) ends exactly once,
@@ -13,6 +18,8 @@ day countdowns; only the round frames are kept out of that wait.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from turnkeeper.campaign.events import Event
 from turnkeeper.campaign.hooks import HOOKS
 from turnkeeper.campaign.schedule import Draft, Hook, wait
@@ -20,6 +27,8 @@ from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
 from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK
+from turnkeeper.procedures.scenes import decide_scene
+from turnkeeper.procedures.scenes_commands import GmAct, SceneCommand
 from turnkeeper.procedures.scenes_events import RoundEnded
 
 #: The frames a scene's rounds end by hand, never by the calendar.
@@ -40,4 +49,23 @@ def round_time_events(state: CampaignState, ended: RoundEnded, dice: DiceSource)
     wait(draft, ended.seconds, dice, hooks=tuple(_without_round_frames(h) for h in HOOKS))
     boundary = Boundary(at=draft.state.now, frames=(ended.frame,))
     draft.add(*COUNTDOWN_HOOK.run(draft.state, boundary, dice))
+    return draft.events
+
+
+def campaign_scene_events(
+    state: CampaignState, command: SceneCommand, dice: DiceSource
+) -> list[Event]:
+    """The journal events of a scene command in a campaign (DG-LOOP-1, DG-RND-1, DG-CD-1).
+
+    The scene engine decides on ``state.scenes`` under the campaign's ruleset; every round's
+    end is followed by the time it takes. A GM action while the party rests counts as taken
+    during a rest (DG-DREAD-1), whether or not the referee said so.
+    """
+    if isinstance(command, GmAct) and state.rest.resting and not command.during_rest:
+        command = replace(command, during_rest=True)
+    draft = Draft(state)
+    for event in decide_scene(state.scenes, command, state.ruleset, dice):
+        draft.add(event)
+        if isinstance(event, RoundEnded):
+            draft.add(*round_time_events(draft.state, event, dice))
     return draft.events

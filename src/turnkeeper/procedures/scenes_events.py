@@ -1,22 +1,22 @@
 """The events of a Dungeoneers scene: each one a fact, folded into the table's state.
 
-Every event is frozen, carries every die it rolled, describes itself in one line a referee
-reads in a log, and knows how it changes a :class:`SceneState` (``advance``). Folding the
-events again rebuilds the state without rolling.
+Every event is a campaign event (:class:`~turnkeeper.campaign.events.Event`): frozen,
+registered under its kind so the journal reads it back, carrying every die it rolled as a
+:class:`~turnkeeper.campaign.events.RollRecord`, and describing itself in one line a referee
+reads in a log. ``advance`` is how it changes a :class:`SceneState`; ``apply`` does the same
+to the campaign's ``scenes``. Folding the events again rebuilds the state without rolling.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from enum import StrEnum
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from turnkeeper.dice import Roll
+from turnkeeper.campaign.events import Event
 from turnkeeper.procedures.scenes_state import (
     ActionRecord,
     DreadSpend,
     Frame,
-    Frozen,
     Outcome,
     Scene,
     SceneKind,
@@ -25,24 +25,25 @@ from turnkeeper.procedures.scenes_state import (
     Seat,
 )
 
-
-class Visibility(StrEnum):
-    """Who may read an event: the party, or only the referee (the core's contract)."""
-
-    PARTY = "party"
-    REFEREE = "referee"
+if TYPE_CHECKING:
+    from turnkeeper.campaign.state import CampaignState
 
 
-class SceneEvent(Frozen):
-    """Base of every scene event, of the core's Event shape (kind, visibility, rolls)."""
+class SceneEvent(Event):
+    """Base of every scene event: a campaign event that changes the campaign's ``scenes``.
 
-    kind: ClassVar[str]
-    visibility: Visibility = Visibility.PARTY
-    rolls: tuple[Roll, ...] = ()
+    The base's own kind, ``scene``, is never recorded: only its subclasses are decided.
+    """
+
+    kind: ClassVar[str] = "scene"
 
     def advance(self, state: SceneState) -> SceneState:
         """The fold step for the scene part of the campaign; pure."""
         raise NotImplementedError
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        """The campaign's fold step: only the Dungeoneers table changes (time passes apart)."""
+        return state.model_copy(update={"scenes": self.advance(state.scenes)})
 
     def describe(self) -> str:
         """One line for the session log."""

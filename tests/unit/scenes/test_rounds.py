@@ -59,7 +59,7 @@ def test_dg_rnd_1_round_lengths_and_frames(
     """Combat round 6 s; exploration and social rounds the dg preset's 10 min and 1 min."""
     table.execute(OpenScene(kind, players=TRIO))
     events = play_round(table, "freya")
-    assert events[-1] == RoundEnded(round=1, frame=frame, seconds=seconds)  # type: ignore[arg-type]
+    assert events[-1] == RoundEnded(round=1, frame=frame, seconds=seconds)
     play_round(table, "ulfarmi")
     assert table.state.scene is not None
     assert table.state.scene.elapsed_seconds == 2 * seconds
