@@ -4,7 +4,6 @@
 scene engine decides on the campaign's ``scenes`` and ruleset, and each round's end is
 followed by its time (:func:`round_time_events`).
 
-
 A Dungeoneers round ends when the table says so, not at a multiple of 6 s on the calendar,
 so its frame (``combat_round``, ``social_round``, ``exploration_round``) ends exactly once,
 at the round's end (DG-RND-1, DG-CD-1): a 60-second social round ticks a rapid countdown
