@@ -191,9 +191,9 @@ def _wait(state: CampaignState, command: Wait, dice: DiceSource) -> list[Event]:
 
 
 def _undo(state: CampaignState, command: Undo, dice: DiceSource) -> list[Event]:
-    if not state.live_commands:
+    if state.undoable is None:
         raise IllegalCommandError("nothing to undo")
-    return [CommandUndone(command=state.live_commands[-1])]
+    return [CommandUndone(command=state.undoable)]
 
 
 def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:

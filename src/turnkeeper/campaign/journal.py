@@ -7,7 +7,7 @@ everything, and :func:`fold` skips the undone command's events, so the state for
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from turnkeeper.campaign.commands import Command, decide
 from turnkeeper.campaign.events import CampaignStarted, CommandUndone, Event, Recorded
@@ -35,24 +35,38 @@ def command_dice(seed: int, version: int) -> SeededDice:
     return SeededDice(int.from_bytes(digest[:8], "big"))
 
 
-def step(
-    state: CampaignState | None, record: Recorded, undone: frozenset[int] = frozenset()
+def _fold_into(
+    state: CampaignState | None, records: Sequence[Recorded], undone: frozenset[int]
 ) -> CampaignState:
-    """Fold one record into the state (the first must start the campaign)."""
-    event = record.event
+    """The one fold loop: ``records`` applied in order onto ``state`` (None: not started).
+
+    Each event's ``apply`` alone says what it changes; the loop only skips undone commands.
+    ``version`` and ``undoable`` are set once at the end, not per event: the journal's
+    bookkeeping costs nothing per event, so a fold stays linear in the journal's length.
+    The latest command an undo would take back is the command of the last record that was
+    neither skipped (undone) nor an undo itself, or the one ``state`` already had.
+    """
+    undoable = None if state is None else state.undoable
+    for record in records:
+        event = record.event
+        if state is None:
+            if not isinstance(event, CampaignStarted):
+                raise TurnkeeperError(
+                    f"a journal must begin with campaign.started, not {event.kind}"
+                )
+            state = event.start()
+        elif record.command not in undone:
+            state = event.apply(state)
+            if not isinstance(event, CommandUndone):
+                undoable = record.command
     if state is None:
-        if not isinstance(event, CampaignStarted):
-            raise TurnkeeperError(f"a journal must begin with campaign.started, not {event.kind}")
-        return event.start().model_copy(update={"version": record.seq})
-    if record.command in undone:
-        return state.model_copy(update={"version": record.seq})
-    new = event.apply(state)
-    live = state.live_commands
-    if isinstance(event, CommandUndone):
-        live = tuple(c for c in live if c != event.command)
-    elif not live or live[-1] != record.command:
-        live = (*live, record.command)
-    return new.model_copy(update={"version": record.seq, "live_commands": live})
+        raise TurnkeeperError("an empty journal has no campaign: start one first")
+    version = records[-1].seq if records else state.version
+    return state.model_copy(update={"version": version, "undoable": undoable})
+
+
+def _undone(records: Iterable[Recorded]) -> frozenset[int]:
+    return frozenset(r.event.command for r in records if isinstance(r.event, CommandUndone))
 
 
 def _as_recorded(records: Iterable[Recorded | Mapping[str, object]]) -> list[Recorded]:
@@ -62,13 +76,29 @@ def _as_recorded(records: Iterable[Recorded | Mapping[str, object]]) -> list[Rec
 def fold(records: Iterable[Recorded | Mapping[str, object]]) -> CampaignState:
     """Rebuild the state from the journal without rolling again; honours undo."""
     recorded = _as_recorded(records)
-    undone = frozenset(r.event.command for r in recorded if isinstance(r.event, CommandUndone))
-    state: CampaignState | None = None
-    for record in recorded:
-        state = step(state, record, undone)
-    if state is None:
-        raise TurnkeeperError("an empty journal has no campaign: start one first")
-    return state
+    return _fold_into(None, recorded, _undone(recorded))
+
+
+def fold_from(
+    snapshot: CampaignState, tail: Iterable[Recorded | Mapping[str, object]]
+) -> CampaignState | None:
+    """The state after ``tail`` (the records after ``snapshot.version``), from a snapshot.
+
+    A snapshot is a state folded earlier, kept so a long journal need not be folded from
+    its first record. It answers for the whole journal unless the tail undoes a command
+    that began at or before the snapshot: the snapshot still holds that command's effect,
+    so this returns None and the caller folds the whole journal.
+    """
+    recorded = _as_recorded(tail)
+    if recorded and recorded[0].seq != snapshot.version + 1:
+        raise TurnkeeperError(
+            f"the records after a snapshot at version {snapshot.version} start at "
+            f"{snapshot.version + 1}, not {recorded[0].seq}"
+        )
+    undone = _undone(recorded)
+    if any(command <= snapshot.version for command in undone):
+        return None
+    return _fold_into(snapshot, recorded, undone)
 
 
 class Journal:
@@ -105,7 +135,7 @@ class Journal:
             if isinstance(event, CommandUndone):  # the state forgets: only a refold knows the time
                 state = fold([*self.records, *records, record])
             else:
-                state = step(state, record)
+                state = _fold_into(state, [record], frozenset())
             records.append(Recorded(seq=number + offset, command=number, at=state.now, event=event))
         return records
 
@@ -122,5 +152,4 @@ class Journal:
         if any(isinstance(r.event, CommandUndone) for r in new):
             self.state = fold(self.records)
             return
-        for record in new:
-            self.state = step(self.state, record)
+        self.state = _fold_into(self.state, new, frozenset())

@@ -71,8 +71,8 @@ class CampaignState(Model):
     scenes: SceneState = Field(
         SceneState(), description="The Dungeoneers table: seats, tokens, dread, the scene."
     )
-    live_commands: tuple[int, ...] = Field(
-        (), description="Commands that can still be undone, oldest first."
+    undoable: int | None = Field(
+        None, description="The latest command an undo would take back (None: nothing to undo)."
     )
 
     @property
