@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from turnkeeper.dice import TypedDice
@@ -173,6 +173,7 @@ def test_tp_wil_10_travel_needs_a_known_destination(start) -> None:
     assert journal.state.wilderness.position == Hex.parse("0003")
 
 
+@settings(deadline=None, max_examples=30)
 @given(st.lists(st.sampled_from(["p", "h", "f", "M", "m"]), min_size=2, max_size=8))
 def test_tp_wil_1_tp_wil_6_a_day_never_spends_more_than_its_tp(column: list[str]) -> None:
     """Whatever the terrain, walking south day after day never spends over 4 TP a day."""
