@@ -7,8 +7,9 @@ everything, and :func:`fold` skips the undone command's events, so the state for
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from turnkeeper.campaign import snapshots
 from turnkeeper.campaign.commands import Command, decide
 from turnkeeper.campaign.events import CampaignStarted, CommandUndone, Event, Recorded
 from turnkeeper.campaign.party import Party
@@ -106,11 +107,18 @@ class Journal:
 
     The store keeps the records; a CLI verb loads them, executes one command and appends
     what :meth:`execute` returns (``[r.to_record() for r in ...]``).
+
+    A journal resumed from a snapshot (:meth:`resume`) holds only the records after it and
+    reads the earlier ones the first time :attr:`records` is asked for. Every
+    :data:`~turnkeeper.campaign.snapshots.SNAPSHOT_EVERY` records it keeps its state as a
+    checkpoint, so an undo refolds from the latest checkpoint it can, not from seq 1.
     """
 
     def __init__(self, records: Iterable[Recorded | Mapping[str, object]]) -> None:
-        self.records: list[Recorded] = _as_recorded(records)
-        self.state: CampaignState = fold(self.records)
+        self._records: list[Recorded] = _as_recorded(records)
+        self._earlier: Callable[[], Iterable[Recorded | Mapping[str, object]]] | None = None
+        self.state: CampaignState = fold(self._records)
+        self.checkpoints: list[CampaignState] = []
 
     @classmethod
     def start(cls, name: str, ruleset: Ruleset, party: Party, seed: int) -> Journal:
@@ -118,10 +126,57 @@ class Journal:
         events = start_campaign(name, ruleset, party, seed)
         return cls([Recorded(seq=i + 1, command=1, at=0, event=e) for i, e in enumerate(events)])
 
+    @classmethod
+    def resume(
+        cls,
+        snapshot: CampaignState,
+        tail: Iterable[Recorded | Mapping[str, object]],
+        earlier: Callable[[], Iterable[Recorded | Mapping[str, object]]],
+    ) -> Journal | None:
+        """A journal rebuilt from a snapshot and the records after it (see :func:`fold_from`).
+
+        ``earlier`` reads the records up to the snapshot when they are needed (the log, an
+        export, an undo behind it). None when the tail undoes a command the snapshot holds.
+        """
+        recorded = _as_recorded(tail)
+        state = fold_from(snapshot, recorded)
+        if state is None:
+            return None
+        journal = cls.__new__(cls)
+        journal._records = recorded
+        journal._earlier = earlier
+        journal.state = state
+        journal.checkpoints = [snapshot]
+        return journal
+
+    @property
+    def records(self) -> list[Recorded]:
+        """Every record, in seq order (read in full the first time, if resumed)."""
+        if self._earlier is not None:
+            earlier = _as_recorded(self._earlier())
+            self._earlier = None
+            self._records[:0] = earlier[: self.version - len(self._records)]
+        return self._records
+
     @property
     def version(self) -> int:
         """How many records the journal holds (the store's expected version)."""
-        return len(self.records)
+        return self.state.version
+
+    def _after(self, version: int) -> list[Recorded]:
+        """The records with seq above ``version`` (without reading earlier ones if resumed)."""
+        loaded = self.version - len(self._records)
+        if version < loaded:
+            return self.records[version:]
+        return self._records[version - loaded :]
+
+    def _refold(self, extra: Sequence[Recorded]) -> CampaignState:
+        """The state after the journal and ``extra``: from the latest checkpoint that holds."""
+        for checkpoint in reversed(self.checkpoints):
+            state = fold_from(checkpoint, [*self._after(checkpoint.version), *extra])
+            if state is not None:
+                return state
+        return fold([*self.records, *extra])
 
     def preview(self, command: Command, dice: DiceSource | None = None) -> list[Recorded]:
         """The records ``command`` would append, without appending them."""
@@ -133,7 +188,7 @@ class Journal:
         for offset, event in enumerate(events):
             record = Recorded(number + offset, number, state.now, event)
             if isinstance(event, CommandUndone):  # the state forgets: only a refold knows the time
-                state = fold([*self.records, *records, record])
+                state = self._refold([*records, record])
             else:
                 state = _fold_into(state, [record], frozenset())
             records.append(Recorded(seq=number + offset, command=number, at=state.now, event=event))
@@ -148,8 +203,11 @@ class Journal:
     def append(self, records: Iterable[Recorded]) -> None:
         """Append records (from :meth:`preview`, or read back from a store)."""
         new = list(records)
-        self.records.extend(new)
+        before = self.version
         if any(isinstance(r.event, CommandUndone) for r in new):
-            self.state = fold(self.records)
-            return
-        self.state = _fold_into(self.state, new, frozenset())
+            self.state = self._refold(new)
+        else:
+            self.state = _fold_into(self.state, new, frozenset())
+        self._records.extend(new)
+        if snapshots.due(before, self.version):
+            self.checkpoints.append(self.state)
