@@ -16,9 +16,13 @@ from turnkeeper.campaign.schedule import Draft, wait
 from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures import countdowns, hit_points, light, rest, supplies
+from turnkeeper.procedures import countdowns, dungeon, hit_points, light, rest, supplies, wilderness
 from turnkeeper.procedures import scenes_events as _scene_events  # noqa: F401  (registers kinds)
+from turnkeeper.procedures.combat import campaign as combat
+from turnkeeper.procedures.combat.round import CombatCommand
+from turnkeeper.procedures.dungeon import DungeonCommand
 from turnkeeper.procedures.scenes_commands import SceneCommand
+from turnkeeper.procedures.wilderness import WildernessCommand
 
 
 @dataclass(frozen=True)
@@ -236,14 +240,20 @@ HANDLERS: dict[type, Handler] = {
     CountdownTrigger: lambda s, c, d: countdowns.trigger(s, c.trigger, c.subject),
     Note: _note,
     Undo: _undo,
+    # Each procedure of its own hands its commands to one decide function; listing them here,
+    # not registering on import, means importing the campaign loads every event kind, so any
+    # journal reads back whatever the process imported before.
     **dict.fromkeys(get_args(SceneCommand), _scene),  # Dungeoneers scenes (DG-LOOP-1)
+    **dict.fromkeys(get_args(DungeonCommand), dungeon.decide_dungeon),
+    **dict.fromkeys(get_args(WildernessCommand), wilderness.decide_wilderness),
+    **dict.fromkeys((*get_args(CombatCommand), combat.StartFight), combat.decide_in_campaign),
 }
 
 Command = (
     Wait | Light | Douse | SetLight | Rest | ForcedRest | WaningResources | MarkRunning | MarkFight
     | NightRest | UseSupply | AddSupply | Damage | Heal | AddMonster | CountdownAdd | CountdownTick
     | CountdownOutcome | CountdownEnd | CountdownTrigger | Note | Undo
-    | SceneCommand
+    | SceneCommand | DungeonCommand | WildernessCommand | CombatCommand | combat.StartFight
 )  # fmt: skip
 
 

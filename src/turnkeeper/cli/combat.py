@@ -16,7 +16,7 @@ from rich.table import Table
 from turnkeeper.cli.app import JsonOption, app, console, emit
 from turnkeeper.cli.campaign import CampaignOption, DbOption, DiceOption, open_campaigns, run
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
-from turnkeeper.procedures.combat import campaign as _campaign  # registers the combat commands
+from turnkeeper.procedures.combat.campaign import StartFight
 from turnkeeper.procedures.combat.round import (
     Attack,
     BeginRound,
@@ -166,13 +166,13 @@ def start(
             if choice == "both"
             else frozenset({_side(choice, "--surprise")})
         )
-    command = _campaign.StartFight(
+    command = StartFight(
         foes=opposition,
         surprised=surprised,
         aware=frozenset(_side(a, "--aware") for a in aware or []),
         attackers=_side(attackers, "--attackers") if attackers else None,
     )
-    run(db, campaign, command, as_json, dice)  # type: ignore[arg-type]
+    run(db, campaign, command, as_json, dice)
 
 
 @combat_app.command("status")
@@ -200,7 +200,7 @@ def next_round(
     as_json: bool = JsonOption,
 ) -> None:
     """Start the next round: the clock moves on and initiative is rolled (or kept)."""
-    run(db, campaign, BeginRound(adjust, influence), as_json, dice)  # type: ignore[arg-type]
+    run(db, campaign, BeginRound(adjust, influence), as_json, dice)
 
 
 @combat_app.command("declare")
@@ -222,7 +222,7 @@ def declare(
         _action(action, target, feet, magic_dice),
         *(_action(extra, None, None, magic_dice) for extra in then or []),
     )
-    run(db, campaign, Declare(actor, actions), as_json)  # type: ignore[arg-type]
+    run(db, campaign, Declare(actor, actions), as_json)
 
 
 @combat_app.command("resolve")
@@ -233,7 +233,7 @@ def resolve(
     as_json: bool = JsonOption,
 ) -> None:
     """Resolve every declared action, beat by beat."""
-    run(db, campaign, Resolve(), as_json, dice)  # type: ignore[arg-type]
+    run(db, campaign, Resolve(), as_json, dice)
 
 
 @combat_app.command("attack")
@@ -247,7 +247,7 @@ def attack(
     as_json: bool = JsonOption,
 ) -> None:
     """Roll one attack at once (and its damage on a hit)."""
-    run(db, campaign, Attack(attacker, target, ranged), as_json, dice)  # type: ignore[arg-type]
+    run(db, campaign, Attack(attacker, target, ranged), as_json, dice)
 
 
 @combat_app.command("pin")
@@ -259,7 +259,7 @@ def pin(
     as_json: bool = JsonOption,
 ) -> None:
     """Pin a combatant to a place in the order of this and later rounds."""
-    run(db, campaign, Pin(name, place), as_json)  # type: ignore[arg-type]
+    run(db, campaign, Pin(name, place), as_json)
 
 
 @combat_app.command("end")
@@ -274,7 +274,7 @@ def end(
 ) -> None:
     """End the fight: treasure (PG-TRE-1), hit points back to the party, rest due (EX-REST-2)."""
     command = EndCombat(_side(winner, "--winner") if winner else None)
-    run(db, campaign, command, as_json, dice)  # type: ignore[arg-type]
+    run(db, campaign, command, as_json, dice)
 
 
 @simulate_app.command("fight")

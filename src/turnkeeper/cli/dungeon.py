@@ -7,7 +7,7 @@ the journal. The referee sees everything; ``--player`` shows what the characters
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.table import Table
@@ -15,7 +15,9 @@ from rich.table import Table
 from turnkeeper.cli.app import JsonOption, app, console, emit
 from turnkeeper.cli.campaign import CampaignOption, DbOption, DiceOption
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures import dungeon as _dungeon  # noqa: F401  (registers the site events)
+
+if TYPE_CHECKING:
+    from turnkeeper.campaign import Command
 
 site_app = typer.Typer(
     help="Enter, leave and look at sites (dungeons, ruins, caves).", no_args_is_help=True
@@ -28,19 +30,19 @@ PlayerOption = typer.Option(False, "--player", help="Show only what the party pe
 def _run(
     db: str | None,
     campaign: str | None,
-    command: object,
+    command: Command,
     dice: str | None,
     player: bool,
     as_json: bool,
 ) -> None:
     """Run a dungeon command; the referee sees every record, ``--player`` the party's."""
-    from turnkeeper.campaign import Command, Visibility
+    from turnkeeper.campaign import Visibility
     from turnkeeper.cli.campaign import describe, open_campaigns, show_records, typed_faces
 
     faces = typed_faces(dice)
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
-        records = campaigns.execute(name, cast("Command", command), faces)
+        records = campaigns.execute(name, command, faces)
         state = campaigns.state(name)
     shown = [r for r in records if not player or r.event.visibility is Visibility.PARTY]
     data: dict[str, Any] = {

@@ -71,7 +71,7 @@ def _run(
     faces = typed_faces(dice)
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
-        records = campaigns.execute(name, command, faces)  # type: ignore[arg-type]
+        records = campaigns.execute(name, command, faces)
         state = campaigns.state(name)
     shown = [r for r in records if not player or r.event.visibility is Visibility.PARTY]
     wild = state.wilderness

@@ -390,14 +390,3 @@ def _perceived(e: PendingEncounter, text: str, heard: bool) -> str:
     if e.foes_surprised and not e.party_surprised:
         return f"{seen}, caught unawares."
     return f"Something approaches{sound}: {seen}." if heard else f"{seen}."
-
-
-def _register() -> None:
-    """Hand the dungeon commands to the campaign's ``decide`` (its handler table)."""
-    from turnkeeper.campaign.commands import HANDLERS
-
-    for command in (EnterSite, LeaveSite, Turn, EndEncounter):
-        HANDLERS.setdefault(command, decide_dungeon)
-
-
-_register()

@@ -364,14 +364,3 @@ def decide_wilderness(
     if isinstance(command, SetWeather):
         return set_weather(state, command.weather, command.region)
     return roll_weather(state, dice)
-
-
-def _register() -> None:
-    """Hand the wilderness commands to the campaign's ``decide`` (its handler table)."""
-    from turnkeeper.campaign.commands import HANDLERS
-
-    for command in (LoadMap, Travel, Camp, Search, SetWeather, RollWeather):
-        HANDLERS.setdefault(command, decide_wilderness)
-
-
-_register()

@@ -15,12 +15,7 @@ from typing import TYPE_CHECKING, Any
 from turnkeeper.campaign.events import Event
 from turnkeeper.dice import DiceSource
 from turnkeeper.procedures.combat.round import (
-    Attack,
-    BeginRound,
-    Declare,
     EndCombat,
-    Pin,
-    Resolve,
     StartCombat,
     decide_combat,
 )
@@ -110,14 +105,3 @@ def decide_in_campaign(state: CampaignState, command: Any, dice: DiceSource) -> 
 
         events.extend(mark_fight(state))
     return events
-
-
-def _register() -> None:
-    """Hand the combat commands to the campaign's ``decide`` (its handler table)."""
-    from turnkeeper.campaign.commands import HANDLERS
-
-    for command in (StartFight, StartCombat, BeginRound, Declare, Resolve, Attack, Pin, EndCombat):
-        HANDLERS.setdefault(command, decide_in_campaign)
-
-
-_register()
