@@ -39,12 +39,13 @@ from turnkeeper.campaign import (
     Visibility,
     command_dice,
     render_markdown,
+    snapshots,
 )
 from turnkeeper.campaign.events import CampaignStarted
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import DiceInputError, NotFoundError, TurnkeeperError
 from turnkeeper.rules.schema import Ruleset
-from turnkeeper.store import EventStore
+from turnkeeper.store import EventStore, SnapshotStore
 
 STAND_IN = Party(characters=(Character(name="Adventurer", hp=6),))
 """The party of a campaign started without a party file: one stand-in character."""
@@ -69,16 +70,45 @@ class Campaigns:
         stored = self.store.version(name) if journal is not None else None
         if journal is None or stored is None or stored < journal.version:
             # first read, or the campaign was deleted and made again under the same name
-            records = self.store.read(name)
-            if not records:
-                raise NotFoundError(
-                    f"campaign {name!r} has an empty journal: import or recreate it"
-                )
-            journal = Journal(records)
+            journal = self._resume(name)
+            if journal is None:
+                records = self.store.read(name)
+                if not records:
+                    raise NotFoundError(
+                        f"campaign {name!r} has an empty journal: import or recreate it"
+                    )
+                journal = Journal(records)
+                if journal.version >= snapshots.SNAPSHOT_EVERY:
+                    self._snapshot(name, journal)  # so the next process need not fold it all
         elif stored > journal.version:  # someone else appended: catch up with what is new
             journal.append(Recorded.from_record(r) for r in self.store.read(name, journal.version))
         self._journals[name] = journal
         return journal
+
+    def _resume(self, name: str) -> Journal | None:
+        """The journal from the newest snapshot and the records after it, if the store has one.
+
+        None (fold the whole journal) without a snapshot in this turnkeeper's format, or when
+        the records after it undo a command the snapshot holds.
+        """
+        if not isinstance(self.store, SnapshotStore):
+            return None
+        found = self.store.load_snapshot(name, snapshots.state_format())
+        if found is None:
+            return None
+        version, text = found
+        state = snapshots.load_state(text)
+        if state is None or state.version != version or state.name != name:
+            return None
+        store = self.store
+        return Journal.resume(state, store.read(name, version), lambda: store.read(name)[:version])
+
+    def _snapshot(self, name: str, journal: Journal) -> None:
+        """Keep the journal's state as a snapshot (a cache: see turnkeeper.campaign.snapshots)."""
+        if isinstance(self.store, SnapshotStore):
+            text = snapshots.dump_state(journal.state)
+            if text is not None:
+                self.store.save_snapshot(name, journal.version, snapshots.state_format(), text)
 
     def state(self, name: str) -> CampaignState:
         """What is true now in the campaign (the fold of its journal)."""
@@ -140,6 +170,8 @@ class Campaigns:
             self._journals.pop(name, None)
             raise
         journal.append(records)
+        if snapshots.due(version, journal.version):
+            self._snapshot(name, journal)
         return records
 
     def delete(self, name: str) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import platformdirs
 
-from turnkeeper.store.base import EventStore, Record
+from turnkeeper.store.base import EventStore, Record, SnapshotStore
 from turnkeeper.store.sql import SqlStore
 
 ENV = "TURNKEEPER_DB"
@@ -54,4 +54,13 @@ def open_store(url: str | None = None) -> EventStore:
     return SqlStore(resolve_url(url))
 
 
-__all__ = ["ENV", "EventStore", "Record", "SqlStore", "default_url", "open_store", "resolve_url"]
+__all__ = [
+    "ENV",
+    "EventStore",
+    "Record",
+    "SnapshotStore",
+    "SqlStore",
+    "default_url",
+    "open_store",
+    "resolve_url",
+]

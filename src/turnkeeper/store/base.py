@@ -67,6 +67,28 @@ class EventStore(Protocol):
         ...
 
 
+@runtime_checkable
+class SnapshotStore(Protocol):
+    """A store that can also keep snapshots of folded states (a cache beside the journals).
+
+    A snapshot is the JSON of the state folded up to ``version``, tagged with its format
+    (:func:`turnkeeper.campaign.snapshots.state_format`); the service reads the newest one in
+    its own format and folds only the records after it. Dropping snapshots changes no state.
+    """
+
+    def save_snapshot(self, campaign: str, version: int, tag: str, state: str) -> None:
+        """Keep the state folded up to ``version``."""
+        ...
+
+    def load_snapshot(self, campaign: str, tag: str) -> tuple[int, str] | None:
+        """The newest snapshot tagged ``tag`` as ``(version, state JSON)``, or None."""
+        ...
+
+    def drop_snapshots(self, campaign: str | None = None) -> None:
+        """Forget the snapshots of ``campaign`` (None: of every campaign)."""
+        ...
+
+
 def stale(campaign: str, actual: int, expected: int) -> ConflictError:
     """The error a writer gets when someone else appended first.
 

@@ -46,7 +46,9 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
+    or_,
     select,
     update,
 )
@@ -81,6 +83,19 @@ events_table = Table(
     Column("data", JSON().with_variant(JSONB(), "postgresql"), nullable=False),
     PrimaryKeyConstraint("campaign", "seq"),
 )
+
+snapshots_table = Table(
+    "snapshots",
+    metadata,
+    Column(
+        "campaign", String(200), ForeignKey("campaigns.name", ondelete="CASCADE"), nullable=False
+    ),
+    Column("version", Integer, nullable=False),
+    Column("format", String(40), nullable=False),
+    Column("state", Text, nullable=False),
+    PrimaryKeyConstraint("campaign", "version"),
+)
+"""Folded states kept to speed up rebuilds (a cache: dropping the table changes no state)."""
 
 settings_table = Table(
     "settings",
@@ -171,6 +186,7 @@ class SqlStore:
     def delete(self, campaign: str) -> None:
         """Remove a campaign, its journal, and the current pointer if it named it."""
         with self._engine.begin() as conn:
+            conn.execute(delete(snapshots_table).where(snapshots_table.c.campaign == campaign))
             conn.execute(delete(events_table).where(events_table.c.campaign == campaign))
             gone = conn.execute(delete(campaigns_table).where(campaigns_table.c.name == campaign))
             if gone.rowcount == 0:
@@ -243,6 +259,53 @@ class SqlStore:
             ):
                 raise missing(campaign)
         return "[" + ",".join(texts) + "]"
+
+    # -- snapshots (a cache of folded states) ----------------------------------------------
+
+    def save_snapshot(self, campaign: str, version: int, tag: str, state: str) -> None:
+        """Keep the state folded up to ``version`` (JSON); older snapshots but one are dropped.
+
+        The one before is kept for an undo that reaches just behind the newest. Two writers
+        saving the same version at once: the second one's insert fails and is let go.
+        """
+        table = snapshots_table
+        try:
+            with self._engine.begin() as conn:
+                newest = conn.execute(
+                    select(func.max(table.c.version)).where(table.c.campaign == campaign)
+                ).scalar_one_or_none()
+                stale_rows = table.c.version == version  # in an older format, say
+                if newest is not None:
+                    stale_rows = or_(stale_rows, table.c.version < newest)
+                conn.execute(delete(table).where(table.c.campaign == campaign, stale_rows))
+                conn.execute(
+                    insert(table).values(
+                        campaign=campaign, version=version, format=tag, state=state
+                    )
+                )
+        except IntegrityError:
+            pass
+
+    def load_snapshot(self, campaign: str, tag: str) -> tuple[int, str] | None:
+        """The newest snapshot tagged ``tag`` as ``(version, state JSON)``, or None."""
+        table = snapshots_table
+        query = (
+            select(table.c.version, table.c.state)
+            .where(table.c.campaign == campaign, table.c.format == tag)
+            .order_by(table.c.version.desc())
+            .limit(1)
+        )
+        with self._engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    def drop_snapshots(self, campaign: str | None = None) -> None:
+        """Forget the snapshots of ``campaign`` (None: of every campaign); no state changes."""
+        query = delete(snapshots_table)
+        if campaign is not None:
+            query = query.where(snapshots_table.c.campaign == campaign)
+        with self._engine.begin() as conn:
+            conn.execute(query)
 
     # -- the CLI's current campaign --------------------------------------------------------
 
