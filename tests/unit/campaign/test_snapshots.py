@@ -51,7 +51,7 @@ def test_checkpoints_and_resumed_journals_agree_with_the_fold(
 ) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(snapshots, "SNAPSHOT_EVERY", 3)
-        journal = play("ex", seed, [*sequence, Undo(), Undo()])
+        journal = play("ex", seed, [Wait(600), Wait(60), Wait(6), *sequence, Undo(), Undo()])
     assert journal.checkpoints, "a checkpoint every 3 records"
     assert journal.state == fold(journal.records)
     stored = [r.to_record() for r in journal.records]
