@@ -3,15 +3,12 @@ undo, export, import, campaigns, use).
 
 Every verb takes ``--db PATH`` (a SQLite file, or a database URL; default: ``TURNKEEPER_DB``,
 else a file in the user data directory) and, where it acts on one campaign, ``--campaign
-NAME`` (default: the one chosen with ``turnkeeper use``). Other verb groups reuse
-:func:`open_campaigns`, :func:`run` and the options below.
+NAME`` (default: the one chosen with ``turnkeeper use``); the options are shared
+(:mod:`turnkeeper.cli.options`) and every command runs through :func:`turnkeeper.cli.runner.run`.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -27,7 +24,6 @@ from turnkeeper.campaign import (
     CountdownTick,
     Douse,
     Light,
-    Recorded,
     Rest,
     SetLight,
     Undo,
@@ -37,102 +33,15 @@ from turnkeeper.campaign import (
     parse_duration,
 )
 from turnkeeper.cli.app import JsonOption, app, console, emit
-from turnkeeper.clock.calendar import calendar
-from turnkeeper.errors import DiceInputError, TurnkeeperError
+from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
+from turnkeeper.cli.runner import describe, open_campaigns, run, show_records
+from turnkeeper.errors import TurnkeeperError
 from turnkeeper.rules.loader import find_ruleset
-from turnkeeper.service import Campaigns
-from turnkeeper.store import open_store
-
-DbOption = typer.Option(
-    None, "--db", help="SQLite file or database URL (default: $TURNKEEPER_DB, else user data)."
-)
-CampaignOption = typer.Option(
-    None, "--campaign", "-c", help="The campaign to act on (default: the one `use` chose)."
-)
-DiceOption = typer.Option(
-    None, "--dice", help="Physical dice you rolled, in order, instead of seeded dice: 3,5."
-)
 
 countdown_app = typer.Typer(
     help="Countdowns: start, tick, list and end them.", no_args_is_help=True
 )
 app.add_typer(countdown_app, name="countdown")
-
-
-@contextmanager
-def open_campaigns(db: str | None) -> Iterator[Campaigns]:
-    """The campaign service over the store ``--db`` names, closed afterwards."""
-    store = open_store(db)
-    try:
-        yield Campaigns(store)
-    finally:
-        store.close()
-
-
-def typed_faces(text: str | None) -> list[int] | None:
-    """The faces given with ``--dice 3,5`` (None when not given)."""
-    if text is None:
-        return None
-    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
-    if not parts or not all(re.fullmatch(r"\d{1,6}", p) for p in parts):
-        raise DiceInputError(f"--dice {text!r}: give the faces you rolled as numbers, e.g. 3,5")
-    return [int(p) for p in parts]
-
-
-def describe(record: Recorded) -> dict[str, Any]:
-    """A record for ``--json``: the journal's own form plus the line a referee reads."""
-    out = record.to_record()
-    out["text"] = record.event.describe()
-    return out
-
-
-def show_records(records: list[Recorded], state: CampaignState) -> None:
-    """Draw records as the referee's log: seq, command, game time, what happened, the rolls."""
-    table = Table(box=None, pad_edge=False)
-    for column in ("seq", "cmd", "when", "event", "rolls"):
-        table.add_column(column, style="dim" if column in ("seq", "cmd") else None)
-    for record in records:
-        secret = record.event.visibility is Visibility.REFEREE
-        table.add_row(
-            str(record.seq),
-            str(record.command),
-            calendar(record.at, state.ruleset.time),
-            ("[magenta](referee)[/] " if secret else "") + record.event.describe(),
-            "; ".join(roll.text() for roll in record.event.rolls),
-        )
-    console.print(table)
-
-
-def run(
-    db: str | None,
-    campaign: str | None,
-    command: Command | Callable[[CampaignState], Command],
-    as_json: bool,
-    dice: str | None = None,
-) -> None:
-    """Run one command against the chosen campaign and print what it recorded.
-
-    ``command`` may be a function of the state, for verbs that read the ruleset first.
-    """
-    faces = typed_faces(dice)
-    with open_campaigns(db) as campaigns:
-        name = campaigns.resolve(campaign)
-        if callable(command):
-            command = command(campaigns.state(name))
-        records = campaigns.execute(name, command, faces)
-        state = campaigns.state(name)
-    data = {
-        "campaign": name,
-        "version": state.version,
-        "date": state.date,
-        "records": [describe(r) for r in records],
-    }
-
-    def render() -> None:
-        show_records(records, state)
-        console.print(f"[dim]{name} · {state.date} · version {state.version}[/]")
-
-    emit(data, as_json, render)
 
 
 # -- campaigns -------------------------------------------------------------------------------

@@ -14,7 +14,8 @@ import typer
 from rich.table import Table
 
 from turnkeeper.cli.app import JsonOption, app, console, emit
-from turnkeeper.cli.campaign import CampaignOption, DbOption, DiceOption, open_campaigns, run
+from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
+from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
 from turnkeeper.procedures.combat.campaign import StartFight
 from turnkeeper.procedures.combat.round import (

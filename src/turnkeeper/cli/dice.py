@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 from fractions import Fraction
 from typing import Any
@@ -11,6 +10,7 @@ import typer
 from rich.table import Table
 
 from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.options import DiceOption, SetOption, set_values, typed_faces
 from turnkeeper.dice import (
     DEFAULT_CHAIN,
     DiceSource,
@@ -23,12 +23,6 @@ from turnkeeper.dice import (
 )
 from turnkeeper.errors import DiceInputError, DiceNotationError
 
-_SET_ITEM = re.compile(r"\s*([A-Z][A-Z0-9_]*)\s*=\s*([+-]?\d{1,9})\s*")
-
-SetOption = typer.Option(
-    None, "--set", help="A value the expression names, e.g. --set STR=2 (repeatable)."
-)
-
 
 @app.command()
 def version() -> None:
@@ -38,55 +32,30 @@ def version() -> None:
     print(__version__)
 
 
-def _values(items: list[str] | None) -> dict[str, int]:
-    values: dict[str, int] = {}
-    for item in items or []:
-        match = _SET_ITEM.fullmatch(item)
-        if match is None:
-            raise DiceNotationError(
-                f"--set {item!r}: write NAME=NUMBER with an upper-case name, e.g. --set STR=2"
-            )
-        values[match.group(1)] = int(match.group(2))
-    return values
-
-
-def _typed_faces(text: str) -> list[int]:
-    faces: list[int] = []
-    for part in text.split(","):
-        part = part.strip()
-        if not re.fullmatch(r"\d{1,6}", part):
-            raise DiceInputError(
-                f"--dice {text!r}: give the faces you rolled as numbers, e.g. --dice 3,5"
-            )
-        faces.append(int(part))
-    return faces
-
-
 @app.command("roll")
 def roll_command(
     expression: str = typer.Argument(..., help="Dice notation, e.g. 2d6+1, 4d6kh3, d20+STR."),
     seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible dice."),
-    dice: str | None = typer.Option(
-        None, "--dice", help="Physical dice you rolled, in order, e.g. --dice 3,5."
-    ),
-    set_values: list[str] | None = SetOption,
+    dice: str | None = DiceOption,
+    set_items: list[str] | None = SetOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Roll dice notation and show every die and the total."""
     parsed = parse(expression)
-    values = _values(set_values)
+    values = set_values(set_items)
+    faces = typed_faces(dice)
     source: DiceSource
-    if dice is not None:
+    if faces is not None:
         if seed is not None:
             raise DiceInputError("give either --seed or --dice, not both")
-        typed = TypedDice(_typed_faces(dice))
+        typed = TypedDice(faces)
         source = typed
     else:
         # The adapter, not the core, draws a fresh seed; printing it makes the roll repeatable.
         seed = secrets.randbits(32) if seed is None else seed
         source = SeededDice(seed)
     result = parsed.roll(source, values)
-    if dice is not None and typed.remaining:
+    if faces is not None and typed.remaining:
         raise DiceInputError(
             f"{typed.remaining} typed-in dice left over: {parsed} rolls fewer dice than given"
         )
@@ -120,7 +89,7 @@ def odds_command(
     chain: str | None = typer.Option(
         None, "--chain", help="The usage dice chain, largest first (default 12,10,8,6,4)."
     ),
-    set_values: list[str] | None = SetOption,
+    set_items: list[str] | None = SetOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Exact odds of dice notation, or how long a usage die lasts."""
@@ -149,7 +118,7 @@ def odds_command(
             )
     else:
         parsed = parse(expression or "")
-        values = _values(set_values)
+        values = set_values(set_items)
         distribution = parsed.distribution(values)
         mean = parsed.mean(values)
         record = {

@@ -7,61 +7,20 @@ the journal. The referee sees everything; ``--player`` shows what the characters
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import typer
 from rich.table import Table
 
 from turnkeeper.cli.app import JsonOption, app, console, emit
-from turnkeeper.cli.campaign import CampaignOption, DbOption, DiceOption
+from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
+from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError
-
-if TYPE_CHECKING:
-    from turnkeeper.campaign import Command
 
 site_app = typer.Typer(
     help="Enter, leave and look at sites (dungeons, ruins, caves).", no_args_is_help=True
 )
 app.add_typer(site_app, name="site")
-
-PlayerOption = typer.Option(False, "--player", help="Show only what the party perceives.")
-
-
-def _run(
-    db: str | None,
-    campaign: str | None,
-    command: Command,
-    dice: str | None,
-    player: bool,
-    as_json: bool,
-) -> None:
-    """Run a dungeon command; the referee sees every record, ``--player`` the party's."""
-    from turnkeeper.campaign import Visibility
-    from turnkeeper.cli.campaign import describe, open_campaigns, show_records, typed_faces
-
-    faces = typed_faces(dice)
-    with open_campaigns(db) as campaigns:
-        name = campaigns.resolve(campaign)
-        records = campaigns.execute(name, command, faces)
-        state = campaigns.state(name)
-    shown = [r for r in records if not player or r.event.visibility is Visibility.PARTY]
-    data: dict[str, Any] = {
-        "campaign": name,
-        "version": state.version,
-        "date": state.date,
-        "records": [describe(r) for r in shown],
-    }
-
-    def render() -> None:
-        if player:
-            for record in shown:
-                if record.event.kind != "clock.advanced":
-                    console.print(record.event.describe(), highlight=False)
-        else:
-            show_records(shown, state)
-        console.print(f"[dim]{name} · {state.date} · version {state.version}[/]")
-
-    emit(data, as_json, render)
 
 
 @app.command("turn")
@@ -99,7 +58,7 @@ def turn_command(
         area=area,
         hide=not no_hide,
     )
-    _run(db, campaign, command, dice, player, as_json)
+    run(db, campaign, command, as_json, dice, player=player)
 
 
 @site_app.command("enter")
@@ -116,7 +75,7 @@ def site_enter(
     from turnkeeper.procedures.dungeon import EnterSite
     from turnkeeper.world.sites import load_site
 
-    _run(db, campaign, EnterSite(load_site(file), level, area), None, player, as_json)
+    run(db, campaign, EnterSite(load_site(file), level, area), as_json, player=player)
 
 
 @site_app.command("leave")
@@ -129,7 +88,7 @@ def site_leave(
     """Leave the site the party is in."""
     from turnkeeper.procedures.dungeon import LeaveSite
 
-    _run(db, campaign, LeaveSite(), None, player, as_json)
+    run(db, campaign, LeaveSite(), as_json, player=player)
 
 
 @site_app.command("resume")
@@ -143,7 +102,7 @@ def site_resume(
     """The encounter is over: go on exploring."""
     from turnkeeper.procedures.dungeon import EndEncounter
 
-    _run(db, campaign, EndEncounter(fought), None, player, as_json)
+    run(db, campaign, EndEncounter(fought), as_json, player=player)
 
 
 @site_app.command("show")
@@ -154,8 +113,6 @@ def site_show(
     as_json: bool = JsonOption,
 ) -> None:
     """The site the party is in: the referee's whole site, or the party's view."""
-    from turnkeeper.cli.campaign import open_campaigns
-
     with open_campaigns(db) as campaigns:
         state = campaigns.state(campaigns.resolve(campaign))
     visit = state.site

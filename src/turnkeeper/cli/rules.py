@@ -6,7 +6,6 @@ one resolved in full, check a file, and roll its tables and overloaded dice.
 
 from __future__ import annotations
 
-import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from rich.table import Table
 from rich.tree import Tree
 
 from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.options import SetOption, set_values
 from turnkeeper.dice import SeededDice, format_fraction, parse
 from turnkeeper.errors import DiceNotationError, IllegalCommandError, NotFoundError
 from turnkeeper.rules import Ruleset, find_ruleset, load_ruleset, presets
@@ -37,25 +37,6 @@ RulesetOption = typer.Option(
 )
 
 FileArgument = typer.Argument(..., help="A ruleset TOML file to check.")
-SetOption = typer.Option(
-    None, "--set", help="A value the table's dice name, e.g. --set CHA=1 (repeatable)."
-)
-
-_SET_ITEM = re.compile(r"\s*([A-Z][A-Z0-9_]*)\s*=\s*([+-]?\d{1,9})\s*")
-
-
-def _values(items: list[str] | None) -> dict[str, int]:
-    values: dict[str, int] = {}
-    for item in items or []:
-        match = _SET_ITEM.fullmatch(item)
-        if match is None:
-            raise DiceNotationError(
-                f"--set {item!r}: write NAME=NUMBER with an upper-case name, e.g. --set CHA=1"
-            )
-        values[match.group(1)] = int(match.group(2))
-    return values
-
-
 # --- rulesets, rules show, rules check ----------------------------------------------------------
 
 
@@ -173,12 +154,12 @@ def table_roll_command(
         None, "--milieu", help="Overloaded dice: swap faces for a milieu, e.g. desert (TP-WENC-3)."
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible dice."),
-    set_values: list[str] | None = SetOption,
+    set_items: list[str] | None = SetOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Roll a ruleset's ranged table or overloaded die and show the result."""
     rules = find_ruleset(ruleset)
-    values = _values(set_values)
+    values = set_values(set_items)
     # The adapter, not the core, draws a fresh seed; printing it makes the roll repeatable.
     seed = secrets.randbits(32) if seed is None else seed
     source = SeededDice(seed)

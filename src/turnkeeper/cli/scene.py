@@ -17,16 +17,10 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from turnkeeper.campaign import CampaignState, Recorded, Visibility
+from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import JsonOption, app, console, emit
-from turnkeeper.cli.campaign import (
-    CampaignOption,
-    DbOption,
-    DiceOption,
-    describe,
-    open_campaigns,
-    typed_faces,
-)
+from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
+from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.scenes import (
     Act,
@@ -85,6 +79,10 @@ def _status_data(name: str, state: CampaignState) -> dict[str, Any]:
     }
 
 
+def _table_data(name: str, state: CampaignState) -> dict[str, Any]:
+    return {"state": _status_data(name, state)}
+
+
 def _render_status(state: CampaignState) -> None:
     table = state.scenes
     scene = table.scene
@@ -109,12 +107,6 @@ def _render_status(state: CampaignState) -> None:
         console.print(f"  spent {bought.amount}{whom}: {escape(bought.what)}")
 
 
-def _render_record(record: Recorded) -> None:
-    secret = "[magenta](referee)[/] " if record.event.visibility is Visibility.REFEREE else ""
-    rolled = "".join(escape(f" [{roll.text()}]") for roll in record.event.rolls)
-    console.print(f"{secret}{escape(record.event.describe())}{rolled}")
-
-
 def _run(
     db: str | None,
     campaign: str | None,
@@ -122,26 +114,8 @@ def _run(
     as_json: bool,
     dice: str | None = None,
 ) -> None:
-    """Run one scene command in the campaign's journal and print what it recorded."""
-    faces = typed_faces(dice)
-    with open_campaigns(db) as campaigns:
-        name = campaigns.resolve(campaign)
-        records = campaigns.execute(name, command, faces)
-        state = campaigns.state(name)
-    data = {
-        "campaign": name,
-        "version": state.version,
-        "date": state.date,
-        "records": [describe(r) for r in records],
-        "state": _status_data(name, state),
-    }
-
-    def render() -> None:
-        for record in records:
-            _render_record(record)
-        console.print(f"[dim]{escape(name)} · {state.date} · version {state.version}[/]")
-
-    emit(data, as_json, render)
+    """Run one scene command: a line per record, and the whole table in the ``--json``."""
+    run(db, campaign, command, as_json, dice, lines=True, details=_table_data)
 
 
 @scene_app.command("open")

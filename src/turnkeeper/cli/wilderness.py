@@ -15,9 +15,11 @@ from typing import Annotated, Any
 
 import typer
 
+from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import JsonOption, app, console, emit
-from turnkeeper.cli.campaign import CampaignOption, DbOption, DiceOption
 from turnkeeper.cli.maps import map_app, read_map
+from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
+from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.dice import format_fraction
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.wilderness import (
@@ -36,7 +38,6 @@ from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import map_to_data
 from turnkeeper.world.svg import render_svg
 
-PlayerOption = typer.Option(False, "--player", help="Show only what the party perceives.")
 PartyOption = typer.Option(
     None, "--party", help="Travel conditions, comma-separated: mounted,carriage,over_20,over_50."
 )
@@ -56,50 +57,45 @@ def _party(text: str | None) -> tuple[str, ...] | None:
     return tuple(p.strip() for p in text.split(",") if p.strip() and p.strip() != "on_foot")
 
 
+def _details(name: str, state: CampaignState) -> dict[str, Any]:
+    """Where the party is and what the day has cost, for ``--json``."""
+    wild = state.wilderness
+    if wild is None:
+        return {}
+    return {
+        "at": wild.position.label,
+        "tp_spent": _fraction(wild.tp_spent),
+        "pending": wild.pending.to.label if wild.pending else None,
+    }
+
+
+def _where(state: CampaignState) -> str:
+    wild = state.wilderness
+    return (
+        f" · hex {wild.position.label} · {format_fraction(wild.tp_spent)} TP spent" if wild else ""
+    )
+
+
 def _run(
     db: str | None,
     campaign: str | None,
     command: WildernessCommand,
-    dice: str | None,
-    player: bool,
     as_json: bool,
+    dice: str | None = None,
+    player: bool = False,
 ) -> None:
-    """Run a wilderness command; the referee sees every record, ``--player`` the party's."""
-    from turnkeeper.campaign import Visibility
-    from turnkeeper.cli.campaign import describe, open_campaigns, typed_faces
-
-    faces = typed_faces(dice)
-    with open_campaigns(db) as campaigns:
-        name = campaigns.resolve(campaign)
-        records = campaigns.execute(name, command, faces)
-        state = campaigns.state(name)
-    shown = [r for r in records if not player or r.event.visibility is Visibility.PARTY]
-    wild = state.wilderness
-    data: dict[str, Any] = {
-        "campaign": name,
-        "version": state.version,
-        "date": state.date,
-        "records": [describe(r) for r in shown],
-    }
-    if wild is not None:
-        data["at"] = wild.position.label
-        data["tp_spent"] = _fraction(wild.tp_spent)
-        data["pending"] = wild.pending.to.label if wild.pending else None
-
-    def render() -> None:
-        for record in shown:
-            if player and record.event.kind == "clock.advanced":
-                continue
-            secret = (
-                "[magenta](referee)[/] " if record.event.visibility is Visibility.REFEREE else ""
-            )
-            rolls = "; ".join(r.text() for r in record.event.rolls)
-            line = f"{secret}{record.event.describe()}" + (f"  [dim]{rolls}[/]" if rolls else "")
-            console.print(line, highlight=False)
-        where = f" · hex {data['at']} · {format_fraction(wild.tp_spent)} TP spent" if wild else ""
-        console.print(f"[dim]{name} · {state.date}{where}[/]", highlight=False)
-
-    emit(data, as_json, render)
+    """Run a wilderness command: a line per record, the party's hex and TP in the footer."""
+    run(
+        db,
+        campaign,
+        command,
+        as_json,
+        dice,
+        player=player,
+        lines=True,
+        details=_details,
+        where=_where,
+    )
 
 
 @map_app.command("load")
@@ -114,7 +110,7 @@ def map_load(
     from turnkeeper.world.mapfile import MapFile
 
     data = MapFile.model_validate(map_to_data(read_map(file)))
-    _run(db, campaign, LoadMap(data, Hex.parse(at)), None, False, as_json)
+    _run(db, campaign, LoadMap(data, Hex.parse(at)), as_json)
 
 
 def _cost(
@@ -189,7 +185,7 @@ def travel_command(
         milieu=milieu,
         waning="forage" if forage else "supplies",
     )
-    _run(db, campaign, command, dice, player, as_json)
+    _run(db, campaign, command, as_json, dice, player)
 
 
 @app.command("camp")
@@ -202,7 +198,7 @@ def camp_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Make the night camp: the die is rolled and the night passes until the morning."""
-    _run(db, campaign, Camp("forage" if forage else "supplies"), dice, player, as_json)
+    _run(db, campaign, Camp("forage" if forage else "supplies"), as_json, dice, player)
 
 
 @app.command("search")
@@ -220,7 +216,7 @@ def search_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Search the party's hex: one hidden feature at random for 1 TP (TP-DISC-2)."""
-    _run(db, campaign, Search(feature, all_day), dice, player, as_json)
+    _run(db, campaign, Search(feature, all_day), as_json, dice, player)
 
 
 @app.command("weather")
@@ -237,12 +233,11 @@ def weather_command(
     if set_to is not None and roll_new:
         raise IllegalCommandError("weather: either --set a state or --roll, not both")
     if set_to is not None:
-        _run(db, campaign, SetWeather(set_to, region), None, False, as_json)
+        _run(db, campaign, SetWeather(set_to, region), as_json)
         return
     if roll_new:
-        _run(db, campaign, RollWeather(), dice, False, as_json)
+        _run(db, campaign, RollWeather(), as_json, dice)
         return
-    from turnkeeper.cli.campaign import open_campaigns
     from turnkeeper.procedures.wilderness_state import wilderness_of
 
     with open_campaigns(db) as campaigns:
@@ -290,7 +285,6 @@ def route_command(
         chosen = vessel or None
         here = None
     else:
-        from turnkeeper.cli.campaign import open_campaigns
         from turnkeeper.procedures.wilderness_state import wilderness_of
 
         with open_campaigns(db) as campaigns:

@@ -1,0 +1,124 @@
+"""The one way a verb acts on a stored campaign: open the store, run a command, show the records.
+
+Every verb group (campaign, dungeon, wilderness, combat, scene) runs its commands through
+:func:`run`; the referee sees every record, ``player=True`` only what the party perceives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table
+
+from turnkeeper.campaign import CampaignState, Command, Recorded, Visibility
+from turnkeeper.cli.app import console, emit
+from turnkeeper.cli.options import typed_faces
+from turnkeeper.clock.calendar import calendar
+from turnkeeper.service import Campaigns
+from turnkeeper.store import open_store
+
+# Game time passing is in the footer's date; the party's narrative leaves it out.
+_CLOCK = "clock.advanced"
+
+
+@contextmanager
+def open_campaigns(db: str | None) -> Iterator[Campaigns]:
+    """The campaign service over the store ``--db`` names, closed afterwards."""
+    store = open_store(db)
+    try:
+        yield Campaigns(store)
+    finally:
+        store.close()
+
+
+def describe(record: Recorded) -> dict[str, Any]:
+    """A record for ``--json``: the journal's own form plus the line a referee reads."""
+    out = record.to_record()
+    out["text"] = record.event.describe()
+    return out
+
+
+def _secret(record: Recorded) -> bool:
+    return record.event.visibility is Visibility.REFEREE
+
+
+def show_records(records: list[Recorded], state: CampaignState) -> None:
+    """Draw records as the referee's log: seq, command, game time, what happened, the rolls."""
+    table = Table(box=None, pad_edge=False)
+    for column in ("seq", "cmd", "when", "event", "rolls"):
+        table.add_column(column, style="dim" if column in ("seq", "cmd") else None)
+    for record in records:
+        table.add_row(
+            str(record.seq),
+            str(record.command),
+            calendar(record.at, state.ruleset.time),
+            ("[magenta](referee)[/] " if _secret(record) else "") + record.event.describe(),
+            "; ".join(roll.text() for roll in record.event.rolls),
+        )
+    console.print(table)
+
+
+def show_lines(records: list[Recorded], player: bool = False) -> None:
+    """Draw records as play goes: one line each, what happened then its rolls, dimmed.
+
+    The party's view leaves out the clock's own records.
+    """
+    for record in records:
+        if player and record.event.kind == _CLOCK:
+            continue
+        secret = "[magenta](referee)[/] " if _secret(record) else ""
+        rolls = escape("; ".join(roll.text() for roll in record.event.rolls))
+        said = f"{secret}{escape(record.event.describe())}"
+        console.print(f"{said}  [dim]{rolls}[/]" if rolls else said, highlight=False)
+
+
+def run(
+    db: str | None,
+    campaign: str | None,
+    command: Command | Callable[[CampaignState], Command],
+    as_json: bool,
+    dice: str | None = None,
+    *,
+    player: bool = False,
+    lines: bool = False,
+    details: Callable[[str, CampaignState], dict[str, Any]] | None = None,
+    where: Callable[[CampaignState], str] | None = None,
+) -> None:
+    """Run one command against the chosen campaign and print what it recorded.
+
+    ``command`` may be a function of the state, for verbs that read the ruleset first.
+    ``dice`` is the ``--dice`` text (physical dice instead of seeded ones). ``player`` keeps
+    only the records the party perceives. People see the referee's log table, or with
+    ``lines`` (and always in the party's view) one line per record. ``details`` adds keys
+    to the JSON from the campaign's name and new state; ``where`` adds to the footer line.
+    """
+    faces = typed_faces(dice)
+    with open_campaigns(db) as campaigns:
+        name = campaigns.resolve(campaign)
+        if callable(command):
+            command = command(campaigns.state(name))
+        records = campaigns.execute(name, command, faces)
+        state = campaigns.state(name)
+    shown = [r for r in records if not player or r.event.visibility is Visibility.PARTY]
+    data: dict[str, Any] = {
+        "campaign": name,
+        "version": state.version,
+        "date": state.date,
+        "records": [describe(r) for r in shown],
+    }
+    if details is not None:
+        data.update(details(name, state))
+
+    def render() -> None:
+        if lines or player:
+            show_lines(shown, player)
+        else:
+            show_records(shown, state)
+        at = where(state) if where is not None else ""
+        footer = f"{escape(name)} · {state.date}{at} · version {state.version}"
+        console.print(f"[dim]{footer}[/]", highlight=False)
+
+    emit(data, as_json, render)
