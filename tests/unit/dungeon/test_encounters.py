@@ -26,6 +26,7 @@ def test_ex_enc_1_check_every_2_turns_1_in_6() -> None:
     assert not wandering_check(EX.dungeon, 1, TypedDice([2])).encounter
 
 
+# rule: EX-ENC-4
 def test_ex_enc_4_tumult_2_in_6_running_3_in_6() -> None:
     assert wandering_chance(EX.dungeon, "swift", noisy=True) == 2
     assert wandering_chance(EX.dungeon, "running") == 3
@@ -33,6 +34,7 @@ def test_ex_enc_4_tumult_2_in_6_running_3_in_6() -> None:
     assert not wandering_check(EX.dungeon, 2, TypedDice([3])).encounter
 
 
+# rule: EX-ENC-2
 def test_ex_enc_2_encounter_starts_2d4_x_10_ft() -> None:
     distances = parse(EX.dungeon.encounter_distance).distribution()
     assert min(distances) == 20 and max(distances) == 80 and distances[50] == Fraction(4, 16)

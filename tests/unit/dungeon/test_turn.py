@@ -170,6 +170,7 @@ def test_ex_mov_3_running_halts_at_a_door(inside: Inside) -> None:
     assert "halts" not in records[0].event.describe()
 
 
+# rule: EX-MAP-1
 def test_ex_map_1_no_map_when_running_or_without_light(inside: Inside) -> None:
     journal = inside("ex")
     assert "no map" in journal.execute(Turn(mode="cautious"))[0].event.describe()  # dark

@@ -75,6 +75,7 @@ def test_dg_cd_3_length_rolled_at_start_and_recorded(make_journal: MakeJournal) 
     assert record.event.rolls[0].breakdown == "1d8 (6) = 6" and record.event.rolls[0].typed_in
 
 
+# rule: DG-CD-4
 def test_dg_cd_4_suffocating_ticks_on_wounds_and_actions_then_wounds(
     make_journal: MakeJournal,
 ) -> None:

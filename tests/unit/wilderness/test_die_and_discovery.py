@@ -39,6 +39,7 @@ def test_tp_wenc_1_travelling_rolls_after_half_the_tp_and_at_camp(start, tp_rule
     assert _moments(camp, of_kind) == ["camp"]
 
 
+# rule: TP-WENC-2
 def test_tp_wenc_2_exploring_rolls_after_the_first_and_the_last_tp(start, tp_rules, of_kind):
     journal = start(["p"] * 5, rules=tp_rules())
     assert _moments(journal.execute(Travel("s"), TypedDice([5])), of_kind) == ["first"]
@@ -119,6 +120,7 @@ def test_tp_disc_1_high_mountains_deep_forest_and_canopy_block_the_view(start):
     assert "s" in journal.state.wilderness.found  # seen on arrival at the start hex
 
 
+# rule: TP-DISC-2
 def test_tp_disc_2_search_one_at_random_for_1_tp_a_named_one_for_2(start):
     hidden = [
         {"id": "cave", "name": "Cave", "visibility": "hidden"},
