@@ -128,6 +128,9 @@ def test_pg_use_1_odds_usage_d6_for_people_notes_the_cut() -> None:
         (("odds", "1d%%"), "column"),
         (("odds", "--usage", "d7"), "not a usage die"),
         (("odds",), "one of them"),
+        (("odds", "turn"), "needs a ruleset"),
+        (("odds", "turn", "--ruleset", "ex", "--usage", "d12"), "odds turn takes --ruleset"),
+        (("odds", "3d6", "--ruleset", "ex"), "for a turn's odds"),
     ],
 )
 def test_user_mistakes_exit_2_with_one_line(

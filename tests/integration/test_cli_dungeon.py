@@ -111,12 +111,21 @@ def test_mistakes_exit_2_with_one_line(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("ruleset", ["tp", "ex"])
 def test_odds_turn_json(ruleset: str) -> None:
-    result = runner.invoke(app, ["odds-turn", "--ruleset", ruleset, "--json"])
+    result = runner.invoke(app, ["odds", "turn", "--ruleset", ruleset, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     encounter = next(e for e in data["events"] if e["event"] == "encounter")
     expected = {"tp": "31031/46656", "ex": "91/216"}[ruleset]
     assert encounter["at_least_one"] == expected
+
+
+def test_odds_turn_is_spelled_odds_turn_only() -> None:
+    """Issue 4 spells it ``odds turn``; the old ``odds-turn`` verb is gone (one way)."""
+    assert runner.invoke(app, ["odds-turn", "--ruleset", "ex"]).exit_code == 2
+    noisy = runner.invoke(app, ["odds", "turn", "-r", "ex", "--turns", "3", "--noisy", "--json"])
+    assert noisy.exit_code == 0, noisy.output
+    data = json.loads(noisy.stdout)
+    assert data["turns"] == 3 and data["noisy"] is True
 
 
 def test_tables_for_people_render(tmp_path: Path) -> None:
@@ -125,5 +134,5 @@ def test_tables_for_people_render(tmp_path: Path) -> None:
     assert "The party enters" in tk(db, "site", "enter", SITE, as_json=False)
     assert "turn 1: cautious" in tk(db, "turn", "--mode", "cautious", as_json=False)
     assert "Flooded garth" in tk(db, "site", "show", as_json=False)
-    result = runner.invoke(app, ["odds-turn", "--ruleset", "ex", "--mode", "running"])
+    result = runner.invoke(app, ["odds", "turn", "--ruleset", "ex", "--mode", "running"])
     assert result.exit_code == 0 and "7/8 (87.5%)" in result.stdout

@@ -1,4 +1,5 @@
-"""CLI verbs: ``roll`` and ``odds`` (dice notation, physical dice, usage dice), and ``version``."""
+"""CLI verbs: ``roll`` and ``odds`` (dice notation, physical dice, usage dice, a dungeon turn),
+and ``version``."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from turnkeeper.dice import (
     parse,
     usage_lifetime,
 )
-from turnkeeper.errors import DiceInputError, DiceNotationError
+from turnkeeper.errors import DiceInputError, DiceNotationError, TurnkeeperError
 
 
 @app.command()
@@ -80,9 +81,14 @@ def _chain(text: str | None) -> tuple[int, ...]:
         raise DiceNotationError(f"--chain {text!r}: write dice sizes like 12,10,8,6,4") from None
 
 
+_TURN = "turn"
+
+
 @app.command("odds")
 def odds_command(
-    expression: str | None = typer.Argument(None, help="Dice notation, e.g. 3d6 or 2d20kl1."),
+    expression: str | None = typer.Argument(
+        None, help="Dice notation, e.g. 3d6 or 2d20kl1; or 'turn' for a dungeon turn's odds."
+    ),
     usage: str | None = typer.Option(
         None, "--usage", help="A usage die (PG-USE-1): how many uses it lasts, e.g. d12."
     ),
@@ -90,9 +96,35 @@ def odds_command(
         None, "--chain", help="The usage dice chain, largest first (default 12,10,8,6,4)."
     ),
     set_items: list[str] | None = SetOption,
+    ruleset: str | None = typer.Option(
+        None, "--ruleset", "-r", help="odds turn: a preset name or ruleset file."
+    ),
+    turns: int | None = typer.Option(
+        None, "--turns", help="odds turn: the span in turns (default: an hour)."
+    ),
+    mode: str | None = typer.Option(None, "--mode", "-m", help="odds turn: a movement mode."),
+    noisy: bool = typer.Option(False, "--noisy", help="odds turn: tumult and trouble (EX-ENC-4)."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Exact odds of dice notation, or how long a usage die lasts."""
+    """Exact odds of dice notation, of a usage die's lifetime, or of a dungeon turn.
+
+    With `turn`, as in `odds turn --ruleset ex [--turns N] [--mode M] [--noisy]`: event rates, light
+    lifetimes and rests over a span of dungeon turns.
+    """
+    turn_options = ruleset is not None or turns is not None or mode is not None or noisy
+    if expression == _TURN:
+        if usage is not None or chain is not None or set_items:
+            raise TurnkeeperError("odds turn takes --ruleset, --turns, --mode and --noisy only")
+        if ruleset is None:
+            raise TurnkeeperError("odds turn needs a ruleset: odds turn --ruleset ex")
+        from turnkeeper.cli.dungeon import show_turn_odds
+
+        show_turn_odds(ruleset, turns, mode, noisy, as_json)
+        return
+    if turn_options:
+        raise TurnkeeperError(
+            "--ruleset, --turns, --mode and --noisy are for a turn's odds: odds turn --ruleset ex"
+        )
     if (expression is None) == (usage is None):
         raise DiceNotationError("give a dice expression or --usage d12, one of them")
     record: dict[str, Any]

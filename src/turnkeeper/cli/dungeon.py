@@ -1,4 +1,4 @@
-"""CLI verbs: ``turn``, ``site enter|leave|show|resume`` and ``odds-turn``.
+"""CLI verbs: ``turn``, ``site enter|leave|show|resume``, and the odds of a turn (``odds turn``).
 
 ``turnkeeper turn`` does a page of bookkeeping in one command: ten minutes pass and the
 ruleset's turn procedure runs (the dungeon die, or the wandering check), with every roll in
@@ -151,15 +151,13 @@ def _render_site(data: dict[str, Any], player: bool) -> None:
         console.print(f"[bold red]encounter under way:[/] {where['encounter']}")
 
 
-@app.command("odds-turn")
-def odds_turn(
-    ruleset: str = typer.Option(..., "--ruleset", "-r", help="A preset name or ruleset file."),
-    turns: int | None = typer.Option(None, "--turns", help="Span in turns (default: an hour)."),
-    mode: str | None = typer.Option(None, "--mode", "-m", help="A movement mode."),
-    noisy: bool = typer.Option(False, "--noisy", help="Tumult and trouble (EX-ENC-4)."),
-    as_json: bool = JsonOption,
+def show_turn_odds(
+    ruleset: str, turns: int | None, mode: str | None, noisy: bool, as_json: bool
 ) -> None:
-    """Exact odds of the ruleset's dungeon turn: event rates, light lifetimes, rests."""
+    """Exact odds of the ruleset's dungeon turn: event rates, light lifetimes, rests.
+
+    ``turnkeeper odds turn --ruleset R`` lands here (see :func:`turnkeeper.cli.dice.odds_command`).
+    """
     from turnkeeper.analysis.turn_odds import turn_odds
     from turnkeeper.rules.loader import find_ruleset
 
