@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -30,12 +32,8 @@ from turnkeeper.procedures.scenes import (
 )
 from turnkeeper.rules.schema import DreadRules
 
-
-def refused(table: SceneTable, command: object, says: str) -> None:
-    before = table.state
-    with pytest.raises(IllegalCommandError, match=says):
-        table.execute(command)  # type: ignore[arg-type]
-    assert table.state == before
+if TYPE_CHECKING:
+    from tests.unit.scenes.conftest import Refused
 
 
 def rolled_table(*faces: int) -> SceneTable:
@@ -58,7 +56,9 @@ def test_dg_dread_1_each_gm_action_during_a_rest_gives_1_dread(table: SceneTable
 
 
 @pytest.mark.parametrize(("face", "missed"), [(11, 1), (10, 2)])
-def test_dg_dread_1_a_miss_by_1_or_2_may_be_taken_as_success(face: int, missed: int) -> None:
+def test_dg_dread_1_a_miss_by_1_or_2_may_be_taken_as_success(
+    face: int, missed: int, refused: Refused
+) -> None:
     table = rolled_table(face)
     table.execute(TakeSpotlight(votes={"freya": "freya", "ulfarmi": "freya"}))
     table.execute(Act("freya", "leap the chasm", roll="d20", target=12))
@@ -75,14 +75,16 @@ def test_dg_dread_1_a_miss_by_1_or_2_may_be_taken_as_success(face: int, missed: 
 
 
 @pytest.mark.parametrize(("face", "says"), [(9, "missed by 3"), (12, "succeeded"), (20, "succ")])
-def test_dg_dread_1_no_compromise_beyond_a_miss_of_2(face: int, says: str) -> None:
+def test_dg_dread_1_no_compromise_beyond_a_miss_of_2(
+    face: int, says: str, refused: Refused
+) -> None:
     table = rolled_table(face)
     table.execute(TakeSpotlight(votes={"freya": "freya", "ulfarmi": "freya"}))
     table.execute(Act("freya", "leap the chasm", roll="d20", target=12))
     refused(table, Compromise("freya"), says)
 
 
-def test_dg_dread_1_a_compromise_is_on_the_players_own_last_roll() -> None:
+def test_dg_dread_1_a_compromise_is_on_the_players_own_last_roll(refused: Refused) -> None:
     table = rolled_table(11)
     table.execute(TakeSpotlight(votes={"freya": "freya", "ulfarmi": "freya"}))
     refused(table, Compromise("freya"), "not freya's")
@@ -100,7 +102,7 @@ def test_dg_dread_1_a_compromise_does_not_keep_momentum() -> None:
     assert table.state.scene is not None and table.state.scene.turn.value == "gm"
 
 
-def test_dg_dread_1_spending_dread_enhances_a_creature(table: SceneTable) -> None:
+def test_dg_dread_1_spending_dread_enhances_a_creature(table: SceneTable, refused: Refused) -> None:
     table.execute(OpenScene(SceneKind.EXPLORATION, players=("freya",), gm_first=True))
     table.execute(GmAct("the camp is watched", during_rest=True))
     refused(table, SpendDread(2, "the ogre strikes twice", "ogre"), "holds 1 dread, cannot spend 2")
@@ -113,7 +115,7 @@ def test_dg_dread_1_spending_dread_enhances_a_creature(table: SceneTable) -> Non
     )
 
 
-def test_dg_dread_1_switched_off_by_the_ruleset() -> None:
+def test_dg_dread_1_switched_off_by_the_ruleset(refused: Refused) -> None:
     rules = dungeoneers_rules().model_copy(update={"dread": DreadRules(enabled=False)})
     table = SceneTable(rules, SeededDice(2))
     table.execute(OpenScene(SceneKind.EXPLORATION, players=("freya",), gm_first=True))

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from turnkeeper.dice import TypedDice, roll
-from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.scenes import (
     Act,
     ActionTaken,
@@ -26,23 +27,20 @@ from turnkeeper.procedures.scenes import (
 
 TRIO = ("freya", "ulfarmi", "alberich")
 
-
-def refused(table: SceneTable, command: object, says: str) -> None:
-    before = table.state
-    with pytest.raises(IllegalCommandError, match=says):
-        table.execute(command)  # type: ignore[arg-type]
-    assert table.state == before
+if TYPE_CHECKING:
+    from tests.unit.scenes.conftest import PlayRound, Refused, Spotlight
 
 
-def spotlight(table: SceneTable, player: str) -> None:
-    assert table.state.scene is not None
-    table.execute(TakeSpotlight(votes={name: player for name in table.state.scene.players}))
+@pytest.fixture
+def play_round(spotlight: Spotlight) -> PlayRound:
+    """``play_round(table, player)``: the player takes the spotlight and acts; the GM answers."""
 
+    def play(table: SceneTable, player: str) -> list[object]:
+        spotlight(table, player)
+        table.execute(Act(player, "press on"))
+        return list(table.execute(GmAct("the dungeon answers")))
 
-def play_round(table: SceneTable, player: str) -> list[object]:
-    spotlight(table, player)
-    table.execute(Act(player, "press on"))
-    return list(table.execute(GmAct("the dungeon answers")))
+    return play
 
 
 @pytest.mark.parametrize(
@@ -54,7 +52,7 @@ def play_round(table: SceneTable, player: str) -> list[object]:
     ],
 )
 def test_dg_rnd_1_round_lengths_and_frames(
-    table: SceneTable, kind: SceneKind, frame: str, seconds: int
+    table: SceneTable, kind: SceneKind, frame: str, seconds: int, play_round: PlayRound
 ) -> None:
     """Combat round 6 s; exploration and social rounds the dg preset's 10 min and 1 min."""
     table.execute(OpenScene(kind, players=TRIO))
@@ -66,7 +64,9 @@ def test_dg_rnd_1_round_lengths_and_frames(
     assert table.state.scene.round == 3
 
 
-def test_dg_rnd_1_a_round_is_one_player_action_plus_one_gm_action(table: SceneTable) -> None:
+def test_dg_rnd_1_a_round_is_one_player_action_plus_one_gm_action(
+    table: SceneTable, refused: Refused, spotlight: Spotlight
+) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
     spotlight(table, "freya")
     events = table.execute(Act("freya", "strike"))
@@ -78,7 +78,9 @@ def test_dg_rnd_1_a_round_is_one_player_action_plus_one_gm_action(table: SceneTa
     refused(table, GmAct("again"), "spotlight is with the players")
 
 
-def test_dg_rnd_1_gm_first_scene_ends_the_round_on_the_players_action(table: SceneTable) -> None:
+def test_dg_rnd_1_gm_first_scene_ends_the_round_on_the_players_action(
+    table: SceneTable, refused: Refused, spotlight: Spotlight
+) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=TRIO, creatures=("ogre",), gm_first=True))
     refused(table, TakeSpotlight(votes={"freya": "freya"}), "spotlight is with the GM")
     assert table.execute(GmAct("ambush", creature="ogre"))[-1] == SpotlightPassed(
@@ -90,7 +92,7 @@ def test_dg_rnd_1_gm_first_scene_ends_the_round_on_the_players_action(table: Sce
     assert table.state.scene is not None and table.state.scene.turn is SceneSide.GM
 
 
-def test_dg_act_1_actions_carry_tags_and_outcome(table: SceneTable) -> None:
+def test_dg_act_1_actions_carry_tags_and_outcome(table: SceneTable, spotlight: Spotlight) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
     spotlight(table, "freya")
     table.execute(Act("freya", "shove", tags=("melee",), outcome=Outcome.PARTIAL))
@@ -120,7 +122,9 @@ def test_dg_act_1_rolled_action_records_its_roll() -> None:
     assert action.rolls[0].breakdown == "d20 (10) + 1 = 11"
 
 
-def test_dg_act_1_outcome_or_roll_not_both(table: SceneTable) -> None:
+def test_dg_act_1_outcome_or_roll_not_both(
+    table: SceneTable, refused: Refused, spotlight: Spotlight
+) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
     spotlight(table, "freya")
     refused(table, Act("freya", "x", outcome=Outcome.SUCCESS, roll="d20", target=5), "not both")
@@ -128,7 +132,9 @@ def test_dg_act_1_outcome_or_roll_not_both(table: SceneTable) -> None:
     refused(table, Act("freya", "x", target=5), "a target needs a roll")
 
 
-def test_dg_free_1_one_free_action_each_per_round(table: SceneTable) -> None:
+def test_dg_free_1_one_free_action_each_per_round(
+    table: SceneTable, refused: Refused, spotlight: Spotlight
+) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=TRIO, creatures=("goblin",)))
     table.execute(FreeAction("ulfarmi", "draws a dagger"))  # before the spotlit action
     spotlight(table, "freya")
@@ -142,7 +148,9 @@ def test_dg_free_1_one_free_action_each_per_round(table: SceneTable) -> None:
     table.execute(FreeAction("ulfarmi", "sheathes the dagger"))
 
 
-def test_dg_free_1_a_creature_has_one_free_action_after_the_gm(table: SceneTable) -> None:
+def test_dg_free_1_a_creature_has_one_free_action_after_the_gm(
+    table: SceneTable, refused: Refused, spotlight: Spotlight
+) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=TRIO, creatures=("goblin",)))
     spotlight(table, "freya")
     table.execute(Act("freya", "strike"))
@@ -155,7 +163,9 @@ def test_dg_free_1_a_creature_has_one_free_action_after_the_gm(table: SceneTable
     refused(table, FreeAction("mallory", "waves"), "mallory is neither")
 
 
-def test_dg_mom_1_an_ordinary_action_passes_the_spotlight(table: SceneTable) -> None:
+def test_dg_mom_1_an_ordinary_action_passes_the_spotlight(
+    table: SceneTable, spotlight: Spotlight
+) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
     spotlight(table, "freya")
     events = table.execute(Act("freya", "strike", tags=("momentum",), outcome=Outcome.PARTIAL))
@@ -171,7 +181,11 @@ def test_dg_mom_1_an_ordinary_action_passes_the_spotlight(table: SceneTable) -> 
     ],
 )
 def test_dg_mom_1_critical_or_momentum_success_keeps_the_spotlight(
-    table: SceneTable, tags: tuple[str, ...], outcome: Outcome
+    table: SceneTable,
+    tags: tuple[str, ...],
+    outcome: Outcome,
+    refused: Refused,
+    spotlight: Spotlight,
 ) -> None:
     """Freya rolls a critical: Ulfarmi or Alberich takes the spotlight, spending a token."""
     table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
@@ -191,14 +205,16 @@ def test_dg_mom_1_critical_or_momentum_success_keeps_the_spotlight(
     assert isinstance(table.execute(GmAct("the ogre reels"))[-1], RoundEnded)
 
 
-def test_dg_mom_1_momentum_without_success_passes(table: SceneTable) -> None:
+def test_dg_mom_1_momentum_without_success_passes(table: SceneTable, spotlight: Spotlight) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
     spotlight(table, "freya")
     events = table.execute(Act("freya", "strike", tags=("momentum",), outcome=Outcome.FAILURE))
     assert events[-1] == SpotlightPassed(to=SceneSide.GM)
 
 
-def test_dg_mom_1_the_gm_side_keeps_it_on_a_critical(table: SceneTable) -> None:
+def test_dg_mom_1_the_gm_side_keeps_it_on_a_critical(
+    table: SceneTable, spotlight: Spotlight, play_round: PlayRound
+) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=TRIO, creatures=("ogre", "goblin")))
     play_round(table, "freya")
     spotlight(table, "ulfarmi")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
+from typing import TYPE_CHECKING
 
 from turnkeeper.dice import SeededDice
-from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.scenes import (
     Act,
     CloseScene,
@@ -26,20 +25,13 @@ from turnkeeper.rules.schema import SpotlightRules
 
 TRIO = ("freya", "ulfarmi", "alberich")
 
-
-def refused(table: SceneTable, command: object, says: str) -> None:
-    """The command is illegal, its message says why, and the table is unchanged."""
-    before = table.state
-    with pytest.raises(IllegalCommandError, match=says):
-        table.execute(command)  # type: ignore[arg-type]
-    assert table.state == before
+if TYPE_CHECKING:
+    from tests.unit.scenes.conftest import Refused, Spotlight
 
 
-def spotlight(table: SceneTable, player: str) -> None:
-    table.execute(TakeSpotlight(votes={name: player for name in table.state.scene.players}))  # type: ignore[union-attr]
-
-
-def test_dg_loop_1_scene_opens_plays_a_round_and_closes(table: SceneTable) -> None:
+def test_dg_loop_1_scene_opens_plays_a_round_and_closes(
+    table: SceneTable, refused: Refused, spotlight: Spotlight
+) -> None:
     events = table.execute(OpenScene(SceneKind.COMBAT, players=TRIO, creatures=("ogre",)))
     assert isinstance(events[0], SceneOpened)
     scene = table.state.scene
@@ -54,12 +46,12 @@ def test_dg_loop_1_scene_opens_plays_a_round_and_closes(table: SceneTable) -> No
     refused(table, CloseScene(), "no scene is open")
 
 
-def test_dg_loop_1_one_scene_at_a_time(table: SceneTable) -> None:
+def test_dg_loop_1_one_scene_at_a_time(table: SceneTable, refused: Refused) -> None:
     table.execute(OpenScene(SceneKind.SOCIAL, players=TRIO))
     refused(table, OpenScene(SceneKind.COMBAT, players=TRIO), "scene 1 .social. is still open")
 
 
-def test_dg_loop_1_a_scene_needs_players_named_once(table: SceneTable) -> None:
+def test_dg_loop_1_a_scene_needs_players_named_once(table: SceneTable, refused: Refused) -> None:
     refused(table, OpenScene(SceneKind.COMBAT, players=()), "at least one player")
     refused(table, OpenScene(SceneKind.COMBAT, players=("a", "a")), "players named twice: a")
     refused(table, OpenScene(SceneKind.COMBAT, players=("a",), creatures=("a",)), "both a player")
@@ -77,7 +69,7 @@ def test_dg_spot_1_majority_takes_the_spotlight(table: SceneTable) -> None:
     assert table.state.scene is not None and table.state.scene.spotlit == "alberich"
 
 
-def test_dg_spot_1_the_gm_breaks_ties_and_disputes(table: SceneTable) -> None:
+def test_dg_spot_1_the_gm_breaks_ties_and_disputes(table: SceneTable, refused: Refused) -> None:
     table.execute(OpenScene(SceneKind.SOCIAL, players=("freya", "ulfarmi")))
     tie = {"freya": "freya", "ulfarmi": "ulfarmi"}
     refused(table, TakeSpotlight(votes=tie), r"no majority \(freya 1, ulfarmi 1\).*--gm")
@@ -87,19 +79,23 @@ def test_dg_spot_1_the_gm_breaks_ties_and_disputes(table: SceneTable) -> None:
     assert table.state.scene is not None and table.state.scene.spotlit == "ulfarmi"
 
 
-def test_dg_spot_1_the_gm_does_not_overrule_a_majority(table: SceneTable) -> None:
+def test_dg_spot_1_the_gm_does_not_overrule_a_majority(table: SceneTable, refused: Refused) -> None:
     table.execute(OpenScene(SceneKind.SOCIAL, players=TRIO))
     votes = {"freya": "freya", "ulfarmi": "freya", "alberich": "alberich"}
     refused(table, TakeSpotlight(votes=votes, gm_choice="alberich"), "chose freya by majority")
 
 
-def test_dg_spot_1_votes_come_from_players_of_the_scene(table: SceneTable) -> None:
+def test_dg_spot_1_votes_come_from_players_of_the_scene(
+    table: SceneTable, refused: Refused
+) -> None:
     table.execute(OpenScene(SceneKind.SOCIAL, players=TRIO))
     refused(table, TakeSpotlight(votes={"mallory": "freya"}), "mallory is not a player")
     refused(table, TakeSpotlight(votes={"freya": "ogre"}), "ogre is not a player")
 
 
-def test_dg_spot_1_only_the_spotlit_player_acts(table: SceneTable) -> None:
+def test_dg_spot_1_only_the_spotlit_player_acts(
+    table: SceneTable, refused: Refused, spotlight: Spotlight
+) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
     refused(table, Act("freya", "charge"), "no one holds the spotlight")
     spotlight(table, "freya")
@@ -109,13 +105,15 @@ def test_dg_spot_1_only_the_spotlit_player_acts(table: SceneTable) -> None:
     refused(table, Act("freya", "charge again"), "the spotlight is with the GM")
 
 
-def test_dg_spot_1_the_chosen_player_must_hold_a_token(table: SceneTable) -> None:
+def test_dg_spot_1_the_chosen_player_must_hold_a_token(table: SceneTable, refused: Refused) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=("freya", "ulfarmi")))
     table.execute(GiveTokens("freya", "ulfarmi", 3))
     refused(table, TakeSpotlight(votes={"freya": "freya", "ulfarmi": "freya"}), "freya holds no")
 
 
-def test_dg_spot_2_three_tokens_each_and_one_spent_per_spotlight(table: SceneTable) -> None:
+def test_dg_spot_2_three_tokens_each_and_one_spent_per_spotlight(
+    table: SceneTable, spotlight: Spotlight
+) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=TRIO))
     assert [seat.tokens for seat in table.state.seats] == [3, 3, 3]
     spotlight(table, "freya")
@@ -123,7 +121,7 @@ def test_dg_spot_2_three_tokens_each_and_one_spent_per_spotlight(table: SceneTab
     assert table.state.tokens_of("ulfarmi") == 3
 
 
-def test_dg_spot_2_tokens_are_given_freely(table: SceneTable) -> None:
+def test_dg_spot_2_tokens_are_given_freely(table: SceneTable, refused: Refused) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=("freya", "ulfarmi")))
     table.execute(GiveTokens("freya", "ulfarmi", 2))
     assert (table.state.tokens_of("freya"), table.state.tokens_of("ulfarmi")) == (1, 5)
@@ -150,7 +148,7 @@ def test_dg_spot_2_every_player_regains_3_once_every_token_is_spent(table: Scene
     assert [seat.tokens for seat in table.state.seats] == [3, 3]
 
 
-def test_dg_spot_2_tokens_outlast_the_scene(table: SceneTable) -> None:
+def test_dg_spot_2_tokens_outlast_the_scene(table: SceneTable, spotlight: Spotlight) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=("freya", "ulfarmi")))
     spotlight(table, "freya")
     table.execute(CloseScene())
@@ -162,7 +160,7 @@ def test_dg_spot_2_tokens_outlast_the_scene(table: SceneTable) -> None:
     ]
 
 
-def test_dg_spot_3_tokens_switched_off_for_a_scene(table: SceneTable) -> None:
+def test_dg_spot_3_tokens_switched_off_for_a_scene(table: SceneTable, spotlight: Spotlight) -> None:
     table.execute(OpenScene(SceneKind.COMBAT, players=("freya", "ulfarmi"), tokens=False))
     for _ in range(5):
         spotlight(table, "freya")
@@ -171,7 +169,7 @@ def test_dg_spot_3_tokens_switched_off_for_a_scene(table: SceneTable) -> None:
     assert table.state.tokens_of("freya") == 3
 
 
-def test_dg_spot_3_tokens_switched_off_by_the_ruleset() -> None:
+def test_dg_spot_3_tokens_switched_off_by_the_ruleset(refused: Refused) -> None:
     rules = dungeoneers_rules()
     rules = rules.model_copy(update={"spotlight": SpotlightRules(enabled=True, tokens=False)})
     table = SceneTable(rules, SeededDice(1))
@@ -181,7 +179,7 @@ def test_dg_spot_3_tokens_switched_off_by_the_ruleset() -> None:
     refused(table, GiveTokens("freya", "freya"), "without spotlight tokens")
 
 
-def test_dg_spot_3_a_free_scene_needs_no_spotlight(table: SceneTable) -> None:
+def test_dg_spot_3_a_free_scene_needs_no_spotlight(table: SceneTable, refused: Refused) -> None:
     table.execute(OpenScene(SceneKind.FREE, players=("freya", "ulfarmi")))
     refused(table, TakeSpotlight(votes={"freya": "freya"}), "free scene needs no spotlight")
     table.execute(Act("freya", "haggle over the price of rope"))
@@ -191,7 +189,7 @@ def test_dg_spot_3_a_free_scene_needs_no_spotlight(table: SceneTable) -> None:
     assert table.state.scene is not None and table.state.scene.round == 1
 
 
-def test_scenes_need_a_ruleset_with_a_spotlight() -> None:
+def test_scenes_need_a_ruleset_with_a_spotlight(refused: Refused) -> None:
     from turnkeeper.rules.loader import preset
 
     table = SceneTable(preset("tp"), SeededDice(1))

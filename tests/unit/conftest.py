@@ -1,4 +1,5 @@
-"""Fixtures for campaign tests: a journal under any preset, with a small party."""
+"""Fixtures shared by the unit tests of campaigns and their procedures: a journal under any
+preset, with a small party."""
 
 from __future__ import annotations
 
