@@ -37,6 +37,10 @@ def test_tp_wenc_1_travelling_rolls_after_half_the_tp_and_at_camp(start, tp_rule
     assert _moments(journal.records, of_kind) == ["first", "half"]
     camp = journal.execute(Camp(), TypedDice([5]))
     assert _moments(camp, of_kind) == ["camp"]
+    # A day of pure travel over known hexes: nothing after the first TP, the die at half (2).
+    assert _moments(journal.execute(Travel("s"), NONE), of_kind) == []
+    assert _moments(journal.execute(Travel("n"), TypedDice([5])), of_kind) == ["half"]
+    assert _moments(journal.execute(Travel("s"), NONE), of_kind) == []
 
 
 # rule: TP-WENC-2
@@ -100,6 +104,8 @@ def test_tp_disc_1_overt_known_on_entering_landmarks_from_two_hexes(start):
     journal = start(["p", "p", "p", "p", "p"], hexes=hexes)
     assert journal.state.wilderness.found == frozenset()
     journal.execute(Travel("s"), NONE)
+    # in 0001: the inn's hex is not entered yet and the spire is 3 hexes off
+    assert journal.state.wilderness.found == frozenset()
     journal.execute(Travel("s"), NONE)  # into 0002: the inn is known, the spire 2 hexes off seen
     assert journal.state.wilderness.found == {"inn", "spire"}
     assert journal.state.wilderness.is_known_destination(Hex.parse("0004"))
