@@ -65,7 +65,11 @@ def test_dg_cd_2_day_end_ends_short_countdowns(make_journal: MakeJournal) -> Non
     records = journal.execute(Wait(4 * EXPLORATION))
     assert names(journal) == ["curse"] and left(journal, "curse") == 2
     ticks = [r.at for r in records if r.event.kind == "countdown.ticked"]
-    assert len(ticks) == 4  # the SC ticked at 23:40, 23:50, 00:00, then the DC at 00:00
+    midnight = 16 * 3600
+    # the SC ticked at 23:40, 23:50, 00:00, then the DC at 00:00; nothing at 00:10
+    assert ticks == [midnight - 2 * EXPLORATION, midnight - EXPLORATION, midnight, midnight]
+    ended = [r.at for r in records if r.event.kind == "countdown.ended"]
+    assert ended == [midnight]  # the day's end ended the SC (DG-CD-2)
 
 
 def test_dg_cd_3_length_rolled_at_start_and_recorded(make_journal: MakeJournal) -> None:
