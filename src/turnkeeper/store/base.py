@@ -89,6 +89,19 @@ class SnapshotStore(Protocol):
         ...
 
 
+@runtime_checkable
+class JsonStore(Protocol):
+    """A store that can hand back a journal as the text of one JSON array (the fast path).
+
+    The service reads whole journals this way and validates the text in one go
+    (:func:`turnkeeper.campaign.events.records_from_json`) instead of a record at a time.
+    """
+
+    def read_json(self, campaign: str, since: int = 0) -> str:
+        """The records after ``since`` as one JSON array, in seq order."""
+        ...
+
+
 def stale(campaign: str, actual: int, expected: int) -> ConflictError:
     """The error a writer gets when someone else appended first.
 

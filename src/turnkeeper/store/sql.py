@@ -239,17 +239,24 @@ class SqlStore:
         """The records after ``since`` as the text of one JSON array, in seq order.
 
         Rebuilding state reads whole journals, so this is the fast path: the database hands
-        back each record's text and one parse turns the lot into Python (about three times
-        faster than a parse per row).
+        back the records' text and one parse (``records_from_json``) turns the lot into typed
+        events. SQLite joins the texts itself (``group_concat`` over the ordered rows: one
+        string crosses into Python, not a row object per record, about twice as fast); other
+        databases hand back a row per record, joined here.
         """
         columns = events_table.c
-        query = (
-            select(cast(columns.data, Text))
+        rows = (
+            select(cast(columns.data, Text).label("record"))
             .where(columns.campaign == campaign, columns.seq > since)
             .order_by(columns.seq)
         )
         with self._engine.connect() as conn:
-            texts = conn.execute(query).scalars().all()
+            if conn.dialect.name == "sqlite":
+                ordered = rows.subquery()
+                joined = conn.execute(select(func.group_concat(ordered.c.record, ","))).scalar()
+                texts = [] if joined is None else [joined]
+            else:
+                texts = list(conn.execute(rows).scalars())
             if (
                 not texts
                 and conn.execute(
