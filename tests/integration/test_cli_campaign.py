@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 from typer.testing import CliRunner
@@ -30,6 +29,9 @@ torches = 3
 rations = 4
 """
 
+if TYPE_CHECKING:
+    from tests.integration.conftest import Tk
+
 
 @pytest.fixture
 def db(tmp_path: Path) -> str:
@@ -43,16 +45,7 @@ def party(tmp_path: Path) -> str:
     return str(path)
 
 
-def tk(db: str, *args: str) -> Any:
-    """Run a verb with --db and --json; return the parsed JSON (errors propagate)."""
-    result = runner.invoke(app, [*args, "--db", db, "--json"])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def test_new_status_wait_light_rest_undo(db: str, party: str) -> None:
+def test_new_status_wait_light_rest_undo(db: str, party: str, tk: Tk) -> None:
     made = tk(db, "new", "Keep", "--ruleset", "ex", "--party", party, "--seed", "11")
     assert made == {"campaign": "Keep", "ruleset": "ex", "seed": 11, "date": "1-01-01 08:00"}
     status = tk(db, "status")
@@ -76,7 +69,7 @@ def test_new_status_wait_light_rest_undo(db: str, party: str) -> None:
     assert after["version"] == before_undo["version"] + 1  # ...but the undo is recorded
 
 
-def test_log_player_hides_referee_countdown(db: str) -> None:
+def test_log_player_hides_referee_countdown(db: str, tk: Tk) -> None:
     tk(db, "new", "Keep", "--ruleset", "dg", "--seed", "2")
     tk(db, "countdown", "add", "Ambush", "--type", "short", "--length", "4", "--referee")
     tk(db, "countdown", "add", "Flood", "--type", "short", "--length", "3")
@@ -93,7 +86,7 @@ def test_log_player_hides_referee_countdown(db: str) -> None:
     assert [r["seq"] for r in tk(db, "log", "--since", "2")] == [r["seq"] for r in full][2:]
 
 
-def test_export_import_round_trip(db: str, party: str, tmp_path: Path) -> None:
+def test_export_import_round_trip(db: str, party: str, tmp_path: Path, tk: Tk) -> None:
     tk(db, "new", "Keep", "--ruleset", "ex", "--party", party, "--seed", "5")
     tk(db, "light")
     tk(db, "wait", "2h")
@@ -109,7 +102,7 @@ def test_export_import_round_trip(db: str, party: str, tmp_path: Path) -> None:
     assert markdown.startswith("# Keep") and "torch" in markdown
 
 
-def test_use_switches_the_current_campaign(db: str) -> None:
+def test_use_switches_the_current_campaign(db: str, tk: Tk) -> None:
     tk(db, "new", "A", "--ruleset", "ex", "--seed", "1")
     tk(db, "new", "B", "--ruleset", "ex", "--seed", "1")
     assert tk(db, "campaigns")["current"] == "B"
@@ -132,7 +125,7 @@ def test_use_switches_the_current_campaign(db: str) -> None:
         (["new", "Other", "--ruleset", "nosuch"], "no preset or ruleset file"),
     ],
 )
-def test_mistakes_change_nothing(db: str, args: list[str], message: str) -> None:
+def test_mistakes_change_nothing(db: str, args: list[str], message: str, tk: Tk) -> None:
     tk(db, "new", "Keep", "--ruleset", "ex", "--seed", "1")
     with pytest.raises(TurnkeeperError, match=message):
         tk(db, *args)
@@ -140,7 +133,7 @@ def test_mistakes_change_nothing(db: str, args: list[str], message: str) -> None
     assert tk(db, "campaigns")["campaigns"] == ["Keep"]
 
 
-def test_no_current_campaign_is_a_clear_mistake(db: str) -> None:
+def test_no_current_campaign_is_a_clear_mistake(db: str, tk: Tk) -> None:
     with pytest.raises(TurnkeeperError, match="no campaign chosen"):
         tk(db, "status")
 
@@ -158,7 +151,7 @@ def test_real_process_exits_2_with_one_line(db: str) -> None:
     assert "Traceback" not in failed.stderr
 
 
-def test_human_output_renders(db: str, party: str) -> None:
+def test_human_output_renders(db: str, party: str, tk: Tk) -> None:
     tk(db, "new", "Keep", "--ruleset", "ex", "--party", party, "--seed", "4")
     for args in (["status"], ["light"], ["log"], ["countdown", "list"], ["campaigns"]):
         result = runner.invoke(app, [*args, "--db", db])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from typer.testing import CliRunner
@@ -30,9 +30,12 @@ hp = 5
 ac = 12
 """
 
+if TYPE_CHECKING:
+    from tests.integration.conftest import Tk
+
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
+def db(tmp_path: Path, tk: Tk) -> str:
     path = tmp_path / "party.toml"
     path.write_text(PARTY, encoding="utf-8")
     db = str(tmp_path / "campaigns.db")
@@ -40,20 +43,11 @@ def db(tmp_path: Path) -> str:
     return db
 
 
-def tk(db: str, *args: str) -> Any:
-    """Run a verb with --db and --json; return the parsed JSON (errors propagate)."""
-    result = runner.invoke(app, [*args, "--db", db, "--json"])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
 def texts(out: Any) -> list[str]:
     return [r["text"] for r in out["records"]]
 
 
-def test_a_pg_fight_from_start_to_end_with_typed_dice(db: str) -> None:
+def test_a_pg_fight_from_start_to_end_with_typed_dice(db: str, tk: Tk) -> None:
     # rule: PG-CBT-1, PG-INI-1, PG-ATK-2, PG-HP-1
     started = tk(
         db, "combat", "start", "--monster", "Goblin:hd=1,hp=3,ac=12,xp=10", "--surprise", "none"
@@ -76,7 +70,7 @@ def test_a_pg_fight_from_start_to_end_with_typed_dice(db: str) -> None:
     assert tk(db, "status")["now"] == 60  # one one-minute round (PG-TIME-1)
 
 
-def test_refusals_exit_2_and_change_nothing(db: str) -> None:
+def test_refusals_exit_2_and_change_nothing(db: str, tk: Tk) -> None:
     tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=5,ac=12", "--surprise", "none")
     before = tk(db, "combat", "status")
     with pytest.raises(IllegalCommandError, match="no round is running"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from typer.testing import CliRunner
@@ -33,16 +33,11 @@ rations = 10
 water = 10
 """
 
-
-def tk(db: str, *args: str, as_json: bool = True) -> Any:
-    result = runner.invoke(app, [*args, "--db", db, *(["--json"] if as_json else [])])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout) if as_json else result.stdout
+if TYPE_CHECKING:
+    from tests.integration.conftest import Tk
 
 
-def expedition(tmp: Path, seed: str = SEED) -> tuple[list[dict[str, Any]], str, int]:
+def expedition(tk: Tk, tmp: Path, seed: str = SEED) -> tuple[list[dict[str, Any]], str, int]:
     """Enter, 12 turns of mixed modes, settle any encounter, leave: the journal and the log."""
     tmp.mkdir(parents=True, exist_ok=True)
     party = tmp / "party.toml"
@@ -63,10 +58,10 @@ def expedition(tmp: Path, seed: str = SEED) -> tuple[list[dict[str, Any]], str, 
     return journal, log, encounters
 
 
-def test_scripted_expedition_is_reproducible(tmp_path: Path) -> None:
+def test_scripted_expedition_is_reproducible(tmp_path: Path, tk: Tk) -> None:
     """rule: EX-TIME-1, TP-DUN-1 - the same seed and commands give the same journal."""
-    first, log, encounters = expedition(tmp_path / "a")
-    second, log_again, _ = expedition(tmp_path / "b")
+    first, log, encounters = expedition(tk, tmp_path / "a")
+    second, log_again, _ = expedition(tk, tmp_path / "b")
     assert first == second and log == log_again
     assert encounters == 1
     kinds = [record["kind"] for record in first]
@@ -75,7 +70,7 @@ def test_scripted_expedition_is_reproducible(tmp_path: Path) -> None:
     assert "The Sunken Abbey" in log and "dungeon die" in log
 
 
-def test_player_view_hides_the_referees_rolls(tmp_path: Path) -> None:
+def test_player_view_hides_the_referees_rolls(tmp_path: Path, tk: Tk) -> None:
     db = str(tmp_path / "c.db")
     tk(db, "new", "Abbey", "--ruleset", "ex", "--seed", "3")
     entered = tk(db, "site", "enter", SITE, "--player")
@@ -89,7 +84,7 @@ def test_player_view_hides_the_referees_rolls(tmp_path: Path) -> None:
     assert tk(db, "site", "show")["site"]["levels"][0]["encounters"]["dice"] == "d6"
 
 
-def test_typed_in_dice_drive_the_turn(tmp_path: Path) -> None:
+def test_typed_in_dice_drive_the_turn(tmp_path: Path, tk: Tk) -> None:
     db = str(tmp_path / "d.db")
     tk(db, "new", "Abbey", "--ruleset", "tp", "--seed", "3")
     tk(db, "site", "enter", SITE)
@@ -98,7 +93,7 @@ def test_typed_in_dice_drive_the_turn(tmp_path: Path) -> None:
     assert die["data"]["event"] == "slumber" and die["rolls"][0]["typed_in"]
 
 
-def test_mistakes_exit_2_with_one_line(tmp_path: Path) -> None:
+def test_mistakes_exit_2_with_one_line(tmp_path: Path, tk: Tk) -> None:
     db = str(tmp_path / "e.db")
     tk(db, "new", "Abbey", "--ruleset", "ex", "--seed", "3")
     result = runner.invoke(app, ["turn", "--db", db])
@@ -128,7 +123,7 @@ def test_odds_turn_is_spelled_odds_turn_only() -> None:
     assert data["turns"] == 3 and data["noisy"] is True
 
 
-def test_tables_for_people_render(tmp_path: Path) -> None:
+def test_tables_for_people_render(tmp_path: Path, tk: Tk) -> None:
     db = str(tmp_path / "f.db")
     tk(db, "new", "Abbey", "--ruleset", "ex", "--seed", "3")
     assert "The party enters" in tk(db, "site", "enter", SITE, as_json=False)

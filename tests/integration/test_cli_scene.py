@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from typer.testing import CliRunner
@@ -19,6 +19,9 @@ from turnkeeper.cli.app import app
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 
 runner = CliRunner()
+
+if TYPE_CHECKING:
+    from tests.integration.conftest import Tk
 
 
 @pytest.fixture
@@ -30,24 +33,17 @@ def db(tmp_path: Path) -> str:
     return path
 
 
-def tk(db: str, *args: str) -> Any:
-    """Run a verb with --db and --json; return the parsed JSON (errors propagate)."""
-    result = runner.invoke(app, [*args, "--db", db, "--json"])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def scene(db: str, *args: str) -> Any:
-    return tk(db, "scene", *args)
+@pytest.fixture
+def scene(tk: Tk) -> Tk:
+    """``scene(db, *args)``: run ``scene ARGS`` and return its JSON."""
+    return lambda db, *args: tk(db, "scene", *args)
 
 
 def kinds(data: Any) -> list[str]:
     return [record["kind"] for record in data["records"]]
 
 
-def test_cli_scene_a_round_with_a_compromise_and_dread(db: str) -> None:
+def test_cli_scene_a_round_with_a_compromise_and_dread(db: str, scene: Tk, tk: Tk) -> None:
     """DG-LOOP-1 to DG-DREAD-1 through the verbs: d20 shows 11 against 12, a compromise."""
     opened = scene(db, "open", "combat", "--players", "freya,ulfarmi", "--creatures", "ogre")
     assert opened["campaign"] == "Barrow" and opened["version"] == 2
@@ -82,7 +78,7 @@ def test_cli_scene_a_round_with_a_compromise_and_dread(db: str) -> None:
     assert "scene.round_ended" in json.dumps(log)
 
 
-def test_cli_scene_momentum_keeps_the_spotlight(db: str) -> None:
+def test_cli_scene_momentum_keeps_the_spotlight(db: str, scene: Tk) -> None:
     scene(db, "open", "combat", "--players", "freya,ulfarmi")
     scene(db, "spotlight", "--vote", "freya=freya", "--vote", "ulfarmi=freya")
     data = scene(db, "act", "freya", "strike", "--tag", "momentum", "--outcome", "success")
@@ -91,7 +87,7 @@ def test_cli_scene_momentum_keeps_the_spotlight(db: str) -> None:
     assert people.exit_code == 0 and "spotlight with the players" in people.stdout
 
 
-def test_cli_scene_give_tokens_and_people_output(db: str) -> None:
+def test_cli_scene_give_tokens_and_people_output(db: str, scene: Tk) -> None:
     scene(db, "open", "social", "--players", "freya,ulfarmi")
     given = runner.invoke(app, ["scene", "give", "freya", "ulfarmi", "2", "--db", db])
     assert given.exit_code == 0
@@ -100,7 +96,7 @@ def test_cli_scene_give_tokens_and_people_output(db: str) -> None:
     assert rolled.exit_code == 0 and "ulfarmi takes the spotlight" in rolled.stdout
 
 
-def test_cli_scene_undo_and_the_campaign_option(db: str) -> None:
+def test_cli_scene_undo_and_the_campaign_option(db: str, scene: Tk, tk: Tk) -> None:
     """A scene command is a journal command: ``undo`` takes it back; --campaign picks one."""
     tk(db, "new", "Keep", "--ruleset", "ex", "--seed", "1")  # now the current campaign
     scene(db, "open", "combat", "--players", "freya", "--campaign", "Barrow")
@@ -113,7 +109,7 @@ def test_cli_scene_undo_and_the_campaign_option(db: str) -> None:
     assert status["scene"]["spotlit"] is None
 
 
-def test_cli_scene_refusals_change_nothing(db: str) -> None:
+def test_cli_scene_refusals_change_nothing(db: str, scene: Tk, tk: Tk) -> None:
     scene(db, "open", "combat", "--players", "freya,ulfarmi")
     before = scene(db, "status")
     version = tk(db, "status")["version"]
@@ -131,7 +127,7 @@ def test_cli_scene_refusals_change_nothing(db: str) -> None:
     assert tk(db, "status")["version"] == version
 
 
-def test_cli_scene_needs_a_spotlight_ruleset(db: str) -> None:
+def test_cli_scene_needs_a_spotlight_ruleset(db: str, scene: Tk, tk: Tk) -> None:
     tk(db, "new", "Keep", "--ruleset", "ex", "--seed", "1")
     with pytest.raises(TurnkeeperError, match="has no spotlight"):
         scene(db, "open", "combat", "--players", "freya")
