@@ -63,7 +63,11 @@ def _exact_dice(dice: Dice, values: Mapping[str, int]) -> icepool.Die:
     if once and not set(single.outcomes()) <= once:
         # (When every face would be rerolled once, the reroll is the same die again.)
         single = single.reroll(once, depth=1)
-    if explodes:
+    if explodes and set(single.outcomes()) <= explodes:
+        # Every face explodes, so every chain runs to the bound; icepool cannot build a die
+        # with no stopping face, so add the dice up directly.
+        single = (EXPLODE_DEPTH + 1) @ single
+    elif explodes:
         # Same bound as rolling: at most EXPLODE_DEPTH extra dice, the last one not exploding.
         single = single.explode(explodes, depth=EXPLODE_DEPTH)
     keep = dice.keep

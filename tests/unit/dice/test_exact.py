@@ -95,3 +95,14 @@ def test_reroll_once_of_every_face_is_the_same_die() -> None:
     # Found by hypothesis: icepool divides by zero when every face is rerolled once.
     assert parse("d1ro1").distribution() == {1: Fraction(1)}
     assert parse("d3ro<4").distribution() == parse("d3").distribution()
+
+
+def test_every_face_exploding_runs_every_chain_to_the_bound() -> None:
+    """d2rr1e2 (hypothesis found it): only 2 is left and it always explodes, so each die is
+    EXPLODE_DEPTH + 1 twos, in the odds as in the rolling."""
+    from turnkeeper.dice import SeededDice, roll
+    from turnkeeper.dice.nodes import EXPLODE_DEPTH
+
+    assert parse("d2rr1e2").distribution() == {2 * (EXPLODE_DEPTH + 1): Fraction(1)}
+    assert roll("d2rr1e2", SeededDice(1)).total == 2 * (EXPLODE_DEPTH + 1)
+    assert parse("2d1e1").distribution() == {2 * (EXPLODE_DEPTH + 1): Fraction(1)}
