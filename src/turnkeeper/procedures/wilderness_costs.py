@@ -108,10 +108,26 @@ def weather_multiplier(rules: Ruleset, weather: str) -> Fraction:
     return table[weather]
 
 
+#: TP-WIL-3: a party of more than 50 is also one of more than 20 (x1/4 in all).
+IMPLIED_CONDITIONS: Mapping[str, tuple[str, ...]] = {"over_50": ("over_20",)}
+
+
 def party_multipliers(rules: Ruleset, party: Iterable[str]) -> list[Fraction]:
-    """TP-WIL-3: the multiplier of each condition that applies (mounted, carriage, over_20...)."""
+    """TP-WIL-3: the multiplier of each condition that applies (mounted, carriage, over_20...).
+
+    A condition applies once however often it is named, and over_50 brings over_20 with it.
+
+    >>> from turnkeeper.rules import preset
+    >>> party_multipliers(preset("tp"), ["over_50"])
+    [Fraction(1, 2), Fraction(1, 2)]
+    """
+    named = list(dict.fromkeys(party))
+    for condition in list(named):
+        for implied in IMPLIED_CONDITIONS.get(condition, ()):
+            if implied in rules.travel.party and implied not in named:
+                named.append(implied)
     out = []
-    for condition in party:
+    for condition in named:
         if condition not in rules.travel.party:
             known = ", ".join(sorted(rules.travel.party)) or "none"
             raise NotFoundError(f"no party condition {condition!r}: expected some of {known}")

@@ -48,6 +48,11 @@ def test_tp_wil_3_party_multipliers_multiply() -> None:
     assert tp_per_hex(TP, "plains", party=["carriage"]) == 2
     assert tp_per_hex(TP, "plains", party=["over_20"]) == 2
     assert tp_per_hex(TP, "plains", party=["over_20", "over_50"]) == 4  # x1/4 in all
+    # More than 50 people are more than 20 as well: x1/4 however the party is described,
+    # and a condition applies or not, so naming it twice changes nothing.
+    assert tp_per_hex(TP, "plains", party=["over_50"]) == 4
+    assert tp_per_hex(TP, "plains", party=["over_50", "over_20", "over_50"]) == 4
+    assert tp_per_hex(TP, "plains", party=["mounted", "mounted"]) == Fraction(1, 2)
     with pytest.raises(NotFoundError, match="no party condition 'flying'"):
         tp_per_hex(TP, "plains", party=["flying"])
 
