@@ -214,3 +214,20 @@ def test_replay_folds_to_the_same_state(inside: Inside) -> None:
             journal.execute(EndEncounter())
     again = fold([r.to_record() for r in journal.records])
     assert again == journal.state
+
+
+def test_ex_sur_4_the_keenest_member_spots_for_the_party(inside: Inside) -> None:
+    """rule: EX-SUR-4, EX-SUR-2 - swift into the occupied garth: the monk's 2d6 (4, 3) = 7
+    against Bo's WIS 1 + 2d6 (3, 3) = 7, not Ana's WIS 0: a tie, so no surprise."""
+    journal = inside("ex")
+    journal.execute(Turn(mode="cautious", area="1"))
+    # check d6 (1); table d6 (3): drowned monk; 1d3 (1); 2d4 (1, 1) x 10; surprise; reaction
+    journal.execute(Turn(mode="swift", area="2"), TypedDice([1, 3, 1, 1, 1, 4, 3, 3, 3, 3, 4]))
+    pending = journal.state.site.encounter if journal.state.site else None
+    assert pending is not None and pending.creature == "drowned monk"
+    assert not pending.party_surprised
+    journal = inside("ex")
+    journal.execute(Turn(mode="cautious", area="1"))
+    journal.execute(Turn(mode="swift", area="2"), TypedDice([1, 3, 1, 1, 1, 4, 4, 3, 3, 3, 4]))
+    pending = journal.state.site.encounter if journal.state.site else None
+    assert pending is not None and pending.party_surprised  # 8 beats 7
