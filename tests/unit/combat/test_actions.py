@@ -172,6 +172,7 @@ def test_pg_mov_2_coins_limit_movement(pc, foe, started):
     accepted(state, PG, "Bo", act(A.MOVE_FAR))
     with pytest.raises(IllegalCommandError, match="more than the 3000"):
         started(PG, pc("Cy", coins=3001), foe("Orc"))
+    started(PG, pc("Cy", coins=3000), foe("Orc"))  # at most 3000: exactly 3000 is carried
 
 
 def test_declaring_needs_a_running_round_and_a_standing_actor(pc, foe, started):
