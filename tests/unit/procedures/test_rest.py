@@ -38,6 +38,10 @@ def test_ex_rest_1_resting_in_the_sixth_turn_keeps_the_party_fresh(
     journal.execute(Wait(4 * TURN))
     assert wearied(journal) == [] and journal.state.now == 10 * TURN
     assert journal.state.rest.due_at is None
+    # The count starts again after the rest: the next rest is due after 5 more active turns.
+    records = journal.execute(Wait(2 * TURN))
+    assert [r.at for r in records if r.event.kind == "rest.due"] == [11 * TURN]
+    assert [r.at for r in records if r.event.kind == "rest.wearied"] == [12 * TURN]
 
 
 def test_ex_rest_2_running_and_fights_need_a_rest_at_once(make_journal: MakeJournal) -> None:
