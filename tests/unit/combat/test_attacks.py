@@ -57,6 +57,17 @@ def test_pg_atk_2_hits_at_ac_and_monsters_add_hd(pc, foe, started):
     assert events[0].total == 14 and not events[0].hit
 
 
+def test_pg_atk_2_hb_and_magic_weapon_add_to_the_roll(pc, foe, started):
+    # rule: PG-ATK-2: d20 10 + DEX 1 + HB 1 and a +1 bow (attack_bonus 2) = 13 hits AC 13;
+    # a 9 makes 12 and misses.
+    archer = pc("Ann", stats={"STR": 3, "DEX": 1}, attack_bonus=2)
+    state = started(PG, archer, foe("Ogre", ac=13))
+    _, events = _attack(PG, state, [10, 1], target="Ogre", ranged=True)
+    assert events[0].total == 13 and events[0].hit
+    _, events = _attack(PG, state, [9], target="Ogre", ranged=True)
+    assert events[0].total == 12 and not events[0].hit
+
+
 def test_pg_atk_2_fighters_add_str_to_damage(pc, foe, started):
     # rule: PG-ATK-2: damage by the weapon's die, plus STR for fighters.
     fighter = pc("Ann", stats={"STR": 2}, character_class="fighter", damage="d8")
