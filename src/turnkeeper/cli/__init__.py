@@ -3,6 +3,7 @@
 from turnkeeper.cli import (  # noqa: F401  (each module registers its verbs on ``app``)
     campaign,
     combat,
+    demo,
     dice,
     dungeon,
     maps,

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -118,12 +119,34 @@ def status_data(state: CampaignState) -> dict[str, Any]:
     return data
 
 
+def _whereabouts(state: CampaignState) -> list[tuple[str, str]]:
+    """Where the party is and what holds it: a site, a hex, a fight, a scene."""
+    rows: list[tuple[str, str]] = []
+    if state.site is not None:
+        visit = state.site
+        area = f", {visit.area}" if visit.area else ""
+        rows.append(("site", f"{visit.site.name}, level {visit.level}{area} (turn {visit.turns})"))
+        if visit.encounter is not None:
+            rows.append(("encounter", "pending: `combat start` or `site resume`"))
+    if state.wilderness is not None:
+        wild = state.wilderness
+        weather = ", ".join(sorted(set(wild.weather.values()))) or "clear"
+        rows.append(("hex", f"{wild.position.label}, {wild.tp_spent} TP spent today, {weather}"))
+    if state.combat is not None and state.combat.combatants:
+        rows.append(("combat", f"round {state.combat.round}, {state.combat.phase.value}"))
+    if state.scenes.scene is not None:
+        rows.append(("scene", state.scenes.scene.kind.value))
+    return rows
+
+
 def status_panel(state: CampaignState) -> Panel:
     """The referee's glance: date and time, light, supplies, countdowns, the party."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
     grid.add_column()
     grid.add_row("date", f"{state.date} (day {state.day})")
+    for what, where in _whereabouts(state):
+        grid.add_row(what, escape(where))
     light = state.light
     if light.dark:
         grid.add_row("light", "[red]darkness[/]")

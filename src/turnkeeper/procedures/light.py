@@ -40,7 +40,7 @@ class LightLit(Event):
 
     def describe(self) -> str:
         lasts = f"{self.turns} turns" if self.turns is not None else "until resources wane"
-        return f"{self.source} lit ({self.radius_ft} ft, {lasts}); one {self.supply} spent"
+        return f"{self.source} lit ({self.radius_ft} ft, {lasts}); 1 from {self.supply}"
 
 
 class LightBurned(Event):

@@ -37,7 +37,7 @@ def test_log_has_days_turns_times_and_rolls(make_journal: MakeJournal) -> None:
     assert log.startswith("# test\n")
     assert "## Day 1 (1-01-01)" in log and "## Day 2 (1-01-02)" in log
     assert "### Turn of 08:00" in log and "### Turn of 08:10" in log
-    assert "- 08:00 torch lit (30 ft, 3 turns); one torches spent" in log
+    assert "- 08:00 torch lit (30 ft, 3 turns); 1 from torches" in log
     assert "rolled d10 (2) = 2 (typed in)" in log
     assert "- 08:30 the torch goes out (burnt out): darkness" in log
     assert "[referee] the idol is cursed" in log

@@ -1,0 +1,86 @@
+"""``turnkeeper demo``: a short seeded expedition on the embedded default store.
+
+It is the quick start's first command: on a fresh machine it makes a campaign in the
+default SQLite file, takes the example party into the example dungeon with a torch, and
+plays a few dungeon turns, so the referee sees the time record being kept.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Any
+
+import typer
+from sqlalchemy.engine import make_url
+
+from turnkeeper.campaign import Command, Light, Rest, load_party
+from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.campaign import status_data, status_panel
+from turnkeeper.cli.options import DbOption
+from turnkeeper.cli.runner import describe, open_campaigns, show_lines
+from turnkeeper.procedures.dungeon import EnterSite, Turn
+from turnkeeper.rules import find_ruleset
+from turnkeeper.store import resolve_url
+from turnkeeper.world.sites import load_site
+
+DEMO = "demo"
+
+
+def _expedition() -> list[Command]:
+    """Into the abbey with a torch; a second torch when the first gutters; a rest when due."""
+    site = load_site(str(files("turnkeeper.examples") / "site.toml"))
+    return [
+        EnterSite(site),
+        Light("torch"),
+        Turn(mode="cautious"),
+        Turn(mode="cautious"),
+        Turn(mode="swift"),
+        Light("torch"),
+        Turn(mode="cautious"),
+        Turn(mode="cautious", noisy=True),
+        Rest(),
+        Turn(mode="running"),
+        Rest(),
+    ]
+
+
+@app.command("demo")
+def demo_command(
+    ruleset: str = typer.Option("ex", "--ruleset", "-r", help="The preset to play under."),
+    seed: int = typer.Option(7, "--seed", help="Seed of the expedition's dice."),
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Play a short seeded expedition into the example dungeon (replaces an earlier demo)."""
+    rules = find_ruleset(ruleset)
+    party = load_party(str(files("turnkeeper.examples") / "party.toml"), rules)
+    with open_campaigns(db) as campaigns:
+        if DEMO in campaigns.names():
+            campaigns.delete(DEMO)
+        campaigns.new(DEMO, rules, party, seed)
+        campaigns.use(DEMO)
+        records = [r for command in _expedition() for r in campaigns.execute(DEMO, command)]
+        state = campaigns.state(DEMO)
+    where = make_url(resolve_url(db)).render_as_string(hide_password=True)
+    data: dict[str, Any] = {
+        "campaign": DEMO,
+        "store": where,
+        "records": [describe(r) for r in records],
+    }
+    data["status"] = status_data(state)
+
+    def render() -> None:
+        console.print(
+            f"[bold]{DEMO}[/]: the example party enters the Sunken Abbey under {rules.name} "
+            f"(seed {seed})\n"
+        )
+        show_lines(records)
+        console.print(status_panel(state))
+        console.print(
+            f"[dim]The journal is kept in {where}.[/]\n"
+            "Go on with `turnkeeper turn`, `turnkeeper status`, `turnkeeper log`, "
+            "`turnkeeper undo` or `turnkeeper export --format markdown`.",
+            highlight=False,
+        )
+
+    emit(data, as_json, render)
