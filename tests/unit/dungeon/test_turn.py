@@ -9,8 +9,12 @@ import pytest
 from turnkeeper.campaign import Journal, Light, Recorded, Visibility, fold
 from turnkeeper.dice import TypedDice
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures.dungeon import EndEncounter, LeaveSite, Turn
+from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, Turn
+from turnkeeper.rules.loader import preset
 from turnkeeper.rules.schema import FaceEvent, Ruleset
+from turnkeeper.world.sites import Site, parse_site
+
+from .conftest import party
 
 Inside = Callable[..., Journal]
 FaceOf = Callable[[Ruleset, FaceEvent], int]
@@ -231,3 +235,14 @@ def test_ex_sur_4_the_keenest_member_spots_for_the_party(inside: Inside) -> None
     journal.execute(Turn(mode="swift", area="2"), TypedDice([1, 3, 1, 1, 1, 4, 4, 3, 3, 3, 4]))
     pending = journal.state.site.encounter if journal.state.site else None
     assert pending is not None and pending.party_surprised  # 8 beats 7
+
+
+def test_ex_enc_1_a_site_without_wandering_encounters_is_never_checked(site: Site) -> None:
+    """rule: EX-ENC-1 - a site says whether it has wandering encounters (default: yes)."""
+    assert parse_site('[site]\nname = "Crypt"\n[[levels]]\nnumber = 1\n').site.wandering
+    still = site.model_copy(update={"site": site.site.model_copy(update={"wandering": False})})
+    journal = Journal.start("t", preset("ex"), party(), 1)
+    journal.execute(EnterSite(still, None))
+    for _ in range(4):  # no dice typed in: a check on turn 2 or 4 would be refused
+        records = journal.execute(Turn(mode="cautious"), TypedDice([]))
+        assert "dungeon.check" not in kinds(records)
