@@ -160,3 +160,16 @@ def test_ending_a_countdown_by_hand_ends_its_failure_partner(make_journal: MakeJ
     journal.execute(CountdownAdd("chase", "RC", "4", failure="3"))
     journal.execute(CountdownEnd("chase"))
     assert names(journal) == []
+
+
+def test_dg_fcd_1_a_failure_countdown_ends_with_its_type_s_longer_frame(
+    make_journal: MakeJournal,
+) -> None:
+    """rule: DG-FCD-1 - a rapid pair never ticks on time but ends with the exploration round."""
+    journal = make_journal("dg")
+    journal.execute(CountdownAdd("chase", "RC", "10", failure="10"))
+    journal.execute(CountdownOutcome("chase", "partial"))
+    journal.execute(Wait(ROUND))
+    assert (left(journal, "chase"), left(journal, "chase (failure)")) == (8, 9)
+    journal.execute(Wait(EXPLORATION))
+    assert names(journal) == []
