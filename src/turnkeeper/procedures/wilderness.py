@@ -4,7 +4,8 @@
   (a 1/2-TP hex takes 2 hours), through the core's scheduler so every hook runs.
 - TP-WIL-6: a move that does not fit in the TP left may be begun with them; the party stays
   in its hex, and the next day's first points finish it. A move that would need a third day
-  is not begun: camp and start it fresh.
+  is not begun: camp and start it fresh (from a fresh morning any passable hex is begun,
+  which matters only when a ruleset's ``impassable_factor`` is above 2).
 - TP-WIL-7, TP-WIL-8: the per-hex floor and impassable hexes (``wilderness_costs``).
 - TP-WIL-10: ``travel`` to a hex or a found feature needs a known destination; a step into a
   hex the party has never entered is exploration, and so is ``--explore``.
@@ -164,6 +165,8 @@ def _movement(wild: WildernessState, goal: Hex, one_step: bool, explore: bool) -
     """TP-WIL-10: travel needs a known destination; the uncharted is explored."""
     if explore:
         return Movement.EXPLORE
+    if wild.pending is not None and goal == wild.pending.to:
+        return wild.pending.movement  # finishing a move begun yesterday (TP-WIL-6)
     if one_step:
         return Movement.TRAVEL if goal in wild.visited else Movement.EXPLORE
     if wild.is_known_destination(goal):
@@ -234,9 +237,15 @@ def travel(state: CampaignState, command: Travel, dice: DiceSource) -> list[Even
                     break
                 continue
             cost = remaining = price.tp_spent
-            if remaining > left + daily and stop(
-                f"hex {nxt.label} costs {format_fraction(cost)} TP and only "
-                f"{format_fraction(left)} are left today: camp and begin it fresh (TP-WIL-6)"
+            # From a fresh morning any passable hex may be begun: with a ruleset's
+            # impassable_factor above 2 a move may take more than two days (TP-WIL-6/8).
+            if (
+                remaining > left + daily
+                and left < daily
+                and stop(
+                    f"hex {nxt.label} costs {format_fraction(cost)} TP and only "
+                    f"{format_fraction(left)} are left today: camp and begin it fresh (TP-WIL-6)"
+                )
             ):
                 break
         pay = min(left, remaining)

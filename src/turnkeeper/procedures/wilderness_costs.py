@@ -250,7 +250,8 @@ def best_route(
     party: Iterable[str] = (),
     vessel_name: str | None = None,
 ) -> Route:
-    """The route that takes fewest days, then fewest TP, under today's weather (TP-WIL-6..8)."""
+    """The route that takes fewest days, then fewest TP, under today's weather (TP-WIL-6..8),
+    with the ruleset's TP a day, TP-WIL-7 movement cap and TP-WIL-8 impassable factor."""
     if start == goal:
         raise IllegalCommandError(f"the route starts and ends at {start.label}: pick another hex")
     grid = route_grid(rules, hexmap, weather, party, vessel_name)
@@ -261,4 +262,5 @@ def best_route(
         grid,
         daily_tp(rules, vessel_name),
         max_movement_points(rules, vessel_name),
+        rules.travel.impassable_factor,
     )

@@ -4,13 +4,15 @@ Why minimising TP minimises days: TP-WIL-6 lets a move start with the points lef
 end of a day and finish with the next day's, so as long as no single hex costs more than a
 day's TP, no point is ever left idle and a route of ``T`` TP takes exactly
 ``ceil(T / daily_tp)`` days, which only grows with ``T``. The other limit on a day, TP-WIL-7
-(at most ``2 * daily_tp`` hexes), is folded into the cost as a per-hex floor of
-``daily_tp / max_movement_points`` TP (1/2 TP), so a day's TP can never buy more hexes than
-the cap allows and the day count stays a function of TP alone. So a least-TP route is a
-fewest-days route, and a plain shortest-path search finds it. The one exception: hexes
-costing more than a day's TP (e.g. a big party in hills in the rain) may force the party to
-camp with a few points idle; there the TP-minimal route can, rarely, take a day more than a
-cleverer ordering would. ``Route.days`` is always computed exactly by
+(at most ``max_movement_points`` hexes, 2 x daily TP in the text), is folded into the cost as
+a per-hex floor of ``daily_tp / max_movement_points`` TP (1/2 TP), so a day's TP can never
+buy more hexes than the cap allows and the day count stays a function of TP alone. So a
+least-TP route is a fewest-days route, and a plain shortest-path search finds it. TP-WIL-8's
+limit (``impassable_factor`` x daily TP, 2 in the text) is a parameter too: a ruleset that
+raises it lets routes cross dearer hexes. The one exception: hexes costing more than a day's
+TP (e.g. a big party in hills in the rain) may force the party to camp with a few points
+idle; there the TP-minimal route can, rarely, take a day more than a cleverer ordering
+would. ``Route.days`` is always computed exactly by
 :func:`~turnkeeper.world.travel.plan_days` on the chosen path.
 
 The search is a Dijkstra compiled with numba (:mod:`turnkeeper.world._dijkstra`) that runs
@@ -32,7 +34,13 @@ from turnkeeper.errors import IllegalCommandError, NotFoundError
 from turnkeeper.world._dijkstra import IntGrid, shortest_paths
 from turnkeeper.world.hexes import Direction, Hex
 from turnkeeper.world.hexmap import HexMap
-from turnkeeper.world.travel import DAILY_TP, CostGrid, effective_cost, plan_days
+from turnkeeper.world.travel import (
+    DAILY_TP,
+    IMPASSABLE_FACTOR,
+    CostGrid,
+    effective_cost,
+    plan_days,
+)
 
 FloatGrid = NDArray[np.float64]
 
@@ -53,13 +61,23 @@ _ROW_STEPS = np.array([[s[1] for s in _STEPS], [s[2] for s in _STEPS]], dtype=np
 
 
 def effective_grid(
-    tp: FloatGrid, daily_tp: int = DAILY_TP, max_movement_points: int = 2 * DAILY_TP
+    tp: FloatGrid,
+    daily_tp: int = DAILY_TP,
+    max_movement_points: int = 2 * DAILY_TP,
+    impassable_factor: int = IMPASSABLE_FACTOR,
 ) -> FloatGrid:
     """Per-hex TP as the route search pays it: TP-WIL-8 impassable as ``inf``, and the
-    TP-WIL-7 floor applied (vectorised twin of :func:`~turnkeeper.world.travel.effective_cost`)."""
+    TP-WIL-7 floor applied (vectorised twin of :func:`~turnkeeper.world.travel.effective_cost`).
+
+    >>> effective_grid(np.array([[0.25, 8.0]])).tolist()
+    [[0.5, inf]]
+    >>> effective_grid(np.array([[0.25, 8.0]]), impassable_factor=3).tolist()
+    [[0.5, 8.0]]
+    """
     floor = daily_tp / max_movement_points
     out = np.maximum(np.asarray(tp, dtype=np.float64), floor)
-    out[out >= 2 * daily_tp] = np.inf
+    # The raw grid, not the floored one, decides impassability, as effective_cost does.
+    out[np.asarray(tp, dtype=np.float64) >= impassable_factor * daily_tp] = np.inf
     return out
 
 
@@ -75,10 +93,11 @@ def _search(
     start: Hex,
     daily_tp: int,
     max_mp: int,
+    impassable_factor: int,
     predecessors: bool = False,
     goal: Hex | None = None,
 ) -> tuple[FloatGrid, IntGrid | None]:
-    entry = effective_grid(tp, daily_tp, max_mp)
+    entry = effective_grid(tp, daily_tp, max_mp, impassable_factor)
     _node(entry.shape, start, "start")
     target = None
     if goal is not None:
@@ -99,6 +118,7 @@ def route_costs(
     start: Hex,
     daily_tp: int = DAILY_TP,
     max_movement_points: int = 2 * DAILY_TP,
+    impassable_factor: int = IMPASSABLE_FACTOR,
 ) -> FloatGrid:
     """Least TP from ``start`` to every hex, as a ``[row, col]`` grid (``inf`` = unreachable).
 
@@ -107,7 +127,7 @@ def route_costs(
     [[0.0, 1.0, 4.0]]
     """
     tp = cost_grid.tp if isinstance(cost_grid, CostGrid) else cost_grid
-    return _search(tp, start, daily_tp, max_movement_points)[0]
+    return _search(tp, start, daily_tp, max_movement_points, impassable_factor)[0]
 
 
 @dataclass(frozen=True)
@@ -135,8 +155,11 @@ def plan_route(
     cost_grid: FloatGrid | CostGrid,
     daily_tp: int = DAILY_TP,
     max_movement_points: int = 2 * DAILY_TP,
+    impassable_factor: int = IMPASSABLE_FACTOR,
 ) -> Route:
-    """The fewest-days, then fewest-TP route from ``start`` to ``goal``.
+    """The fewest-days, then fewest-TP route from ``start`` to ``goal``; ``daily_tp``,
+    ``max_movement_points`` (TP-WIL-7) and ``impassable_factor`` (TP-WIL-8) come from the
+    ruleset.
 
     >>> import numpy as np
     >>> m = HexMap.build("v", np.array([[0, 1, 0]], np.uint8))
@@ -148,7 +171,9 @@ def plan_route(
         raise ValueError(
             f"cost grid {tp.shape} does not match the map {hexmap.height, hexmap.width}"
         )
-    dist, pred = _search(tp, start, daily_tp, max_movement_points, predecessors=True, goal=goal)
+    dist, pred = _search(
+        tp, start, daily_tp, max_movement_points, impassable_factor, predecessors=True, goal=goal
+    )
     assert pred is not None
     target = _node(tp.shape, goal, "goal")
     if not np.isfinite(dist.reshape(-1)[target]):
@@ -162,7 +187,10 @@ def plan_route(
     while nodes[-1] != source:
         nodes.append(int(pred.flat[nodes[-1]]))
     hexes = tuple(Hex.from_offset(n % width, n // width) for n in reversed(nodes))
-    costs = [effective_cost(_exact(cost_grid, h), daily_tp, max_movement_points) for h in hexes[1:]]
+    costs = [
+        effective_cost(_exact(cost_grid, h), daily_tp, max_movement_points, impassable_factor)
+        for h in hexes[1:]
+    ]
     total = sum((c for c in costs if c is not None), start=Fraction(0))
-    days = len(plan_days(costs, daily_tp, max_movement_points))
+    days = len(plan_days(costs, daily_tp, max_movement_points, impassable_factor))
     return Route(hexes, total, days)

@@ -26,6 +26,10 @@ from turnkeeper.world.hexmap import HexMap, Road, Terrain
 
 #: TP-WIL-1: land travel gives 4 TP a day.
 DAILY_TP = 4
+#: TP-WIL-7: at most twice the daily TP in movement points a day (the ruleset may differ).
+MAX_MOVEMENT_FACTOR = 2
+#: TP-WIL-8: a hex costing twice the daily TP or more is impassable (the ruleset may differ).
+IMPASSABLE_FACTOR = 2
 
 #: Seed defaults (TP-WIL-4), for demos and tests until the ruleset supplies them. Deep
 #: forest and swamp take the forest and marsh values; desert x1 and water x0 (land travel
@@ -64,13 +68,18 @@ def hex_cost(multipliers: Iterable[Fraction | int]) -> Fraction | None:
     return None if product == 0 else 1 / product
 
 
-def is_impassable(cost: Fraction | None, daily_tp: int = DAILY_TP) -> bool:
-    """TP-WIL-8: a hex costing at least twice the daily TP cannot be entered.
+def is_impassable(
+    cost: Fraction | None, daily_tp: int = DAILY_TP, impassable_factor: int = IMPASSABLE_FACTOR
+) -> bool:
+    """TP-WIL-8: a hex costing at least ``impassable_factor`` (2) x the daily TP cannot be
+    entered.
 
     >>> is_impassable(Fraction(8)), is_impassable(Fraction(15, 2)), is_impassable(None)
     (True, False, True)
+    >>> is_impassable(Fraction(8), impassable_factor=3)
+    False
     """
-    return cost is None or cost >= 2 * daily_tp
+    return cost is None or cost >= impassable_factor * daily_tp
 
 
 def movement_floor(daily_tp: int = DAILY_TP, max_movement_points: int = 2 * DAILY_TP) -> Fraction:
@@ -84,11 +93,14 @@ def movement_floor(daily_tp: int = DAILY_TP, max_movement_points: int = 2 * DAIL
 
 
 def effective_cost(
-    cost: Fraction | None, daily_tp: int = DAILY_TP, max_movement_points: int = 2 * DAILY_TP
+    cost: Fraction | None,
+    daily_tp: int = DAILY_TP,
+    max_movement_points: int = 2 * DAILY_TP,
+    impassable_factor: int = IMPASSABLE_FACTOR,
 ) -> Fraction | None:
     """What entering the hex really takes from the day: ``None`` if impassable (TP-WIL-8),
     else the cost raised to the TP-WIL-7 floor."""
-    if is_impassable(cost, daily_tp):
+    if is_impassable(cost, daily_tp, impassable_factor):
         return None
     assert cost is not None
     return max(cost, movement_floor(daily_tp, max_movement_points))
@@ -117,14 +129,17 @@ def plan_days(
     costs: Iterable[Fraction | int | None],
     daily_tp: int = DAILY_TP,
     max_movement_points: int = 2 * DAILY_TP,
+    impassable_factor: int = IMPASSABLE_FACTOR,
 ) -> list[DayPlan]:
     """Split a sequence of hex costs into travel days (TP-WIL-6, TP-WIL-7, TP-WIL-8).
 
     A day never spends more than ``daily_tp`` of its own points. A move that does not fit
     in what is left today may be started with today's remaining points and finished with
     tomorrow's first points; if even today's rest plus all of tomorrow would not pay it,
-    the party camps with the rest unused and starts the move fresh in the morning. Each
-    hex takes at least the TP-WIL-7 floor. An impassable hex raises.
+    the party camps with the rest unused and starts the move fresh in the morning. A move
+    dearer than two days (only when a ruleset's ``impassable_factor`` is above 2) takes
+    whole days from a fresh morning. Each hex takes at least the TP-WIL-7 floor. An
+    impassable hex raises.
 
     >>> [d.completed for d in plan_days([Fraction(1, 4)] * 10)]  # TP-WIL-7: 8 hexes a day
     [(0, 1, 2, 3, 4, 5, 6, 7), (8, 9)]
@@ -143,11 +158,12 @@ def plan_days(
 
     for index, raw in enumerate(costs):
         cost = None if raw is None else Fraction(raw)
-        if is_impassable(cost, daily_tp):
+        if is_impassable(cost, daily_tp, impassable_factor):
             shown = "x0" if cost is None else f"{cost} TP"
             raise IllegalCommandError(
                 f"move {index + 1} enters an impassable hex ({shown}; at least "
-                f"{2 * daily_tp} TP is impassable, TP-WIL-8): change the travel conditions"
+                f"{impassable_factor * daily_tp} TP is impassable, TP-WIL-8): change the "
+                "travel conditions"
             )
         assert cost is not None
         need = max(cost, floor)
@@ -156,10 +172,10 @@ def plan_days(
                 need -= left
                 close(carried_out=left, unused=Fraction(0))
             else:
-                close(carried_out=Fraction(0), unused=left)
-                if need > daily_tp:
+                if left < daily_tp:  # part of today is spent: camp, begin it fresh
+                    close(carried_out=Fraction(0), unused=left)
+                while need > daily_tp:
                     need -= daily_tp
-                    left = Fraction(0)
                     close(carried_out=Fraction(daily_tp), unused=Fraction(0))
         left -= need
         spent += need

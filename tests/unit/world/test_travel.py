@@ -98,3 +98,24 @@ def test_cost_grid_exact_per_terrain_road_weather() -> None:
     assert grid.exact_at(Hex(1, 0)) == 1  # 1 / (2 * 2/3 * 3/2 * 1/2)
     assert grid.exact_at(Hex(2, -1)) is None
     assert grid.tp.tolist() == [[0.5, 1.0, float("inf")]]
+
+
+def test_tp_wil_8_the_impassable_factor_is_a_parameter() -> None:
+    # A ruleset may raise TP-WIL-8's 2 x daily TP; 8 TP is then a two-day hex.
+    assert is_impassable(F(8), impassable_factor=3) is False
+    assert is_impassable(F(12), impassable_factor=3) is True
+    assert effective_cost(F(8), impassable_factor=3) == 8
+    day1, day2 = plan_days([8], impassable_factor=3)
+    assert (day1.carried_out, day2.carried_in, day2.completed, day2.unused) == (4, 4, (0,), 0)
+
+
+def test_tp_wil_6_a_move_dearer_than_two_days_takes_whole_days_from_a_fresh_morning() -> None:
+    # Only possible with impassable_factor above 2: 1 TP, then a 10-TP hex.
+    plans = plan_days([1, 10], impassable_factor=3)
+    assert [(d.completed, d.spent, d.carried_out, d.unused) for d in plans] == [
+        ((0,), 1, 0, 3),  # camp: the rest of day 1 cannot begin a three-day move
+        ((), 0, 4, 0),
+        ((), 0, 4, 0),
+        ((1,), 2, 0, 2),
+    ]
+    assert sum(d.spent + d.carried_out for d in plans) == 11
