@@ -259,17 +259,20 @@ def _gc_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector while a whole journal is read and folded.
 
     A rebuild makes hundreds of thousands of objects that all stay alive (the records, their
-    events) or are dropped by reference counting (the states folded past), and none of them
-    form cycles. The collector, triggered by every few hundred new objects, still walks the
-    growing heap each time: with it on, a 100,000-record rebuild takes about twice as long.
-    Reference counting frees memory as usual meanwhile; the collector resumes afterwards
-    (if it was on), even on an error.
+    events) or are dropped by reference counting (the states folded past); none of them form
+    cycles. The collector, triggered every few hundred new objects, would walk the growing
+    heap again and again: with it on, a 100,000-record rebuild takes about twice as long.
+    Reference counting frees memory as usual meanwhile. Afterwards ``gc.freeze`` moves what
+    survived (mostly the journal, alive as long as the campaign is loaded) out of the
+    collector's sight, so the first collection after the pause does not walk it all at once
+    (0.15 s for 100,000 records); then the collector resumes if it was on, even on an error.
     """
     was_on = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
         if was_on:
             gc.enable()
 

@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from turnkeeper.dice import UsageDie
 from turnkeeper.errors import DiceNotationError, TurnkeeperError
+from turnkeeper.frozen import Frozen
 from turnkeeper.rules.schema import Ruleset
 
 
@@ -23,7 +24,7 @@ class PartyFileError(TurnkeeperError):
     """A party file that cannot be read: names the file, the key and what was expected."""
 
 
-class Model(BaseModel):
+class Model(Frozen):
     """Base of the campaign's data: immutable, and unknown keys are errors."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)

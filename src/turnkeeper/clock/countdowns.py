@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from turnkeeper.frozen import Frozen
 from turnkeeper.rules.schema import CountdownType, Ruleset
 
 DEFAULT_TYPES: dict[str, CountdownType] = {
@@ -65,7 +66,7 @@ def find_type(types: dict[str, CountdownType], name: str) -> str | None:
     return None
 
 
-class Countdown(BaseModel):
+class Countdown(Frozen):
     """One running countdown: a named counter that ticks down to zero.
 
     ``listens`` names extra triggers that tick it (DG-CD-4: ``wound``, ``action``), for the

@@ -1,0 +1,48 @@
+"""Frozen pydantic models that copy quickly: the fold makes a new state per event.
+
+>>> from pydantic import ConfigDict
+>>> class Torch(Frozen):
+...     model_config = ConfigDict(frozen=True)
+...     turns_left: int
+>>> lit = Torch(turns_left=6)
+>>> lit.model_copy(update={"turns_left": 5}), lit
+(Torch(turns_left=5), Torch(turns_left=6))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self
+
+from pydantic import BaseModel
+
+_set = object.__setattr__
+
+
+class Frozen(BaseModel):
+    """Base of immutable game data whose ``model_copy`` is a dict merge.
+
+    Pydantic's ``model_copy`` copies the extra, private and fields-set slots through
+    ``copy.copy``, about three times the cost of the copy itself; folding a 100,000-event
+    journal makes over 100,000 copies. Subclasses are frozen and have no private attributes
+    or extra fields (anything else falls back to pydantic's own copy). Like pydantic's, the
+    update is not validated: callers pass values of the fields' types.
+    """
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A shallow copy with ``update`` applied (pydantic's semantics, a quicker path)."""
+        if deep or self.__pydantic_private__ is not None or self.__pydantic_extra__ is not None:
+            return super().model_copy(update=update, deep=deep)
+        copied = object.__new__(type(self))
+        fields = self.__dict__.copy()
+        fields_set = self.__pydantic_fields_set__
+        if update:
+            fields.update(update)
+            if not update.keys() <= fields_set:
+                fields_set = fields_set | update.keys()
+        # A frozen model's fields-set never changes once made, so copies may share it.
+        _set(copied, "__dict__", fields)
+        _set(copied, "__pydantic_fields_set__", fields_set)
+        _set(copied, "__pydantic_extra__", None)
+        _set(copied, "__pydantic_private__", None)
+        return copied
