@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from typer.testing import CliRunner
@@ -14,6 +15,9 @@ from typer.testing import CliRunner
 import turnkeeper.cli  # noqa: F401  (registers the verbs)
 from turnkeeper.cli.app import app
 from turnkeeper.errors import TurnkeeperError
+
+if TYPE_CHECKING:
+    from tests.integration.conftest import Tk
 
 runner = CliRunner()
 
@@ -105,3 +109,52 @@ def test_mistakes_are_one_error(campaign: Path) -> None:
         check=False,
     )
     assert result.returncode == 2 and "not a direction" in result.stderr
+
+
+def test_map_show_draws_the_campaign_map_and_the_player_view_keeps_secrets(
+    tmp_path: Path, tk: Tk
+) -> None:
+    # rule: TP-DISC-2 (an unfound hidden feature stays off the party's map)
+    db = str(tmp_path / "play.db")
+    path = tmp_path / "vale.toml"
+    path.write_text(MAP, encoding="utf-8")
+    tk(db, "new", "Keep", "--ruleset", "tp", "--seed", "3")
+    with pytest.raises(TurnkeeperError, match="map load"):
+        tk(db, "map", "show", "--out", str(tmp_path / "none.svg"))
+    tk(db, "map", "load", str(path), "--at", "0000")
+    tk(db, "travel", "s", "--dice", "5")  # into 0001, where the hidden Cave lies unfound
+    tk(db, "travel", "0000")
+    referee, player = tmp_path / "referee.svg", tmp_path / "player.svg"
+    shown = tk(db, "map", "show", "--out", str(referee))
+    assert shown["campaign"] == "Keep" and shown["player"] is False
+    mine = tk(db, "map", "show", "--out", str(player), "--player")
+    everything, known = referee.read_text("utf-8"), player.read_text("utf-8")
+    assert "Cave" in everything and "the dragon sleeps" in everything
+    assert "Cave" not in known and "the dragon sleeps" not in known
+    assert "Old Tower" in known  # the landmark the party saw (TP-DISC-1)
+    assert "party at 0000" in known and "party at 0000" in everything
+    assert known.count("<polygon") < everything.count("<polygon")
+    assert 0 < mine["known_hexes"] < 16
+    with pytest.raises(TurnkeeperError, match="--known and --party go with --map"):
+        tk(db, "map", "show", "--out", str(player), "--party", "0000")
+
+
+def test_route_draws_on_the_campaign_map(tmp_path: Path, tk: Tk) -> None:
+    db = str(tmp_path / "play.db")
+    path = tmp_path / "vale.toml"
+    path.write_text(MAP, encoding="utf-8")
+    tk(db, "new", "Keep", "--ruleset", "tp", "--seed", "3")
+    tk(db, "map", "load", str(path), "--at", "0000")
+    tk(db, "travel", "s", "--dice", "5")
+    out = tmp_path / "route.svg"
+    route = tk(db, "route", "here", "0303", "--out", str(out), "--player")
+    assert route["hexes"][0] == "0001" and route["hexes"][-1] == "0303"
+    assert route["svg"] == str(out) and route["campaign"] == "Keep"
+    drawn = out.read_text("utf-8")
+    assert "<polyline" in drawn and "(player view)" in drawn and "dragon" not in drawn
+    back = tk(db, "route", "0303", "here")
+    assert back["hexes"][-1] == "0001"
+    with pytest.raises(TurnkeeperError, match="no party"):
+        tk(db, "route", "here", "0303", "--map", str(path))
+    with pytest.raises(TurnkeeperError, match="--player"):
+        tk(db, "route", "0000", "0303", "--map", str(path), "--player")

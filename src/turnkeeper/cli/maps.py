@@ -1,8 +1,9 @@
 """CLI verbs: ``turnkeeper map new | show | check`` (wilderness hex maps, issue 5).
 
-``map show`` takes the party's position and what the party knows from options or a small
-JSON "knowledge" file, so the campaign can hand over its state without the map verbs
-knowing about campaigns:
+``map show --out map.svg`` draws the current campaign's map: the one ``map load`` embedded,
+with the party's hex, and with ``--player`` only the hexes the party has seen and the
+features it has found. ``map show --map FILE`` draws a bare map file instead; the party's
+position and what it knows then come from options or a small JSON "knowledge" file:
 
     {"party_at": "0304", "known": ["0304", "0404"], "found_features": ["village-1"]}
 """
@@ -11,14 +12,19 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
+from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import JsonOption, app, console, emit
-from turnkeeper.errors import NotFoundError, TurnkeeperError
+from turnkeeper.cli.options import CampaignOption, DbOption
+from turnkeeper.cli.runner import open_campaigns
+from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
+from turnkeeper.procedures.wilderness_state import WildernessState
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
@@ -42,6 +48,37 @@ def read_map(path: Path) -> HexMap:
     except (OSError, UnicodeDecodeError) as error:
         raise MapError(f"{path}: cannot read the map file: {error}") from None
     return loads_map(text, fmt, where=str(path))
+
+
+@dataclass(frozen=True)
+class CampaignMap:
+    """A campaign's wilderness as the drawing needs it: the map, the party's hex, the hexes
+    the party has seen or been in, and the ids of the features it has found."""
+
+    campaign: str
+    state: CampaignState
+    wild: WildernessState
+    known: frozenset[Hex]
+
+    @property
+    def hexmap(self) -> HexMap:
+        """The campaign's map as the world layer's grids."""
+        return self.wild.hexmap
+
+
+def campaign_map(db: str | None, campaign: str | None) -> CampaignMap:
+    """The chosen campaign's map and what its party knows; one clear error without a map."""
+    with open_campaigns(db) as campaigns:
+        name = campaigns.resolve(campaign)
+        state = campaigns.state(name)
+    wild = state.wilderness
+    if wild is None:
+        raise IllegalCommandError(
+            f"campaign {name!r} has no wilderness map: load one first with "
+            "`turnkeeper map load FILE --at HEX` (or draw a file with `map show --map FILE`)"
+        )
+    known = wild.seen | wild.visited | {wild.position}
+    return CampaignMap(name, state, wild, frozenset(known))
 
 
 def _summary(hexmap: HexMap) -> dict[str, Any]:
@@ -103,18 +140,10 @@ def _hex_option(text: str, what: str) -> Hex:
         raise TurnkeeperError(f"{what}: {error}") from None
 
 
-@map_app.command("show")
-def show(
-    map_file: Annotated[Path, typer.Option("--map", help="Map file (.toml or .json).")],
-    out: Annotated[Path, typer.Option("--out", help="SVG file to write.")],
-    player: Annotated[bool, typer.Option("--player", help="Only what the party knows.")] = False,
-    known_file: Annotated[Path | None, typer.Option("--known", help=_KNOWN_HELP)] = None,
-    party: Annotated[
-        str | None, typer.Option("--party", help="Party hex: '0304' or 'q,r'.")
-    ] = None,
-    as_json: bool = JsonOption,
-) -> None:
-    """Draw the map as SVG: the referee's view, or with --player the party's."""
+def _from_file(
+    map_file: Path, known_file: Path | None, party: str | None
+) -> tuple[HexMap, Hex | None, set[Hex], set[str]]:
+    """A bare map file, with the party's hex and knowledge from ``--party`` / ``--known``."""
     hexmap = read_map(map_file)
     knowledge: dict[str, Any] = {}
     if known_file is not None:
@@ -137,9 +166,45 @@ def show(
         raise NotFoundError(f"party hex {party_at.label} is not on map {hexmap.name!r}")
     if party_at is not None:
         known.add(party_at)
+    return hexmap, party_at, known, found
+
+
+@map_app.command("show")
+def show(
+    out: Annotated[Path, typer.Option("--out", help="SVG file to write.")],
+    map_file: Annotated[
+        Path | None,
+        typer.Option("--map", help="Draw this map file (.toml or .json), not the campaign's."),
+    ] = None,
+    player: Annotated[bool, typer.Option("--player", help="Only what the party knows.")] = False,
+    known_file: Annotated[
+        Path | None, typer.Option("--known", help=f"With --map: {_KNOWN_HELP}")
+    ] = None,
+    party: Annotated[
+        str | None, typer.Option("--party", help="With --map: the party hex, '0304' or 'q,r'.")
+    ] = None,
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Draw the campaign's map as SVG (or a map file's, with --map): the referee's view, or
+    with --player only the hexes the party has seen and the features it has found."""
+    result: dict[str, Any] = {}
+    if map_file is not None:
+        hexmap, party_at, known, found = _from_file(map_file, known_file, party)
+    else:
+        if known_file is not None or party is not None:
+            raise IllegalCommandError(
+                "map show: --known and --party go with --map FILE; a campaign's map already "
+                "knows where its party is and what it has found"
+            )
+        drawn = campaign_map(db, campaign)
+        hexmap, party_at = drawn.hexmap, drawn.wild.position
+        known, found = set(drawn.known), set(drawn.wild.found)
+        result["campaign"] = drawn.campaign
     svg = render_svg(hexmap, party_at, known, player=player, found_features=found)
     out.write_text(svg, encoding="utf-8")
-    result = {"file": str(out), "player": player, "known_hexes": len(known), "bytes": len(svg)}
+    result |= {"file": str(out), "player": player, "known_hexes": len(known), "bytes": len(svg)}
     emit(
         result,
         as_json,

@@ -17,7 +17,7 @@ import typer
 
 from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import JsonOption, app, console, emit
-from turnkeeper.cli.maps import map_app, read_map
+from turnkeeper.cli.maps import campaign_map, map_app, read_map
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.dice import format_fraction
@@ -32,7 +32,7 @@ from turnkeeper.procedures.wilderness import (
     WildernessCommand,
 )
 from turnkeeper.procedures.wilderness_costs import best_route, hex_cost_for
-from turnkeeper.procedures.wilderness_state import DEFAULT_REGION
+from turnkeeper.procedures.wilderness_state import DEFAULT_REGION, wilderness_of
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import map_to_data
@@ -238,8 +238,6 @@ def weather_command(
     if roll_new:
         _run(db, campaign, RollWeather(), as_json, dice)
         return
-    from turnkeeper.procedures.wilderness_state import wilderness_of
-
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
         wild = wilderness_of(campaigns.state(name))
@@ -253,10 +251,21 @@ def weather_command(
     emit(data, as_json, render)
 
 
+def _route_hex(text: str, here: Hex | None, what: str) -> Hex:
+    """A route's end: a hex label or q,r, or ``here`` for the party's hex."""
+    if text.strip().lower() != "here":
+        return Hex.parse(text)
+    if here is None:
+        raise IllegalCommandError(
+            f"route: {what} 'here' is the party's hex; with --map there is no party: give a hex"
+        )
+    return here
+
+
 @app.command("route")
 def route_command(
     start: str = typer.Argument(..., help="From this hex (0304 or q,r), or 'here'."),
-    goal: str = typer.Argument(..., help="To this hex."),
+    goal: str = typer.Argument(..., help="To this hex, or 'here'."),
     party: str | None = PartyOption,
     vessel: str | None = VesselOption,
     map_file: Annotated[
@@ -264,10 +273,13 @@ def route_command(
         typer.Option("--map", help="Plan on this map file, not the campaign's (clear weather)."),
     ] = None,
     ruleset: str = typer.Option("tp", "--ruleset", help="With --map: the ruleset."),
-    svg: Annotated[
-        Path | None, typer.Option("--svg", help="Draw the route on the map, to this file.")
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "--svg", help="Draw the route on the map, to this SVG file."),
     ] = None,
-    player: bool = PlayerOption,
+    player: bool = typer.Option(
+        False, "--player", help="Draw only the map the party knows (a campaign's map)."
+    ),
     db: str | None = DbOption,
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
@@ -275,7 +287,13 @@ def route_command(
     """The route of fewest days, then fewest TP, under the current weather (TP-WIL-6..8)."""
     known: frozenset[Hex] | None = None
     found: frozenset[str] | None = None
+    here: Hex | None = None
     if map_file is not None:
+        if player:
+            raise IllegalCommandError(
+                "route: --player draws what a campaign's party knows; a --map file has no "
+                "party: leave out --player or --map"
+            )
         hexmap, rules, weather = (
             read_map(map_file),
             find_ruleset(ruleset),
@@ -283,20 +301,18 @@ def route_command(
         )
         conditions = _party(party) or ()
         chosen = vessel or None
-        here = None
     else:
-        from turnkeeper.procedures.wilderness_state import wilderness_of
-
-        with open_campaigns(db) as campaigns:
-            state = campaigns.state(campaigns.resolve(campaign))
-        wild = wilderness_of(state)
-        hexmap, rules, weather = wild.hexmap, state.ruleset, wild.weather
+        drawn = campaign_map(db, campaign)
+        wild = drawn.wild
+        hexmap, rules, weather = wild.hexmap, drawn.state.ruleset, wild.weather
         conditions = wild.party if party is None else (_party(party) or ())
         chosen = wild.vessel if vessel is None else (vessel or None)
-        here, known, found = wild.position, wild.seen, wild.found
-    first = here if start == "here" and here is not None else Hex.parse(start)
-    route = best_route(rules, hexmap, first, Hex.parse(goal), weather, conditions, chosen)
-    data = {
+        here, known, found = wild.position, drawn.known, wild.found
+    first = _route_hex(start, here, "FROM")
+    route = best_route(
+        rules, hexmap, first, _route_hex(goal, here, "TO"), weather, conditions, chosen
+    )
+    data: dict[str, Any] = {
         "from": first.label,
         "to": route.hexes[-1].label,
         "hexes": [h.label for h in route.hexes],
@@ -305,7 +321,9 @@ def route_command(
         "party": list(conditions) or ["on_foot"],
         "vessel": chosen,
     }
-    if svg is not None:
+    if map_file is None:
+        data["campaign"] = drawn.campaign
+    if out is not None:
         picture = render_svg(
             hexmap,
             party_at=here,
@@ -314,11 +332,11 @@ def route_command(
             player=player,
             found_features=found if player else None,
         )
-        svg.write_text(picture, encoding="utf-8")
-        data["svg"] = str(svg)
+        out.write_text(picture, encoding="utf-8")
+        data["svg"] = str(out)
 
     def render() -> None:
-        steps = " -> ".join(data["hexes"])  # type: ignore[arg-type]
+        steps = " -> ".join(data["hexes"])
         console.print(f"{steps}\n{format_fraction(route.tp)} TP, {route.days} day(s)")
 
     emit(data, as_json, render)
