@@ -35,7 +35,8 @@ from turnkeeper.world.svg import render_svg
 map_app = typer.Typer(help="Wilderness hex maps: make, check and draw them.", no_args_is_help=True)
 app.add_typer(map_app, name="map")
 
-_KNOWN_HELP = 'JSON: {"party_at": hex, "known": [hexes], "found_features": [ids]}.'
+# Typer renders help as Rich markup: the backslashes keep the brackets on screen.
+_KNOWN_HELP = 'JSON: {"party_at": hex, "known": \\[hexes], "found_features": \\[ids]}.'
 
 
 def read_map(path: Path) -> HexMap:
