@@ -6,26 +6,36 @@ there: an ordered tuple of :class:`Hook`, each a per-boundary procedure. Nothing
 inside the span is dropped, because each hook sees the state its predecessors left.
 The default list is :data:`turnkeeper.campaign.hooks.HOOKS`; a dungeon or wilderness
 procedure adds its per-turn or per-watch check there, without touching the scheduler.
+
+A hook may break the wait (issue 3): when what it did at a boundary calls for the referee
+(an encounter), the rest of the span is not waited and a :class:`WaitBroken` says so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from turnkeeper.campaign.events import ClockAdvanced, Event
 from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.boundaries import Boundary, next_boundary
 from turnkeeper.clock.calendar import start_offset
+from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
 
 
 class Draft:
-    """The events one command has decided so far, and the state they lead to."""
+    """The events one command has decided so far, and the state they lead to.
 
-    def __init__(self, state: CampaignState) -> None:
+    ``quiet`` names hooks that this command's waits leave out: a command that runs a
+    frame's procedure itself (the dungeon turn) keeps the hook from running it twice.
+    """
+
+    def __init__(self, state: CampaignState, quiet: frozenset[str] = frozenset()) -> None:
         self.state = state
+        self.quiet = quiet
         self.events: list[Event] = []
 
     def add(self, *events: Event) -> None:
@@ -42,6 +52,22 @@ class Hook:
     name: str
     frames: Callable[[CampaignState], frozenset[str]]
     run: Callable[[CampaignState, Boundary, DiceSource], list[Event]]
+    breaks: Callable[[Sequence[Event]], str | None] | None = None
+    """Given the events the hook produced at a boundary, why the wait stops there (or None)."""
+
+
+class WaitBroken(Event):
+    """The wait stops early (an encounter): the rest of the span is not waited."""
+
+    kind: ClassVar[str] = "clock.wait_broken"
+    when: str
+    reason: str
+    unwaited: int
+
+    def describe(self) -> str:
+        hour = self.when.rsplit(" ", 1)[-1]
+        left = format_duration(self.unwaited)
+        return f"the wait is broken at {hour} by {self.reason}: {left} not waited"
 
 
 def wait(draft: Draft, seconds: int, dice: DiceSource, hooks: Sequence[Hook] | None = None) -> None:
@@ -49,7 +75,10 @@ def wait(draft: Draft, seconds: int, dice: DiceSource, hooks: Sequence[Hook] | N
 
     At a boundary where some hook produced events, a :class:`ClockAdvanced` to that instant
     comes first, so each event carries the time it happened; boundaries where nothing
-    happens are not recorded. The span ends with time advanced to its end.
+    happens are not recorded. The span ends with time advanced to its end, unless a hook
+    breaks the wait (:attr:`Hook.breaks`): then time stops at that boundary and a
+    :class:`WaitBroken` records what was not waited. A hook whose procedure itself passes
+    time (a forced rest) moves the scheduler on to where it left the clock.
     """
     if seconds < 0:
         raise IllegalCommandError(f"time only runs forward: cannot wait {seconds} s")
@@ -58,6 +87,7 @@ def wait(draft: Draft, seconds: int, dice: DiceSource, hooks: Sequence[Hook] | N
         from turnkeeper.campaign.hooks import HOOKS
 
         hooks = HOOKS
+    hooks = [hook for hook in hooks if hook.name not in draft.quiet]
     end = draft.state.now + seconds
     scales = draft.state.scales
     offset = start_offset(draft.state.ruleset.time)
@@ -70,14 +100,24 @@ def wait(draft: Draft, seconds: int, dice: DiceSource, hooks: Sequence[Hook] | N
         cursor = boundary.at
         state = draft.state.model_copy(update={"now": boundary.at})
         fired: list[Event] = []
+        why: str | None = None
         for hook in hooks:
             if hook.frames(state).isdisjoint(boundary.frames):
                 continue
-            for event in hook.run(state, boundary, dice):
+            events = hook.run(state, boundary, dice)
+            for event in events:
                 state = event.apply(state)
                 fired.append(event)
+            if events and hook.breaks is not None:
+                why = why or hook.breaks(events)
         if fired:
             draft.add(ClockAdvanced(to=boundary.at, seconds=boundary.at - draft.state.now))
             draft.add(*fired)
+            cursor = max(cursor, draft.state.now)
+        if why is not None:
+            if draft.state.now < end:
+                left = end - draft.state.now
+                draft.add(WaitBroken(when=draft.state.date, reason=why, unwaited=left))
+            return
     if draft.state.now < end:
         draft.add(ClockAdvanced(to=end, seconds=end - draft.state.now))

@@ -67,12 +67,14 @@ __all__ = [
     "SiteLeft",
     "SpellEffectsEnded",
     "Turn",
+    "TurnSituation",
     "WanderingChecked",
     "decide_dungeon",
     "dungeon_turn",
     "end_encounter",
     "enter_site",
     "leave_site",
+    "turn_check",
 ]
 
 REFEREE = Visibility.REFEREE
@@ -205,9 +207,8 @@ def dungeon_turn(state: CampaignState, command: Turn, dice: DiceSource) -> list[
     if command.level is not None and command.area is None and level_number != visit.level:
         area_key = None
     area = level.area(area_key) if area_key is not None else None
-    rules = state.ruleset.dungeon
     can_read = not state.light.dark or visit.site.site.lit
-    draft = Draft(state)
+    draft = Draft(state, _QUIET)
     turn = visit.turns + 1
     draft.add(
         DungeonTurnTaken(
@@ -222,29 +223,10 @@ def dungeon_turn(state: CampaignState, command: Turn, dice: DiceSource) -> list[
         )
     )
     hiding = command.hide and bool(area and area.hiding_place)
-    approach = Approach.ENTERING if area and area.occupied else Approach.WANDERING
-    rested = False
-    if rules.procedure == "overloaded":
-        rested = _overloaded_face(draft, dice, mode_name, mode, hiding, approach)
-    elif visit.site.site.wandering and check_due(turn, rules.check_every_turns):
-        off_lanes = command.skip_check or bool(area and area.off_lanes)
-        chance = wandering_chance(rules, mode_name, command.noisy)
-        if off_lanes:
-            why = "the party keeps off the lanes of traffic (EX-ENC-3)"
-            draft.add(WanderingChecked(chance=chance, sides=rules.check_die, skipped=why))
-        else:
-            check = wandering_check(rules, chance, dice)
-            draft.add(
-                WanderingChecked(
-                    chance=chance,
-                    sides=rules.check_die,
-                    encounter=check.encounter,
-                    rolls=_records(check.roll),
-                    visibility=REFEREE,
-                )
-            )
-            if check.encounter:
-                _encounter(draft, dice, mode_name, mode, hiding, approach)
+    off_lanes = command.skip_check or bool(area and area.off_lanes)
+    situation = TurnSituation(mode_name, mode, hiding, bool(area and area.occupied))
+    # The turn passes below; the dungeon hook must not check this turn a second time.
+    rested = turn_check(draft, dice, turn, situation, command.noisy, off_lanes)
     if not rested:
         wait(draft, draft.state.scales.turn, dice)
     if mode is not None and mode.rest_after:
@@ -252,14 +234,64 @@ def dungeon_turn(state: CampaignState, command: Turn, dice: DiceSource) -> list[
     return draft.events
 
 
-def _overloaded_face(
+@dataclass(frozen=True)
+class TurnSituation:
+    """How the party meets what comes this turn: its pace, a place to hide, the area."""
+
+    mode_name: str | None = None
+    mode: MovementMode | None = None
+    hiding: bool = False
+    occupied: bool = False
+
+    @property
+    def approach(self) -> Approach:
+        return Approach.ENTERING if self.occupied else Approach.WANDERING
+
+
+_QUIET = frozenset({"dungeon"})
+
+
+def turn_check(
     draft: Draft,
     dice: DiceSource,
-    mode_name: str | None,
-    mode: MovementMode | None,
-    hiding: bool,
-    approach: Approach,
+    turn: int,
+    situation: TurnSituation,
+    noisy: bool = False,
+    off_lanes: bool = False,
 ) -> bool:
+    """The ruleset's check for site turn ``turn``; True if the turn was spent resting.
+
+    Overloaded (TP-DUN-1, TP-DUN-2): the dungeon die and its face. Classic (EX-ENC-1 to
+    EX-ENC-4): the wandering check when ``turn`` is due, skipped off the lanes (EX-ENC-3).
+    The turn command and the wait's dungeon hook both come here; a forced rest's turn
+    leaves out the hooks the draft is quiet about.
+    """
+    rules = draft.state.ruleset.dungeon
+    if rules.procedure == "overloaded":
+        return _overloaded_face(draft, dice, situation)
+    if not (_visit(draft.state).site.site.wandering and check_due(turn, rules.check_every_turns)):
+        return False
+    chance = wandering_chance(rules, situation.mode_name, noisy)
+    if off_lanes:
+        why = "the party keeps off the lanes of traffic (EX-ENC-3)"
+        draft.add(WanderingChecked(chance=chance, sides=rules.check_die, skipped=why))
+        return False
+    check = wandering_check(rules, chance, dice)
+    draft.add(
+        WanderingChecked(
+            chance=chance,
+            sides=rules.check_die,
+            encounter=check.encounter,
+            rolls=_records(check.roll),
+            visibility=REFEREE,
+        )
+    )
+    if check.encounter:
+        _encounter(draft, dice, situation)
+    return False
+
+
+def _overloaded_face(draft: Draft, dice: DiceSource, situation: TurnSituation) -> bool:
     """Roll the dungeon die and apply its face; True if the turn was spent resting."""
     state = draft.state
     result = roll_overloaded(state.ruleset.dice[state.ruleset.dungeon.die], dice)
@@ -274,7 +306,7 @@ def _overloaded_face(
         )
     )
     if face.event is FaceEvent.ENCOUNTER:
-        _encounter(draft, dice, mode_name, mode, hiding, approach)
+        _encounter(draft, dice, situation)
     elif face.event in _OMENS:
         _from_table(draft, dice, "omens", OmenRolled)
     elif face.event is FaceEvent.GOOD_ENCOUNTER:
@@ -283,7 +315,7 @@ def _overloaded_face(
         draft.add(*waning_resources(draft.state, dice))
         draft.add(SpellEffectsEnded())
     elif face.event is FaceEvent.FORCED_REST:
-        draft.add(*forced_rest(draft.state, dice))
+        draft.add(*forced_rest(draft.state, dice, draft.quiet))
         return True
     return False
 
@@ -311,14 +343,7 @@ def _best(state: CampaignState, stat: str) -> int:
     return max((c.stats.get(stat, 0) for c in state.party.living), default=0)
 
 
-def _encounter(
-    draft: Draft,
-    dice: DiceSource,
-    mode_name: str | None,
-    mode: MovementMode | None,
-    hiding: bool,
-    approach: Approach,
-) -> None:
+def _encounter(draft: Draft, dice: DiceSource, situation: TurnSituation) -> None:
     state = draft.state
     visit = _visit(state)
     table = visit.current_level.encounters
@@ -328,10 +353,10 @@ def _encounter(
         return
     rules = state.ruleset.surprise
     leader = state.party.character(state.party.leader or "") or state.party.characters[0]
-    situation = SurpriseSituation(
-        approach=approach,
-        mode_name=mode_name,
-        mode=mode,
+    surprise_situation = SurpriseSituation(
+        approach=situation.approach,
+        mode_name=situation.mode_name,
+        mode=situation.mode,
         party_stealth=_best(state, rules.stealth_stat),
         party_notice=_best(state, rules.notice_stat),
         party_notice_each=tuple(
@@ -343,10 +368,10 @@ def _encounter(
     met = roll_encounter(
         state.ruleset,
         table,
-        situation,
+        surprise_situation,
         dice,
         leader_cha=leader.stats.get("CHA", 0),
-        hiding_place=hiding,
+        hiding_place=situation.hiding,
     )
     surprise = met.surprise
     free = surprise.free_round

@@ -99,6 +99,32 @@ class DungeonTurnTaken(Event):
         return f"turn {self.turn}: {pace}, {reach}, {book}" + (", noisily" if self.noisy else "")
 
 
+class DungeonTurnPassed(Event):
+    """A site turn passes while the party waits or rests: the turn count goes on (EX-ENC-1)."""
+
+    kind: ClassVar[str] = "dungeon.turn_passed"
+    turn: int
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with_visit(state, turns=self.turn)
+
+    def describe(self) -> str:
+        return f"turn {self.turn} passes without moving"
+
+
+class EncounterDieRolled(Event):
+    """The generic encounter die (TP-ENC-1) for a turn with no die of its own. Referee's."""
+
+    kind: ClassVar[str] = "encounter.die"
+    face: int
+    event: FaceEvent
+    label: str
+    moment: str = "downtime"
+
+    def describe(self) -> str:
+        return f"encounter die ({self.moment}) {self.face}: {self.label}"
+
+
 class DungeonDieRolled(Event):
     """The overloaded dungeon die's face (TP-DUN-1, TP-DUN-2). Referee's."""
 

@@ -139,9 +139,14 @@ def rest(state: CampaignState, dice: DiceSource, turns: int | None = None) -> li
     return draft.events
 
 
-def forced_rest(state: CampaignState, dice: DiceSource) -> list[Event]:
-    """TP-ENC-1 face 3: rest this turn and consume food and water for every living character."""
-    draft = Draft(state)
+def forced_rest(
+    state: CampaignState, dice: DiceSource, quiet: frozenset[str] = frozenset()
+) -> list[Event]:
+    """TP-ENC-1 face 3: rest this turn and consume food and water for every living character.
+
+    ``quiet``: hooks the resting turn leaves out (:class:`~turnkeeper.campaign.schedule.Draft`).
+    """
+    draft = Draft(state, quiet)
     eaters = len(state.party.living)
     for item, each in state.ruleset.rest.consumes.items():
         draft.add(*consume(draft.state, item, each * eaters, dice, "forced rest"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from turnkeeper.campaign import CountdownAdd, Journal, Light, Wait
+from turnkeeper.campaign import CountdownAdd, Journal, Light, Rest, Wait
 from turnkeeper.campaign.events import NoteMade
 from turnkeeper.campaign.hooks import HOOKS
 from turnkeeper.campaign.schedule import Draft, Hook, wait
@@ -38,8 +38,9 @@ def test_a_long_wait_fires_everything_due_in_time_order(make_journal: MakeJourna
 
 
 def test_quiet_boundaries_are_not_recorded(make_journal: MakeJournal) -> None:
-    journal = make_journal("tp")  # no rest cadence, no countdowns, no light
-    records = journal.execute(Wait(86400))
+    journal = make_journal("ex")  # outside a site: no light, no countdowns
+    journal.execute(Rest())  # starts the count of active turns afresh
+    records = journal.execute(Wait(4 * 600))  # four quiet turns: the rest is due after 5
     assert [r.event.kind for r in records] == ["clock.advanced"]
 
 

@@ -1,0 +1,56 @@
+"""Turns that pass in a site while the party waits or rests: the turn procedure still runs.
+
+Issue 3: skipping time fires everything that falls due in the span. At each dungeon-turn
+boundary of a wait (or a rest) inside a site, the site's turn count goes on and the
+ruleset's check for a party that is not moving is made, with the turn command's own
+:func:`~turnkeeper.procedures.dungeon.turn_check`:
+
+- classic (EX-ENC-1): the wandering check on every 2nd turn of the site's count, skipped in
+  an area off the lanes of traffic (EX-ENC-3), at the base chance (the party is still);
+- overloaded (TP-DUN-1, TP-DUN-2, TP-ENC-2): the dungeon die every turn and its face.
+
+An encounter breaks the wait: the rest of the span is not waited, so the referee can play
+it out (``turnkeeper site resume`` or a fight, as after a ``turn``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from turnkeeper.campaign.events import Event
+from turnkeeper.campaign.schedule import Draft, Hook
+from turnkeeper.campaign.state import CampaignState
+from turnkeeper.clock.boundaries import Boundary
+from turnkeeper.dice import DiceSource
+from turnkeeper.procedures.dungeon import TurnSituation, turn_check
+from turnkeeper.procedures.dungeon_events import DungeonTurnPassed, EncounterRolled
+
+
+def _frames(state: CampaignState) -> frozenset[str]:
+    return frozenset({"turn"}) if state.site is not None else frozenset()
+
+
+def _turn_passed(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[Event]:
+    """The site turn ending at ``boundary`` is counted, then checked (unless one is met)."""
+    visit = state.site
+    if visit is None:
+        return []
+    draft = Draft(state)
+    turn = visit.turns + 1
+    draft.add(DungeonTurnPassed(turn=turn))
+    if visit.encounter is None:
+        key = visit.area
+        area = visit.current_level.area(key) if key is not None else None
+        situation = TurnSituation(
+            hiding=bool(area and area.hiding_place), occupied=bool(area and area.occupied)
+        )
+        turn_check(draft, dice, turn, situation, off_lanes=bool(area and area.off_lanes))
+    return draft.events
+
+
+def _breaks(events: Sequence[Event]) -> str | None:
+    return "an encounter" if any(isinstance(e, EncounterRolled) for e in events) else None
+
+
+#: At each site turn's end in a wait or rest: count the turn, make the ruleset's check.
+DUNGEON_HOOK = Hook("dungeon", _frames, _turn_passed, _breaks)
