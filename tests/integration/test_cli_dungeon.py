@@ -131,3 +131,16 @@ def test_tables_for_people_render(tmp_path: Path, tk: Tk) -> None:
     assert "Flooded garth" in tk(db, "site", "show", as_json=False)
     result = runner.invoke(app, ["odds", "turn", "--ruleset", "ex", "--mode", "running"])
     assert result.exit_code == 0 and "7/8 (87.5%)" in result.stdout
+
+
+def test_wait_in_a_site_makes_the_checks_of_the_turns_it_passes(tmp_path: Path, tk: Tk) -> None:
+    """rule: EX-ENC-1 - `wait 1h` in a site passes 6 turns, checked on turns 2, 4 and 6."""
+    db = str(tmp_path / "w.db")
+    tk(db, "new", "Abbey", "--ruleset", "ex", "--seed", "3")
+    tk(db, "site", "enter", SITE)
+    waited = tk(db, "wait", "1h")
+    kinds = [r["kind"] for r in waited["records"]]
+    assert kinds.count("dungeon.turn_passed") == 6 and kinds.count("dungeon.check") == 3
+    assert "clock.wait_broken" not in kinds
+    text = tk(db, "log", as_json=False)
+    assert text.count("wandering check (1 in 6)") == 3
