@@ -70,7 +70,9 @@ class WaitBroken(Event):
         return f"the wait is broken at {hour} by {self.reason}: {left} not waited"
 
 
-def wait(draft: Draft, seconds: int, dice: DiceSource, hooks: Sequence[Hook] | None = None) -> None:
+def wait(
+    draft: Draft, seconds: int, dice: DiceSource, hooks: Sequence[Hook] | None = None
+) -> str | None:
     """Let ``seconds`` of game time pass, firing every hook at every boundary in the span.
 
     At a boundary where some hook produced events, a :class:`ClockAdvanced` to that instant
@@ -79,6 +81,8 @@ def wait(draft: Draft, seconds: int, dice: DiceSource, hooks: Sequence[Hook] | N
     breaks the wait (:attr:`Hook.breaks`): then time stops at that boundary and a
     :class:`WaitBroken` records what was not waited. A hook whose procedure itself passes
     time (a forced rest) moves the scheduler on to where it left the clock.
+
+    Returns why the wait was broken (even at the span's last boundary), or None.
     """
     if seconds < 0:
         raise IllegalCommandError(f"time only runs forward: cannot wait {seconds} s")
@@ -118,6 +122,7 @@ def wait(draft: Draft, seconds: int, dice: DiceSource, hooks: Sequence[Hook] | N
             if draft.state.now < end:
                 left = end - draft.state.now
                 draft.add(WaitBroken(when=draft.state.date, reason=why, unwaited=left))
-            return
+            return why
     if draft.state.now < end:
         draft.add(ClockAdvanced(to=end, seconds=end - draft.state.now))
+    return None

@@ -93,6 +93,22 @@ class Rested(Event):
         return "the party has rested"
 
 
+class RestInterrupted(Event):
+    """The wait inside a rest was broken (an encounter): no recovery (EX-REST-1, EX-REST-3).
+
+    Weariness stays and the rest stays due: the party has not had its turn of rest.
+    """
+
+    kind: ClassVar[str] = "rest.interrupted"
+    reason: str = "an encounter"
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.model_copy(update={"rest": state.rest.model_copy(update={"resting": False})})
+
+    def describe(self) -> str:
+        return f"the rest is interrupted by {self.reason}: the party has not rested"
+
+
 # --- procedures ---------------------------------------------------------------------------
 
 
@@ -125,11 +141,19 @@ def mark_fight(state: CampaignState) -> list[Event]:
 def take_rest(
     draft: Draft, dice: DiceSource, reason: str = "rest", turns: int | None = None
 ) -> None:
-    """Spend ``turns`` (``ruleset.rest.rest_turns`` by default) resting, then recover."""
+    """Spend ``turns`` (``ruleset.rest.rest_turns`` by default) resting, then recover.
+
+    A rest whose wait is broken (an encounter met while resting, even on its last turn)
+    recovers nothing: it is recorded as interrupted, and weariness and the rest due stay
+    (EX-REST-1, EX-REST-3).
+    """
     turns = draft.state.ruleset.rest.rest_turns if turns is None else turns
     draft.add(RestStarted(reason=reason))
-    wait(draft, turns * draft.state.scales.turn, dice)
-    draft.add(Rested())
+    broken = wait(draft, turns * draft.state.scales.turn, dice)
+    if broken is not None:
+        draft.add(RestInterrupted(reason=broken))
+    else:
+        draft.add(Rested())
 
 
 def rest(state: CampaignState, dice: DiceSource, turns: int | None = None) -> list[Event]:

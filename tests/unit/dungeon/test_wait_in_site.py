@@ -146,3 +146,48 @@ def test_the_turn_command_checks_its_turn_once(inside: Inside, face_of: FaceOf) 
     rest = face_of(journal.state.ruleset, FaceEvent.FORCED_REST)
     records = journal.execute(Turn(), TypedDice([rest]))
     assert len(of(records, "dungeon.die")) == 1 and not of(records, "dungeon.turn_passed")
+
+
+# rest broken by an encounter: turn 2 d6 6, turn 4 d6 6, turn 6 d6 6 (nothing); then the
+# rats of the test above on the rest's turn 8
+QUIET_CHECKS = [6, 6, 6]
+RATS = [1, 1, 2, 3, 1, 1, 4, 4, 3, 4, 5, 5]
+
+
+def test_ex_rest_1_ex_rest_3_a_rest_broken_by_an_encounter_does_not_refresh(
+    inside: Inside,
+) -> None:
+    journal = inside("ex")
+    journal.execute(Wait(7 * TURN), TypedDice(QUIET_CHECKS))  # due after 5, wearied after 6
+    assert all(c.has("wearied") for c in journal.state.party.characters)
+    due = journal.state.rest.due_at
+    assert due is not None
+    records = journal.execute(Rest(), TypedDice(RATS))  # turn 8: checked, rats
+    kinds = [r.event.kind for r in records]
+    assert "dungeon.encounter" in kinds and "rest.done" not in kinds
+    interrupted = of(records, "rest.interrupted")
+    assert len(interrupted) == 1 and kinds[-1] == "rest.interrupted"
+    assert interrupted[0].event.describe() == (
+        "the rest is interrupted by an encounter: the party has not rested"
+    )
+    assert all(c.has("wearied") for c in journal.state.party.characters)  # EX-REST-3 stays
+    assert journal.state.rest.due_at == due and not journal.state.rest.resting
+
+
+def test_ex_rest_1_a_longer_rest_broken_midway_is_cut_short(inside: Inside) -> None:
+    journal = inside("ex")
+    journal.execute(Turn(mode="cautious"))  # turn 1
+    start = journal.state.now
+    records = journal.execute(Rest(turns=3), TypedDice(RATS))  # turn 2: rats
+    assert of(records, "clock.wait_broken")[0].event.unwaited == 2 * TURN
+    assert journal.state.now == start + TURN
+    assert of(records, "rest.interrupted") and not of(records, "rest.done")
+
+
+def test_ex_rest_1_an_unbroken_rest_in_a_site_still_refreshes(inside: Inside) -> None:
+    journal = inside("ex")
+    journal.execute(Wait(7 * TURN), TypedDice(QUIET_CHECKS))
+    records = journal.execute(Rest(), TypedDice([6]))
+    assert of(records, "rest.done") and not of(records, "rest.interrupted")
+    assert not any(c.has("wearied") for c in journal.state.party.characters)
+    assert journal.state.rest.due_at is None
