@@ -24,6 +24,7 @@ from turnkeeper.campaign.schedule import Draft, wait
 from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.dungeon_encounter import TurnSituation, meet_encounter
 from turnkeeper.procedures.dungeon_events import (
     DungeonDieRolled,
     DungeonTurnTaken,
@@ -38,18 +39,12 @@ from turnkeeper.procedures.dungeon_events import (
     WanderingChecked,
     _visit,
 )
-from turnkeeper.procedures.encounters import (
-    check_due,
-    roll_encounter,
-    wandering_chance,
-    wandering_check,
-)
+from turnkeeper.procedures.encounters import check_due, wandering_chance, wandering_check
 from turnkeeper.procedures.light import waning_resources
 from turnkeeper.procedures.rest import forced_rest, mark_fight, mark_running
-from turnkeeper.procedures.surprise import Approach, SurpriseSituation
 from turnkeeper.rules.schema import FaceEvent, MovementMode
 from turnkeeper.tables import roll_overloaded
-from turnkeeper.world.sites import PendingEncounter, Site
+from turnkeeper.world.sites import Site
 
 __all__ = [
     "DungeonCommand",
@@ -234,20 +229,6 @@ def dungeon_turn(state: CampaignState, command: Turn, dice: DiceSource) -> list[
     return draft.events
 
 
-@dataclass(frozen=True)
-class TurnSituation:
-    """How the party meets what comes this turn: its pace, a place to hide, the area."""
-
-    mode_name: str | None = None
-    mode: MovementMode | None = None
-    hiding: bool = False
-    occupied: bool = False
-
-    @property
-    def approach(self) -> Approach:
-        return Approach.ENTERING if self.occupied else Approach.WANDERING
-
-
 _QUIET = frozenset({"dungeon"})
 
 
@@ -287,7 +268,7 @@ def turn_check(
         )
     )
     if check.encounter:
-        _encounter(draft, dice, situation)
+        meet_encounter(draft, dice, situation)
     return False
 
 
@@ -306,7 +287,7 @@ def _overloaded_face(draft: Draft, dice: DiceSource, situation: TurnSituation) -
         )
     )
     if face.event is FaceEvent.ENCOUNTER:
-        _encounter(draft, dice, situation)
+        meet_encounter(draft, dice, situation)
     elif face.event in _OMENS:
         _from_table(draft, dice, "omens", OmenRolled)
     elif face.event is FaceEvent.GOOD_ENCOUNTER:
@@ -337,81 +318,3 @@ def _from_table(
     draft.add(event(text=row.text, notes=row.notes, rolls=_records(got), visibility=REFEREE))
     if row.text:
         draft.add(Perceived(text=row.text))
-
-
-def _best(state: CampaignState, stat: str) -> int:
-    return max((c.stats.get(stat, 0) for c in state.party.living), default=0)
-
-
-def _encounter(draft: Draft, dice: DiceSource, situation: TurnSituation) -> None:
-    state = draft.state
-    visit = _visit(state)
-    table = visit.current_level.encounters
-    if table is None:
-        text = f"level {visit.level} has no encounter table: the referee improvises"
-        draft.add(NoteMade(text=text, visibility=REFEREE))
-        return
-    rules = state.ruleset.surprise
-    leader = state.party.character(state.party.leader or "") or state.party.characters[0]
-    surprise_situation = SurpriseSituation(
-        approach=situation.approach,
-        mode_name=situation.mode_name,
-        mode=situation.mode,
-        party_stealth=_best(state, rules.stealth_stat),
-        party_notice=_best(state, rules.notice_stat),
-        party_notice_each=tuple(
-            (c.name, c.stats.get(rules.notice_stat, 0)) for c in state.party.living
-        ),
-        party_has_light=not state.light.dark,
-        foes_in_darkness=not visit.site.site.lit,
-    )
-    met = roll_encounter(
-        state.ruleset,
-        table,
-        surprise_situation,
-        dice,
-        leader_cha=leader.stats.get("CHA", 0),
-        hiding_place=situation.hiding,
-    )
-    surprise = met.surprise
-    free = surprise.free_round
-    pending = PendingEncounter(
-        creature=met.creature,
-        number=met.number.total,
-        distance_ft=met.distance_ft,
-        reaction=met.reaction.result if met.reaction else None,
-        reaction_modifier=met.reaction.modifier if met.reaction else 0,
-        party_surprised=surprise.party_surprised,
-        foes_surprised=surprise.foes_surprised,
-        free_round=free.value if free else None,
-        surprised_members=surprise.surprised_members,
-        morale_check=surprise.morale_check,
-        concealed=met.concealed,
-        turn=visit.turns,
-    )
-    draft.add(
-        EncounterRolled(
-            encounter=pending,
-            text=met.text,
-            notes=met.notes,
-            heard=met.heard,
-            surprise_rule=surprise.rule,
-            surprise_reason=surprise.reason,
-            rolls=_records(*met.rolls),
-            visibility=REFEREE,
-        )
-    )
-    draft.add(Perceived(text=_perceived(pending, met.text, met.heard)))
-
-
-def _perceived(e: PendingEncounter, text: str, heard: bool) -> str:
-    """What the characters perceive of an encounter (the party's view)."""
-    sound = f" ({text})" if heard and text else ""
-    if e.concealed:
-        return f"Something approaches{sound}; the party hides."
-    if e.party_surprised and not e.foes_surprised:
-        return f"Surprise! {e.number} {e.creature} at {e.distance_ft} ft."
-    seen = f"{e.number} {e.creature} at {e.distance_ft} ft"
-    if e.foes_surprised and not e.party_surprised:
-        return f"{seen}, caught unawares."
-    return f"Something approaches{sound}: {seen}." if heard else f"{seen}."
