@@ -144,3 +144,28 @@ def test_wait_in_a_site_makes_the_checks_of_the_turns_it_passes(tmp_path: Path, 
     assert "clock.wait_broken" not in kinds
     text = tk(db, "log", as_json=False)
     assert text.count("wandering check (1 in 6)") == 3
+
+
+def test_ex_map_2_site_show_player_shows_visited_areas_and_the_party_map(
+    tmp_path: Path, tk: Tk
+) -> None:
+    db = str(tmp_path / "m.db")
+    tk(db, "new", "Abbey", "--ruleset", "ex", "--seed", "3")
+    tk(db, "site", "enter", SITE, "--level", "1", "--area", "1")
+    tk(db, "turn", "--mode", "cautious", "--area", "3", "--skip-check")
+    tk(db, "site", "map", "note", "the east passage bends north")
+    tk(db, "site", "map", "note", "a stair down", "--area", "7")  # wrong: stays wrong
+    shown = tk(db, "site", "show", "--player")
+    (level,) = shown["site"]["levels"]
+    assert [a["name"] for a in level["areas"]] == ["Gatehouse", "Cells"]
+    assert "Flooded garth" not in json.dumps(shown) and "The Crypts" not in json.dumps(shown)
+    assert [n["text"] for n in shown["party_map"]] == [
+        "the east passage bends north",
+        "a stair down",
+    ]
+    assert [n["area"] for n in shown["party_map"]] == ["3", "7"]
+    referee = tk(db, "site", "show")
+    assert referee["visited"] == [[1, "1"], [1, "3"]] and len(referee["party_map"]) == 2
+    assert referee["site"]["levels"][1]["name"] == "The Crypts"  # the true map, whole
+    text = runner.invoke(app, ["site", "show", "--db", db]).output
+    assert "true map" in text and "the party's map" in text and "a stair down" in text

@@ -1,4 +1,4 @@
-"""CLI verbs: ``turn``, ``site enter|leave|show|resume``, and the odds of a turn (``odds turn``).
+"""CLI verbs: ``turn``, ``site enter|leave|show|resume``, ``site map note``, ``odds turn``.
 
 ``turnkeeper turn`` does a page of bookkeeping in one command: ten minutes pass and the
 ruleset's turn procedure runs (the dungeon die, or the wandering check), with every roll in
@@ -21,6 +21,11 @@ site_app = typer.Typer(
     help="Enter, leave and look at sites (dungeons, ruins, caves).", no_args_is_help=True
 )
 app.add_typer(site_app, name="site")
+map_app = typer.Typer(
+    help="The party's own map of the site (EX-MAP-2): what the mapper wrote down.",
+    no_args_is_help=True,
+)
+site_app.add_typer(map_app, name="map")
 
 
 @app.command("turn")
@@ -105,6 +110,24 @@ def site_resume(
     run(db, campaign, EndEncounter(fought), as_json, player=player)
 
 
+@map_app.command("note")
+def site_map_note(
+    text: str = typer.Argument(..., help="What the mapper writes, as the party sees it."),
+    area: str | None = typer.Option(
+        None, "--area", help="The party's label for the place (default: where it stands)."
+    ),
+    level: int | None = typer.Option(None, "--level", help="The level (default: this one)."),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    player: bool = PlayerOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Write a note on the party's map; the referee does not correct it (EX-MAP-2)."""
+    from turnkeeper.procedures.dungeon import NoteMap
+
+    run(db, campaign, NoteMap(text, area, level), as_json, player=player)
+
+
 @site_app.command("show")
 def site_show(
     campaign: str | None = CampaignOption,
@@ -119,12 +142,14 @@ def site_show(
     if visit is None:
         raise IllegalCommandError("the party is not in a site: `turnkeeper site enter FILE`")
     if player:
-        site_data: dict[str, Any] = visit.site.player_view()
-        where: dict[str, Any] = {"level": visit.level, "area": visit.area, "turns": visit.turns}
+        data = visit.player_view()
     else:
-        site_data = visit.site.model_dump(mode="json")
-        where = visit.model_dump(mode="json", exclude={"site"})
-    data = {"site": site_data, "where": where}
+        data = {
+            "site": visit.site.model_dump(mode="json"),
+            "where": visit.model_dump(mode="json", exclude={"site", "map_notes", "visited"}),
+            "visited": [list(place) for place in visit.visited],
+            "party_map": [note.model_dump(mode="json") for note in visit.map_notes],
+        }
     emit(data, as_json, lambda: _render_site(data, player))
 
 
@@ -133,20 +158,34 @@ def _render_site(data: dict[str, Any], player: bool) -> None:
     info = site if player else site["site"]
     console.print(f"[bold]{info['name']}[/] ({info['kind']}): {info['description']}")
     console.print(f"level {where['level']}, area {where['area'] or '-'}, {where['turns']} turns")
+    if player:
+        console.print("[dim]the party's view: only the places it has been (EX-MAP-2)[/]")
+    else:
+        console.print("[bold]true map[/] (referee only)")
+    visited = {(place[0], place[1]) for place in data.get("visited", [])}
     for level in site["levels"]:
         table = Table(title=f"level {level['number']} {level['name']}", show_lines=False)
         table.add_column("area")
         table.add_column("description")
         if not player:
+            table.add_column("visited")
             table.add_column("notes")
         for area in level["areas"]:
             row = [f"{area['key']} {area['name']}", area["description"]]
-            table.add_row(*(row if player else [*row, area["notes"]]))
+            been = "yes" if (level["number"], area["key"]) in visited else ""
+            table.add_row(*(row if player else [*row, been, area["notes"]]))
         console.print(table)
         if not player and level.get("encounters"):
             rows = level["encounters"]["rows"]
             listed = ", ".join(f"{r['roll']}: {r['creature']}" for r in rows)
             console.print(f"  wandering ({level['encounters']['dice']}): {listed}")
+    notes = data["party_map"]
+    console.print("[bold]the party's map[/] (as the party recorded it, uncorrected)")
+    for note in notes:
+        place = f"level {note['level']}" + (f", {note['area']}" if note["area"] else "")
+        console.print(f"  {place}: {note['text']}")
+    if not notes:
+        console.print("  (no notes)")
     if not player and where.get("encounter"):
         console.print(f"[bold red]encounter under way:[/] {where['encounter']}")
 

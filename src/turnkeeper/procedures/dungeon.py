@@ -32,6 +32,7 @@ from turnkeeper.procedures.dungeon_events import (
     EncounterRolled,
     GoodEncounterRolled,
     OmenRolled,
+    PartyMapNoted,
     Perceived,
     SiteEntered,
     SiteLeft,
@@ -44,7 +45,7 @@ from turnkeeper.procedures.light import waning_resources
 from turnkeeper.procedures.rest import forced_rest, mark_fight, mark_running
 from turnkeeper.rules.schema import FaceEvent, MovementMode
 from turnkeeper.tables import roll_overloaded
-from turnkeeper.world.sites import Site
+from turnkeeper.world.sites import MapNote, Site
 
 __all__ = [
     "DungeonCommand",
@@ -56,7 +57,9 @@ __all__ = [
     "EnterSite",
     "GoodEncounterRolled",
     "LeaveSite",
+    "NoteMap",
     "OmenRolled",
+    "PartyMapNoted",
     "Perceived",
     "SiteEntered",
     "SiteLeft",
@@ -69,6 +72,7 @@ __all__ = [
     "end_encounter",
     "enter_site",
     "leave_site",
+    "note_map",
     "turn_check",
 ]
 
@@ -116,13 +120,26 @@ class Turn:
 
 
 @dataclass(frozen=True)
+class NoteMap:
+    """The party's mapper writes on the party's map (EX-MAP-2): ``site map note TEXT``.
+
+    ``level`` and ``area`` default to where the party stands; ``area`` is the party's own
+    label and is not checked against the true map (that would tell what is there).
+    """
+
+    text: str
+    area: str | None = None
+    level: int | None = None
+
+
+@dataclass(frozen=True)
 class EndEncounter:
     """Hand back from an encounter (or combat) to exploring."""
 
     fought: bool = False
 
 
-DungeonCommand = EnterSite | LeaveSite | Turn | EndEncounter
+DungeonCommand = EnterSite | LeaveSite | Turn | EndEncounter | NoteMap
 
 
 def decide_dungeon(state: CampaignState, command: DungeonCommand, dice: DiceSource) -> list[Event]:
@@ -133,6 +150,8 @@ def decide_dungeon(state: CampaignState, command: DungeonCommand, dice: DiceSour
         return leave_site(state)
     if isinstance(command, EndEncounter):
         return end_encounter(state, command.fought)
+    if isinstance(command, NoteMap):
+        return note_map(state, command)
     return dungeon_turn(state, command, dice)
 
 
@@ -165,6 +184,17 @@ def leave_site(state: CampaignState) -> list[Event]:
     """The party leaves its site."""
     visit = _visit(state)
     return [SiteLeft(name=visit.site.name, turns=visit.turns)]
+
+
+def note_map(state: CampaignState, command: NoteMap) -> list[Event]:
+    """EX-MAP-2: add the party's note to the party's map, as written; nothing is corrected."""
+    visit = _visit(state)
+    text = command.text.strip()
+    if not text:
+        raise IllegalCommandError('a map note needs some text: `site map note "what you saw"`')
+    area = command.area if command.area is not None else visit.area
+    level = visit.level if command.level is None else command.level
+    return [PartyMapNoted(note=MapNote(text=text, level=level, area=area))]
 
 
 def end_encounter(state: CampaignState, fought: bool = False) -> list[Event]:

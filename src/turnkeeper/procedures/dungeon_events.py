@@ -13,7 +13,7 @@ from turnkeeper.campaign.events import Event
 from turnkeeper.campaign.state import CampaignState
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.rules.schema import FaceEvent
-from turnkeeper.world.sites import PendingEncounter, Site, SiteVisit
+from turnkeeper.world.sites import MapNote, PendingEncounter, Site, SiteVisit
 
 
 def _visit(state: CampaignState) -> SiteVisit:
@@ -41,6 +41,7 @@ class SiteEntered(Event):
 
     def apply(self, state: CampaignState) -> CampaignState:
         visit = SiteVisit(site=self.site, level=self.level, area=self.area, entered_at=state.now)
+        visit = visit.been_at(self.level, self.area)  # EX-MAP-2: the party has been here
         return state.model_copy(update={"site": visit})
 
     def describe(self) -> str:
@@ -85,8 +86,14 @@ class DungeonTurnTaken(Event):
     area: str | None = None
 
     def apply(self, state: CampaignState) -> CampaignState:
+        been = _visit(state).been_at(self.level, self.area).visited  # EX-MAP-2
         return _with_visit(
-            state, turns=self.turn, last_mode=self.mode, level=self.level, area=self.area
+            state,
+            turns=self.turn,
+            last_mode=self.mode,
+            level=self.level,
+            area=self.area,
+            visited=been,
         )
 
     def describe(self) -> str:
@@ -97,6 +104,20 @@ class DungeonTurnTaken(Event):
             reach = f"{self.feet} ft" if self.feet is not None else "as far as the site goes"
         book = "map in hand" if self.map_use else "no map"
         return f"turn {self.turn}: {pace}, {reach}, {book}" + (", noisily" if self.noisy else "")
+
+
+class PartyMapNoted(Event):
+    """The party's mapper writes on the party's map (EX-MAP-2); the referee corrects nothing."""
+
+    kind: ClassVar[str] = "site.map_noted"
+    note: MapNote
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _with_visit(state, map_notes=(*_visit(state).map_notes, self.note))
+
+    def describe(self) -> str:
+        where = f"level {self.note.level}" + (f", {self.note.area}" if self.note.area else "")
+        return f"the party's map ({where}): {self.note.text}"
 
 
 class DungeonTurnPassed(Event):

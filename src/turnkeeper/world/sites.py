@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
@@ -38,6 +38,7 @@ from turnkeeper.errors import NotFoundError, TurnkeeperError
 __all__ = [
     "Area",
     "EncounterRow",
+    "MapNote",
     "OmenRow",
     "PendingEncounter",
     "Site",
@@ -213,8 +214,25 @@ class Site(_Model):
         known = ", ".join(str(level.number) for level in self.levels)
         raise NotFoundError(f"site {self.name!r} has no level {number}; levels: {known}")
 
-    def player_view(self) -> dict[str, Any]:
-        """What the party may know of the site: names and descriptions, no tables, no notes."""
+    def player_view(self, visited: Collection[tuple[int, str | None]] = ()) -> dict[str, Any]:
+        """What the party may know of the site (EX-MAP-2): only the places it has been.
+
+        ``visited`` holds the (level, area) pairs the party has stood in (area None: the
+        level itself). Unvisited levels and areas, tables and referee notes stay out.
+
+        >>> site = parse_site('''
+        ... [site]
+        ... name = "Crypt"
+        ... [[levels]]
+        ... number = 1
+        ... areas = [{key = "1", name = "Stair"}, {key = "2", name = "Vault", notes = "trap"}]
+        ... ''')
+        >>> view = site.player_view([(1, "1")])
+        >>> [a["name"] for a in view["levels"][0]["areas"]], site.player_view()["levels"]
+        (['Stair'], [])
+        """
+        been = set(visited)
+        levels = {level for level, _ in been}
         return {
             "name": self.site.name,
             "kind": self.site.kind,
@@ -227,9 +245,11 @@ class Site(_Model):
                     "areas": [
                         {"key": a.key, "name": a.name, "description": a.description}
                         for a in level.areas
+                        if (level.number, a.key) in been
                     ],
                 }
                 for level in self.levels
+                if level.number in levels
             ],
         }
 
@@ -321,8 +341,24 @@ class PendingEncounter(_Model):
     turn: int = 0
 
 
+class MapNote(_Model):
+    """A note on the party's own map (EX-MAP-2): what the mapper recorded, right or wrong.
+
+    The referee does not correct it: it is kept apart from the true map and never checked
+    against it (checking would tell the party what is there).
+    """
+
+    text: str = Field(min_length=1)
+    level: int
+    area: str | None = Field(None, description="The party's label for the place, if any.")
+
+
 class SiteVisit(_Model):
-    """The party inside a site: which one (embedded, so replay needs no file), where, how long."""
+    """The party inside a site: which one (embedded, so replay needs no file), where, how long.
+
+    ``visited`` and ``map_notes`` are the party's knowledge (EX-MAP-2): the places it has
+    stood in, and what its mapper wrote down.
+    """
 
     site: Site
     level: int
@@ -331,7 +367,25 @@ class SiteVisit(_Model):
     turns: int = Field(0, description="Dungeon turns taken inside (EX-ENC-1 counts them).")
     last_mode: str | None = None
     encounter: PendingEncounter | None = None
+    visited: tuple[tuple[int, str | None], ...] = Field(
+        (), description="EX-MAP-2: (level, area) pairs the party has been in, in order."
+    )
+    map_notes: tuple[MapNote, ...] = Field((), description="EX-MAP-2: the party's own map.")
 
     @property
     def current_level(self) -> SiteLevel:
         return self.site.level(self.level)
+
+    def been_at(self, level: int, area: str | None) -> SiteVisit:
+        """This visit with the party having been at ``level`` (and ``area``)."""
+        if (level, area) in self.visited:
+            return self
+        return self.model_copy(update={"visited": (*self.visited, (level, area))})
+
+    def player_view(self) -> dict[str, Any]:
+        """The party's picture (EX-MAP-2): visited places, its own map notes, where it is."""
+        return {
+            "site": self.site.player_view(self.visited),
+            "party_map": [note.model_dump(mode="json") for note in self.map_notes],
+            "where": {"level": self.level, "area": self.area, "turns": self.turns},
+        }

@@ -27,7 +27,7 @@ def test_example_has_two_levels_with_tables(site: Site) -> None:
 
 def test_ex_map_2_party_view_holds_no_referee_knowledge(site: Site) -> None:
     """rule: EX-MAP-2 - the party's picture is kept apart from the true map and its secrets."""
-    seen = json.dumps(site.player_view())
+    seen = json.dumps(site.player_view([(1, "2")]))  # the party has been in the garth
     for secret in ("notes", "encounters", "giant leech", "lairs in the well", "reliquary key"):
         assert secret not in seen
     assert "Flooded garth" in seen
