@@ -147,13 +147,19 @@ def test_route_draws_on_the_campaign_map(tmp_path: Path, tk: Tk) -> None:
     tk(db, "map", "load", str(path), "--at", "0000")
     tk(db, "travel", "s", "--dice", "5")
     out = tmp_path / "route.svg"
-    route = tk(db, "route", "here", "0303", "--out", str(out), "--player")
-    assert route["hexes"][0] == "0001" and route["hexes"][-1] == "0303"
+    route = tk(db, "route", "here", "0200", "--out", str(out), "--player")
+    assert route["hexes"] == ["0001", "0100", "0200"]
     assert route["svg"] == str(out) and route["campaign"] == "Keep"
+    assert route["planned_over"] == "the hexes the party has seen or visited"
     drawn = out.read_text("utf-8")
     assert "<polyline" in drawn and "(player view)" in drawn and "dragon" not in drawn
     back = tk(db, "route", "0303", "here")
-    assert back["hexes"][-1] == "0001"
+    assert back["hexes"][-1] == "0001" and "planned_over" not in back
+    # issue 5 (player view): 0303 is unseen, so the party has no route there; the referee has
+    referee = tk(db, "route", "here", "0303")
+    assert referee["hexes"][0] == "0001" and referee["hexes"][-1] == "0303"
+    with pytest.raises(TurnkeeperError, match="no known route: the party has not seen 0303"):
+        tk(db, "route", "here", "0303", "--player")
     with pytest.raises(TurnkeeperError, match="no party"):
         tk(db, "route", "here", "0303", "--map", str(path))
     with pytest.raises(TurnkeeperError, match="--player"):

@@ -278,7 +278,9 @@ def route_command(
         typer.Option("--out", "--svg", help="Draw the route on the map, to this SVG file."),
     ] = None,
     player: bool = typer.Option(
-        False, "--player", help="Draw only the map the party knows (a campaign's map)."
+        False,
+        "--player",
+        help="The party's plan: over the hexes it has seen or visited only, drawn on its map.",
     ),
     db: str | None = DbOption,
     campaign: str | None = CampaignOption,
@@ -309,8 +311,17 @@ def route_command(
         chosen = wild.vessel if vessel is None else (vessel or None)
         here, known, found = wild.position, drawn.known, wild.found
     first = _route_hex(start, here, "FROM")
+    # The party's view plans over the ground it knows only: the route reveals nothing unseen.
+    planned_over = known if player else None
     route = best_route(
-        rules, hexmap, first, _route_hex(goal, here, "TO"), weather, conditions, chosen
+        rules,
+        hexmap,
+        first,
+        _route_hex(goal, here, "TO"),
+        weather,
+        conditions,
+        chosen,
+        known=planned_over,
     )
     data: dict[str, Any] = {
         "from": first.label,
@@ -321,6 +332,8 @@ def route_command(
         "party": list(conditions) or ["on_foot"],
         "vessel": chosen,
     }
+    if player:
+        data["planned_over"] = "the hexes the party has seen or visited"
     if map_file is None:
         data["campaign"] = drawn.campaign
     if out is not None:
@@ -338,5 +351,7 @@ def route_command(
     def render() -> None:
         steps = " -> ".join(data["hexes"])
         console.print(f"{steps}\n{format_fraction(route.tp)} TP, {route.days} day(s)")
+        if player:
+            console.print("planned over the hexes the party has seen or visited only")
 
     emit(data, as_json, render)

@@ -26,7 +26,7 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -249,18 +249,43 @@ def best_route(
     weather: Mapping[str, str] | None = None,
     party: Iterable[str] = (),
     vessel_name: str | None = None,
+    known: Collection[Hex] | None = None,
 ) -> Route:
     """The route that takes fewest days, then fewest TP, under today's weather (TP-WIL-6..8),
-    with the ruleset's TP a day, TP-WIL-7 movement cap and TP-WIL-8 impassable factor."""
+    with the ruleset's TP a day, TP-WIL-7 movement cap and TP-WIL-8 impassable factor.
+
+    ``known``: plan over these hexes only (the party's view: the hexes it has seen or
+    visited); the rest count as impassable, so the plan reveals no unseen ground.
+    """
     if start == goal:
         raise IllegalCommandError(f"the route starts and ends at {start.label}: pick another hex")
     grid = route_grid(rules, hexmap, weather, party, vessel_name)
-    return plan_route(
-        hexmap,
-        start,
-        goal,
-        grid,
-        daily_tp(rules, vessel_name),
-        max_movement_points(rules, vessel_name),
-        rules.travel.impassable_factor,
-    )
+    if known is not None:
+        for end in (start, goal):
+            if end not in known:
+                raise IllegalCommandError(
+                    f"no known route: the party has not seen {end.label}; plan between hexes "
+                    "it knows, or leave out --player (the referee's plan)"
+                )
+        unknown = np.ones(grid.shape, dtype=bool)
+        for hex_ in known:
+            if hex_ in hexmap:
+                unknown[hex_.row, hex_.col] = False
+        grid = np.where(unknown, np.inf, grid)
+    try:
+        return plan_route(
+            hexmap,
+            start,
+            goal,
+            grid,
+            daily_tp(rules, vessel_name),
+            max_movement_points(rules, vessel_name),
+            rules.travel.impassable_factor,
+        )
+    except IllegalCommandError:
+        if known is None:
+            raise
+        raise IllegalCommandError(
+            f"no known route from {start.label} to {goal.label} over the hexes the party has "
+            "seen or visited: explore, or ask the referee"
+        ) from None

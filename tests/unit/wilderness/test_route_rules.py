@@ -89,3 +89,27 @@ def test_tp_wil_1_travel_points_per_day_moves_the_impassable_limit(tmp_path: Pat
     mine = user_rules(tmp_path, "travel_points_per_day = 6")  # impassable at 12 TP
     route = best_route(mine, PASS, WEST, EAST, RAIN)
     assert route.tp == 10 and route.days == 2  # 6 + (2 carried, 2 of the rain plains)
+
+
+# The party's plan (issue 5, player view; TP-DISC-1: the party knows what it has seen): a
+# 3x3 plain where the straight way from 0000 to 0200 crosses 0100, which the party never saw.
+PLAIN = grid(["ppp", "ppp", "ppp"])
+MIDDLE = Hex.parse("0100")
+SEEN_BUT_MIDDLE = frozenset(h for h in PLAIN.hexes() if h != MIDDLE)
+
+
+def test_tp_disc_1_the_party_plans_only_over_the_hexes_it_knows() -> None:
+    rules = preset("tp")
+    referee = best_route(rules, PLAIN, WEST, EAST)
+    assert [h.label for h in referee.hexes] == ["0000", "0100", "0200"]
+    party = best_route(rules, PLAIN, WEST, EAST, known=SEEN_BUT_MIDDLE)
+    assert MIDDLE not in party.hexes and (referee.tp, party.tp) == (2, 4)  # 1 TP a plain
+    assert party.hexes[0] == WEST and party.hexes[-1] == EAST
+    assert all(h in SEEN_BUT_MIDDLE for h in party.hexes)
+
+
+def test_tp_disc_1_no_known_route_when_the_known_hexes_do_not_connect() -> None:
+    with pytest.raises(IllegalCommandError, match="no known route from 0000 to 0200"):
+        best_route(preset("tp"), PLAIN, WEST, EAST, known={WEST, EAST})
+    with pytest.raises(IllegalCommandError, match="has not seen 0200"):
+        best_route(preset("tp"), PLAIN, WEST, EAST, known={WEST, MIDDLE})
