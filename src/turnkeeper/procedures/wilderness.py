@@ -42,7 +42,10 @@ from turnkeeper.procedures.wilderness_costs import (
     vessel,
 )
 from turnkeeper.procedures.wilderness_die import (
+    NIGHT_CAMP,
     Waning,
+    camp_rolled_tonight,
+    camps_at_night,
     checks,
     forage,
     pass_watches,
@@ -177,10 +180,14 @@ def _movement(wild: WildernessState, goal: Hex, one_step: bool, explore: bool) -
     )
 
 
+#: Watches spent travelling or searching are not a camp: a midnight they pass rolls nothing.
+_ON_THE_MOVE = frozenset({NIGHT_CAMP})
+
+
 def travel(state: CampaignState, command: Travel, dice: DiceSource) -> list[Event]:
     """Move toward the target hex by hex until it is reached, the day's TP run out (a move
     may be begun and left pending, TP-WIL-6), or the die halts the journey."""
-    draft = Draft(state)
+    draft = Draft(state, _ON_THE_MOVE)
     _conditions(draft, command)
     wild = _wild(draft)
     goal, one_step = resolve_target(wild, command.target)
@@ -281,8 +288,8 @@ def camp(state: CampaignState, command: Camp, dice: DiceSource) -> list[Event]:
     watches pass until the next morning, and a new travel day begins (TP-WIL-1)."""
     draft = Draft(state)
     wild = _wild(draft)
-    schedule = state.ruleset.wilderness
-    if "camp" in schedule.travel_checks or "camp" in schedule.explore_checks:
+    # A wait may already have made tonight's roll (NIGHT_CAMP_HOOK): never twice a night.
+    if camps_at_night(state) and not camp_rolled_tonight(state, state.now):
         roll_wilderness_die(draft, "camp", dice, command.waning)
     day = state.scales.day
     start = _wild(draft).day_started_at
@@ -296,7 +303,7 @@ def camp(state: CampaignState, command: Camp, dice: DiceSource) -> list[Event]:
 def search(state: CampaignState, command: Search, dice: DiceSource) -> list[Event]:
     """Search the party's hex (TP-DISC-2, TP-DISC-3); the TP spent count for the die's
     exploring schedule (TP-WENC-2)."""
-    draft = Draft(state)
+    draft = Draft(state, _ON_THE_MOVE)
     wild = _wild(draft)
     rules = state.ruleset
     daily = _daily(draft)

@@ -8,16 +8,25 @@
 - TP-WENC-4: faces 1 and 6 halt the journey for the referee's encounter; face 2 finds a
   hidden feature (TP-DISC-2); face 3 is paid from the supplies or by foraging the next TP;
   face 4 rolls new weather.
+
+A wait that passes a night on the wilderness map without the ``camp`` command still makes
+the night camp's roll: :data:`NIGHT_CAMP_HOOK` rolls the die at the midnight the wait
+passes, unless this night's camp die was already rolled (``camp_rolled``, set by any
+``camp`` roll), so the ``camp`` command's own overnight wait never rolls twice. Travel and
+search leave the hook out (their watches are not a camp).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from math import floor
 from typing import Literal
 
-from turnkeeper.campaign.events import RollRecord
-from turnkeeper.campaign.schedule import Draft, wait
+from turnkeeper.campaign.events import Event, RollRecord
+from turnkeeper.campaign.schedule import Draft, Hook, wait
+from turnkeeper.campaign.state import CampaignState
+from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.procedures.discovery import find_one_hidden
 from turnkeeper.procedures.supplies import consume
@@ -30,7 +39,12 @@ from turnkeeper.procedures.wilderness_events import (
     WildEncounter,
     WildernessDieRolled,
 )
-from turnkeeper.procedures.wilderness_state import Movement, WildernessState, wilderness_of
+from turnkeeper.procedures.wilderness_state import (
+    Movement,
+    WildernessState,
+    night_of,
+    wilderness_of,
+)
 from turnkeeper.rules.schema import Face, FaceEvent
 
 Waning = Literal["supplies", "forage"]
@@ -153,3 +167,42 @@ def forage(draft: Draft, dice: DiceSource, movement: Movement, waning: Waning) -
     pass_watches(draft, wild.tp_spent, dice)
     checks(draft, wild.tp_spent, movement, dice, waning)
     return True
+
+
+# --- the night camp a wait passes ----------------------------------------------------------
+
+NIGHT_CAMP = "night_camp"
+
+
+def camps_at_night(state: CampaignState) -> bool:
+    """TP-WENC-1/-2: the ruleset rolls the wilderness die at the night camp."""
+    rules = state.ruleset.wilderness
+    return "camp" in rules.travel_checks or "camp" in rules.explore_checks
+
+
+def camp_rolled_tonight(state: CampaignState, at: int) -> bool:
+    """True if the camp die of the night ``at`` belongs to has been rolled."""
+    wild = state.wilderness
+    return wild is not None and wild.camp_rolled == night_of(state, at)
+
+
+def _night_frames(state: CampaignState) -> frozenset[str]:
+    on_map = state.wilderness is not None and state.site is None
+    return frozenset({"day"}) if on_map and camps_at_night(state) else frozenset()
+
+
+def _night_passed(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[Event]:
+    """TP-WENC-1/-2: the party spends the night on the map: the night camp's roll, once."""
+    if camp_rolled_tonight(state, boundary.at):
+        return []
+    draft = Draft(state)
+    roll_wilderness_die(draft, "camp", dice, "supplies")
+    return draft.events
+
+
+def _night_breaks(events: Sequence[Event]) -> str | None:
+    return "an encounter" if any(isinstance(e, WildEncounter) for e in events) else None
+
+
+#: At each midnight a wait passes on the wilderness map: the night camp's die (TP-WENC-1/-2).
+NIGHT_CAMP_HOOK = Hook(NIGHT_CAMP, _night_frames, _night_passed, _night_breaks)

@@ -19,6 +19,7 @@ from turnkeeper.procedures.wilderness_state import (
     PendingMove,
     WildernessState,
     hexmap_of,
+    night_of,
     wilderness_of,
     with_wilderness,
 )
@@ -146,8 +147,12 @@ class WildernessDieRolled(Event):
     milieu: str | None = None
 
     def apply(self, state: CampaignState) -> CampaignState:
-        wild = wilderness_of(state)
-        return with_wilderness(state, wild.with_(checks_done=(*wild.checks_done, self.moment)))
+        wild = wilderness_of(state).with_(
+            checks_done=(*wilderness_of(state).checks_done, self.moment)
+        )
+        if self.moment == "camp":  # this night's camp die is rolled: not again tonight
+            wild = wild.with_(camp_rolled=night_of(state, state.now))
+        return with_wilderness(state, wild)
 
     def describe(self) -> str:
         where = f" ({self.milieu})" if self.milieu else ""

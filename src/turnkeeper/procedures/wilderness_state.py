@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from turnkeeper.clock.calendar import start_offset
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import HexMap
@@ -99,6 +100,9 @@ class WildernessState(BaseModel):
     checks_done: tuple[str, ...] = Field((), description="Today's wilderness-die moments.")
     lost_checked: bool = Field(False, description="TP-LOST-1: rolled once a day.")
     forage_owed: bool = Field(False, description="TP-WENC-4 face 3: the next TP is foraging.")
+    camp_rolled: int | None = Field(
+        None, description="TP-WENC-1/-2: the night (night_of) whose camp die has been rolled."
+    )
 
     @property
     def hexmap(self) -> HexMap:
@@ -136,6 +140,14 @@ def wilderness_of(state: CampaignState) -> WildernessState:
             "load one with `turnkeeper map load FILE --at HEX`"
         )
     return state.wilderness
+
+
+def night_of(state: CampaignState, at: int) -> int:
+    """Which night an instant belongs to (TP-WENC-1/-2 "at the night camp"): nights run noon
+    to noon and are numbered by the calendar day of their evening, so a camp made late or
+    after midnight and the midnight a wait passes are the same night."""
+    day = state.scales.day
+    return (at + start_offset(state.ruleset.time) - day // 2) // day
 
 
 def with_wilderness(state: CampaignState, wild: WildernessState) -> CampaignState:
