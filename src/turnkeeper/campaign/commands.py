@@ -17,11 +17,11 @@ from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures import countdowns, dungeon, hit_points, light, rest, supplies, wilderness
-from turnkeeper.procedures import scenes_events as _scene_events  # noqa: F401  (registers kinds)
 from turnkeeper.procedures.combat import campaign as combat
 from turnkeeper.procedures.combat.round import CombatCommand
 from turnkeeper.procedures.dungeon import DungeonCommand
-from turnkeeper.procedures.scenes_commands import SceneCommand
+from turnkeeper.procedures.scenes import events as _scene_events  # noqa: F401  (registers kinds)
+from turnkeeper.procedures.scenes.commands import SceneCommand
 from turnkeeper.procedures.wilderness import WildernessCommand
 
 
@@ -208,7 +208,7 @@ def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
 
 def _scene(state: CampaignState, command: SceneCommand, dice: DiceSource) -> list[Event]:
     # Late import: the scene engine's modules import the campaign's events.
-    from turnkeeper.procedures.scenes_clock import campaign_scene_events
+    from turnkeeper.procedures.scenes.clock import campaign_scene_events
 
     return campaign_scene_events(state, command, dice)
 

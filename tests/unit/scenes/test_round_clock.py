@@ -10,7 +10,7 @@ from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import SeededDice
 from turnkeeper.procedures.countdowns import start_countdown
 from turnkeeper.procedures.scenes import RoundEnded, dungeoneers_rules
-from turnkeeper.procedures.scenes_clock import round_time_events
+from turnkeeper.procedures.scenes.clock import round_time_events
 
 
 def applied(state: CampaignState, events: Iterable[Event]) -> CampaignState:

@@ -1,17 +1,10 @@
-"""Dungeoneers scenes: spotlight, actions, rounds, momentum and dread, as commands -> events.
+"""Deciding a scene command: the checks of the play loop and the events each command causes.
 
 The play loop (DG-LOOP-1): the GM sets a scene; each player makes one free action a round;
 if a spotlight is needed the players agree who takes it; the spotlit player acts; the GM acts;
 repeat; the scene ends. :func:`decide_scene` checks a command against the table's state and
 the ruleset and returns the events it causes; an illegal command raises
 :class:`~turnkeeper.errors.IllegalCommandError` with one line and changes nothing.
-
->>> from turnkeeper.dice import SeededDice
->>> table = SceneTable(dungeoneers_rules(), SeededDice(1))
->>> _ = table.execute(OpenScene(SceneKind.COMBAT, players=("freya", "ulfarmi")))
->>> _ = table.execute(TakeSpotlight(votes=(("freya", "ulfarmi"), ("ulfarmi", "ulfarmi"))))
->>> table.state.tokens_of("ulfarmi"), table.state.scene.spotlit
-(2, 'ulfarmi')
 """
 
 from __future__ import annotations
@@ -22,7 +15,7 @@ from collections.abc import Mapping
 from turnkeeper.campaign.events import RollRecord
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures.scenes_commands import (
+from turnkeeper.procedures.scenes.commands import (
     Act,
     CloseScene,
     Compromise,
@@ -34,12 +27,10 @@ from turnkeeper.procedures.scenes_commands import (
     SpendDread,
     TakeSpotlight,
 )
-from turnkeeper.procedures.scenes_dread import compromise, give_tokens, spend_dread
-from turnkeeper.procedures.scenes_events import (
+from turnkeeper.procedures.scenes.dread import compromise, give_tokens, spend_dread
+from turnkeeper.procedures.scenes.events import (
     ActionTaken,
-    CompromiseTaken,
     DreadGained,
-    DreadSpent,
     FreeActionTaken,
     MomentumKept,
     RoundEnded,
@@ -48,13 +39,11 @@ from turnkeeper.procedures.scenes_events import (
     SceneOpened,
     SpotlightPassed,
     SpotlightTaken,
-    TokensGiven,
     TokensRegained,
     fold_scene_events,
 )
-from turnkeeper.procedures.scenes_state import (
-    ActionRecord,
-    DreadSpend,
+from turnkeeper.procedures.scenes.rules import round_seconds
+from turnkeeper.procedures.scenes.state import (
     Outcome,
     Scene,
     SceneKind,
@@ -63,54 +52,12 @@ from turnkeeper.procedures.scenes_state import (
     Seat,
     outcome_of,
 )
-from turnkeeper.rules.schema import DreadRules, Ruleset, RulesetInfo, SpotlightRules, TimeScales
+from turnkeeper.rules.schema import Ruleset
 
 #: The tag that lets a successful action keep the spotlight with its side (DG-MOM-1).
 MOMENTUM = "momentum"
 #: How the GM appears as an actor when no creature is named.
 GM = "GM"
-
-
-# --- rules ---------------------------------------------------------------------------------
-
-
-def dungeoneers_rules() -> Ruleset:
-    """The Dungeoneers numbers: the ``dg`` preset when it ships, else the text's own numbers.
-
-    >>> rules = dungeoneers_rules()
-    >>> rules.spotlight.tokens_each, rules.time.round_seconds, rules.dread.compromise_margin
-    (3, 6, 2)
-    """
-    from turnkeeper.errors import NotFoundError
-    from turnkeeper.rules.loader import preset
-
-    try:
-        return preset("dg")
-    except NotFoundError:
-        return Ruleset(
-            ruleset=RulesetInfo(name="dg", title="Dungeoneers", prefix="DG"),
-            time=TimeScales(round_seconds=6),
-            spotlight=SpotlightRules(enabled=True),
-            dread=DreadRules(enabled=True),
-        )
-
-
-def round_seconds(kind: SceneKind, rules: Ruleset) -> int:
-    """How long a round of this kind of scene lasts (DG-RND-1); 0 for a free scene.
-
-    >>> [round_seconds(kind, dungeoneers_rules()) for kind in SceneKind]
-    [6, 600, 60, 0]
-    """
-    time = rules.time
-    return {
-        SceneKind.COMBAT: time.round_seconds,
-        SceneKind.EXPLORATION: time.exploration_round_minutes * 60,
-        SceneKind.SOCIAL: time.social_round_minutes * 60,
-        SceneKind.FREE: 0,
-    }[kind]
-
-
-# --- decide --------------------------------------------------------------------------------
 
 
 def _illegal(message: str) -> IllegalCommandError:
@@ -402,69 +349,3 @@ def decide_scene(
             return compromise(state, command, rules)
         case CloseScene():
             return _close(state)
-
-
-class SceneTable:
-    """A table without a campaign: the state, the ruleset and the dice, every event in order.
-
-    For tests and simulations of the scene rules alone; a campaign runs scenes through its
-    journal (``decide`` hands scene commands to :func:`~turnkeeper.procedures.scenes_clock.
-    campaign_scene_events`), where rounds also pass time and tick countdowns.
-    """
-
-    def __init__(self, rules: Ruleset, dice: DiceSource, state: SceneState | None = None) -> None:
-        self.rules = rules
-        self.dice = dice
-        self.state = state or SceneState()
-        self.events: list[SceneEvent] = []
-
-    def execute(self, command: SceneCommand) -> list[SceneEvent]:
-        """Decide and fold a command; the state is untouched when the command is illegal."""
-        events = decide_scene(self.state, command, self.rules, self.dice)
-        self.state = fold_scene_events(events, self.state)
-        self.events.extend(events)
-        return events
-
-
-__all__ = [
-    "GM",
-    "MOMENTUM",
-    "Act",
-    "ActionRecord",
-    "ActionTaken",
-    "CloseScene",
-    "Compromise",
-    "CompromiseTaken",
-    "DreadGained",
-    "DreadSpend",
-    "DreadSpent",
-    "FreeAction",
-    "FreeActionTaken",
-    "GiveTokens",
-    "GmAct",
-    "MomentumKept",
-    "OpenScene",
-    "Outcome",
-    "RoundEnded",
-    "Scene",
-    "SceneClosed",
-    "SceneCommand",
-    "SceneEvent",
-    "SceneKind",
-    "SceneOpened",
-    "SceneSide",
-    "SceneState",
-    "SceneTable",
-    "Seat",
-    "SpendDread",
-    "SpotlightPassed",
-    "SpotlightTaken",
-    "TakeSpotlight",
-    "TokensGiven",
-    "TokensRegained",
-    "decide_scene",
-    "dungeoneers_rules",
-    "fold_scene_events",
-    "outcome_of",
-    "round_seconds",
-]

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
 from turnkeeper.campaign.events import Event
-from turnkeeper.procedures.scenes_state import (
+from turnkeeper.procedures.scenes.state import (
     ActionRecord,
     DreadSpend,
     Frame,

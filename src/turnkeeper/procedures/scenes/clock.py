@@ -26,9 +26,9 @@ from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
 from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK
-from turnkeeper.procedures.scenes import decide_scene
-from turnkeeper.procedures.scenes_commands import GmAct, SceneCommand
-from turnkeeper.procedures.scenes_events import RoundEnded
+from turnkeeper.procedures.scenes.commands import GmAct, SceneCommand
+from turnkeeper.procedures.scenes.decide import decide_scene
+from turnkeeper.procedures.scenes.events import RoundEnded
 
 #: The frames a scene's rounds end by hand, never by the calendar.
 ROUND_FRAMES = frozenset({"combat_round", "social_round", "exploration_round"})

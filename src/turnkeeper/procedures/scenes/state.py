@@ -1,7 +1,7 @@
 """What a Dungeoneers table keeps between actions: scenes, spotlight tokens and dread.
 
 The state is frozen: every change is an event folded into a new state (see
-:mod:`turnkeeper.procedures.scenes_events`). Rule IDs: DG-LOOP-1, DG-SPOT-1 to DG-SPOT-3,
+:mod:`turnkeeper.procedures.scenes.events`). Rule IDs: DG-LOOP-1, DG-SPOT-1 to DG-SPOT-3,
 DG-ACT-1, DG-RND-1, DG-FREE-1, DG-MOM-1, DG-DREAD-1.
 
 How a roll becomes an outcome (DG-ACT-1, DG-MOM-1, DG-DREAD-1). The Dungeoneers core text

@@ -11,15 +11,15 @@ makes the action a success for the story but keeps no momentum, which needs an a
 from __future__ import annotations
 
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures.scenes_commands import Compromise, GiveTokens, SpendDread
-from turnkeeper.procedures.scenes_events import (
+from turnkeeper.procedures.scenes.commands import Compromise, GiveTokens, SpendDread
+from turnkeeper.procedures.scenes.events import (
     CompromiseTaken,
     DreadGained,
     DreadSpent,
     SceneEvent,
     TokensGiven,
 )
-from turnkeeper.procedures.scenes_state import SceneSide, SceneState
+from turnkeeper.procedures.scenes.state import SceneSide, SceneState
 from turnkeeper.rules.schema import Ruleset
 
 
