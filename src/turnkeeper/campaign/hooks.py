@@ -16,7 +16,7 @@ from turnkeeper.procedures.downtime import DOWNTIME_HOOK
 from turnkeeper.procedures.dungeon_wait import DUNGEON_HOOK
 from turnkeeper.procedures.light import LIGHT_HOOK
 from turnkeeper.procedures.rest import REST_HOOK
-from turnkeeper.procedures.wilderness_die import NIGHT_CAMP_HOOK
+from turnkeeper.procedures.wilderness.die import NIGHT_CAMP_HOOK
 
 HOOKS: tuple[Hook, ...] = (
     LIGHT_HOOK,

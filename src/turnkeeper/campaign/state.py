@@ -14,7 +14,7 @@ from turnkeeper.clock.scales import Scales
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.combat.state import CombatState
 from turnkeeper.procedures.scenes.state import SceneState
-from turnkeeper.procedures.wilderness_state import WildernessState
+from turnkeeper.procedures.wilderness.state import WildernessState
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.world.sites import SiteVisit
 

@@ -31,8 +31,8 @@ from turnkeeper.procedures.wilderness import (
     Travel,
     WildernessCommand,
 )
-from turnkeeper.procedures.wilderness_costs import best_route, hex_cost_for
-from turnkeeper.procedures.wilderness_state import DEFAULT_REGION, wilderness_of
+from turnkeeper.procedures.wilderness.costs import best_route, hex_cost_for
+from turnkeeper.procedures.wilderness.state import DEFAULT_REGION, wilderness_of
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import map_to_data

@@ -10,11 +10,11 @@ import pytest
 from turnkeeper.campaign import Recorded, fold
 from turnkeeper.dice import SeededDice, TypedDice
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures.discovery import landmarks_in_sight
-from turnkeeper.procedures.weather import season_of
 from turnkeeper.procedures.wilderness import Camp, RollWeather, Search, SetWeather, Travel
-from turnkeeper.procedures.wilderness_costs import best_route
-from turnkeeper.procedures.wilderness_state import hexmap_of
+from turnkeeper.procedures.wilderness.costs import best_route
+from turnkeeper.procedures.wilderness.discovery import landmarks_in_sight
+from turnkeeper.procedures.wilderness.state import hexmap_of
+from turnkeeper.procedures.wilderness.weather import season_of
 from turnkeeper.rules.loader import preset
 from turnkeeper.world.hexes import Hex
 

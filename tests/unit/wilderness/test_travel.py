@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from turnkeeper.dice import TypedDice
 from turnkeeper.errors import IllegalCommandError, NotFoundError
 from turnkeeper.procedures.wilderness import Camp, Search, Travel
-from turnkeeper.procedures.wilderness_costs import (
+from turnkeeper.procedures.wilderness.costs import (
     daily_tp,
     hex_cost_for,
     is_impassable,

@@ -205,7 +205,7 @@ def hex_cost_for(
 
 def region_grid(hexmap: HexMap, weather: Mapping[str, str], default: str) -> NDArray[np.object_]:
     """The weather over each hex as a ``[row, col]`` grid of state names."""
-    from turnkeeper.procedures.wilderness_state import DEFAULT_REGION
+    from turnkeeper.procedures.wilderness.state import DEFAULT_REGION
 
     grid = np.full((hexmap.height, hexmap.width), weather.get(DEFAULT_REGION, default), object)
     for hex_, region in hexmap.regions.items():

@@ -28,23 +28,23 @@ from turnkeeper.campaign.schedule import Draft, Hook, wait
 from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource, roll
-from turnkeeper.procedures.discovery import find_one_hidden
 from turnkeeper.procedures.supplies import consume
-from turnkeeper.procedures.weather import roll_weather
-from turnkeeper.procedures.wilderness_costs import daily_tp
-from turnkeeper.procedures.wilderness_events import (
+from turnkeeper.procedures.wilderness.costs import daily_tp
+from turnkeeper.procedures.wilderness.discovery import find_one_hidden
+from turnkeeper.procedures.wilderness.events import (
     ForageOwed,
     Moment,
     TravelPointsSpent,
     WildEncounter,
     WildernessDieRolled,
 )
-from turnkeeper.procedures.wilderness_state import (
+from turnkeeper.procedures.wilderness.state import (
     Movement,
     WildernessState,
     night_of,
     wilderness_of,
 )
+from turnkeeper.procedures.wilderness.weather import roll_weather
 from turnkeeper.rules.schema import Face, FaceEvent
 
 Waning = Literal["supplies", "forage"]

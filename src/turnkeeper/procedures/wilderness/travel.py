@@ -6,7 +6,7 @@
   in its hex, and the next day's first points finish it. A move that would need a third day
   is not begun: camp and start it fresh (from a fresh morning any passable hex is begun,
   which matters only when a ruleset's ``impassable_factor`` is above 2).
-- TP-WIL-7, TP-WIL-8: the per-hex floor and impassable hexes (``wilderness_costs``).
+- TP-WIL-7, TP-WIL-8: the per-hex floor and impassable hexes (:mod:`.costs`).
 - TP-WIL-10: ``travel`` to a hex or a found feature needs a known destination; a step into a
   hex the party has never entered is exploration, and so is ``--explore``.
 - TP-WENC-1, TP-WENC-2: the die is rolled when the day's spent TP crosses the moments of the
@@ -28,20 +28,13 @@ from turnkeeper.campaign.schedule import Draft, wait
 from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource, format_fraction
 from turnkeeper.errors import IllegalCommandError, NotFoundError
-from turnkeeper.procedures.discovery import (
-    enter_hex,
-    find_all_day,
-    find_named,
-    find_one_hidden,
-)
-from turnkeeper.procedures.weather import roll_weather, set_weather
-from turnkeeper.procedures.wilderness_costs import (
+from turnkeeper.procedures.wilderness.costs import (
     best_route,
     daily_tp,
     hex_cost_for,
     vessel,
 )
-from turnkeeper.procedures.wilderness_die import (
+from turnkeeper.procedures.wilderness.die import (
     NIGHT_CAMP,
     Waning,
     camp_rolled_tonight,
@@ -51,7 +44,13 @@ from turnkeeper.procedures.wilderness_die import (
     pass_watches,
     roll_wilderness_die,
 )
-from turnkeeper.procedures.wilderness_events import (
+from turnkeeper.procedures.wilderness.discovery import (
+    enter_hex,
+    find_all_day,
+    find_named,
+    find_one_hidden,
+)
+from turnkeeper.procedures.wilderness.events import (
     Camped,
     ConditionsSet,
     MapLoaded,
@@ -59,8 +58,9 @@ from turnkeeper.procedures.wilderness_events import (
     SpentOn,
     TravelPointsSpent,
 )
-from turnkeeper.procedures.wilderness_lost import cost_here, lost_check
-from turnkeeper.procedures.wilderness_state import Movement, WildernessState, wilderness_of
+from turnkeeper.procedures.wilderness.lost import cost_here, lost_check
+from turnkeeper.procedures.wilderness.state import Movement, WildernessState, wilderness_of
+from turnkeeper.procedures.wilderness.weather import roll_weather, set_weather
 from turnkeeper.world.hexes import Direction, Hex
 from turnkeeper.world.mapfile import MapFile
 

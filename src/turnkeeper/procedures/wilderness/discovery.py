@@ -18,7 +18,7 @@ from typing import ClassVar, Literal
 from turnkeeper.campaign.events import Event, NoteMade, RollRecord, Visibility
 from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource, roll
-from turnkeeper.procedures.wilderness_state import WildernessState, wilderness_of, with_wilderness
+from turnkeeper.procedures.wilderness.state import WildernessState, wilderness_of, with_wilderness
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import Feature, HexMap
 from turnkeeper.world.hexmap import Visibility as Seen

@@ -13,7 +13,7 @@ from typing import ClassVar, Literal
 from turnkeeper.campaign.events import Event, Visibility
 from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import format_fraction
-from turnkeeper.procedures.wilderness_state import (
+from turnkeeper.procedures.wilderness.state import (
     DEFAULT_REGION,
     Movement,
     PendingMove,

@@ -21,8 +21,8 @@ from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.calendar import date_at
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import NotFoundError, RulesetError
-from turnkeeper.procedures.wilderness_costs import weather_multiplier
-from turnkeeper.procedures.wilderness_state import wilderness_of, with_wilderness
+from turnkeeper.procedures.wilderness.costs import weather_multiplier
+from turnkeeper.procedures.wilderness.state import wilderness_of, with_wilderness
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.tables import roll_ranged
 from turnkeeper.world.hexes import Hex
