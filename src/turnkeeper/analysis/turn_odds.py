@@ -28,7 +28,7 @@ import icepool
 
 from turnkeeper.dice import format_fraction
 from turnkeeper.errors import IllegalCommandError, NotFoundError
-from turnkeeper.procedures.encounters import wandering_chance
+from turnkeeper.procedures.dungeon.wandering import wandering_chance
 from turnkeeper.rules.schema import FaceEvent, Ruleset
 
 __all__ = ["EventRate", "LightLifetime", "TurnOdds", "turn_odds"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from turnkeeper.campaign.schedule import Hook
 from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK
 from turnkeeper.procedures.downtime import DOWNTIME_HOOK
-from turnkeeper.procedures.dungeon_wait import DUNGEON_HOOK
+from turnkeeper.procedures.dungeon.wait import DUNGEON_HOOK
 from turnkeeper.procedures.light import LIGHT_HOOK
 from turnkeeper.procedures.rest import REST_HOOK
 from turnkeeper.procedures.wilderness.die import NIGHT_CAMP_HOOK

@@ -17,7 +17,7 @@ from turnkeeper.campaign.schedule import Hook
 from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
-from turnkeeper.procedures.dungeon_events import EncounterDieRolled
+from turnkeeper.procedures.dungeon.events import EncounterDieRolled
 from turnkeeper.rules.schema import FaceEvent
 from turnkeeper.tables import roll_overloaded
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from turnkeeper.dice import TypedDice, parse
-from turnkeeper.procedures.encounters import (
+from turnkeeper.procedures.dungeon.wandering import (
     check_due,
     reaction_roll,
     roll_encounter,

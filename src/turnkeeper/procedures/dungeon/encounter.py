@@ -14,8 +14,8 @@ from turnkeeper.campaign.events import NoteMade, RollRecord, Visibility
 from turnkeeper.campaign.schedule import Draft
 from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource
-from turnkeeper.procedures.dungeon_events import EncounterRolled, Perceived, _visit
-from turnkeeper.procedures.encounters import roll_encounter
+from turnkeeper.procedures.dungeon.events import EncounterRolled, Perceived, _visit
+from turnkeeper.procedures.dungeon.wandering import roll_encounter
 from turnkeeper.procedures.surprise import Approach, SurpriseSituation
 from turnkeeper.rules.schema import MovementMode
 from turnkeeper.world.sites import PendingEncounter

@@ -24,12 +24,11 @@ from turnkeeper.campaign.schedule import Draft, wait
 from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures.dungeon_encounter import TurnSituation, meet_encounter
-from turnkeeper.procedures.dungeon_events import (
+from turnkeeper.procedures.dungeon.encounter import TurnSituation, meet_encounter
+from turnkeeper.procedures.dungeon.events import (
     DungeonDieRolled,
     DungeonTurnTaken,
     EncounterEnded,
-    EncounterRolled,
     GoodEncounterRolled,
     OmenRolled,
     PartyMapNoted,
@@ -40,7 +39,7 @@ from turnkeeper.procedures.dungeon_events import (
     WanderingChecked,
     _visit,
 )
-from turnkeeper.procedures.encounters import check_due, wandering_chance, wandering_check
+from turnkeeper.procedures.dungeon.wandering import check_due, wandering_chance, wandering_check
 from turnkeeper.procedures.light import waning_resources
 from turnkeeper.procedures.rest import forced_rest, mark_fight, mark_running
 from turnkeeper.rules.schema import FaceEvent, MovementMode
@@ -49,24 +48,11 @@ from turnkeeper.world.sites import MapNote, Site
 
 __all__ = [
     "DungeonCommand",
-    "DungeonDieRolled",
-    "DungeonTurnTaken",
-    "EncounterEnded",
-    "EncounterRolled",
     "EndEncounter",
     "EnterSite",
-    "GoodEncounterRolled",
     "LeaveSite",
     "NoteMap",
-    "OmenRolled",
-    "PartyMapNoted",
-    "Perceived",
-    "SiteEntered",
-    "SiteLeft",
-    "SpellEffectsEnded",
     "Turn",
-    "TurnSituation",
-    "WanderingChecked",
     "decide_dungeon",
     "dungeon_turn",
     "end_encounter",

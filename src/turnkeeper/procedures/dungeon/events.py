@@ -2,7 +2,7 @@
 
 Referee-only events carry the rolls and the secrets (the die's face, the omen's notes, the
 creature, distance, reaction and surprise); :class:`Perceived` is what the party's
-characters perceive. See :mod:`turnkeeper.procedures.dungeon` for the procedure.
+characters perceive. See :mod:`turnkeeper.procedures.dungeon.turn` for the procedure.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Issue 3: skipping time fires everything that falls due in the span. At each dungeon-turn
 boundary of a wait (or a rest) inside a site, the site's turn count goes on and the
 ruleset's check for a party that is not moving is made, with the turn command's own
-:func:`~turnkeeper.procedures.dungeon.turn_check`:
+:func:`~turnkeeper.procedures.dungeon.turn.turn_check`:
 
 - classic (EX-ENC-1): the wandering check on every 2nd turn of the site's count, skipped in
   an area off the lanes of traffic (EX-ENC-3), at the base chance (the party is still);
@@ -22,8 +22,9 @@ from turnkeeper.campaign.schedule import Draft, Hook
 from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
-from turnkeeper.procedures.dungeon import TurnSituation, turn_check
-from turnkeeper.procedures.dungeon_events import DungeonTurnPassed, EncounterRolled
+from turnkeeper.procedures.dungeon.encounter import TurnSituation
+from turnkeeper.procedures.dungeon.events import DungeonTurnPassed, EncounterRolled
+from turnkeeper.procedures.dungeon.turn import turn_check
 
 
 def _frames(state: CampaignState) -> frozenset[str]:
