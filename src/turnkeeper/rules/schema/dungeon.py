@@ -1,0 +1,86 @@
+"""Sites in a ruleset: movement modes, the dungeon turn, light and rest (EX-*, TP-DUN-*)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from turnkeeper.rules.schema.base import DiceExpression, Rules
+
+# --- dungeon and site exploration (EX-*, TP-DUN-*) -----------------------------------------
+
+
+class MovementMode(Rules):
+    """A way of moving through a site (EX-MOV-1 to EX-MOV-3, EX-SUR-1 to EX-SUR-3, EX-MAP-1)."""
+
+    feet_per_turn: int | None = Field(
+        None, gt=0, description="Left out: any location of most sites in one turn (running)."
+    )
+    map_use: bool = True
+    halts_at_doors: bool = False
+    rest_after: bool = False
+    surprise: Literal["never", "risk", "always"] = "risk"
+    encounter_chance_in_six: int | None = Field(
+        None, description="EX-ENC-4: raises the wandering chance while moving so."
+    )
+
+
+class DungeonRules(Rules):
+    """The dungeon turn: which procedure runs and its numbers."""
+
+    procedure: Literal["overloaded", "classic"]
+    die: str = Field("dungeon", description="The overloaded die in ``dice`` (TP-DUN-1).")
+    check_every_turns: int = Field(2, gt=0, description="EX-ENC-1.")
+    check_die: int = Field(6, gt=1)
+    encounter_chance: int = Field(1, ge=0, description="EX-ENC-1: encounter on 1..this.")
+    tumult_chance: int = Field(2, ge=0, description="EX-ENC-4.")
+    encounter_distance: DiceExpression = Field("2d4x10", description="EX-ENC-2, in feet.")
+    movement: dict[str, MovementMode] = Field(default_factory=dict)
+
+
+class LightSource(Rules):
+    """A light the party carries (EX-LIGHT-1, EX-LIGHT-2)."""
+
+    turns: int | None = Field(
+        None, gt=0, description="Left out: lasts until a Waning Resources face (TP-ENC-2)."
+    )
+    radius_ft: int = Field(gt=0)
+    supply: str = Field(description="The supply item spent to light it.")
+
+
+class LightRules(Rules):
+    """Light sources and how they burn down."""
+
+    sources: dict[str, LightSource] = Field(default_factory=dict)
+    burns: Literal["turns", "waning_face"] = Field(
+        "turns", description="TP-ENC-2: under the overloaded die light lasts until face 4."
+    )
+    warn_turns_left: int = Field(1, ge=0, description="Warn on the last turn of light.")
+
+
+class RestRules(Rules):
+    """Rest cadence and weariness (EX-REST-1 to EX-REST-3) and forced rest (TP-ENC-1).
+
+    The defaults are "no such rule": only the Exploration text (EX) imposes a cadence and
+    weariness, so a ruleset that wants them says so, as ``ex.toml`` does.
+    """
+
+    active_turns: int | None = Field(
+        None, description="EX-REST-1: rest 1 turn in 6. 0 (None): no cadence, rest when forced."
+    )
+    rest_turns: int = 1
+    after_running: bool = False
+    after_fight: bool = False
+    wearied_skill: int = 0
+    wearied_to_hit: int = 0
+    consumes: dict[str, int] = Field(
+        default_factory=lambda: {"rations": 1, "water": 1},
+        description="Forced rest (TP-ENC-1 face 3) consumes these supplies per character.",
+    )
+
+    @field_validator("active_turns", mode="before")
+    @classmethod
+    def _zero_means_no_cadence(cls, value: object) -> object:
+        # TOML has no null: 0 says "no fixed rest cadence" (TP rests only on a forced-rest face)
+        return None if value == 0 else value

@@ -1,0 +1,89 @@
+"""The whole ruleset: its name and every section, checked together (see the package doc)."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from pydantic import Field, field_validator, model_validator
+
+from turnkeeper.rules.schema.base import DiceExpression, Rules
+from turnkeeper.rules.schema.combat import (
+    ActionRules,
+    AttackRules,
+    HitPointRules,
+    InitiativeRules,
+    MagicRules,
+    SaveRules,
+    SurpriseRules,
+)
+from turnkeeper.rules.schema.dungeon import DungeonRules, LightRules, RestRules
+from turnkeeper.rules.schema.scenes import CountdownRules, DreadRules, SpotlightRules
+from turnkeeper.rules.schema.time import OverloadedDie, RangedTable, TimeScales
+from turnkeeper.rules.schema.wilderness import LostRules, TravelRules, WeatherRules, WildernessRules
+
+# --- the whole -------------------------------------------------------------------------------
+
+
+class RulesetInfo(Rules):
+    """Which text a ruleset encodes."""
+
+    name: str
+    title: str
+    text: str = Field("", description="The seed file the preset encodes.")
+    prefix: str = Field("", description="The catalogue prefix, e.g. 'TP'.")
+    description: str = ""
+
+
+class Ruleset(Rules):
+    """A whole ruleset: every number and choice the procedures read."""
+
+    ruleset: RulesetInfo
+    stats: list[str] = Field(default_factory=lambda: ["STR", "DEX", "CON", "INT", "WIS", "CHA"])
+    time: TimeScales = TimeScales()
+    dice: dict[str, OverloadedDie] = Field(default_factory=dict)
+    tables: dict[str, RangedTable] = Field(default_factory=dict)
+    travel: TravelRules = TravelRules()
+    lost: LostRules = LostRules()
+    wilderness: WildernessRules = WildernessRules()
+    weather: WeatherRules = WeatherRules()
+    dungeon: DungeonRules = DungeonRules(procedure="classic")
+    light: LightRules = LightRules()
+    rest: RestRules = RestRules()
+    surprise: SurpriseRules = SurpriseRules(method="in_six")
+    initiative: InitiativeRules = InitiativeRules(method="side")
+    attack: AttackRules = AttackRules()
+    actions: ActionRules = ActionRules(economy="cb")
+    usage_die: list[int] = Field(default_factory=lambda: [12, 10, 8, 6, 4])
+    hit_points: HitPointRules = HitPointRules()
+    saves: SaveRules = SaveRules()
+    treasure_multiplier: DiceExpression = Field("1d3+1", description="PG-TRE-1.")
+    magic: MagicRules = MagicRules()
+    countdowns: CountdownRules = CountdownRules()
+    spotlight: SpotlightRules = SpotlightRules()
+    dread: DreadRules = DreadRules()
+
+    @field_validator("usage_die")
+    @classmethod
+    def _usage_chain_descends(cls, chain: list[int]) -> list[int]:
+        if not chain or any(a <= b for a, b in pairwise(chain)):
+            raise ValueError("the usage die chain must list die sizes from largest to smallest")
+        return chain
+
+    @model_validator(mode="after")
+    def _named_dice_exist(self) -> Ruleset:
+        wanted = []
+        if self.dungeon.procedure == "overloaded":
+            wanted.append(("dungeon.die", self.dungeon.die))
+        if self.initiative.method == "overloaded":
+            wanted.append(("initiative.overloaded_die", self.initiative.overloaded_die))
+        if "wilderness" in self.dice or self.wilderness.die != "wilderness":
+            wanted.append(("wilderness.die", self.wilderness.die))
+        for key, die in wanted:
+            if die not in self.dice:
+                known = ", ".join(sorted(self.dice)) or "none"
+                raise ValueError(f"{key}: no overloaded die {die!r} in [dice] (there: {known})")
+        return self
+
+    @property
+    def name(self) -> str:
+        return self.ruleset.name

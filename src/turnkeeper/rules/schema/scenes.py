@@ -1,0 +1,47 @@
+"""Dungeoneers scenes in a ruleset: countdowns, the spotlight and dread (DG-*)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from turnkeeper.rules.schema.base import Rules
+
+# --- scenes (DG-*) -----------------------------------------------------------------------
+
+
+class CountdownType(Rules):
+    """A kind of countdown and the time frame that ticks it (DG-CD-1, DG-CD-2)."""
+
+    abbreviation: str
+    ticks_on: list[Literal["combat_round", "social_round", "exploration_round", "day"]]
+    rank: int = Field(description="Longer types have higher rank; ending a frame ends lower ranks.")
+
+
+class CountdownRules(Rules):
+    """Countdown types and failure outcomes (DG-CD-1 to DG-CD-5, DG-FCD-1)."""
+
+    types: dict[str, CountdownType] = Field(default_factory=dict)
+    failure_outcomes: dict[str, tuple[int, int]] = Field(
+        default_factory=dict,
+        description="DG-FCD-1: outcome name -> (ticks of the countdown, ticks of the failure one).",
+    )
+
+
+class SpotlightRules(Rules):
+    """Spotlight tokens and momentum (DG-SPOT-1 to DG-SPOT-3, DG-MOM-1, DG-FREE-1)."""
+
+    enabled: bool = False
+    tokens_each: int = 3
+    tokens: bool = True
+    free_actions_per_round: int = 1
+
+
+class DreadRules(Rules):
+    """The GM's dread pool (DG-DREAD-1)."""
+
+    enabled: bool = False
+    compromise_margin: int = 2
+    per_compromise: int = 1
+    per_rest_action: int = 1

@@ -1,0 +1,128 @@
+"""Time scales, overloaded dice and ranged tables in a ruleset (TP-TIME-1, TP-ENC-1, PG-REA-1)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from itertools import pairwise
+
+from pydantic import Field, model_validator
+
+from turnkeeper.rules.schema.base import DiceExpression, Rules
+
+# --- time -------------------------------------------------------------------------------
+
+
+class TimeScales(Rules):
+    """How long each kind of turn lasts (TP-TIME-1, EX-TIME-1, PG-TIME-1, DG-RND-1, CB-RND-1)."""
+
+    round_seconds: int = Field(10, gt=0, description="A combat round.")
+    turn_minutes: int = Field(10, gt=0, description="A dungeon or site turn.")
+    watch_hours: int = Field(4, gt=0, description="A wilderness watch: one travel point.")
+    day_hours: int = Field(24, gt=0)
+    month_days: int = Field(30, gt=0, description="A haven, domain or faction turn.")
+    exploration_round_minutes: int = Field(
+        10, gt=0, description="DG-RND-1: an exploration round, 2 min to 8 h; the table's default."
+    )
+    social_round_minutes: int = Field(
+        1, gt=0, description="DG-RND-1: a social round, 1 to 10 min; the table's default."
+    )
+    calendar_start: str = Field(
+        "1-01-01T08:00", description="The campaign's first moment: year-month-day and hour."
+    )
+
+
+# --- overloaded dice and tables ----------------------------------------------------------
+
+
+class FaceEvent(StrEnum):
+    """What a face of an overloaded die makes happen: the typed events of the texts."""
+
+    ENCOUNTER = "encounter"
+    ENVIRONMENT = "environment"
+    DUNGEON_ROUSES = "dungeon_rouses"
+    DUNGEON_REACTS = "dungeon_reacts"
+    WEATHER_CHANGE = "weather_change"
+    FORCED_REST = "forced_rest"
+    WANING_RESOURCES = "waning_resources"
+    FREE_TURN = "free_turn"
+    SLUMBER = "slumber"
+    GOOD_ENCOUNTER = "good_encounter"
+    HIDDEN_SITE = "hidden_site"
+    NOISE = "noise"
+    FATIGUE = "fatigue"
+    RESPITE = "respite"
+    SECOND_WIND = "second_wind"
+
+
+class Side(StrEnum):
+    """The two sides of a combat (CB-SIDE-1)."""
+
+    PARTY = "party"
+    OPPOSITION = "opposition"
+
+
+class Face(Rules):
+    """One face of an overloaded die: its typed event and the words the text gives it."""
+
+    event: FaceEvent
+    label: str
+    text: str = ""
+    initiative: Side | None = Field(
+        None, description="TP-INI-1: which side has initiative on this face, if any."
+    )
+
+
+class OverloadedDie(Rules):
+    """A die whose faces are events (TP-ENC-1, TP-DUN-1, TP-INI-1, TP-WENC-4).
+
+    ``milieus`` swap faces by where the party is or the moment (TP-WENC-3): a desert turns
+    Free Turn into Waning Resources; a night camp may turn Hidden Site into an encounter.
+    """
+
+    sides: int = Field(6, ge=2)
+    faces: dict[int, Face]
+    milieus: dict[str, dict[int, Face]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _every_face_named(self) -> OverloadedDie:
+        expected = set(range(1, self.sides + 1))
+        if set(self.faces) != expected:
+            raise ValueError(f"faces must be exactly 1..{self.sides}; got {sorted(self.faces)}")
+        for milieu, swaps in self.milieus.items():
+            stray = set(swaps) - expected
+            if stray:
+                raise ValueError(f"milieu {milieu!r} swaps faces {sorted(stray)} not on the die")
+        return self
+
+
+class TableRow(Rules):
+    """One band of a ranged table: totals from ``low`` to ``high`` (open-ended if None)."""
+
+    low: int | None = None
+    high: int | None = None
+    result: str
+    text: str = ""
+
+
+class RangedTable(Rules):
+    """A table read by the total of a dice expression, such as the reaction roll (PG-REA-1)."""
+
+    dice: DiceExpression
+    rows: list[TableRow] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _bands_do_not_overlap(self) -> RangedTable:
+        unbounded = 10**9
+        bands = sorted(
+            (
+                row.low if row.low is not None else -unbounded,
+                row.high if row.high is not None else unbounded,
+            )
+            for row in self.rows
+        )
+        for (_, high), (low, _) in pairwise(bands):
+            if low <= high:
+                raise ValueError(f"rows overlap at {low}")
+            if low != high + 1:
+                raise ValueError(f"rows leave a gap between {high} and {low}")
+        return self

@@ -1,0 +1,86 @@
+"""Wilderness travel in a ruleset: travel points, getting lost, the wilderness die, weather."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Literal
+
+from pydantic import Field
+
+from turnkeeper.rules.schema.base import Rules
+from turnkeeper.rules.schema.time import RangedTable
+
+# --- wilderness travel (TP-WIL-*, TP-LOST-1, TP-WENC-*) ------------------------------------
+
+
+class Vessel(Rules):
+    """A way of travelling over water or through the air (TP-WIL-9, the project's defaults)."""
+
+    travel_points_per_day: int = Field(gt=0)
+    multiplier: Fraction = Fraction(1)
+    over: list[str] = Field(description="Terrains this vessel may enter, e.g. ['water'].")
+    text: str = ""
+
+
+class TravelRules(Rules):
+    """Travel points and their multipliers (TP-WIL-1 to TP-WIL-9)."""
+
+    travel_points_per_day: int = Field(4, gt=0, description="TP-WIL-1: one per watch.")
+    movement_points_per_tp: Fraction = Field(Fraction(1), gt=0, description="TP-WIL-2.")
+    max_movement_factor: int = Field(
+        2, gt=0, description="TP-WIL-7: at most this many times the daily TP in movement points."
+    )
+    impassable_factor: int = Field(
+        2, gt=0, description="TP-WIL-8: a hex costing this many times the daily TP is impassable."
+    )
+    party: dict[str, Fraction] = Field(default_factory=dict, description="TP-WIL-3.")
+    terrain: dict[str, Fraction] = Field(default_factory=dict, description="TP-WIL-4.")
+    roads: dict[str, Fraction] = Field(default_factory=dict, description="TP-WIL-4.")
+    weather: dict[str, Fraction] = Field(default_factory=dict, description="TP-WIL-4.")
+    vessels: dict[str, Vessel] = Field(default_factory=dict, description="TP-WIL-9.")
+
+
+class LostRules(Rules):
+    """Getting lost (TP-LOST-1, the project's default: the seed says TODO)."""
+
+    enabled: bool = True
+    chance_in_six: dict[str, int] = Field(
+        default_factory=dict,
+        description="Per terrain, rolled once a day off road without a landmark.",
+    )
+
+
+class WildernessRules(Rules):
+    """When the wilderness die is rolled (TP-WENC-1, TP-WENC-2) and which die it is."""
+
+    die: str = Field("wilderness", description="Name of the overloaded die in ``dice``.")
+    # Rules is a pydantic model, which copies these defaults: ruff cannot see it across modules.
+    travel_checks: list[Literal["half", "first", "last", "camp"]] = ["half", "camp"]  # noqa: RUF012
+    explore_checks: list[Literal["half", "first", "last", "camp"]] = ["first", "last", "camp"]  # noqa: RUF012
+    search_hidden_tp: int = Field(1, description="TP-DISC-2: one hidden feature at random.")
+    search_named_tp: int = Field(2, description="TP-DISC-2: a hidden feature the party names.")
+    landmark_sight_hexes: int = Field(2, description="TP-DISC-1.")
+
+
+class WeatherRules(Rules):
+    """Weather by climate and season (TP-WENC-4 face 4; the project's default tables).
+
+    ``tables[climate][season]`` is rolled when the wilderness die shows Change of Weather;
+    each result names a state of ``travel.weather``, whose multiplier feeds TP-WIL-4.
+    A climate or season with no table leaves the weather for the referee to set.
+    """
+
+    start: str = Field("clear", description="The weather of every region when a map is loaded.")
+    default_climate: str = Field("temperate", description="For hexes the map gives no climate.")
+    seasons: dict[str, list[int]] = Field(
+        default_factory=lambda: {
+            "winter": [12, 1, 2],
+            "spring": [3, 4, 5],
+            "summer": [6, 7, 8],
+            "autumn": [9, 10, 11],
+        },
+        description="Season name -> calendar months (1..12).",
+    )
+    tables: dict[str, dict[str, RangedTable]] = Field(
+        default_factory=dict, description="Climate -> season -> table of weather states."
+    )
