@@ -17,7 +17,7 @@ from pathlib import Path
 
 import platformdirs
 
-from turnkeeper.store.base import EventStore, JsonStore, Record, SnapshotStore
+from turnkeeper.store.base import EventStore, JsonStore, Record, SnapshotStore, TokenStore
 from turnkeeper.store.sql import SqlStore
 
 ENV = "TURNKEEPER_DB"
@@ -61,6 +61,7 @@ __all__ = [
     "Record",
     "SnapshotStore",
     "SqlStore",
+    "TokenStore",
     "default_url",
     "open_store",
     "resolve_url",

@@ -102,6 +102,23 @@ class JsonStore(Protocol):
         ...
 
 
+@runtime_checkable
+class TokenStore(Protocol):
+    """A store that also keeps each campaign's access tokens for the web server, as hashes.
+
+    A campaign has one token per role (``referee``, ``player``); the store keeps only the
+    SHA-256 digest, so a leaked database does not hand out working links.
+    """
+
+    def set_token_hash(self, campaign: str, role: str, digest: str) -> None:
+        """Keep ``digest`` as the campaign's token hash for ``role``, replacing any older one."""
+        ...
+
+    def token_hashes(self, campaign: str) -> dict[str, str]:
+        """The campaign's token hashes by role (empty when none were made)."""
+        ...
+
+
 def stale(campaign: str, actual: int, expected: int) -> ConflictError:
     """The error a writer gets when someone else appended first.
 

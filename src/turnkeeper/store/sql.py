@@ -1,6 +1,6 @@
 """The event store over SQLAlchemy 2: one SQLite file by default, PostgreSQL for a shared server.
 
-Two tables. ``campaigns`` holds each campaign's version (how many records its journal has);
+Two main tables. ``campaigns`` holds each campaign's version (how many records its journal has);
 ``events`` holds the records, keyed by ``(campaign, seq)``. The fields a query may want
 (``seq``, ``command``, ``at``, ``kind``, ``visibility``) are copied into columns; the whole
 record is the ``data`` JSON, so the store stays opaque to the shape of events and a journal
@@ -97,6 +97,18 @@ snapshots_table = Table(
 )
 """Folded states kept to speed up rebuilds (a cache: dropping the table changes no state)."""
 
+tokens_table = Table(
+    "tokens",
+    metadata,
+    Column(
+        "campaign", String(200), ForeignKey("campaigns.name", ondelete="CASCADE"), nullable=False
+    ),
+    Column("role", String(20), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    PrimaryKeyConstraint("campaign", "role"),
+)
+"""The web server's access tokens, one per campaign and role, as SHA-256 hex digests."""
+
 settings_table = Table(
     "settings",
     metadata,
@@ -187,6 +199,7 @@ class SqlStore:
         """Remove a campaign, its journal, and the current pointer if it named it."""
         with self._engine.begin() as conn:
             conn.execute(delete(snapshots_table).where(snapshots_table.c.campaign == campaign))
+            conn.execute(delete(tokens_table).where(tokens_table.c.campaign == campaign))
             conn.execute(delete(events_table).where(events_table.c.campaign == campaign))
             gone = conn.execute(delete(campaigns_table).where(campaigns_table.c.name == campaign))
             if gone.rowcount == 0:
@@ -313,6 +326,29 @@ class SqlStore:
             query = query.where(snapshots_table.c.campaign == campaign)
         with self._engine.begin() as conn:
             conn.execute(query)
+
+    # -- access tokens for the web server (hashes only) -----------------------------------
+
+    def set_token_hash(self, campaign: str, role: str, digest: str) -> None:
+        """Keep the token hash for ``role``, replacing the old one (a rotation)."""
+        table = tokens_table
+        with self._engine.begin() as conn:
+            found = conn.execute(
+                select(campaigns_table.c.name).where(campaigns_table.c.name == campaign)
+            ).first()
+            if found is None:
+                raise missing(campaign)
+            conn.execute(delete(table).where(table.c.campaign == campaign, table.c.role == role))
+            conn.execute(insert(table).values(campaign=campaign, role=role, token_hash=digest))
+
+    def token_hashes(self, campaign: str) -> dict[str, str]:
+        """The campaign's token hashes by role; empty when none were made."""
+        table = tokens_table
+        with self._engine.connect() as conn:
+            rows = conn.execute(
+                select(table.c.role, table.c.token_hash).where(table.c.campaign == campaign)
+            )
+            return {str(role): str(digest) for role, digest in rows}
 
     # -- the CLI's current campaign --------------------------------------------------------
 

@@ -1,0 +1,83 @@
+"""Per-campaign access tokens for the web server: one for the referee, one for the players.
+
+A token is random (``secrets.token_urlsafe``); the store keeps only its SHA-256 digest, so a
+token is shown once, when it is made (``turnkeeper serve`` on first start, or ``turnkeeper
+tokens NAME --rotate``). A request is checked by hashing what it carries and comparing the
+digests in constant time.
+
+>>> import tempfile, os
+>>> from turnkeeper.store import open_store
+>>> from turnkeeper.service import Campaigns
+>>> from turnkeeper.rules.loader import preset
+>>> store = open_store(os.path.join(tempfile.mkdtemp(), "t.db"))
+>>> _ = Campaigns(store).new("Keep", preset("ex"), seed=1)
+>>> made = issue_tokens(store, "Keep")
+>>> sorted(role.value for role in made), issue_tokens(store, "Keep")
+(['player', 'referee'], {})
+>>> role_of(store, "Keep", made["player"]), role_of(store, "Keep", "guess")
+(<Role.PLAYER: 'player'>, None)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from enum import StrEnum
+
+from turnkeeper.errors import TurnkeeperError
+from turnkeeper.store import EventStore, TokenStore
+
+
+class Role(StrEnum):
+    """Who holds a token: the referee sees and does everything, the players see their view."""
+
+    REFEREE = "referee"
+    PLAYER = "player"
+
+
+_ROLES = frozenset(role.value for role in Role)
+
+
+def digest(token: str) -> str:
+    """The SHA-256 hex digest the store keeps in place of a token.
+
+    >>> digest("abc")[:12]
+    'ba7816bf8f01'
+    """
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def token_store(store: EventStore) -> TokenStore:
+    """The store as a token store; one clear error for a store that cannot keep tokens."""
+    if not isinstance(store, TokenStore):
+        raise TurnkeeperError(f"{store!r} cannot keep access tokens: use the SQL store")
+    return store
+
+
+def issue_tokens(store: EventStore, campaign: str, rotate: bool = False) -> dict[Role, str]:
+    """Make the tokens ``campaign`` lacks (every role's with ``rotate``); return the new ones.
+
+    Only the new tokens come back: the old ones are kept as hashes and cannot be shown again.
+    """
+    tokens = token_store(store)
+    have = tokens.token_hashes(campaign)
+    store.version(campaign)  # NotFoundError for a campaign that does not exist
+    made: dict[Role, str] = {}
+    for role in Role:
+        if rotate or role.value not in have:
+            token = secrets.token_urlsafe(24)
+            tokens.set_token_hash(campaign, role.value, digest(token))
+            made[role] = token
+    return made
+
+
+def role_of(store: EventStore, campaign: str, token: str) -> Role | None:
+    """The role ``token`` grants in ``campaign``, or None for a wrong or missing token."""
+    given = digest(token)
+    found: Role | None = None
+    for role, kept in token_store(store).token_hashes(campaign).items():
+        # compare every digest, so the time taken does not say which role nearly matched
+        if hmac.compare_digest(given, kept) and role in _ROLES:
+            found = Role(role)
+    return found

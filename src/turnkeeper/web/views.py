@@ -1,0 +1,282 @@
+"""What each role may see of a campaign: the referee's whole state, the party's view.
+
+The party's view is built by ONE function, :func:`player_state`, from the state alone, so
+every player response (the JSON state, the dashboard page) goes through the same filter.
+Referee notes, encounter tables, hidden features, referee-only countdowns, monster stats,
+the seed and the embedded ruleset never enter it. Journal records for players go through
+:func:`player_record`, which keeps the line the party reads and its rolls, never the event's
+data (a party-visible event such as ``campaign.started`` embeds the seed and the ruleset).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from turnkeeper.campaign import CampaignState, Recorded, Visibility
+from turnkeeper.clock.calendar import calendar
+from turnkeeper.errors import NotFoundError
+from turnkeeper.procedures.combat.state import Side
+from turnkeeper.procedures.wilderness.state import WildernessState
+from turnkeeper.world.svg import render_svg
+
+
+class _View(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class LightView(_View):
+    """The party's light: what burns and how far it reaches (turns left are the referee's:
+    a referee may set them in secret, EX-LIGHT-1)."""
+
+    source: str | None
+    radius_ft: int
+    dark: bool
+
+
+class RestView(_View):
+    """Whether a rest is due (EX-REST-1) and why, and whether the party is resting."""
+
+    due: bool
+    reason: str | None
+    resting: bool
+
+
+class SuppliesView(_View):
+    """Counted supplies and usage dice (PG-USE-1) the party carries."""
+
+    counted: dict[str, int]
+    dice: dict[str, int]
+
+
+class CharacterView(_View):
+    """A party member as the table sees them: hit points and conditions."""
+
+    name: str
+    hp: int
+    max_hp: int
+    conditions: list[str]
+
+
+class CountdownView(_View):
+    """A countdown the party can see (visibility ``party``, DG-CD-3)."""
+
+    name: str
+    kind: str
+    left: int
+    length: int
+
+
+class FeatureView(_View):
+    """A wilderness feature the party has found: its name, hex and player-facing text."""
+
+    id: str
+    name: str
+    hex: str
+    text: str
+
+
+class WildernessView(_View):
+    """The party on the wilderness map: its hex, the hexes it has seen or been in, and the
+    features it has found; nothing else of the map."""
+
+    map: str
+    width: int
+    height: int
+    position: str
+    known: dict[str, str]
+    visited: list[str]
+    found: list[FeatureView]
+    weather: str
+    tp_spent: str
+
+
+class CombatantView(_View):
+    """One combatant in the tracker: the party's own hit points; a foe's name and state only."""
+
+    name: str
+    side: str
+    hp: int | None
+    max_hp: int | None
+    conditions: list[str]
+
+
+class CombatView(_View):
+    """The combat tracker as the party sees it: round, phase, who has initiative."""
+
+    round: int
+    phase: str
+    initiative: str | None
+    combatants: list[CombatantView]
+
+
+class SeatView(_View):
+    """A player's seat at a Dungeoneers table and the spotlight tokens it holds."""
+
+    name: str
+    tokens: int
+
+
+class SceneView(_View):
+    """The scene in play: its kind, round, whose turn, who holds the spotlight."""
+
+    kind: str
+    round: int
+    turn: str
+    spotlit: str | None
+    players: list[str]
+
+
+class PlayerState(_View):
+    """Everything the party may know now: the payload of every player state response."""
+
+    campaign: str
+    ruleset: str
+    version: int
+    date: str
+    day: int
+    light: LightView
+    rest: RestView
+    supplies: SuppliesView
+    party: list[CharacterView]
+    countdowns: list[CountdownView]
+    site: dict[str, Any] | None
+    wilderness: WildernessView | None
+    combat: CombatView | None
+    seats: list[SeatView]
+    scene: SceneView | None
+
+
+def player_state(state: CampaignState) -> PlayerState:
+    """The party's view of ``state``: the one filter every player response goes through.
+
+    >>> from turnkeeper.campaign import Journal, parse_party
+    >>> from turnkeeper.rules.loader import preset
+    >>> party = parse_party('[[characters]]\\nname = "Aldo"\\nhp = 6')
+    >>> view = player_state(Journal.start("Keep", preset("ex"), party, seed=1).state)
+    >>> view.date, [c.name for c in view.party], view.site, view.light.dark
+    ('1-01-01 08:00', ['Aldo'], None, True)
+    """
+    light, rest, combat, scenes = state.light, state.rest, state.combat, state.scenes
+    scene = scenes.scene
+    return PlayerState(
+        campaign=state.name,
+        ruleset=state.ruleset.name,
+        version=state.version,
+        date=state.date,
+        day=state.day,
+        light=LightView(source=light.source, radius_ft=light.radius_ft, dark=light.dark),
+        rest=RestView(due=rest.due_at is not None, reason=rest.due_reason, resting=rest.resting),
+        supplies=SuppliesView(counted=dict(state.supplies.counted), dice=dict(state.supplies.dice)),
+        party=[
+            CharacterView(name=c.name, hp=c.hp, max_hp=c.max_hp, conditions=list(c.conditions))
+            for c in state.party.characters
+        ],
+        countdowns=[
+            CountdownView(name=c.name, kind=c.kind, left=c.left, length=c.length)
+            for c in state.countdowns
+            if c.visibility == Visibility.PARTY.value
+        ],
+        site=state.site.player_view() if state.site is not None else None,
+        wilderness=_wilderness(state.wilderness) if state.wilderness is not None else None,
+        combat=_combat(state) if combat is not None and combat.combatants else None,
+        seats=[SeatView(name=s.name, tokens=s.tokens) for s in scenes.seats],
+        scene=None
+        if scene is None
+        else SceneView(
+            kind=scene.kind.value,
+            round=scene.round,
+            turn=scene.turn.value,
+            spotlit=scene.spotlit,
+            players=list(scene.players),
+        ),
+    )
+
+
+def _wilderness(wild: WildernessState) -> WildernessView:
+    hexmap = wild.hexmap
+    known = sorted(wild.seen | wild.visited | {wild.position}, key=lambda h: h.label)
+    found = [
+        FeatureView(id=f.id, name=f.name, hex=h.label, text=f.text)
+        for h, f in hexmap.all_features()
+        if f.id in wild.found
+    ]
+    return WildernessView(
+        map=hexmap.name,
+        width=hexmap.width,
+        height=hexmap.height,
+        position=wild.position.label,
+        known={h.label: hexmap.terrain_at(h).key for h in known if h in hexmap},
+        visited=sorted(h.label for h in wild.visited),
+        found=found,
+        weather=wild.weather_at(wild.position),
+        tp_spent=str(wild.tp_spent),
+    )
+
+
+def _combat(state: CampaignState) -> CombatView:
+    combat = state.combat
+    assert combat is not None
+    return CombatView(
+        round=combat.round,
+        phase=combat.phase.value,
+        initiative=combat.initiative.value if combat.initiative is not None else None,
+        combatants=[
+            CombatantView(
+                name=c.name,
+                side=c.side.value,
+                hp=c.hp if c.side is Side.PARTY else None,
+                max_hp=c.max_hp if c.side is Side.PARTY else None,
+                conditions=sorted(str(x) for x in c.conditions),
+            )
+            for c in combat.combatants
+        ],
+    )
+
+
+def referee_state(state: CampaignState) -> dict[str, Any]:
+    """The referee's view: the whole state as JSON, the embedded ruleset named, not copied."""
+    data: dict[str, Any] = state.model_dump(mode="json", exclude={"ruleset"})
+    data["ruleset"] = state.ruleset.name
+    data["date"] = state.date
+    data["day"] = state.day
+    return data
+
+
+def referee_record(record: Recorded, state: CampaignState) -> dict[str, Any]:
+    """A journal record for the referee: the whole record, its game date and its line."""
+    out = record.to_record()
+    out["date"] = calendar(record.at, state.ruleset.time)
+    out["text"] = record.event.describe()
+    return out
+
+
+def player_record(record: Recorded, state: CampaignState) -> dict[str, Any]:
+    """A party-visible record for players: its line and its rolls, never the event's data."""
+    if record.event.visibility is not Visibility.PARTY:
+        raise ValueError(f"record {record.seq} is the referee's")
+    return {
+        "seq": record.seq,
+        "command": record.command,
+        "at": record.at,
+        "date": calendar(record.at, state.ruleset.time),
+        "kind": record.event.kind,
+        "text": record.event.describe(),
+        "rolls": [roll.text() for roll in record.event.rolls],
+    }
+
+
+def map_svg(state: CampaignState, player: bool) -> str:
+    """The wilderness map as SVG: the referee's whole drawing, or with ``player`` only the
+    hexes the party has seen or been in and the features it has found (as ``map show``)."""
+    wild = state.wilderness
+    if wild is None:
+        raise NotFoundError(
+            f"campaign {state.name!r} has no wilderness map: load one with "
+            "`turnkeeper map load FILE --at HEX`"
+        )
+    known = wild.seen | wild.visited | {wild.position}
+    return render_svg(
+        wild.hexmap, wild.position, known, player=player, found_features=set(wild.found)
+    )
