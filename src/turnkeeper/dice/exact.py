@@ -23,6 +23,33 @@ from turnkeeper.dice.nodes import (
 from turnkeeper.dice.rolling import lookup
 from turnkeeper.errors import DiceNotationError
 
+#: The most pairs of outcomes one exact step may combine. Weighing costs about half a
+#: microsecond a pair, so this keeps ``odds`` within a few seconds; 100d100 (some
+#: 50 million pairs) or 2d10000 would otherwise run for minutes.
+MAX_EXACT_PAIRS = 2_000_000
+
+
+def _check_cost(what: object, pairs: int) -> None:
+    if pairs > MAX_EXACT_PAIRS:
+        raise DiceNotationError(
+            f"{what}: too many outcomes to weigh exactly (about {pairs:,} combinations, "
+            f"the limit is {MAX_EXACT_PAIRS:,}); use fewer dice or smaller dice"
+        )
+
+
+def _sum_of(count: int, single: icepool.Die, what: object) -> icepool.Die:
+    """``count`` independent copies of ``single`` added up, one at a time.
+
+    icepool's ``count @ single`` does the same recursively, one stack frame per die, so a
+    thousand dice overflowed the stack.
+    """
+    sides = len(single)
+    _check_cost(what, sides * sides * count * (count - 1) // 2)
+    total = single
+    for _ in range(count - 1):
+        total = total + single
+    return total
+
 
 def exact_die(node: Node, values: Mapping[str, int]) -> icepool.Die:
     """The exact distribution of a tree, names resolved from ``values``."""
@@ -35,6 +62,7 @@ def exact_die(node: Node, values: Mapping[str, int]) -> icepool.Die:
         return -operand if node.sign == "-" else operand
     if isinstance(node, BinOp):
         left, right = exact_die(node.left, values), exact_die(node.right, values)
+        _check_cost(node, len(left) * len(right))
         if node.op == "+":
             return left + right
         if node.op == "-":
@@ -72,11 +100,11 @@ def _exact_dice(dice: Dice, values: Mapping[str, int]) -> icepool.Die:
         single = single.explode(explodes, depth=EXPLODE_DEPTH)
     keep = dice.keep
     if keep is None:
-        return count @ single
+        return _sum_of(count, single, dice)
     if not keep.counts_dice:
         wanted = keep.kind == "k"
         single = single.map(lambda face: face if keep.matches(face) == wanted else 0)
-        return count @ single
+        return _sum_of(count, single, dice)
     chosen = min(keep.value, count)
     kept = chosen if keep.kind[0] == "k" else count - chosen
     # Keeping the highest is dropping the lowest, and the other way round.
@@ -84,7 +112,9 @@ def _exact_dice(dice: Dice, values: Mapping[str, int]) -> icepool.Die:
     if kept == 0:
         return icepool.Die([0])
     if kept == count:
-        return count @ single
+        return _sum_of(count, single, dice)
+    # icepool walks the pool die by die, each step over the kept totals so far.
+    _check_cost(dice, count * len(single) * kept * len(single))
     if from_top:
         return single.highest(count, keep=kept)
     return single.lowest(count, keep=kept)

@@ -106,3 +106,16 @@ def test_every_face_exploding_runs_every_chain_to_the_bound() -> None:
     assert parse("d2rr1e2").distribution() == {2 * (EXPLODE_DEPTH + 1): Fraction(1)}
     assert roll("d2rr1e2", SeededDice(1)).total == 2 * (EXPLODE_DEPTH + 1)
     assert parse("2d1e1").distribution() == {2 * (EXPLODE_DEPTH + 1): Fraction(1)}
+
+
+def test_a_thousand_dice_are_weighed_without_recursing() -> None:
+    # 1000 dice is within MAX_DICE; icepool's `count @ die` recursed once per die and
+    # raised RecursionError instead of giving the odds.
+    assert parse("1000d1").mean() == Fraction(1000)
+
+
+@pytest.mark.parametrize("text", ["2d10000", "100d100", "d10000*d1000", "1000d6kh500"])
+def test_too_costly_exact_odds_are_refused_at_once(text: str) -> None:
+    # These took from 30 s to minutes; a designer gets one clear error instead.
+    with pytest.raises(DiceNotationError, match="too many outcomes to weigh exactly"):
+        parse(text).distribution()
