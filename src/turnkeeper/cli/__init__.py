@@ -9,6 +9,7 @@ from turnkeeper.cli import (  # noqa: F401  (each module registers its verbs on 
     maps,
     rules,
     scene,
+    serve,
     wilderness,
 )
 from turnkeeper.cli.app import app, main

@@ -3,11 +3,29 @@
 :func:`create_app` builds the FastAPI application over a :class:`~turnkeeper.service.Campaigns`;
 :func:`player_state` is the party's view of a campaign state, the one filter every player
 response goes through; :mod:`turnkeeper.web.tokens` makes and checks the access tokens.
+Names load lazily, so the CLI can make tokens without importing FastAPI.
 """
 
-from turnkeeper.web.app import create_app, status_of
-from turnkeeper.web.tokens import Role, issue_tokens, role_of
-from turnkeeper.web.views import PlayerState, player_record, player_state
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from turnkeeper.web.app import create_app, status_of
+    from turnkeeper.web.tokens import Role, issue_tokens, role_of
+    from turnkeeper.web.views import PlayerState, player_record, player_state
+
+_HOMES = {
+    "create_app": "app",
+    "status_of": "app",
+    "Role": "tokens",
+    "issue_tokens": "tokens",
+    "role_of": "tokens",
+    "PlayerState": "views",
+    "player_record": "views",
+    "player_state": "views",
+}
 
 __all__ = [
     "PlayerState",
@@ -19,3 +37,10 @@ __all__ = [
     "role_of",
     "status_of",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'turnkeeper.web' has no attribute {name!r}")
+    return getattr(import_module(f"turnkeeper.web.{home}"), name)

@@ -1,0 +1,88 @@
+"""CLI verbs: ``turnkeeper serve`` (the HTTP API and web pages) and ``turnkeeper tokens``.
+
+``serve`` makes the access tokens of every campaign that lacks them and prints, per campaign,
+the referee's link and the players' link with their tokens, as notebook servers do. Only
+hashes are kept, so a token is printed once, when it is made: ``turnkeeper tokens NAME
+--rotate`` makes new ones (and the old links stop working).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+import typer
+from rich.markup import escape
+
+from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.options import DbOption
+from turnkeeper.cli.runner import open_campaigns
+from turnkeeper.service import Campaigns
+from turnkeeper.web.tokens import Role, issue_tokens
+
+
+def _links(base: str, campaigns: Campaigns, names: list[str], rotate: bool) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for name in names:
+        made = issue_tokens(campaigns.store, name, rotate)
+        page = f"{base}/campaigns/{quote(name, safe='')}"
+        entry: dict[str, Any] = {"campaign": name, "page": page}
+        for role in Role:
+            token = made.get(role)
+            entry[role.value] = None if token is None else f"{page}?token={quote(token, safe='')}"
+        out.append(entry)
+    return out
+
+
+def _render(links: list[dict[str, Any]]) -> None:
+    for entry in links:
+        console.print(f"[bold]{escape(entry['campaign'])}[/]")
+        for role in Role:
+            link = entry[role.value]
+            if link is None:
+                shown = (
+                    "token made earlier (kept as a hash, not shown): "
+                    f"`turnkeeper tokens {escape(entry['campaign'])} --rotate` for a new one"
+                )
+            else:
+                shown = escape(link)
+            console.print(f"  {role.value:8} {shown}", highlight=False, soft_wrap=True)
+
+
+@app.command("tokens")
+def tokens_command(
+    name: str = typer.Argument(..., help="The campaign whose web access tokens to make."),
+    rotate: bool = typer.Option(
+        False, "--rotate", help="Make new tokens for both roles; the old links stop working."
+    ),
+    base: str = typer.Option(
+        "http://127.0.0.1:8765", "--base", help="The server's address, for the printed links."
+    ),
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Make a campaign's referee and player tokens for the web server, and print their links."""
+    with open_campaigns(db) as campaigns:
+        links = _links(base.rstrip("/"), campaigns, [name], rotate)
+    emit(links[0], as_json, lambda: _render(links))
+
+
+@app.command("serve")
+def serve_command(
+    host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on."),
+    port: int = typer.Option(8765, "--port", min=1, max=65535, help="The port to listen on."),
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Serve the HTTP API (OpenAPI at /openapi.json) and the dashboard pages."""
+    import uvicorn
+
+    from turnkeeper.web import create_app
+
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    with open_campaigns(db) as campaigns:
+        links = _links(f"http://{shown}:{port}", campaigns, campaigns.names(), rotate=False)
+        emit({"url": f"http://{shown}:{port}", "campaigns": links}, as_json, lambda: _render(links))
+        if not links and not as_json:
+            console.print("No campaigns yet: start one with `turnkeeper new NAME --ruleset ex`.")
+        uvicorn.run(create_app(campaigns), host=host, port=port, log_level="warning")

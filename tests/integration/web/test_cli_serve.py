@@ -1,0 +1,79 @@
+"""``turnkeeper tokens`` and ``turnkeeper serve``: links printed once, tokens that open the API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from typer.testing import CliRunner
+
+import turnkeeper.cli  # noqa: F401  (registers the verbs)
+from turnkeeper.campaign import parse_party
+from turnkeeper.cli.app import app
+from turnkeeper.rules.loader import preset
+from turnkeeper.service import Campaigns
+from turnkeeper.store import open_store
+from turnkeeper.web.tokens import Role, role_of
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    path = str(tmp_path / "serve.db")
+    store = open_store(path)
+    party = parse_party('[[characters]]\nname = "Aldo"\nhp = 6')
+    Campaigns(store).new("Keep", preset("ex"), party, seed=1)
+    store.close()
+    return path
+
+
+def _token(link: str) -> str:
+    return parse_qs(urlparse(link).query)["token"][0]
+
+
+def _json(*args: str) -> Any:
+    import json
+
+    result = CliRunner().invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_tokens_are_made_once_and_rotated_on_demand(db: str) -> None:
+    first = _json("tokens", "Keep", "--db", db)
+    store = open_store(db)
+    try:
+        assert role_of(store, "Keep", _token(first["referee"])) is Role.REFEREE
+        assert role_of(store, "Keep", _token(first["player"])) is Role.PLAYER
+        again = _json("tokens", "Keep", "--db", db)
+        assert again["referee"] is None and again["player"] is None  # hashes only: not shown
+        rotated = _json("tokens", "Keep", "--db", db, "--rotate")
+        assert role_of(store, "Keep", _token(first["referee"])) is None
+        assert role_of(store, "Keep", _token(rotated["referee"])) is Role.REFEREE
+    finally:
+        store.close()
+
+
+def test_tokens_for_an_unknown_campaign_is_one_error(db: str) -> None:
+    result = CliRunner().invoke(app, ["tokens", "Nowhere", "--db", db])
+    assert result.exit_code != 0
+    assert "no campaign named 'Nowhere'" in str(result.exception)
+
+
+def test_serve_prints_the_links_and_runs_uvicorn(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    ran: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.update(app=app, **kw))
+    out = _json("serve", "--db", db, "--port", "9911")
+    assert ran["port"] == 9911 and ran["host"] == "127.0.0.1"
+    (keep,) = out["campaigns"]
+    assert keep["referee"].startswith("http://localhost:9911/campaigns/Keep?token=")
+    from fastapi.testclient import TestClient
+
+    client = TestClient(ran["app"])
+    state = client.get("/api/campaigns/Keep/state", params={"token": _token(keep["referee"])})
+    assert state.status_code == 200 and state.json()["seed"] == 1
+    page = client.get("/campaigns/Keep", params={"token": _token(keep["player"])})
+    assert page.status_code == 200 and "the party's view" in page.text
