@@ -82,6 +82,8 @@ def _read_toml(source: _Source) -> dict[str, Any]:
         raise NotFoundError(f"{source.shown}: no such ruleset file") from None
     except OSError as error:
         raise RulesetError(f"{source.shown}: cannot read the file ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise RulesetError(f"{source.shown}: not a text file (TOML must be UTF-8)") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -108,6 +110,8 @@ def _merge(
             merged[key] = _merge(merged[key], value, shown, origins, path)
         else:
             merged[key] = value
+            # Re-inserted, so the last entry under a table is the file that set it last.
+            origins.pop(path, None)
             origins[path] = shown
     return merged
 
@@ -210,7 +214,14 @@ def _ruleset_error(
     first = errors[0]
     loc = tuple(first["loc"])
     key = tuple(str(part) for part in loc)
-    where = next((origins[key[:n]] for n in range(len(key), 0, -1) if key[:n] in origins), shown)
+    # A check of a whole table (overlapping rows, a die's faces) blames the file that last
+    # set anything inside it, not the parent that first made the table.
+    inside = [origin for path, origin in origins.items() if path[: len(key)] == key]
+    where = inside[-1] if inside else None
+    if where is None:
+        where = next(
+            (origins[key[:n]] for n in range(len(key), 0, -1) if key[:n] in origins), shown
+        )
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
     return RulesetError(f"{where}: {_dotted(loc)}: {_expectation(first)}{more}")
 

@@ -206,3 +206,53 @@ def test_docs_extends_example_loads(tmp_path: Path) -> None:
     # every snippet of a section parses as TOML over tp, so the docs show valid keys
     for block in blocks[1:]:
         load_ruleset(write(tmp_path, "snippet.toml", 'extends = "tp"\n' + block))
+
+
+_HEAD = 'extends = "tp"\n[ruleset]\nname = "mine"\ntitle = "Mine"\n'
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            '[tables.reaction]\ndice = "2d6"\nrows = [{high = 5, result = "a"}, '
+            '{low = 5, result = "b"}]\n',
+            "tables.reaction: rows overlap at 5",
+        ),
+        (
+            "[dice.wilderness]\nsides = 8\n",
+            "dice.wilderness: faces must be exactly 1..8; got [1, 2, 3, 4, 5, 6]",
+        ),
+        (
+            '[dice.wilderness.milieus.swamp]\n7 = { event = "encounter", label = "x" }\n',
+            "dice.wilderness: milieu 'swamp' swaps faces [7] not on the die",
+        ),
+    ],
+)
+def test_a_broken_table_in_a_child_names_the_child_not_the_preset(
+    tmp_path: Path, body: str, message: str
+) -> None:
+    # rule: PG-REA-1, TP-WENC-3 (the tables a designer overrides). The preset that first made
+    # the table was blamed, sending the designer to a file they never wrote.
+    path = write(tmp_path, "mine.toml", _HEAD + body)
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path)
+    assert str(caught.value) == f"{path}: {message}"
+
+
+def test_a_band_running_backwards_is_an_error(tmp_path: Path) -> None:
+    # rule: PG-REA-1: {low = 9, high = 3} loaded as a row no total could ever reach
+    path = write(
+        tmp_path,
+        "mine.toml",
+        _HEAD + '[tables.reaction]\nrows = [{low = 9, high = 3, result = "a"}]\n',
+    )
+    with pytest.raises(RulesetError, match="row 'a' runs from 9 down to 3"):
+        load_ruleset(path)
+
+
+def test_a_file_that_is_not_text_is_one_error(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(RulesetError, match=r"mine\.toml: not a text file"):
+        load_ruleset(path)

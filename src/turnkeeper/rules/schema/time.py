@@ -112,6 +112,9 @@ class RangedTable(Rules):
 
     @model_validator(mode="after")
     def _bands_do_not_overlap(self) -> RangedTable:
+        for row in self.rows:
+            if row.low is not None and row.high is not None and row.low > row.high:
+                raise ValueError(f"row {row.result!r} runs from {row.low} down to {row.high}")
         unbounded = 10**9
         bands = sorted(
             (
