@@ -13,6 +13,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from turnkeeper.errors import TurnkeeperError
 
@@ -52,12 +53,29 @@ def fail(message: str) -> None:
 def main() -> None:
     """Console-script entry point: runs the app and maps a user's mistake to exit code 2.
 
-    Usage errors (an unknown option, a missing argument) are Typer's own and also exit 2.
+    Usage errors (an unknown option, a missing argument) exit 2 the same way: one line
+    naming what is wrong and the verb's ``--help``, not Typer's boxed usage screen.
     """
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+
     import turnkeeper.cli  # noqa: F401  (registers every verb group)
 
     try:
-        app()
+        code = app(standalone_mode=False)
     except TurnkeeperError as error:
         err_console.print(f"[bold red]error:[/] {error}", highlight=False, soft_wrap=True)
         sys.exit(2)
+    except NoArgsIsHelpError as error:
+        error.show()
+        sys.exit(2)
+    except ClickException as error:
+        hint = ""
+        if isinstance(error, UsageError) and error.ctx is not None:
+            hint = f" (see `{error.ctx.command_path} --help`)"
+        message = escape(f"{error.format_message()}{hint}")
+        err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+        sys.exit(error.exit_code)
+    except typer.Abort:
+        sys.exit(1)
+    if isinstance(code, int) and code:
+        sys.exit(code)

@@ -151,8 +151,11 @@ def status_panel(state: CampaignState) -> Panel:
     if light.dark:
         grid.add_row("light", "[red]darkness[/]")
     else:
+        turns = light.turns_left
         left = (
-            "until resources wane" if light.turns_left is None else f"{light.turns_left} turns left"
+            "until resources wane"
+            if turns is None
+            else f"{turns} turn{'' if turns == 1 else 's'} left"
         )
         grid.add_row("light", f"{light.source}, {light.radius_ft} ft, {left}")
     if state.rest.due_at is not None:
@@ -199,7 +202,20 @@ def log_command(
 # -- commands --------------------------------------------------------------------------------
 
 
-@app.command("wait")
+def _forward(duration: str) -> str:
+    """``wait -3h`` reaches the verb as text (Typer would take it for an option): refuse it."""
+    if duration.startswith("-"):
+        if duration[1:2].isdigit():
+            raise TurnkeeperError(
+                f"cannot wait {duration}: time only runs forward; give a span such as 3h, "
+                "or take a command back with `turnkeeper undo`"
+            )
+        raise TurnkeeperError(f"no such option: {duration} (see `turnkeeper wait --help`)")
+    return duration
+
+
+# ignore_unknown_options: a negative span comes in as the argument, not an unknown option.
+@app.command("wait", context_settings={"ignore_unknown_options": True})
 def wait_command(
     duration: str = typer.Argument(..., help="How long: 3 turns, 2h, 1d, 10m, 2 watches."),
     dice: str | None = DiceOption,
@@ -211,7 +227,7 @@ def wait_command(
     run(
         db,
         campaign,
-        lambda state: Wait(parse_duration(duration, state.ruleset.time)),
+        lambda state: Wait(parse_duration(_forward(duration), state.ruleset.time)),
         as_json,
         dice,
     )
