@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from turnkeeper.dice import UsageDie
+from turnkeeper.dice import UsageDie, parse
 from turnkeeper.errors import DiceNotationError, TurnkeeperError
 from turnkeeper.frozen import Frozen
 from turnkeeper.rules.schema import Ruleset
@@ -48,6 +48,19 @@ class Character(Model):
     conditions: tuple[str, ...] = ()
     equipment: tuple[str, ...] = ()
     healed_day: int | None = Field(None, description="The day of the last daily healing.")
+    damage: str = Field("d6", description="PG-ATK-2: the weapon's damage, a dice expression.")
+
+    @field_validator("damage")
+    @classmethod
+    def _damage_is_dice(cls, value: str) -> str:
+        # Checked on load, so a typo is the party file's error and not a failed attack later.
+        names = parse(value).names
+        if names:
+            raise ValueError(
+                f"damage {value!r} names {', '.join(sorted(names))}: give the weapon's dice "
+                "only, such as 1d8 (the ruleset adds STR for the classes that get it, PG-ATK-2)"
+            )
+        return value
 
     @model_validator(mode="after")
     def _max_hp_defaults_to_hp(self) -> Character:

@@ -153,10 +153,8 @@ def start(
     dice: str | None = DiceOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Start a fight: the party against foes from a file or the command line."""
+    """Start a fight: the party against foes from a file, the command line or the encounter."""
     opposition = _foes([Path(f) for f in foes or []], monster or [])
-    if not opposition:
-        raise TurnkeeperError("name the foes: --foes FILE or --monster 'Goblin:hd=1,hp=4,ac=12'")
     surprised: frozenset[Side] | None = None
     if surprise is not None:
         choice = surprise.strip().lower()

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from turnkeeper.campaign.events import Event
 from turnkeeper.dice import DiceSource
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.combat.roster import encounter_foes
 from turnkeeper.procedures.combat.round import (
     EndCombat,
     StartCombat,
@@ -35,6 +37,8 @@ class StartFight:
 
     Surprise: ``surprised`` by hand; else the site's pending encounter's (EX-SUR-5,
     PG-SUR-1, CB-SUR-1, carried from the dungeon turn); else the ruleset's method rolls.
+    No ``foes`` and an encounter pending: its creatures join, as many as were rolled, each
+    on the roster's defaults (1 HD, 4 hp, AC 10, a d6) since a site table carries no stat lines.
     """
 
     foes: tuple[Combatant, ...]
@@ -45,7 +49,7 @@ class StartFight:
 
 
 def party_combatants(state: CampaignState) -> tuple[Combatant, ...]:
-    """The party's characters who can fight, as combatants (weapon: a d6 unless known)."""
+    """The party's characters who can fight, as combatants with their weapons' damage (PG-ATK-2)."""
     fighters = []
     for character in state.party.characters:
         conditions = frozenset(_CONDITIONS[c] for c in character.conditions if c in _CONDITIONS) - {
@@ -64,6 +68,7 @@ def party_combatants(state: CampaignState) -> tuple[Combatant, ...]:
                 character_class=character.character_class,
                 level=character.level,
                 save=character.save,
+                damage=character.damage,
                 conditions=conditions,
             )
         )
@@ -84,8 +89,16 @@ def _start(state: CampaignState, command: StartFight, dice: DiceSource) -> list[
                 )
                 if flag
             )
+    foes = command.foes
+    if not foes:
+        if encounter is None:
+            raise IllegalCommandError(
+                "name the foes: --foes FILE or --monster 'Goblin:hd=1,hp=4,ac=12' "
+                "(with no foes named, a fight starts from the site's pending encounter)"
+            )
+        foes = tuple(encounter_foes(encounter.creature, encounter.number))
     start = StartCombat(
-        combatants=(*party_combatants(state), *command.allies, *command.foes),
+        combatants=(*party_combatants(state), *command.allies, *foes),
         surprised=surprised,
         aware=command.aware,
         attackers=command.attackers,
@@ -101,7 +114,11 @@ def decide_in_campaign(state: CampaignState, command: Any, dice: DiceSource) -> 
     combat = state.combat or CombatState()
     events: list[Event] = list(decide_combat(combat, command, state.ruleset, dice))
     if isinstance(command, EndCombat):
+        from turnkeeper.procedures.dungeon.events import EncounterEnded
         from turnkeeper.procedures.rest import mark_fight
 
+        # The fight settled the site's encounter: exploring (and its wandering checks) go on.
+        if state.site is not None and state.site.encounter is not None:
+            events.append(EncounterEnded(fought=True))
         events.extend(mark_fight(state))
     return events

@@ -44,7 +44,7 @@ from pydantic import ValidationError
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.procedures.combat.state import Combatant, Side
 
-__all__ = ["RosterError", "parse_monster", "parse_roster"]
+__all__ = ["RosterError", "encounter_foes", "parse_monster", "parse_roster"]
 
 _SECTIONS = {"characters": Side.PARTY, "allies": Side.PARTY, "foes": Side.OPPOSITION}
 _IGNORED = {"equipment", "healed_day", "conditions"}
@@ -130,3 +130,16 @@ def parse_monster(text: str, side: Side = Side.OPPOSITION) -> list[Combatant]:
             target[key] = value
     entry["stats"] = stats
     return _combatant(entry, side, f"monster {text!r}")
+
+
+def encounter_foes(creature: str, number: int) -> list[Combatant]:
+    """The foes of a rolled encounter, on the roster's defaults: ``creature 1`` to ``number``.
+
+    A site's encounter table names who comes, not their stat line: each is 1 HD, 4 hp,
+    AC 10 (unarmoured) and strikes with a d6; the referee names foes instead for more.
+
+    >>> [(c.name, c.hp, c.ac, c.damage) for c in encounter_foes("giant rats", 2)]
+    [('giant rats 1', 4, 10, 'd6'), ('giant rats 2', 4, 10, 'd6')]
+    """
+    entry = {"name": creature, "count": max(number, 1), "ac": 10}
+    return _combatant(entry, Side.OPPOSITION, creature)

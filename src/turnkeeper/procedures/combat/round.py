@@ -34,6 +34,7 @@ from turnkeeper.procedures.combat.state import (
     ActionKind,
     Combatant,
     CombatState,
+    Condition,
     Declaration,
     Phase,
     Side,
@@ -182,6 +183,8 @@ def decide_combat(
         attacker, target = state.get(command.attacker), state.get(command.target)
         if not attacker.standing:
             raise IllegalCommandError(f"{attacker.name} is out of the fight and cannot attack")
+        if state.in_free_round and Condition.SURPRISED in attacker.conditions:
+            raise IllegalCommandError(f"{attacker.name} is surprised and loses this round")
         return attack(state, attacker.name, target.name, rules, dice, ranged=command.ranged)
     if isinstance(command, Pin):
         name = state.get(command.name).name
