@@ -10,7 +10,7 @@ NAME`` (default: the one chosen with ``turnkeeper use``); the options are shared
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.markup import escape
@@ -35,9 +35,10 @@ from turnkeeper.campaign import (
 )
 from turnkeeper.cli.app import JsonOption, app, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
-from turnkeeper.cli.runner import describe, open_campaigns, run, show_records
+from turnkeeper.cli.runner import open_campaigns, records_data, run, show_records
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.rules.loader import find_ruleset
+from turnkeeper.views import referee_state
 
 countdown_app = typer.Typer(
     help="Countdowns: start, tick, list and end them.", no_args_is_help=True
@@ -110,15 +111,6 @@ def use_command(
 # -- reading ---------------------------------------------------------------------------------
 
 
-def status_data(state: CampaignState) -> dict[str, Any]:
-    """The state for ``--json``: everything but the embedded ruleset, which is named."""
-    data: dict[str, Any] = state.model_dump(mode="json", exclude={"ruleset"})
-    data["ruleset"] = state.ruleset.name
-    data["date"] = state.date
-    data["day"] = state.day
-    return data
-
-
 def _whereabouts(state: CampaignState) -> list[tuple[str, str]]:
     """Where the party is and what holds it: a site, a hex, a fight, a scene."""
     rows: list[tuple[str, str]] = []
@@ -181,7 +173,7 @@ def status_command(
     """Show the campaign now: date and time, light, supplies, countdowns, hit points."""
     with open_campaigns(db) as campaigns:
         state = campaigns.state(campaigns.resolve(campaign))
-    emit(status_data(state), as_json, lambda: console.print(status_panel(state)))
+    emit(referee_state(state), as_json, lambda: console.print(status_panel(state)))
 
 
 @app.command("log")
@@ -196,7 +188,7 @@ def log_command(
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
         records, state = campaigns.log(name, since, player), campaigns.state(name)
-    emit([describe(r) for r in records], as_json, lambda: show_records(records, state))
+    emit(records_data(records, state, player), as_json, lambda: show_records(records, state))
 
 
 # -- commands --------------------------------------------------------------------------------

@@ -15,12 +15,13 @@ from sqlalchemy.engine import make_url
 
 from turnkeeper.campaign import Command, Light, Rest, load_party
 from turnkeeper.cli.app import JsonOption, app, console, emit
-from turnkeeper.cli.campaign import status_data, status_panel
+from turnkeeper.cli.campaign import status_panel
 from turnkeeper.cli.options import DbOption
-from turnkeeper.cli.runner import describe, open_campaigns, show_lines
+from turnkeeper.cli.runner import open_campaigns, records_data, show_lines
 from turnkeeper.procedures.dungeon import EnterSite, Turn
 from turnkeeper.rules import find_ruleset
 from turnkeeper.store import resolve_url
+from turnkeeper.views import referee_state
 from turnkeeper.world.sites import load_site
 
 DEMO = "demo"
@@ -65,9 +66,9 @@ def demo_command(
     data: dict[str, Any] = {
         "campaign": DEMO,
         "store": where,
-        "records": [describe(r) for r in records],
+        "records": records_data(records, state),
     }
-    data["status"] = status_data(state)
+    data["status"] = referee_state(state)
 
     def render() -> None:
         console.print(

@@ -19,6 +19,7 @@ from turnkeeper.cli.options import typed_faces
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
+from turnkeeper.views import player_record, referee_record
 
 # Game time passing is in the footer's date; the party's narrative leaves it out.
 _CLOCK = "clock.advanced"
@@ -34,11 +35,12 @@ def open_campaigns(db: str | None) -> Iterator[Campaigns]:
         store.close()
 
 
-def describe(record: Recorded) -> dict[str, Any]:
-    """A record for ``--json``: the journal's own form plus the line a referee reads."""
-    out = record.to_record()
-    out["text"] = record.event.describe()
-    return out
+def records_data(
+    records: list[Recorded], state: CampaignState, player: bool = False
+) -> list[dict[str, Any]]:
+    """Records for ``--json``: the referee's whole records, or the party's lines and rolls."""
+    view = player_record if player else referee_record
+    return [view(record, state) for record in records]
 
 
 def _secret(record: Recorded) -> bool:
@@ -107,7 +109,7 @@ def run(
         "campaign": name,
         "version": state.version,
         "date": state.date,
-        "records": [describe(r) for r in shown],
+        "records": records_data(shown, state, player),
     }
     if details is not None:
         data.update(details(name, state))

@@ -1,8 +1,8 @@
 """The HTTP API and web pages over the campaign service (``turnkeeper serve``).
 
 :func:`create_app` builds the FastAPI application over a :class:`~turnkeeper.service.Campaigns`;
-:func:`player_state` is the party's view of a campaign state, the one filter every player
-response goes through; :mod:`turnkeeper.web.tokens` makes and checks the access tokens.
+every player response goes through :mod:`turnkeeper.views`, the one filter the CLI's player
+view uses too; :mod:`turnkeeper.web.tokens` makes and checks the access tokens.
 Names load lazily, so the CLI can make tokens without importing FastAPI.
 """
 
@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from turnkeeper.web.app import create_app, status_of
     from turnkeeper.web.tokens import Role, issue_tokens, role_of
-    from turnkeeper.web.views import PlayerState, player_record, player_state
 
 _HOMES = {
     "create_app": "app",
@@ -22,18 +21,12 @@ _HOMES = {
     "Role": "tokens",
     "issue_tokens": "tokens",
     "role_of": "tokens",
-    "PlayerState": "views",
-    "player_record": "views",
-    "player_state": "views",
 }
 
 __all__ = [
-    "PlayerState",
     "Role",
     "create_app",
     "issue_tokens",
-    "player_record",
-    "player_state",
     "role_of",
     "status_of",
 ]

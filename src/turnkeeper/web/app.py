@@ -1,9 +1,9 @@
 """The HTTP API and the web pages: thin adapters over :class:`~turnkeeper.service.Campaigns`.
 
 Nothing here knows a rule. A request is authorised by its campaign token, turned into a
-service call, and the answer shaped by :mod:`turnkeeper.web.views` (the party's view goes
-through :func:`~turnkeeper.web.views.player_state` and
-:func:`~turnkeeper.web.views.player_record` only). Domain errors become status codes here and
+service call, and the answer shaped by :mod:`turnkeeper.views` (the party's view goes
+through :func:`~turnkeeper.views.player_state` and
+:func:`~turnkeeper.views.player_record` only). Domain errors become status codes here and
 nowhere else, each as one JSON message ``{"error": "...", "type": "IllegalCommandError"}``:
 
 =========================================  ======
@@ -44,10 +44,7 @@ from turnkeeper.errors import (
 )
 from turnkeeper.service import Campaigns
 from turnkeeper.store.base import stale
-from turnkeeper.web.commands import CommandBody
-from turnkeeper.web.pages import dashboard, error_page
-from turnkeeper.web.tokens import Role, role_of
-from turnkeeper.web.views import (
+from turnkeeper.views import (
     PlayerState,
     map_svg,
     player_record,
@@ -55,6 +52,9 @@ from turnkeeper.web.views import (
     referee_record,
     referee_state,
 )
+from turnkeeper.web.commands import CommandBody
+from turnkeeper.web.pages import dashboard, error_page
+from turnkeeper.web.tokens import Role, role_of
 
 _bearer = HTTPBearer(auto_error=False, description="The campaign's referee or player token.")
 _query = APIKeyQuery(name="token", auto_error=False, description="The token, for links.")

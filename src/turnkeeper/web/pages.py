@@ -2,7 +2,7 @@
 
 No templates and no JavaScript: small functions build the HTML and every value taken from a
 campaign goes through :func:`e` (``html.escape``). The players' page is drawn from
-:func:`~turnkeeper.web.views.player_state` and party-visible records only, the same filter
+:func:`~turnkeeper.views.player_state` and party-visible records only, the same filter
 as the JSON API.
 """
 
@@ -14,8 +14,8 @@ from urllib.parse import quote
 
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.views import PlayerState, map_svg, player_record, player_state
 from turnkeeper.web.tokens import Role
-from turnkeeper.web.views import PlayerState, map_svg, player_record, player_state
 
 CSS = """
 body { font: 15px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #222; background: #fbfaf7; }

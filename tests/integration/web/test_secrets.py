@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from turnkeeper.web import player_state
+from turnkeeper.views import player_state
 from turnkeeper.web.tokens import Role
 
 if TYPE_CHECKING:
@@ -62,7 +62,8 @@ def test_player_log_has_no_referee_records_and_no_event_data(served: Served) -> 
     assert rolled, "the fixture should have referee-only rolls"
     assert secret.isdisjoint(r["seq"] for r in player)
     assert {r["seq"] for r in player} == {r["seq"] for r in referee} - secret
-    assert all(set(r) == {"seq", "command", "at", "date", "kind", "text", "rolls"} for r in player)
+    keys = {"seq", "command", "at", "date", "kind", "visibility", "text", "rolls"}
+    assert all(set(r) == keys and r["visibility"] == "party" for r in player)
 
 
 def test_player_state_is_the_party_view(served: Served) -> None:

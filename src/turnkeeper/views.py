@@ -262,6 +262,7 @@ def player_record(record: Recorded, state: CampaignState) -> dict[str, Any]:
         "at": record.at,
         "date": calendar(record.at, state.ruleset.time),
         "kind": record.event.kind,
+        "visibility": record.event.visibility.value,
         "text": record.event.describe(),
         "rolls": [roll.text() for roll in record.event.rolls],
     }
