@@ -63,7 +63,9 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)
     except TurnkeeperError as error:
-        err_console.print(f"[bold red]error:[/] {error}", highlight=False, soft_wrap=True)
+        err_console.print(
+            f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True
+        )
         sys.exit(2)
     except NoArgsIsHelpError as error:
         error.show()
