@@ -150,3 +150,15 @@ def test_user_mistakes_exit_2_with_one_line(
 def test_version_still_there() -> None:
     code, out = _run("version")
     assert code == 0 and out.strip()
+
+
+def test_pg_use_1_usage_lifetime_follows_the_rulesets_chain(tmp_path) -> None:
+    """PG-USE-1: a ruleset's own chain (d10, d8, d6) gives a d10 a mean of 5 + 4 + 3 = 12 uses."""
+    mine = tmp_path / "short-chain.toml"
+    mine.write_text('extends = "pg"\nusage_die = [10, 8, 6]\n')
+    runner = CliRunner()
+    shorter = runner.invoke(app, ["odds", "--usage", "d10", "--ruleset", str(mine), "--json"])
+    usual = runner.invoke(app, ["odds", "--usage", "d10", "--json"])
+    assert json.loads(shorter.stdout)["mean"] == "12"
+    assert json.loads(shorter.stdout)["chain"] == [10, 8, 6]
+    assert json.loads(usual.stdout)["mean"] == "14"

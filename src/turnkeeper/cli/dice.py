@@ -97,7 +97,7 @@ def odds_command(
     ),
     set_items: list[str] | None = SetOption,
     ruleset: str | None = typer.Option(
-        None, "--ruleset", "-r", help="odds turn: a preset name or ruleset file."
+        None, "--ruleset", "-r", help="odds turn, or --usage: a preset name or ruleset file."
     ),
     turns: int | None = typer.Option(
         None, "--turns", help="odds turn: the span in turns (default: an hour)."
@@ -111,7 +111,7 @@ def odds_command(
     With `turn`, as in `odds turn --ruleset ex [--turns N] [--mode M] [--noisy]`: event rates, light
     lifetimes and rests over a span of dungeon turns.
     """
-    turn_options = ruleset is not None or turns is not None or mode is not None or noisy
+    turn_options = turns is not None or mode is not None or noisy
     if expression == _TURN:
         if usage is not None or chain is not None or set_items:
             raise TurnkeeperError("odds turn takes --ruleset, --turns, --mode and --noisy only")
@@ -121,16 +121,24 @@ def odds_command(
 
         show_turn_odds(ruleset, turns, mode, noisy, as_json)
         return
-    if turn_options:
+    if turn_options or (ruleset is not None and usage is None):
         raise TurnkeeperError(
-            "--ruleset, --turns, --mode and --noisy are for a turn's odds: odds turn --ruleset ex"
+            "--turns, --mode and --noisy are for a turn's odds (odds turn --ruleset ex); "
+            "--ruleset also picks a usage die chain (odds --usage d10 --ruleset pg)"
         )
+    if ruleset is not None and chain is not None:
+        raise TurnkeeperError("give --chain or --ruleset for the usage die chain, not both")
     if (expression is None) == (usage is None):
         raise DiceNotationError("give a dice expression or --usage d12, one of them")
     record: dict[str, Any]
     note = ""
     if usage is not None:
-        die = UsageDie.parse(usage, _chain(chain))
+        if ruleset is not None:
+            from turnkeeper.rules import find_ruleset
+
+            die = UsageDie.parse(usage, tuple(find_ruleset(ruleset).usage_die))
+        else:
+            die = UsageDie.parse(usage, _chain(chain))
         if die.sides is None:
             raise DiceNotationError("a depleted resource has no uses left; give a die, e.g. d12")
         lifetime = usage_lifetime(die.sides, die.chain)
