@@ -192,7 +192,8 @@ def travel(state: CampaignState, command: Travel, dice: DiceSource) -> list[Even
     wild = _wild(draft)
     goal, one_step = resolve_target(wild, command.target)
     if goal not in wild.hexmap:
-        raise NotFoundError(f"hex {goal} is off the map {wild.map.name!r}")
+        shown = goal.label if goal.col >= 0 and goal.row >= 0 else str(goal)
+        raise NotFoundError(f"hex {shown} is off the map {wild.map.name!r}")
     if goal == wild.position and wild.pending is None:
         raise IllegalCommandError(f"the party is already in hex {goal.label}")
     if one_step and wild.pending is not None and wild.pending.to != goal:
