@@ -38,14 +38,18 @@ class LightState(Model):
 class RestState(Model):
     """The party's rest cadence (EX-REST-1, EX-REST-2).
 
-    ``active_since`` is when the party last finished resting (or started the campaign);
-    ``due_at`` is when a rest fell due (after 5 active turns, a turn of running or a fight),
-    ``due_reason`` why; ``resting`` is True while a rest is being taken.
+    ``active_since`` is when the party last finished resting (or started the campaign); the
+    active turns of EX-REST-1 are counted from it or from entering the site, whichever is
+    later, and only in a site. ``due_at`` is when a rest fell due (after 5 active turns, a
+    turn of running or a fight), ``due_reason`` why, ``due_by_cadence`` True when only the
+    active turns made it due (it lapses once the party is out of the site); ``resting`` is
+    True while a rest is being taken.
     """
 
     active_since: int = 0
     due_at: int | None = None
     due_reason: str | None = None
+    due_by_cadence: bool = False
     resting: bool = False
 
 

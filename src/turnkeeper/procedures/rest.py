@@ -1,6 +1,10 @@
 """Rest and weariness (EX-REST-1 to EX-REST-3) and forced rest (TP-ENC-1 face 3).
 
-- EX-REST-1: adventurers rest 1 turn in every 6: after 5 active turns a rest falls due.
+- EX-REST-1: adventurers rest 1 turn in every 6 when exploring: after 5 active turns a
+  rest falls due. Only turns in a site count (EX-TIME-1: a site's time passes in turns);
+  hours in town or on the road are not exploration. The count starts afresh on entering a
+  site, so leaving a site (and any wait outside) resets it; a rest the count made due lapses
+  at the first turn's end out of the site (:class:`RestLapsed`), unwearied.
 - EX-REST-2: a turn of running, and a fight, must be followed at once by a turn of rest
   (:func:`mark_running`, :func:`mark_fight`, called by the dungeon and combat procedures).
 - EX-REST-3: when a full turn passes after a rest fell due without resting, the party is
@@ -28,23 +32,52 @@ WEARIED = "wearied"
 
 
 class RestDue(Event):
-    """A rest falls due now (after active turns, running or a fight)."""
+    """A rest falls due now (after active turns, running or a fight).
+
+    ``cadence``: only the count of active turns made it due (EX-REST-1), not running or a
+    fight (EX-REST-2); such a rest lapses when the party is out of the site.
+    """
 
     kind: ClassVar[str] = "rest.due"
     reason: str
+    cadence: bool = False
 
     def apply(self, state: CampaignState) -> CampaignState:
         rest = state.rest
         if rest.due_at is not None and rest.due_at <= state.now:
-            return state
-        return state.model_copy(
-            update={
-                "rest": rest.model_copy(update={"due_at": state.now, "due_reason": self.reason})
-            }
-        )
+            # Already due: running or a fight now makes it due for good (no lapse).
+            by_cadence = rest.due_by_cadence and self.cadence
+            return state.model_copy(
+                update={"rest": rest.model_copy(update={"due_by_cadence": by_cadence})}
+            )
+        due = {"due_at": state.now, "due_reason": self.reason, "due_by_cadence": self.cadence}
+        return state.model_copy(update={"rest": rest.model_copy(update=due)})
 
     def describe(self) -> str:
         return f"rest is due ({self.reason})"
+
+
+class RestLapsed(Event):
+    """The party is out of the site: the rest its active turns made due lapses (EX-REST-1).
+
+    Hours outside a site are not exploration, so the count of active turns starts again.
+    """
+
+    kind: ClassVar[str] = "rest.lapsed"
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        rest = state.rest.model_copy(
+            update={
+                "active_since": state.now,
+                "due_at": None,
+                "due_reason": None,
+                "due_by_cadence": False,
+            }
+        )
+        return state.model_copy(update={"rest": rest})
+
+    def describe(self) -> str:
+        return "out of the site: the rest after the active turns is no longer due"
 
 
 class Wearied(Event):
@@ -85,7 +118,13 @@ class Rested(Event):
             if character.has(WEARIED):
                 state = state.with_character(character.with_conditions(remove=(WEARIED,)))
         rest = state.rest.model_copy(
-            update={"active_since": state.now, "due_at": None, "due_reason": None, "resting": False}
+            update={
+                "active_since": state.now,
+                "due_at": None,
+                "due_reason": None,
+                "due_by_cadence": False,
+                "resting": False,
+            }
         )
         return state.model_copy(update={"rest": rest})
 
@@ -178,26 +217,42 @@ def forced_rest(
     return draft.events
 
 
+def _lapsed(state: CampaignState) -> bool:
+    """EX-REST-1: a rest the active turns made due, but the party is out of that site."""
+    rest, visit = state.rest, state.site
+    if rest.due_at is None or not rest.due_by_cadence:
+        return False
+    return visit is None or rest.due_at < visit.entered_at
+
+
 def _turn_end(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[Event]:
-    rules, rest_now = state.ruleset.rest, state.rest
+    events: list[Event] = []
+    if _lapsed(state):
+        events.append(RestLapsed())
+        state = events[-1].apply(state)
+    rules, rest_now, visit = state.ruleset.rest, state.rest, state.site
     turn = state.scales.turn
     if rest_now.due_at is None:
-        if (
-            rules.active_turns is not None
-            and (boundary.at - rest_now.active_since) // turn >= rules.active_turns
-        ):
-            return [RestDue(reason=f"{rules.active_turns} active turns")]
-        return []
+        # EX-REST-1 counts only turns in a site, from the later of the last rest and entry.
+        if visit is not None and rules.active_turns is not None:
+            since = max(rest_now.active_since, visit.entered_at)
+            if (boundary.at - since) // turn >= rules.active_turns:
+                events.append(RestDue(reason=f"{rules.active_turns} active turns", cadence=True))
+        return events
     if boundary.at >= rest_now.due_at + turn:
         fresh = tuple(c.name for c in state.party.living if not c.has(WEARIED))
         if fresh:
-            return [Wearied(characters=fresh)]
-    return []
+            events.append(Wearied(characters=fresh))
+    return events
 
 
 def _frames(state: CampaignState) -> frozenset[str]:
-    return frozenset() if state.rest.resting else frozenset({"turn"})
+    # Outside a site only a rest already due (running, a fight) needs the turn's end.
+    if state.rest.resting or (state.site is None and state.rest.due_at is None):
+        return frozenset()
+    return frozenset({"turn"})
 
 
-#: At each active turn's end: is a rest due, has one been missed (EX-REST-1 to EX-REST-3)?
+#: At each active turn's end in a site, or while a rest is due: is a rest due, has one been
+#: missed, has the active turns' rest lapsed out of the site (EX-REST-1 to EX-REST-3)?
 REST_HOOK = Hook("rest", _frames, _turn_end)

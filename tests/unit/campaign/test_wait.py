@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from turnkeeper.campaign import CountdownAdd, Journal, Light, Rest, Wait
+from turnkeeper.campaign import CountdownAdd, Journal, Light, MarkRunning, Rest, Wait
 from turnkeeper.campaign.events import NoteMade
 from turnkeeper.campaign.hooks import HOOKS
 from turnkeeper.campaign.schedule import Draft, Hook, wait
@@ -22,10 +22,12 @@ def test_a_long_wait_fires_everything_due_in_time_order(make_journal: MakeJourna
     journal.execute(Light("torch"))
     journal.execute(CountdownAdd("patrol", "SC", "2"))
     journal.execute(CountdownAdd("omen", "DC", "2"))
+    journal.execute(MarkRunning())  # EX-REST-2: a rest due now, in a site or not
     records = journal.execute(Wait(2 * 86400))
     at = {(r.event.kind, r.at) for r in records}
-    assert ("light.out", 3 * TURN) in at and ("rest.due", 5 * TURN) in at
-    assert ("rest.wearied", 6 * TURN) in at
+    assert ("light.out", 3 * TURN) in at and ("rest.wearied", TURN) in at
+    # EX-REST-1: hours in no site are not exploration turns: no rest falls due by them.
+    assert "rest.due" not in {kind for kind, _ in at}
     assert ("countdown.ended", 2 * TURN) in at  # the SC ran out after 2 exploration rounds
     midnight = 16 * 3600
     assert [r.at for r in records if r.event.kind == "countdown.ticked"][-2:] == [
@@ -39,8 +41,8 @@ def test_a_long_wait_fires_everything_due_in_time_order(make_journal: MakeJourna
 
 def test_quiet_boundaries_are_not_recorded(make_journal: MakeJournal) -> None:
     journal = make_journal("ex")  # outside a site: no light, no countdowns
-    journal.execute(Rest())  # starts the count of active turns afresh
-    records = journal.execute(Wait(4 * 600))  # four quiet turns: the rest is due after 5
+    journal.execute(Rest())
+    records = journal.execute(Wait(4 * 600))  # four quiet turns (and no rest cadence here)
     assert [r.event.kind for r in records] == ["clock.advanced"]
 
 

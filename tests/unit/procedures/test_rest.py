@@ -3,24 +3,36 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from turnkeeper.campaign import ForcedRest, Journal, MarkFight, MarkRunning, Rest, Wait
 from turnkeeper.campaign.party import Character
 from turnkeeper.dice import SeededDice
+from turnkeeper.procedures.dungeon import EnterSite, LeaveSite
 from turnkeeper.procedures.rest import forced_rest, mark_fight, weariness_penalty
+from turnkeeper.world.sites import load_site
 
 MakeJournal = Callable[..., Journal]
 TURN = 600
+HOUR = 3600
+SITE = load_site(Path(__file__).resolve().parents[3] / "examples" / "site.toml")
 
 
 def wearied(journal: Journal) -> list[str]:
     return [c.name for c in journal.state.party.characters if c.has("wearied")]
 
 
+def in_site(journal: Journal) -> Journal:
+    """The party enters the example site's Cells, off the lanes (EX-ENC-3): no wandering
+    check breaks the waits, so only the rest cadence is tested."""
+    journal.execute(EnterSite(SITE, 1, "3"))
+    return journal
+
+
 def test_ex_rest_1_rest_due_after_5_active_turns_wearied_after_the_6th(
     make_journal: MakeJournal,
 ) -> None:
-    journal = make_journal("ex")
+    journal = in_site(make_journal("ex"))
     records = journal.execute(Wait(5 * TURN))
     assert [r.at for r in records if r.event.kind == "rest.due"] == [5 * TURN]
     assert wearied(journal) == []
@@ -32,7 +44,7 @@ def test_ex_rest_1_rest_due_after_5_active_turns_wearied_after_the_6th(
 def test_ex_rest_1_resting_in_the_sixth_turn_keeps_the_party_fresh(
     make_journal: MakeJournal,
 ) -> None:
-    journal = make_journal("ex")
+    journal = in_site(make_journal("ex"))
     journal.execute(Wait(5 * TURN))
     journal.execute(Rest())
     journal.execute(Wait(4 * TURN))
@@ -45,7 +57,7 @@ def test_ex_rest_1_resting_in_the_sixth_turn_keeps_the_party_fresh(
 
 
 def test_ex_rest_2_running_and_fights_need_a_rest_at_once(make_journal: MakeJournal) -> None:
-    journal = make_journal("ex")
+    journal = make_journal("ex")  # in no site: running and fights need their rest anywhere
     journal.execute(MarkRunning())
     assert journal.state.rest.due_at == 0
     journal.execute(Wait(TURN))
@@ -60,7 +72,7 @@ def test_ex_rest_2_running_and_fights_need_a_rest_at_once(make_journal: MakeJour
 def test_ex_rest_3_wearied_minus_2_skill_minus_4_to_hit_until_a_turn_of_rest(
     make_journal: MakeJournal,
 ) -> None:
-    journal = make_journal("ex")
+    journal = in_site(make_journal("ex"))
     journal.execute(Wait(6 * TURN))
     aldo = journal.state.character("Aldo")
     rest = journal.state.ruleset.rest
@@ -71,6 +83,50 @@ def test_ex_rest_3_wearied_minus_2_skill_minus_4_to_hit_until_a_turn_of_rest(
     assert weariness_penalty(aldo, "skill", rest) == 0
     assert weariness_penalty(aldo, "to_hit", rest) == 0
     assert weariness_penalty(Character(name="X", hp=1), "to_hit", journal.state.ruleset.rest) == 0
+
+
+def test_ex_rest_1_an_hour_in_no_site_is_not_exploration(make_journal: MakeJournal) -> None:
+    """EX-REST-1 (1 turn in 6 *when exploring*, EX-TIME-1): an hour in town makes no rest
+    due and wearies no one."""
+    journal = make_journal("ex")
+    records = journal.execute(Wait(HOUR))
+    kinds = [r.event.kind for r in records]
+    assert "rest.due" not in kinds and "rest.wearied" not in kinds
+    assert journal.state.rest.due_at is None and wearied(journal) == []
+    # The hour outside does not count once in a site: 5 turns inside, then the rest is due.
+    in_site(journal)
+    records = journal.execute(Wait(6 * TURN))
+    assert [r.at for r in records if r.event.kind == "rest.due"] == [HOUR + 5 * TURN]
+    assert [r.at for r in records if r.event.kind == "rest.wearied"] == [HOUR + 6 * TURN]
+
+
+def test_ex_rest_1_leaving_the_site_lapses_the_due_rest_and_resets_the_count(
+    make_journal: MakeJournal,
+) -> None:
+    journal = in_site(make_journal("ex"))
+    journal.execute(Wait(5 * TURN))
+    assert journal.state.rest.due_at == 5 * TURN
+    journal.execute(LeaveSite())
+    records = journal.execute(Wait(HOUR))
+    assert [r.at for r in records if r.event.kind == "rest.lapsed"] == [6 * TURN]
+    assert "rest.wearied" not in [r.event.kind for r in records]
+    assert journal.state.rest.due_at is None and wearied(journal) == []
+    # Back inside, the count starts at the entry: 4 turns in, no rest due yet.
+    in_site(journal)
+    journal.execute(Wait(4 * TURN))
+    assert journal.state.rest.due_at is None
+
+
+def test_ex_rest_2_a_fight_s_rest_does_not_lapse_out_of_the_site(
+    make_journal: MakeJournal,
+) -> None:
+    journal = in_site(make_journal("ex"))
+    journal.execute(Wait(5 * TURN))  # due by the count of active turns...
+    journal.execute(MarkFight())  # ...and by a fight: it must be taken, in the site or not
+    journal.execute(LeaveSite())
+    records = journal.execute(Wait(TURN))
+    assert [r.at for r in records if r.event.kind == "rest.wearied"] == [6 * TURN]
+    assert wearied(journal) == ["Aldo", "Bea"]
 
 
 def test_tp_enc_1_forced_rest_spends_a_turn_and_eats_and_drinks(make_journal: MakeJournal) -> None:
