@@ -32,6 +32,7 @@ from pydantic import BaseModel, ValidationError
 
 from turnkeeper.errors import NotFoundError, RulesetError
 from turnkeeper.rules.schema import Ruleset, RulesetInfo
+from turnkeeper.rules.schema.base import MisplacedValue
 
 __all__ = ["find_ruleset", "load_ruleset", "parse_ruleset", "preset", "presets"]
 
@@ -185,10 +186,27 @@ def _fields_at(loc: tuple[int | str, ...]) -> list[str]:
     return []
 
 
+def _shown(given: object) -> str:
+    """A value as the file wrote it: TOML spells booleans ``true`` and ``false``."""
+    if isinstance(given, bool):
+        return str(given).lower()
+    return repr(given)
+
+
+def _location(error: Mapping[str, Any]) -> tuple[int | str, ...]:
+    """Where an error is: a check of a whole table may blame one key inside it."""
+    loc = tuple(error["loc"])
+    cause = (error.get("ctx") or {}).get("error")
+    if isinstance(cause, MisplacedValue):
+        return (*loc, *cause.key.split("."))
+    return loc
+
+
 def _expectation(error: Mapping[str, Any]) -> str:
-    kind, loc, given = error["type"], tuple(error["loc"]), error.get("input")
+    kind, loc, given = error["type"], tuple(error["loc"]), _shown(error.get("input"))
+    limits = error.get("ctx") or {}
     if kind.startswith("fraction"):
-        return f"expected a fraction such as 2/3, got {given!r}"
+        return f"expected a fraction such as 2/3, got {given}"
     if kind == "extra_forbidden":
         allowed = _fields_at(loc[:-1])
         hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
@@ -196,15 +214,21 @@ def _expectation(error: Mapping[str, Any]) -> str:
     if kind == "missing":
         return "missing: this key is required"
     if kind in ("int_parsing", "int_type", "int_from_float"):
-        return f"expected a whole number, got {given!r}"
+        return f"expected a whole number, got {given}"
     if kind in ("bool_parsing", "bool_type"):
-        return f"expected true or false, got {given!r}"
+        return f"expected true or false, got {given}"
     if kind in ("dict_type", "model_type", "model_attributes_type"):
-        return f"expected a table of keys, got {given!r}"
+        return f"expected a table of keys, got {given}"
+    if kind == "greater_than":
+        return f"expected more than {limits['gt']}, got {given}"
+    if kind == "greater_than_equal":
+        return f"expected {limits['ge']} or more, got {given}"
+    if kind == "less_than_equal":
+        return f"expected {limits['le']} or less, got {given}"
     if kind == "value_error":
         return str(error["msg"]).removeprefix("Value error, ")
     message = str(error["msg"]).replace("Input should be", "expected", 1)
-    return f"{message}, got {given!r}"
+    return f"{message}, got {given}"
 
 
 def _ruleset_error(
@@ -212,12 +236,24 @@ def _ruleset_error(
 ) -> RulesetError:
     errors = error.errors()
     first = errors[0]
-    loc = tuple(first["loc"])
+    loc = _location(first)
     key = tuple(str(part) for part in loc)
     # A check of a whole table (overlapping rows, a die's faces) blames the file that last
     # set anything inside it, not the parent that first made the table.
     inside = [origin for path, origin in origins.items() if path[: len(key)] == key]
     where = inside[-1] if inside else None
+    cause = (first.get("ctx") or {}).get("error")
+    if isinstance(cause, MisplacedValue) and cause.involves:
+        # A check across keys blames the file that set any of them last (origins keep the
+        # order keys were set in, parent first).
+        table = tuple(str(part) for part in first["loc"])
+        read = [key, *((*table, *other.split(".")) for other in cause.involves)]
+        touched = [
+            origin
+            for path, origin in origins.items()
+            if any(path[: len(r)] == r or r[: len(path)] == path for r in read)
+        ]
+        where = touched[-1] if touched else None
     if where is None:
         where = next(
             (origins[key[:n]] for n in range(len(key), 0, -1) if key[:n] in origins), shown

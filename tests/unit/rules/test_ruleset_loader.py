@@ -168,7 +168,11 @@ def test_missing_ruleset_section(tmp_path: Path) -> None:
 
 def test_overloaded_dungeon_needs_its_die(tmp_path: Path) -> None:
     path = write(tmp_path, "d.toml", 'extends = "ex"\n[dungeon]\nprocedure = "overloaded"\n')
-    with pytest.raises(RulesetError, match=r"dungeon\.die: no overloaded die 'dungeon'"):
+    with pytest.raises(
+        RulesetError,
+        match=r"d\.toml: dungeon\.die: no overloaded die 'dungeon' in \[dice\]; "
+        r"expected one of the dice there \(none\), or add \[dice\.dungeon\]",
+    ):
         load_ruleset(path)
 
 

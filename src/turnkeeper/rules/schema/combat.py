@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from turnkeeper.rules.schema.base import DiceExpression, Rules
+from turnkeeper.rules.schema.base import DiceExpression, InSix, NonNegative, Positive, Rules, Whole
 
 # --- encounters, surprise, combat ---------------------------------------------------------
 
@@ -15,14 +15,14 @@ class SurpriseRules(Rules):
     """How surprise is settled: by movement mode (EX-SUR), in six (PG-SUR-1), opposed (CB-SUR-1)."""
 
     method: Literal["movement", "in_six", "opposed"]
-    chance_in_six: int = Field(2, description="PG-SUR-1.")
+    chance_in_six: InSix = Field(2, description="PG-SUR-1.")
     stealth_stat: str = Field("DEX", description="EX-SUR-4, CB-SUR-1.")
     stealth_skill: str = Field("Stealth", description="EX-SUR-4 Stealth; CB-SUR-1 Sneak.")
     notice_stat: str = Field("WIS", description="EX-SUR-4, CB-SUR-1.")
     notice_skill: str = Field("Scout", description="EX-SUR-4 Scout; CB-SUR-1 Notice.")
-    both_difficulty: int = Field(9, description="EX-SUR-4: both groups roll against this.")
+    both_difficulty: Whole = Field(9, description="EX-SUR-4: both groups roll against this.")
     surprised_lose_round: bool = Field(True, description="EX-SUR-5, PG-SUR-1, CB-SUR-1.")
-    hungry_reaction_modifier: int = Field(-2, description="EX-SUR-5, the project's default.")
+    hungry_reaction_modifier: Whole = Field(-2, description="EX-SUR-5, the project's default.")
     morale_when_surprised: bool = Field(False, description="CB-SUR-2.")
     light_spoils_surprise: bool = Field(True, description="EX-LIGHT-3.")
 
@@ -49,7 +49,7 @@ class AttackRules(Rules):
     melee_stat: str = "STR"
     ranged_stat: str = "DEX"
     hits: Literal["above", "at_or_above"] = "at_or_above"
-    monster_bonus_per_hd: int = 0
+    monster_bonus_per_hd: Whole = 0
     strength_damage_classes: list[str] = Field(default_factory=list)
     ranged_into_melee_random: bool = False
 
@@ -58,21 +58,23 @@ class ActionRules(Rules):
     """The action economy of a round (TP-ACT-1, CB-ACT-1 to CB-ACT-5, PG-MOV-1, PG-MOV-2)."""
 
     economy: Literal["tp", "cb", "pg", "dg"]
-    max_different_things: int = Field(4, description="TP-ACT-1.")
-    max_repeats: int = Field(2, description="TP-ACT-1: one thing twice.")
-    move_feet: int = Field(30, description="CB-ACT-3: a human's move action.")
-    instant_actions_per_round: int = Field(1, description="CB-ACT-5, the project's default.")
-    max_coins: int = Field(3000, description="PG-MOV-2.")
-    heavy_coins: int = Field(1000, description="PG-MOV-2, the project's default.")
+    max_different_things: Positive = Field(4, description="TP-ACT-1.")
+    max_repeats: Positive = Field(2, description="TP-ACT-1: one thing twice.")
+    move_feet: NonNegative = Field(30, description="CB-ACT-3: a human's move action.")
+    instant_actions_per_round: NonNegative = Field(
+        1, description="CB-ACT-5, the project's default."
+    )
+    max_coins: Positive = Field(3000, description="PG-MOV-2.")
+    heavy_coins: NonNegative = Field(1000, description="PG-MOV-2, the project's default.")
 
 
 class HitPointRules(Rules):
     """Damage, death and healing (PG-HP-1, PG-HEAL-1)."""
 
-    unconscious_at: int = 0
+    unconscious_at: Whole = 0
     dead_at_minus_level: bool = True
-    monsters_dead_at: int = 0
-    heal_per_day: int = 1
+    monsters_dead_at: Whole = 0
+    heal_per_day: NonNegative = 1
     heal_needs_meal: bool = True
     heal_needs_night: bool = True
 
@@ -88,5 +90,5 @@ class SaveRules(Rules):
 class MagicRules(Rules):
     """Magic dice (TP-MAG-1): the caster chooses how many; they are summed."""
 
-    die: int = Field(6, gt=1)
-    max_dice: int = Field(6, gt=0)
+    die: Whole = Field(6, gt=1)
+    max_dice: Whole = Field(6, gt=0)

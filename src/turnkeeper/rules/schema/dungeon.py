@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
-from turnkeeper.rules.schema.base import DiceExpression, Rules
+from turnkeeper.rules.schema.base import (
+    DiceExpression,
+    InSix,
+    MisplacedValue,
+    NonNegative,
+    Positive,
+    Rules,
+    Whole,
+)
 
 # --- dungeon and site exploration (EX-*, TP-DUN-*) -----------------------------------------
 
@@ -14,14 +22,14 @@ from turnkeeper.rules.schema.base import DiceExpression, Rules
 class MovementMode(Rules):
     """A way of moving through a site (EX-MOV-1 to EX-MOV-3, EX-SUR-1 to EX-SUR-3, EX-MAP-1)."""
 
-    feet_per_turn: int | None = Field(
+    feet_per_turn: Whole | None = Field(
         None, gt=0, description="Left out: any location of most sites in one turn (running)."
     )
     map_use: bool = True
     halts_at_doors: bool = False
     rest_after: bool = False
     surprise: Literal["never", "risk", "always"] = "risk"
-    encounter_chance_in_six: int | None = Field(
+    encounter_chance_in_six: InSix | None = Field(
         None, description="EX-ENC-4: raises the wandering chance while moving so."
     )
 
@@ -31,10 +39,10 @@ class DungeonRules(Rules):
 
     procedure: Literal["overloaded", "classic"]
     die: str = Field("dungeon", description="The overloaded die in ``dice`` (TP-DUN-1).")
-    check_every_turns: int = Field(2, gt=0, description="EX-ENC-1.")
-    check_die: int = Field(6, gt=1)
-    encounter_chance: int = Field(1, ge=0, description="EX-ENC-1: encounter on 1..this.")
-    tumult_chance: int = Field(2, ge=0, description="EX-ENC-4.")
+    check_every_turns: Whole = Field(2, gt=0, description="EX-ENC-1.")
+    check_die: Whole = Field(6, gt=1)
+    encounter_chance: Whole = Field(1, ge=0, description="EX-ENC-1: encounter on 1..this.")
+    tumult_chance: Whole = Field(2, ge=0, description="EX-ENC-4.")
     encounter_distance: DiceExpression = Field("2d4x10", description="EX-ENC-2, in feet.")
     movement: dict[str, MovementMode] = Field(default_factory=dict)
 
@@ -42,10 +50,10 @@ class DungeonRules(Rules):
 class LightSource(Rules):
     """A light the party carries (EX-LIGHT-1, EX-LIGHT-2)."""
 
-    turns: int | None = Field(
+    turns: Whole | None = Field(
         None, gt=0, description="Left out: lasts until a Waning Resources face (TP-ENC-2)."
     )
-    radius_ft: int = Field(gt=0)
+    radius_ft: Whole = Field(gt=0)
     supply: str = Field(description="The supply item spent to light it.")
 
 
@@ -56,7 +64,23 @@ class LightRules(Rules):
     burns: Literal["turns", "waning_face"] = Field(
         "turns", description="TP-ENC-2: under the overloaded die light lasts until face 4."
     )
-    warn_turns_left: int = Field(1, ge=0, description="Warn on the last turn of light.")
+    warn_turns_left: Whole = Field(1, ge=0, description="Warn on the last turn of light.")
+
+    @model_validator(mode="after")
+    def _turns_only_when_counted(self) -> LightRules:
+        # TP-ENC-2: under the overloaded die a light lasts until a Waning Resources face, so a
+        # number of turns would be read by nothing and mislead the designer who wrote it.
+        if self.burns == "waning_face":
+            for name, source in self.sources.items():
+                if source.turns is not None:
+                    raise MisplacedValue(
+                        f"sources.{name}.turns",
+                        'turns only count under burns = "turns"; under burns = "waning_face" '
+                        "a light lasts until a Waning Resources face (TP-ENC-2): "
+                        "leave turns out",
+                        involves=("burns",),
+                    )
+        return self
 
 
 class RestRules(Rules):
@@ -66,15 +90,17 @@ class RestRules(Rules):
     weariness, so a ruleset that wants them says so, as ``ex.toml`` does.
     """
 
-    active_turns: int | None = Field(
-        None, description="EX-REST-1: rest 1 turn in 6. 0 (None): no cadence, rest when forced."
+    active_turns: Whole | None = Field(
+        None,
+        gt=0,
+        description="EX-REST-1: rest 1 turn in 6. 0 (None): no cadence, rest when forced.",
     )
-    rest_turns: int = 1
+    rest_turns: Positive = 1
     after_running: bool = False
     after_fight: bool = False
-    wearied_skill: int = 0
-    wearied_to_hit: int = 0
-    consumes: dict[str, int] = Field(
+    wearied_skill: Whole = 0
+    wearied_to_hit: Whole = 0
+    consumes: dict[str, NonNegative] = Field(
         default_factory=lambda: {"rations": 1, "water": 1},
         description="Forced rest (TP-ENC-1 face 3) consumes these supplies per character.",
     )

@@ -6,7 +6,7 @@ from itertools import pairwise
 
 from pydantic import Field, field_validator, model_validator
 
-from turnkeeper.rules.schema.base import DiceExpression, Rules
+from turnkeeper.rules.schema.base import DiceExpression, MisplacedValue, Rules, Whole
 from turnkeeper.rules.schema.combat import (
     ActionRules,
     AttackRules,
@@ -53,7 +53,7 @@ class Ruleset(Rules):
     initiative: InitiativeRules = InitiativeRules(method="side")
     attack: AttackRules = AttackRules()
     actions: ActionRules = ActionRules(economy="cb")
-    usage_die: list[int] = Field(default_factory=lambda: [12, 10, 8, 6, 4])
+    usage_die: list[Whole] = Field(default_factory=lambda: [12, 10, 8, 6, 4])
     hit_points: HitPointRules = HitPointRules()
     saves: SaveRules = SaveRules()
     treasure_multiplier: DiceExpression = Field("1d3+1", description="PG-TRE-1.")
@@ -67,21 +67,33 @@ class Ruleset(Rules):
     def _usage_chain_descends(cls, chain: list[int]) -> list[int]:
         if not chain or any(a <= b for a, b in pairwise(chain)):
             raise ValueError("the usage die chain must list die sizes from largest to smallest")
+        if chain[-1] < 2:
+            raise ValueError(
+                f"the usage die chain must end with a die of 2 sides or more, not d{chain[-1]}"
+            )
         return chain
 
     @model_validator(mode="after")
     def _named_dice_exist(self) -> Ruleset:
-        wanted = []
+        # (the key naming the die, the die, the key that made the die needed)
+        wanted: list[tuple[str, str, str]] = []
         if self.dungeon.procedure == "overloaded":
-            wanted.append(("dungeon.die", self.dungeon.die))
+            wanted.append(("dungeon.die", self.dungeon.die, "dungeon.procedure"))
         if self.initiative.method == "overloaded":
-            wanted.append(("initiative.overloaded_die", self.initiative.overloaded_die))
+            wanted.append(
+                ("initiative.overloaded_die", self.initiative.overloaded_die, "initiative.method")
+            )
         if "wilderness" in self.dice or self.wilderness.die != "wilderness":
-            wanted.append(("wilderness.die", self.wilderness.die))
-        for key, die in wanted:
+            wanted.append(("wilderness.die", self.wilderness.die, "wilderness.die"))
+        for key, die, cause in wanted:
             if die not in self.dice:
                 known = ", ".join(sorted(self.dice)) or "none"
-                raise ValueError(f"{key}: no overloaded die {die!r} in [dice] (there: {known})")
+                raise MisplacedValue(
+                    key,
+                    f"no overloaded die {die!r} in [dice]; expected one of the dice there "
+                    f"({known}), or add [dice.{die}]",
+                    involves=(cause, "dice"),
+                )
         return self
 
     @property

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from turnkeeper.rules.schema.base import Rules
+from turnkeeper.rules.schema.base import NonNegative, Rules, Whole
 
 # --- scenes (DG-*) -----------------------------------------------------------------------
 
@@ -16,14 +16,16 @@ class CountdownType(Rules):
 
     abbreviation: str
     ticks_on: list[Literal["combat_round", "social_round", "exploration_round", "day"]]
-    rank: int = Field(description="Longer types have higher rank; ending a frame ends lower ranks.")
+    rank: Whole = Field(
+        description="Longer types have higher rank; ending a frame ends lower ranks."
+    )
 
 
 class CountdownRules(Rules):
     """Countdown types and failure outcomes (DG-CD-1 to DG-CD-5, DG-FCD-1)."""
 
     types: dict[str, CountdownType] = Field(default_factory=dict)
-    failure_outcomes: dict[str, tuple[int, int]] = Field(
+    failure_outcomes: dict[str, tuple[NonNegative, NonNegative]] = Field(
         default_factory=dict,
         description="DG-FCD-1: outcome name -> (ticks of the countdown, ticks of the failure one).",
     )
@@ -33,15 +35,15 @@ class SpotlightRules(Rules):
     """Spotlight tokens and momentum (DG-SPOT-1 to DG-SPOT-3, DG-MOM-1, DG-FREE-1)."""
 
     enabled: bool = False
-    tokens_each: int = 3
+    tokens_each: NonNegative = 3
     tokens: bool = True
-    free_actions_per_round: int = 1
+    free_actions_per_round: NonNegative = 1
 
 
 class DreadRules(Rules):
     """The GM's dread pool (DG-DREAD-1)."""
 
     enabled: bool = False
-    compromise_margin: int = 2
-    per_compromise: int = 1
-    per_rest_action: int = 1
+    compromise_margin: NonNegative = 2
+    per_compromise: NonNegative = 1
+    per_rest_action: NonNegative = 1

@@ -7,7 +7,7 @@ from itertools import pairwise
 
 from pydantic import Field, model_validator
 
-from turnkeeper.rules.schema.base import DiceExpression, Rules
+from turnkeeper.rules.schema.base import DiceExpression, Rules, Whole
 
 # --- time -------------------------------------------------------------------------------
 
@@ -15,15 +15,15 @@ from turnkeeper.rules.schema.base import DiceExpression, Rules
 class TimeScales(Rules):
     """How long each kind of turn lasts (TP-TIME-1, EX-TIME-1, PG-TIME-1, DG-RND-1, CB-RND-1)."""
 
-    round_seconds: int = Field(10, gt=0, description="A combat round.")
-    turn_minutes: int = Field(10, gt=0, description="A dungeon or site turn.")
-    watch_hours: int = Field(4, gt=0, description="A wilderness watch: one travel point.")
-    day_hours: int = Field(24, gt=0)
-    month_days: int = Field(30, gt=0, description="A haven, domain or faction turn.")
-    exploration_round_minutes: int = Field(
+    round_seconds: Whole = Field(10, gt=0, description="A combat round.")
+    turn_minutes: Whole = Field(10, gt=0, description="A dungeon or site turn.")
+    watch_hours: Whole = Field(4, gt=0, description="A wilderness watch: one travel point.")
+    day_hours: Whole = Field(24, gt=0)
+    month_days: Whole = Field(30, gt=0, description="A haven, domain or faction turn.")
+    exploration_round_minutes: Whole = Field(
         10, gt=0, description="DG-RND-1: an exploration round, 2 min to 8 h; the table's default."
     )
-    social_round_minutes: int = Field(
+    social_round_minutes: Whole = Field(
         1, gt=0, description="DG-RND-1: a social round, 1 to 10 min; the table's default."
     )
     calendar_start: str = Field(
@@ -79,7 +79,7 @@ class OverloadedDie(Rules):
     Free Turn into Waning Resources; a night camp may turn Hidden Site into an encounter.
     """
 
-    sides: int = Field(6, ge=2)
+    sides: Whole = Field(6, ge=2)
     faces: dict[int, Face]
     milieus: dict[str, dict[int, Face]] = Field(default_factory=dict)
 
@@ -98,8 +98,8 @@ class OverloadedDie(Rules):
 class TableRow(Rules):
     """One band of a ranged table: totals from ``low`` to ``high`` (open-ended if None)."""
 
-    low: int | None = None
-    high: int | None = None
+    low: Whole | None = None
+    high: Whole | None = None
     result: str
     text: str = ""
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, Strict
 
-from turnkeeper.rules.schema.base import Rules
+from turnkeeper.rules.schema.base import InSix, Multiplier, NonNegative, Rules, Whole
 from turnkeeper.rules.schema.time import RangedTable
+
+#: A calendar month, 1 to 12.
+Month = Annotated[int, Strict(), Field(ge=1, le=12)]
 
 # --- wilderness travel (TP-WIL-*, TP-LOST-1, TP-WENC-*) ------------------------------------
 
@@ -16,8 +19,8 @@ from turnkeeper.rules.schema.time import RangedTable
 class Vessel(Rules):
     """A way of travelling over water or through the air (TP-WIL-9, the project's defaults)."""
 
-    travel_points_per_day: int = Field(gt=0)
-    multiplier: Fraction = Fraction(1)
+    travel_points_per_day: Whole = Field(gt=0)
+    multiplier: Multiplier = Fraction(1)
     over: list[str] = Field(description="Terrains this vessel may enter, e.g. ['water'].")
     text: str = ""
 
@@ -25,18 +28,18 @@ class Vessel(Rules):
 class TravelRules(Rules):
     """Travel points and their multipliers (TP-WIL-1 to TP-WIL-9)."""
 
-    travel_points_per_day: int = Field(4, gt=0, description="TP-WIL-1: one per watch.")
-    movement_points_per_tp: Fraction = Field(Fraction(1), gt=0, description="TP-WIL-2.")
-    max_movement_factor: int = Field(
+    travel_points_per_day: Whole = Field(4, gt=0, description="TP-WIL-1: one per watch.")
+    movement_points_per_tp: Multiplier = Field(Fraction(1), gt=0, description="TP-WIL-2.")
+    max_movement_factor: Whole = Field(
         2, gt=0, description="TP-WIL-7: at most this many times the daily TP in movement points."
     )
-    impassable_factor: int = Field(
+    impassable_factor: Whole = Field(
         2, gt=0, description="TP-WIL-8: a hex costing this many times the daily TP is impassable."
     )
-    party: dict[str, Fraction] = Field(default_factory=dict, description="TP-WIL-3.")
-    terrain: dict[str, Fraction] = Field(default_factory=dict, description="TP-WIL-4.")
-    roads: dict[str, Fraction] = Field(default_factory=dict, description="TP-WIL-4.")
-    weather: dict[str, Fraction] = Field(default_factory=dict, description="TP-WIL-4.")
+    party: dict[str, Multiplier] = Field(default_factory=dict, description="TP-WIL-3.")
+    terrain: dict[str, Multiplier] = Field(default_factory=dict, description="TP-WIL-4.")
+    roads: dict[str, Multiplier] = Field(default_factory=dict, description="TP-WIL-4.")
+    weather: dict[str, Multiplier] = Field(default_factory=dict, description="TP-WIL-4.")
     vessels: dict[str, Vessel] = Field(default_factory=dict, description="TP-WIL-9.")
 
 
@@ -44,7 +47,7 @@ class LostRules(Rules):
     """Getting lost (TP-LOST-1, the project's default: the seed says TODO)."""
 
     enabled: bool = True
-    chance_in_six: dict[str, int] = Field(
+    chance_in_six: dict[str, InSix] = Field(
         default_factory=dict,
         description="Per terrain, rolled once a day off road without a landmark.",
     )
@@ -57,9 +60,11 @@ class WildernessRules(Rules):
     # Rules is a pydantic model, which copies these defaults: ruff cannot see it across modules.
     travel_checks: list[Literal["half", "first", "last", "camp"]] = ["half", "camp"]  # noqa: RUF012
     explore_checks: list[Literal["half", "first", "last", "camp"]] = ["first", "last", "camp"]  # noqa: RUF012
-    search_hidden_tp: int = Field(1, description="TP-DISC-2: one hidden feature at random.")
-    search_named_tp: int = Field(2, description="TP-DISC-2: a hidden feature the party names.")
-    landmark_sight_hexes: int = Field(2, description="TP-DISC-1.")
+    search_hidden_tp: NonNegative = Field(1, description="TP-DISC-2: one hidden feature at random.")
+    search_named_tp: NonNegative = Field(
+        2, description="TP-DISC-2: a hidden feature the party names."
+    )
+    landmark_sight_hexes: NonNegative = Field(2, description="TP-DISC-1.")
 
 
 class WeatherRules(Rules):
@@ -72,7 +77,7 @@ class WeatherRules(Rules):
 
     start: str = Field("clear", description="The weather of every region when a map is loaded.")
     default_climate: str = Field("temperate", description="For hexes the map gives no climate.")
-    seasons: dict[str, list[int]] = Field(
+    seasons: dict[str, list[Month]] = Field(
         default_factory=lambda: {
             "winter": [12, 1, 2],
             "spring": [3, 4, 5],
