@@ -19,8 +19,9 @@ returns events (:mod:`turnkeeper.procedures.combat.events`) that fold into the n
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from turnkeeper.lazy import lazy_names
 
 if TYPE_CHECKING:  # the names, for type checkers; at run time they load on first use
     from turnkeeper.procedures.combat.actions import check_declaration, check_load
@@ -114,12 +115,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    try:
-        module = _WHERE[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    return getattr(import_module(module), name)
+__getattr__ = lazy_names(__name__, _WHERE)
 
 
 __all__ = [

@@ -11,8 +11,9 @@ wherever two groups meet, not in a site only.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from turnkeeper.lazy import lazy_names
 
 if TYPE_CHECKING:  # the names, for type checkers; at run time they load on first use
     from turnkeeper.procedures.dungeon.encounter import (
@@ -103,12 +104,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    try:
-        module = _WHERE[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    return getattr(import_module(module), name)
+__getattr__ = lazy_names(__name__, _WHERE)
 
 
 __all__ = [

@@ -20,8 +20,9 @@ scenes through :mod:`.clock`, where rounds pass time; :class:`SceneTable` runs t
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from turnkeeper.lazy import lazy_names
 
 if TYPE_CHECKING:  # the names, for type checkers; at run time they load on first use
     from turnkeeper.procedures.scenes.commands import (
@@ -123,12 +124,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    try:
-        module = _WHERE[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    return getattr(import_module(module), name)
+__getattr__ = lazy_names(__name__, _WHERE)
 
 
 __all__ = [
