@@ -44,7 +44,7 @@ from turnkeeper.campaign import (
     parse_party,
     snapshots,
 )
-from turnkeeper.campaign.events import records_from_json
+from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
@@ -173,7 +173,7 @@ def rebuild(folder: Path, events: int, profile: bool) -> None:
     baseline = min(paused(lambda: fold(records))() for _ in range(repeats))
     read_s = min(paused(lambda: store.read_json("Deep"))() for _ in range(3))
     text = store.read_json("Deep")
-    parse_s = min(paused(lambda: records_from_json(text))() for _ in range(repeats))
+    parse_s = min(paused(lambda: EVENTS.records_json(text))() for _ in range(repeats))
 
     def full() -> CampaignState:
         store.drop_snapshots("Deep")  # a cache: without it the service folds every record

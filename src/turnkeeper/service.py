@@ -43,9 +43,10 @@ from turnkeeper.campaign import (
     render_markdown,
     snapshots,
 )
-from turnkeeper.campaign.events import CampaignStarted, records_from_json
+from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import DiceInputError, NotFoundError, TurnkeeperError
+from turnkeeper.kernel.events import CampaignStarted
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.store import EventStore, JsonStore, SnapshotStore
 
@@ -85,7 +86,7 @@ class Campaigns:
                     self._snapshot(name, journal)  # so the next process need not fold it all
         elif stored > journal.version:  # someone else appended: catch up with what is new
             # a few records, most likely: one at a time, through the store's plain read
-            journal.append(Recorded.from_record(r) for r in self.store.read(name, journal.version))
+            journal.append(EVENTS.record(r) for r in self.store.read(name, journal.version))
         self._journals[name] = journal
         return journal
 
@@ -109,8 +110,8 @@ class Campaigns:
     def _read(self, name: str, since: int = 0) -> list[Recorded]:
         """The records after ``since`` as typed events: in one parse when the store can."""
         if isinstance(self.store, JsonStore):
-            return records_from_json(self.store.read_json(name, since))
-        return [Recorded.from_record(r) for r in self.store.read(name, since)]
+            return EVENTS.records_json(self.store.read_json(name, since))
+        return [EVENTS.record(r) for r in self.store.read(name, since)]
 
     def _snapshot(self, name: str, journal: Journal) -> None:
         """Keep the journal's state as a snapshot (a cache: see turnkeeper.campaign.snapshots)."""
@@ -289,6 +290,6 @@ def _parse_line(number: int, line: str) -> Recorded:
     if not isinstance(record, dict):
         raise TurnkeeperError(f"line {number}: a journal record is a JSON object")
     try:
-        return Recorded.from_record(record)
+        return EVENTS.record(record)
     except TurnkeeperError as error:
         raise TurnkeeperError(f"line {number}: {error}") from None

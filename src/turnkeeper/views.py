@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.errors import NotFoundError
-from turnkeeper.procedures.combat.state import Side
-from turnkeeper.procedures.wilderness.state import WildernessState
+from turnkeeper.kernel.combat_state import Side
+from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.world.svg import render_svg
 
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from turnkeeper.campaign.party import PartyFileError, parse_party
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.party import PartyFileError, parse_party
 
 if TYPE_CHECKING:
     from tests.integration.conftest import Tk

@@ -45,8 +45,8 @@ from numpy.typing import NDArray
 
 from turnkeeper.dice import parse
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.combat_state import Combatant, Side
 from turnkeeper.procedures.combat.attacks import attack_bonus
-from turnkeeper.procedures.combat.state import Combatant, Side
 from turnkeeper.rules.schema import FaceEvent, Ruleset
 
 __all__ = ["FightOdds", "simulate_fight"]

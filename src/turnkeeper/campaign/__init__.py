@@ -36,10 +36,12 @@ from turnkeeper.campaign.commands import (
     WaningResources,
     decide,
 )
-from turnkeeper.campaign.events import EVENT_KINDS, Event, Recorded, RollRecord, Visibility
 from turnkeeper.campaign.journal import Journal, command_dice, fold, start_campaign
 from turnkeeper.campaign.markdown import render_markdown
-from turnkeeper.campaign.party import (
+from turnkeeper.campaign.registry import EVENTS
+from turnkeeper.clock.durations import format_duration, parse_duration
+from turnkeeper.kernel.events import Event, Recorded, RollRecord, Visibility
+from turnkeeper.kernel.party import (
     Character,
     Monster,
     Party,
@@ -48,11 +50,10 @@ from turnkeeper.campaign.party import (
     load_party,
     parse_party,
 )
-from turnkeeper.campaign.state import CampaignState, LightState, RestState
-from turnkeeper.clock.durations import format_duration, parse_duration
+from turnkeeper.kernel.state import CampaignState, LightState, RestState
 
 __all__ = [
-    "EVENT_KINDS",
+    "EVENTS",
     "AddMonster",
     "AddSupply",
     "CampaignState",

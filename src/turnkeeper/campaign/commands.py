@@ -1,7 +1,10 @@
-"""Commands: what a referee (or a bot) asks for, and :func:`decide`, which turns one into events.
+"""The command table: what a referee (or a bot) asks for, and :func:`decide`, which turns a
+command into events.
 
-Commands are small frozen dataclasses; ``decide`` dispatches each to its procedure. An
-illegal command raises IllegalCommandError before any event exists, so it changes nothing.
+Commands are small frozen dataclasses; :data:`HANDLERS` maps each command type to its
+procedure, and ``decide`` dispatches through it. The table sits above every procedure, so
+no procedure needs to know another's commands. An illegal command raises
+IllegalCommandError before any event exists, so it changes nothing.
 """
 
 from __future__ import annotations
@@ -10,19 +13,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from turnkeeper.campaign.events import CommandUndone, Event, NoteMade, Visibility
-from turnkeeper.campaign.party import Monster
-from turnkeeper.campaign.schedule import Draft, wait
-from turnkeeper.campaign.state import CampaignState
+from turnkeeper.campaign.hooks import HOOKS
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures import countdowns, dungeon, hit_points, light, rest, supplies, wilderness
-from turnkeeper.procedures.combat import campaign as combat
-from turnkeeper.procedures.combat.round import CombatCommand
-from turnkeeper.procedures.dungeon import DungeonCommand
-from turnkeeper.procedures.scenes import events as _scene_events  # noqa: F401  (registers kinds)
-from turnkeeper.procedures.scenes.commands import SceneCommand
-from turnkeeper.procedures.wilderness import WildernessCommand
+from turnkeeper.kernel.events import CommandUndone, Event, NoteMade, Visibility
+from turnkeeper.kernel.party import Monster
+from turnkeeper.kernel.schedule import Draft, wait
+from turnkeeper.kernel.state import CampaignState
+from turnkeeper.procedures import countdowns, hit_points, light, rest, supplies
+from turnkeeper.procedures.combat import CombatCommand, EndCombat, StartFight, decide_in_campaign
+from turnkeeper.procedures.dungeon import DungeonCommand, EncounterEnded, decide_dungeon
+from turnkeeper.procedures.scenes import SceneCommand, campaign_scene_events
+from turnkeeper.procedures.wilderness import WildernessCommand, decide_wilderness
 
 
 @dataclass(frozen=True)
@@ -186,12 +188,25 @@ class Undo:
     """Undo the latest command that is not yet undone (recorded, not erased)."""
 
 
-def _wait(state: CampaignState, command: Wait, dice: DiceSource) -> list[Event]:
+Handler = Callable[[CampaignState, Any, DiceSource], list[Event]]
+
+
+def _passing_time(procedure: Callable[[Draft, Any, DiceSource], None]) -> Handler:
+    """The handler of a procedure that may pass time: it writes into a draft whose waits run
+    the default hooks (light, rest, countdowns, the turn's and the night's checks)."""
+
+    def handler(state: CampaignState, command: Any, dice: DiceSource) -> list[Event]:
+        draft = Draft(state, HOOKS)
+        procedure(draft, command, dice)
+        return draft.events
+
+    return handler
+
+
+def _wait(draft: Draft, command: Wait, dice: DiceSource) -> None:
     if command.seconds < 1:
         raise IllegalCommandError(f"wait at least 1 second, not {command.seconds}")
-    draft = Draft(state)
     wait(draft, command.seconds, dice)
-    return draft.events
 
 
 def _undo(state: CampaignState, command: Undo, dice: DiceSource) -> list[Event]:
@@ -206,26 +221,32 @@ def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
     return [NoteMade(text=command.text, visibility=command.visibility)]
 
 
-def _scene(state: CampaignState, command: SceneCommand, dice: DiceSource) -> list[Event]:
-    # Late import: the scene engine's modules import the campaign's events.
-    from turnkeeper.procedures.scenes.clock import campaign_scene_events
+def _fight(
+    state: CampaignState, command: CombatCommand | StartFight, dice: DiceSource
+) -> list[Event]:
+    """A combat command; a fight's end also settles the site's encounter, so exploring and
+    its wandering checks go on, and makes a rest due at once (EX-REST-2)."""
+    events = decide_in_campaign(state, command, dice)
+    if isinstance(command, EndCombat):
+        if state.site is not None and state.site.encounter is not None:
+            events.append(EncounterEnded(fought=True))
+        events.extend(rest.mark_fight(state))
+    return events
 
-    return campaign_scene_events(state, command, dice)
-
-
-Handler = Callable[[CampaignState, Any, DiceSource], list[Event]]
 
 HANDLERS: dict[type, Handler] = {
-    Wait: _wait,
+    Wait: _passing_time(_wait),
     Light: lambda s, c, d: light.light(s, c.source),
     Douse: lambda s, c, d: light.douse(s),
     SetLight: lambda s, c, d: light.set_light(s, c.turns_left),
-    Rest: lambda s, c, d: rest.rest(s, d, c.turns),
-    ForcedRest: lambda s, c, d: rest.forced_rest(s, d),
+    Rest: _passing_time(lambda draft, c, d: rest.take_rest(draft, d, "rest", c.turns)),
+    ForcedRest: _passing_time(lambda draft, c, d: rest.forced_rest(draft, d)),
     WaningResources: lambda s, c, d: light.waning_resources(s, d),
     MarkRunning: lambda s, c, d: rest.mark_running(s),
     MarkFight: lambda s, c, d: rest.mark_fight(s),
-    NightRest: lambda s, c, d: hit_points.night_rest(s, d, c.hours, c.interrupted),
+    NightRest: _passing_time(
+        lambda draft, c, d: hit_points.night_rest(draft, d, c.hours, c.interrupted)
+    ),
     UseSupply: lambda s, c, d: supplies.use_supply(s, c.item, c.amount, d),
     AddSupply: lambda s, c, d: supplies.add_supply(s, c.item, c.amount, c.die),
     Damage: lambda s, c, d: hit_points.damage(s, c.target, c.amount, c.reason),
@@ -240,20 +261,17 @@ HANDLERS: dict[type, Handler] = {
     CountdownTrigger: lambda s, c, d: countdowns.trigger(s, c.trigger, c.subject),
     Note: _note,
     Undo: _undo,
-    # Each procedure of its own hands its commands to one decide function; listing them here,
-    # not registering on import, means importing the campaign loads every event kind, so any
-    # journal reads back whatever the process imported before.
-    **dict.fromkeys(get_args(SceneCommand), _scene),  # Dungeoneers scenes (DG-LOOP-1)
-    **dict.fromkeys(get_args(DungeonCommand), dungeon.decide_dungeon),
-    **dict.fromkeys(get_args(WildernessCommand), wilderness.decide_wilderness),
-    **dict.fromkeys((*get_args(CombatCommand), combat.StartFight), combat.decide_in_campaign),
+    **dict.fromkeys(get_args(SceneCommand), _passing_time(campaign_scene_events)),  # DG-LOOP-1
+    **dict.fromkeys(get_args(DungeonCommand), _passing_time(decide_dungeon)),
+    **dict.fromkeys(get_args(WildernessCommand), _passing_time(decide_wilderness)),
+    **dict.fromkeys((*get_args(CombatCommand), StartFight), _fight),
 }
 
 Command = (
     Wait | Light | Douse | SetLight | Rest | ForcedRest | WaningResources | MarkRunning | MarkFight
     | NightRest | UseSupply | AddSupply | Damage | Heal | AddMonster | CountdownAdd | CountdownTick
     | CountdownOutcome | CountdownEnd | CountdownTrigger | Note | Undo
-    | SceneCommand | DungeonCommand | WildernessCommand | CombatCommand | combat.StartFight
+    | SceneCommand | DungeonCommand | WildernessCommand | CombatCommand | StartFight
 )  # fmt: skip
 
 

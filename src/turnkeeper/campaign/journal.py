@@ -11,11 +11,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from turnkeeper.campaign import snapshots
 from turnkeeper.campaign.commands import Command, decide
-from turnkeeper.campaign.events import CampaignStarted, CommandUndone, Event, Recorded
-from turnkeeper.campaign.party import Party
-from turnkeeper.campaign.state import CampaignState
+from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.dice import DiceSource, SeededDice
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.kernel.events import CampaignStarted, CommandUndone, Event, Recorded
+from turnkeeper.kernel.party import Party
+from turnkeeper.kernel.state import CampaignState
 from turnkeeper.rules.schema import Ruleset
 
 
@@ -71,7 +72,7 @@ def _undone(records: Iterable[Recorded]) -> frozenset[int]:
 
 
 def _as_recorded(records: Iterable[Recorded | Mapping[str, object]]) -> list[Recorded]:
-    return [r if isinstance(r, Recorded) else Recorded.from_record(r) for r in records]
+    return [r if isinstance(r, Recorded) else EVENTS.record(r) for r in records]
 
 
 def fold(records: Iterable[Recorded | Mapping[str, object]]) -> CampaignState:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from turnkeeper.campaign.events import CampaignStarted, CommandUndone, Recorded, Visibility
+from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.clock.calendar import date_at, day_number, start_offset
 from turnkeeper.clock.scales import Scales
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.kernel.events import CampaignStarted, CommandUndone, Recorded, Visibility
 
 
 def render_markdown(
@@ -39,7 +40,7 @@ def render_markdown(
     <BLANKLINE>
     - 08:10 10m pass
     """
-    recorded = [r if isinstance(r, Recorded) else Recorded.from_record(r) for r in records]
+    recorded = [r if isinstance(r, Recorded) else EVENTS.record(r) for r in records]
     if not recorded or not isinstance(recorded[0].event, CampaignStarted):
         raise TurnkeeperError("a session log needs a journal that starts with campaign.started")
     start = recorded[0].event

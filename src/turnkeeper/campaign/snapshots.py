@@ -30,7 +30,7 @@ import json
 from pydantic import ValidationError
 
 import turnkeeper
-from turnkeeper.campaign.state import CampaignState
+from turnkeeper.kernel.state import CampaignState
 
 SNAPSHOT_EVERY = 1000
 """Keep a snapshot each time a journal grows past another this many records.

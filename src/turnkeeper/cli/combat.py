@@ -17,6 +17,7 @@ from turnkeeper.cli.app import JsonOption, app, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
+from turnkeeper.kernel.combat_state import Action, ActionKind, Combatant, CombatState, Side
 from turnkeeper.procedures.combat.campaign import StartFight
 from turnkeeper.procedures.combat.round import (
     Attack,
@@ -26,7 +27,6 @@ from turnkeeper.procedures.combat.round import (
     Pin,
     Resolve,
 )
-from turnkeeper.procedures.combat.state import Action, ActionKind, Combatant, CombatState, Side
 
 combat_app = typer.Typer(
     help="Run a fight: rounds, initiative, declarations, attacks.", no_args_is_help=True

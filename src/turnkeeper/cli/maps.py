@@ -24,7 +24,7 @@ from turnkeeper.cli.app import JsonOption, app, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption
 from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
-from turnkeeper.procedures.wilderness.state import WildernessState
+from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex

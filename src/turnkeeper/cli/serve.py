@@ -77,7 +77,7 @@ def serve_command(
     """Serve the HTTP API (OpenAPI at /openapi.json) and the dashboard pages."""
     import uvicorn
 
-    from turnkeeper.web import create_app
+    from turnkeeper.web.app import create_app
 
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     with open_campaigns(db) as campaigns:

@@ -22,6 +22,8 @@ from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerO
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.dice import format_fraction
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.state import wilderness_of
+from turnkeeper.kernel.wilderness_state import DEFAULT_REGION
 from turnkeeper.procedures.wilderness import (
     Camp,
     LoadMap,
@@ -32,7 +34,6 @@ from turnkeeper.procedures.wilderness import (
     WildernessCommand,
 )
 from turnkeeper.procedures.wilderness.costs import best_route, hex_cost_for
-from turnkeeper.procedures.wilderness.state import DEFAULT_REGION, wilderness_of
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import map_to_data

@@ -34,6 +34,7 @@ __all__ = [
     "Phase",
     "Side",
     "other_side",
+    "pin_order",
 ]
 
 
@@ -243,3 +244,18 @@ class CombatState(Frozen):
                 )
             }
         )
+
+
+def pin_order(
+    order: tuple[tuple[str, ...], ...], name: str, place: int
+) -> tuple[tuple[str, ...], ...]:
+    """The order with ``name`` taken out of its beat and given a beat of its own at ``place``.
+
+    >>> pin_order((("Ann", "Bo"), ("Orc",)), "Bo", 3)
+    (('Ann',), ('Orc',), ('Bo',))
+    """
+    rest = [tuple(n for n in beat if n != name) for beat in order]
+    beats = [beat for beat in rest if beat]
+    index = max(0, min(place - 1, len(beats)))
+    beats.insert(index, (name,))
+    return tuple(beats)

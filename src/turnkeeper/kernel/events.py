@@ -1,8 +1,10 @@
 """Events: the facts the journal records, each with its rolls and who may see it.
 
-Every event type has a ``kind`` (``light.lit``) under which it is registered, so a record
-read back from a store becomes the same typed event. ``apply`` is the fold step: it changes
-the state by what the event says, never rolling again (design: every die is in an event).
+Every event type has a ``kind`` (``light.lit``); an :class:`EventRegistry` of the kinds a
+journal may hold reads a stored record back into the same typed event (the command table
+builds the one registry, :data:`turnkeeper.campaign.registry.EVENTS`). ``apply`` is the
+fold step: it changes the state by what the event says, never rolling again (design: every
+die is in an event).
 """
 
 from __future__ import annotations
@@ -11,16 +13,18 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
+from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict
 
-from turnkeeper.campaign.party import Party
-from turnkeeper.campaign.state import CampaignState, RestState
 from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DieFace, Roll
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.kernel.party import Party
+from turnkeeper.kernel.state import CampaignState, RestState
 from turnkeeper.rules.schema import Ruleset
 
 
@@ -70,9 +74,6 @@ class RollRecord(BaseModel):
         return self.breakdown + (" (typed in)" if self.typed_in else "")
 
 
-EVENT_KINDS: dict[str, type[Event]] = {}
-
-
 class Event(BaseModel):
     """Base of every event: its kind, who may see it, every die rolled for it."""
 
@@ -85,16 +86,8 @@ class Event(BaseModel):
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
-        global _registered
         if not cls.kind:
             raise TypeError(f"event {cls.__name__} needs a kind")
-        if (
-            EVENT_KINDS.get(cls.kind, cls) is not cls
-            and EVENT_KINDS[cls.kind].__qualname__ != cls.__qualname__
-        ):
-            raise TypeError(f"two events share the kind {cls.kind!r}")
-        EVENT_KINDS[cls.kind] = cls
-        _registered += 1
 
     def apply(self, state: CampaignState) -> CampaignState:
         """The fold step: the state after this event. Events that only record return it as is."""
@@ -108,14 +101,6 @@ class Event(BaseModel):
         """The event's own fields as JSON-able data."""
         dumped: dict[str, object] = self.model_dump(mode="json", exclude={"visibility", "rolls"})
         return dumped
-
-
-def event_from(kind: str, data: Mapping[str, object], visibility: str, rolls: object) -> Event:
-    """Rebuild a typed event from its kind and data."""
-    record = {"seq": 1, "command": 1, "at": 0, "kind": kind}
-    return Recorded.from_record(
-        {**record, "visibility": visibility, "data": data, "rolls": rolls}
-    ).event
 
 
 @dataclass(frozen=True)
@@ -139,31 +124,6 @@ class Recorded:
             "rolls": [roll.model_dump(mode="json") for roll in self.event.rolls],
         }
 
-    @classmethod
-    def from_record(cls, record: Mapping[str, object]) -> Recorded:
-        """Read back a record written by :meth:`to_record`; TurnkeeperError if it is not one."""
-        try:
-            return _recorded(record_schema().one.validate_python(record))
-        except ValidationError as error:
-            raise _not_a_record(error, record) from None
-
-
-def records_from_json(text: str | bytes) -> list[Recorded]:
-    """A whole journal (the JSON array of its records) read back in one go.
-
-    The same schema as :meth:`Recorded.from_record`, applied by pydantic-core to the JSON
-    text itself: no Python dict is made per record, which makes a full rebuild about three
-    times faster than a record at a time. Records come back sorted by seq.
-    """
-    try:
-        rows = record_schema().many.validate_json(text)
-    except ValidationError as error:
-        raise _not_a_record(error, None) from None
-    records = [_recorded(row) for row in rows]
-    if any(a.seq >= b.seq for a, b in itertools.pairwise(records)):
-        records.sort(key=lambda r: r.seq)
-    return records
-
 
 @dataclass(frozen=True)
 class RecordSchema:
@@ -173,21 +133,38 @@ class RecordSchema:
     many: TypeAdapter[list[Any]]
 
 
-_schema: tuple[int, RecordSchema] | None = None
-_registered = 0  # bumped by each registration, so the schema follows new event kinds
-
-
-def record_schema() -> RecordSchema:
-    """The record schema for every event kind registered (built once, rebuilt if more come).
+class EventRegistry:
+    """The event kinds a journal may hold, each told by its ``kind``.
 
     A record is ``{"seq", "command", "at", "kind", "visibility", "data", "rolls"}``; its shape
     for a kind validates ``data`` as that kind's event (its own fields; visibility and rolls
-    keep their defaults and are validated beside it, then set on the event).
-    """
-    global _schema
-    import turnkeeper.campaign.commands  # noqa: F401  (loads every procedure's events)
+    keep their defaults and are validated beside it, then set on the event). The schema is
+    built on the first read, so a process that never reads a journal never builds it.
 
-    if _schema is None or _schema[0] != _registered:
+    >>> registry = EventRegistry(NoteMade)
+    >>> registry.record({"seq": 1, "command": 1, "at": 0, "kind": "note.made",
+    ...                  "visibility": "party", "data": {"text": "hello"}, "rolls": []}).event
+    NoteMade(visibility=<Visibility.PARTY: 'party'>, rolls=(), text='hello')
+    >>> try:
+    ...     registry.record({"seq": 1, "command": 1, "at": 0, "kind": "light.lit"})
+    ... except TurnkeeperError as error:
+    ...     print(error)
+    unknown event kind 'light.lit': is this journal from a newer turnkeeper?
+    """
+
+    def __init__(self, *events: type[Event]) -> None:
+        kinds: dict[str, type[Event]] = {}
+        for event in events:
+            other = kinds.setdefault(event.kind, event)
+            if other is not event:
+                raise TypeError(
+                    f"two events share the kind {event.kind!r}: {other.__name__}, {event.__name__}"
+                )
+        self.kinds: Mapping[str, type[Event]] = MappingProxyType(kinds)
+
+    @cached_property
+    def schema(self) -> RecordSchema:
+        """The record schema of every kind here, built once."""
         make: Any = TypedDict  # the shapes are made at run time, one per kind
         shapes = tuple(
             make(
@@ -202,11 +179,34 @@ def record_schema() -> RecordSchema:
                     "rolls": tuple[RollRecord, ...],
                 },
             )
-            for kind, cls in EVENT_KINDS.items()
+            for kind, cls in self.kinds.items()
         )
         one: Any = Annotated[Union[shapes], Field(discriminator="kind")]  # noqa: UP007
-        _schema = (_registered, RecordSchema(TypeAdapter(one), TypeAdapter(list[one])))
-    return _schema[1]
+        return RecordSchema(TypeAdapter(one), TypeAdapter(list[one]))
+
+    def record(self, record: Mapping[str, object]) -> Recorded:
+        """Read back a record written by :meth:`Recorded.to_record`; TurnkeeperError if it is
+        not one."""
+        try:
+            return _recorded(self.schema.one.validate_python(record))
+        except ValidationError as error:
+            raise _not_a_record(error, record) from None
+
+    def records_json(self, text: str | bytes) -> list[Recorded]:
+        """A whole journal (the JSON array of its records) read back in one go.
+
+        pydantic-core applies the schema to the JSON text itself: no Python dict is made per
+        record, which makes a full rebuild about three times faster than a record at a time.
+        Records come back sorted by seq.
+        """
+        try:
+            rows = self.schema.many.validate_json(text)
+        except ValidationError as error:
+            raise _not_a_record(error, None) from None
+        records = [_recorded(row) for row in rows]
+        if any(a.seq >= b.seq for a, b in itertools.pairwise(records)):
+            records.sort(key=lambda r: r.seq)
+        return records
 
 
 def _recorded(row: Mapping[str, Any]) -> Recorded:
@@ -294,3 +294,7 @@ class NoteMade(Event):
 
     def describe(self) -> str:
         return self.text
+
+
+#: The events every campaign has, whatever its procedures.
+EVENTS: tuple[type[Event], ...] = (CampaignStarted, ClockAdvanced, CommandUndone, NoteMade)

@@ -4,8 +4,10 @@ A wait over a span stops at every instant where a time frame that some procedure
 about ends (a turn, an exploration round, a day...), in time order, and runs the hook list
 there: an ordered tuple of :class:`Hook`, each a per-boundary procedure. Nothing falling due
 inside the span is dropped, because each hook sees the state its predecessors left.
-The default list is :data:`turnkeeper.campaign.hooks.HOOKS`; a dungeon or wilderness
-procedure adds its per-turn or per-watch check there, without touching the scheduler.
+A draft carries the hooks its waits run: the command table opens every command's draft with
+the default list (:data:`turnkeeper.campaign.hooks.HOOKS`), so a procedure that passes time
+never names the procedures that fire while it does; a dungeon or wilderness procedure adds
+its per-turn or per-watch check to that list, without touching the scheduler.
 
 A hook may break the wait (issue 3): when what it did at a boundary calls for the referee
 (an encounter), the rest of the span is not waited and a :class:`WaitBroken` says so.
@@ -17,24 +19,31 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from turnkeeper.campaign.events import ClockAdvanced, Event
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.boundaries import Boundary, next_boundary
 from turnkeeper.clock.calendar import start_offset
 from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.events import ClockAdvanced, Event
+from turnkeeper.kernel.state import CampaignState
 
 
 class Draft:
     """The events one command has decided so far, and the state they lead to.
 
-    ``quiet`` names hooks that this command's waits leave out: a command that runs a
-    frame's procedure itself (the dungeon turn) keeps the hook from running it twice.
+    ``hooks`` are the per-boundary procedures a wait in this draft runs. ``quiet`` names
+    hooks that this command's waits leave out: a command that runs a frame's procedure itself
+    (the dungeon turn) keeps the hook from running it twice.
     """
 
-    def __init__(self, state: CampaignState, quiet: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        state: CampaignState,
+        hooks: Sequence[Hook] = (),
+        quiet: frozenset[str] = frozenset(),
+    ) -> None:
         self.state = state
+        self.hooks = tuple(hooks)
         self.quiet = quiet
         self.events: list[Event] = []
 
@@ -44,14 +53,23 @@ class Draft:
             self.state = event.apply(self.state)
             self.events.append(event)
 
+    def fork(self, quiet: frozenset[str] = frozenset()) -> Draft:
+        """A new draft from this one's state, with its hooks and ``quiet`` for its waits."""
+        return Draft(self.state, self.hooks, quiet)
+
 
 @dataclass(frozen=True)
 class Hook:
-    """A per-boundary procedure: the frames it wants now, and what it does at their end."""
+    """A per-boundary procedure: the frames it wants now, and what it does at their end.
+
+    ``run`` adds to the draft what happens at the boundary; the draft starts at the
+    boundary's instant and carries the wait's hooks, so a hook whose procedure passes time
+    (a forced rest) waits as any command does.
+    """
 
     name: str
     frames: Callable[[CampaignState], frozenset[str]]
-    run: Callable[[CampaignState, Boundary, DiceSource], list[Event]]
+    run: Callable[[Draft, Boundary, DiceSource], None]
     breaks: Callable[[Sequence[Event]], str | None] | None = None
     """Given the events the hook produced at a boundary, why the wait stops there (or None)."""
 
@@ -70,10 +88,8 @@ class WaitBroken(Event):
         return f"the wait is broken at {hour} by {self.reason}: {left} not waited"
 
 
-def wait(
-    draft: Draft, seconds: int, dice: DiceSource, hooks: Sequence[Hook] | None = None
-) -> str | None:
-    """Let ``seconds`` of game time pass, firing every hook at every boundary in the span.
+def wait(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
+    """Let ``seconds`` of game time pass, firing the draft's hooks at every boundary in the span.
 
     At a boundary where some hook produced events, a :class:`ClockAdvanced` to that instant
     comes first, so each event carries the time it happened; boundaries where nothing
@@ -86,12 +102,7 @@ def wait(
     """
     if seconds < 0:
         raise IllegalCommandError(f"time only runs forward: cannot wait {seconds} s")
-    if hooks is None:
-        # Late import: the default hooks live in procedures that themselves wait.
-        from turnkeeper.campaign.hooks import HOOKS
-
-        hooks = HOOKS
-    hooks = [hook for hook in hooks if hook.name not in draft.quiet]
+    hooks = [hook for hook in draft.hooks if hook.name not in draft.quiet]
     end = draft.state.now + seconds
     scales = draft.state.scales
     offset = start_offset(draft.state.ruleset.time)
@@ -102,21 +113,18 @@ def wait(
         if boundary is None:
             break
         cursor = boundary.at
-        state = draft.state.model_copy(update={"now": boundary.at})
-        fired: list[Event] = []
+        at = Draft(draft.state.model_copy(update={"now": boundary.at}), draft.hooks)
         why: str | None = None
         for hook in hooks:
-            if hook.frames(state).isdisjoint(boundary.frames):
+            if hook.frames(at.state).isdisjoint(boundary.frames):
                 continue
-            events = hook.run(state, boundary, dice)
-            for event in events:
-                state = event.apply(state)
-                fired.append(event)
-            if events and hook.breaks is not None:
-                why = why or hook.breaks(events)
-        if fired:
+            before = len(at.events)
+            hook.run(at, boundary, dice)
+            if len(at.events) > before and hook.breaks is not None:
+                why = why or hook.breaks(at.events[before:])
+        if at.events:
             draft.add(ClockAdvanced(to=boundary.at, seconds=boundary.at - draft.state.now))
-            draft.add(*fired)
+            draft.add(*at.events)
             cursor = max(cursor, draft.state.now)
         if why is not None:
             if draft.state.now < end:
@@ -126,3 +134,7 @@ def wait(
     if draft.state.now < end:
         draft.add(ClockAdvanced(to=end, seconds=end - draft.state.now))
     return None
+
+
+#: The scheduler's own events, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (WaitBroken,)

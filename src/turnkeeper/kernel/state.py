@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from turnkeeper.campaign.party import Character, Model, Monster, Party, Supplies
-from turnkeeper.clock.calendar import calendar, day_number
+from turnkeeper.clock.calendar import calendar, day_number, start_offset
 from turnkeeper.clock.countdowns import Countdown
 from turnkeeper.clock.scales import Scales
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures.combat.state import CombatState
-from turnkeeper.procedures.scenes.state import SceneState
-from turnkeeper.procedures.wilderness.state import WildernessState
+from turnkeeper.kernel.combat_state import CombatState
+from turnkeeper.kernel.party import Character, Model, Monster, Party, Supplies
+from turnkeeper.kernel.scene_state import SceneState
+from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.world.sites import SiteVisit
 
@@ -137,3 +137,26 @@ class CampaignState(Model):
     def with_countdowns(self, countdowns: tuple[Countdown, ...]) -> CampaignState:
         """The state with its countdowns replaced."""
         return self.model_copy(update={"countdowns": countdowns})
+
+
+def wilderness_of(state: CampaignState) -> WildernessState:
+    """The campaign's wilderness, or one clear error saying how to load a map."""
+    if state.wilderness is None:
+        raise IllegalCommandError(
+            "the party is not on a wilderness map: "
+            "load one with `turnkeeper map load FILE --at HEX`"
+        )
+    return state.wilderness
+
+
+def night_of(state: CampaignState, at: int) -> int:
+    """Which night an instant belongs to (TP-WENC-1/-2 "at the night camp"): nights run noon
+    to noon and are numbered by the calendar day of their evening, so a camp made late or
+    after midnight and the midnight a wait passes are the same night."""
+    day = state.scales.day
+    return (at + start_offset(state.ruleset.time) - day // 2) // day
+
+
+def with_wilderness(state: CampaignState, wild: WildernessState) -> CampaignState:
+    """The campaign state with its wilderness replaced."""
+    return state.model_copy(update={"wilderness": wild})

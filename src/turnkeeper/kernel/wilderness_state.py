@@ -1,7 +1,6 @@
 """What the campaign knows of the wilderness: the map, where the party is, what it has found.
 
-This module imports nothing from the campaign package, so the campaign state can hold a
-:class:`WildernessState` without an import cycle. The map is embedded as its file data
+The campaign state holds a :class:`WildernessState`. The map is embedded as its file data
 (:class:`~turnkeeper.world.mapfile.MapFile`), so replaying the journal needs no file; the
 numpy :class:`~turnkeeper.world.hexmap.HexMap` is built from it once and cached.
 
@@ -17,18 +16,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from enum import StrEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from turnkeeper.clock.calendar import start_offset
-from turnkeeper.errors import IllegalCommandError
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import HexMap
 from turnkeeper.world.mapfile import MapFile, map_from_data
-
-if TYPE_CHECKING:
-    from turnkeeper.campaign.state import CampaignState
 
 #: The region of hexes the map puts in no region: weather is kept per region.
 DEFAULT_REGION = "wilds"
@@ -130,26 +123,3 @@ class WildernessState(BaseModel):
     def with_(self, **changes: object) -> WildernessState:
         """A copy with some fields changed (states never change in place)."""
         return self.model_copy(update=changes)
-
-
-def wilderness_of(state: CampaignState) -> WildernessState:
-    """The campaign's wilderness, or one clear error saying how to load a map."""
-    if state.wilderness is None:
-        raise IllegalCommandError(
-            "the party is not on a wilderness map: "
-            "load one with `turnkeeper map load FILE --at HEX`"
-        )
-    return state.wilderness
-
-
-def night_of(state: CampaignState, at: int) -> int:
-    """Which night an instant belongs to (TP-WENC-1/-2 "at the night camp"): nights run noon
-    to noon and are numbered by the calendar day of their evening, so a camp made late or
-    after midnight and the midnight a wait passes are the same night."""
-    day = state.scales.day
-    return (at + start_offset(state.ruleset.time) - day // 2) // day
-
-
-def with_wilderness(state: CampaignState, wild: WildernessState) -> CampaignState:
-    """The campaign state with its wilderness replaced."""
-    return state.model_copy(update={"wilderness": wild})

@@ -1,9 +1,7 @@
-"""Procedures: pure functions from state and command to events, one module per procedure.
+"""Procedures: pure functions from the campaign's state and a command to events.
 
-The campaign and its procedures know each other: procedures fold into the campaign's state
-and emit its events, and the campaign's ``decide`` dispatches to every procedure. Loading
-the campaign first, whichever procedure a program imports first, settles that cycle in one
-order for everyone.
+Each procedure imports the kernel (:mod:`turnkeeper.kernel`) and the layers below it, never
+the command table (:mod:`turnkeeper.campaign`). The modules here (light, rest, supplies,
+countdowns, hit points, surprise) are shared: the procedure packages (dungeon, wilderness,
+combat, scenes) may call them, and never call one another.
 """
-
-import turnkeeper.campaign  # noqa: F401

@@ -16,9 +16,6 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from turnkeeper.campaign.events import Event, RollRecord, Visibility
-from turnkeeper.campaign.schedule import Draft, Hook
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.clock.countdowns import (
     OUTCOME_NUMBERS,
@@ -32,6 +29,9 @@ from turnkeeper.clock.countdowns import (
 )
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.errors import DiceNotationError, IllegalCommandError
+from turnkeeper.kernel.events import Event, RollRecord, Visibility
+from turnkeeper.kernel.schedule import Draft, Hook
+from turnkeeper.kernel.state import CampaignState
 
 # --- events -------------------------------------------------------------------------------
 
@@ -282,9 +282,8 @@ def trigger(state: CampaignState, name: str, subject: str | None = None) -> list
     return draft.events
 
 
-def _frame_end(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[Event]:
-    types = countdown_types(state.ruleset)
-    draft = Draft(state)
+def _frame_end(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
+    types = countdown_types(draft.state.ruleset)
     for frame in boundary.frames:
         for countdown in draft.state.countdowns:
             if ticks_at_frame(countdown, frame, types):
@@ -292,7 +291,6 @@ def _frame_end(state: CampaignState, boundary: Boundary, dice: DiceSource) -> li
         for countdown in draft.state.countdowns:
             if ends_at_frame(countdown, frame, types) and countdown in draft.state.countdowns:
                 _end(draft, countdown, f"a longer frame, the {frame.replace('_', ' ')}, ended")
-    return draft.events
 
 
 def _frames(state: CampaignState) -> frozenset[str]:
@@ -303,3 +301,13 @@ def _frames(state: CampaignState) -> frozenset[str]:
 
 #: At each frame's end countdowns tick (DG-CD-1), and shorter ones end (DG-CD-2).
 COUNTDOWN_HOOK = Hook("countdowns", _frames, _frame_end)
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (
+    CountdownStarted,
+    CountdownTicked,
+    CountdownEnded,
+    CountdownSpent,
+    PrecisionWound,
+    TaskResolved,
+)

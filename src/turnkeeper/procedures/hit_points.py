@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from turnkeeper.campaign.events import Event
-from turnkeeper.campaign.party import Monster
-from turnkeeper.campaign.schedule import Draft, wait
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.party import Monster
+from turnkeeper.kernel.schedule import Draft, wait
+from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.countdowns import trigger
 from turnkeeper.procedures.rest import Rested, RestStarted
 from turnkeeper.procedures.supplies import consume
@@ -132,14 +132,12 @@ def add_monster(state: CampaignState, monster: Monster) -> list[Event]:
     return [MonsterAdded(monster=monster)]
 
 
-def night_rest(
-    state: CampaignState, dice: DiceSource, hours: int = 8, interrupted: bool = False
-) -> list[Event]:
+def night_rest(draft: Draft, dice: DiceSource, hours: int = 8, interrupted: bool = False) -> None:
     """PG-HEAL-1: a meal, a night's rest of ``hours``, then 1 hp for each who ate and slept."""
     if hours < 1:
         raise IllegalCommandError(f"a night's rest lasts at least 1 hour, not {hours}")
+    state = draft.state
     rules = state.ruleset.hit_points
-    draft = Draft(state)
     living = state.party.living
     fed = len(living)
     if MEAL not in state.supplies.dice:
@@ -152,7 +150,7 @@ def night_rest(
     wait(draft, hours * 3600, dice)
     draft.add(Rested())
     if interrupted and rules.heal_needs_night:
-        return draft.events
+        return
     today = draft.state.day
     for character in draft.state.party.living:
         eligible = character.name in ate or not rules.heal_needs_meal
@@ -169,4 +167,10 @@ def night_rest(
                 healed_day=today,
             )
         )
-    return draft.events
+
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (
+    HitPointsChanged,
+    MonsterAdded,
+)

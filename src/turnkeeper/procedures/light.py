@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from turnkeeper.campaign.events import Event, Visibility
-from turnkeeper.campaign.schedule import Hook
-from turnkeeper.campaign.state import CampaignState, LightState
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.events import Event, Visibility
+from turnkeeper.kernel.schedule import Draft, Hook
+from turnkeeper.kernel.state import CampaignState, LightState
 
 # --- events -------------------------------------------------------------------------------
 
@@ -161,17 +161,17 @@ def waning_resources(state: CampaignState, dice: DiceSource | None = None) -> li
     return events
 
 
-def _turn_end(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[Event]:
-    light_now = state.light
+def _turn_end(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
+    light_now = draft.state.light
     if light_now.source is None or light_now.turns_left is None:
-        return []
+        return
     left = light_now.turns_left - 1
     if left <= 0:
-        return [LightBurned(turns_left=0), LightOut(source=light_now.source)]
-    events: list[Event] = [LightBurned(turns_left=left)]
-    if left <= state.ruleset.light.warn_turns_left:
-        events.append(LightWarning(source=light_now.source, turns_left=left))
-    return events
+        draft.add(LightBurned(turns_left=0), LightOut(source=light_now.source))
+        return
+    draft.add(LightBurned(turns_left=left))
+    if left <= draft.state.ruleset.light.warn_turns_left:
+        draft.add(LightWarning(source=light_now.source, turns_left=left))
 
 
 def _frames(state: CampaignState) -> frozenset[str]:
@@ -181,3 +181,12 @@ def _frames(state: CampaignState) -> frozenset[str]:
 
 #: At each turn's end a burning light loses a turn (EX-LIGHT-1, EX-LIGHT-2).
 LIGHT_HOOK = Hook("light", _frames, _turn_end)
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (
+    LightLit,
+    LightBurned,
+    LightWarning,
+    LightOut,
+    LightTimeSet,
+)

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from turnkeeper.campaign.events import Event
-from turnkeeper.campaign.party import Character
-from turnkeeper.campaign.schedule import Draft, Hook, wait
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
+from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.party import Character
+from turnkeeper.kernel.schedule import Draft, Hook, wait
+from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.supplies import consume
 from turnkeeper.rules.schema import RestRules
 
@@ -195,26 +195,13 @@ def take_rest(
         draft.add(Rested())
 
 
-def rest(state: CampaignState, dice: DiceSource, turns: int | None = None) -> list[Event]:
-    """The Rest command: the party spends a turn resting (EX-REST-1 to EX-REST-3)."""
-    draft = Draft(state)
-    take_rest(draft, dice, "rest", turns)
-    return draft.events
-
-
-def forced_rest(
-    state: CampaignState, dice: DiceSource, quiet: frozenset[str] = frozenset()
-) -> list[Event]:
-    """TP-ENC-1 face 3: rest this turn and consume food and water for every living character.
-
-    ``quiet``: hooks the resting turn leaves out (:class:`~turnkeeper.campaign.schedule.Draft`).
-    """
-    draft = Draft(state, quiet)
+def forced_rest(draft: Draft, dice: DiceSource) -> None:
+    """TP-ENC-1 face 3: rest this turn and consume food and water for every living character."""
+    state = draft.state
     eaters = len(state.party.living)
     for item, each in state.ruleset.rest.consumes.items():
         draft.add(*consume(draft.state, item, each * eaters, dice, "forced rest"))
     take_rest(draft, dice, "forced rest")
-    return draft.events
 
 
 def _lapsed(state: CampaignState) -> bool:
@@ -225,11 +212,10 @@ def _lapsed(state: CampaignState) -> bool:
     return visit is None or rest.due_at < visit.entered_at
 
 
-def _turn_end(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[Event]:
-    events: list[Event] = []
-    if _lapsed(state):
-        events.append(RestLapsed())
-        state = events[-1].apply(state)
+def _turn_end(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
+    if _lapsed(draft.state):
+        draft.add(RestLapsed())
+    state = draft.state
     rules, rest_now, visit = state.ruleset.rest, state.rest, state.site
     turn = state.scales.turn
     if rest_now.due_at is None:
@@ -237,13 +223,12 @@ def _turn_end(state: CampaignState, boundary: Boundary, dice: DiceSource) -> lis
         if visit is not None and rules.active_turns is not None:
             since = max(rest_now.active_since, visit.entered_at)
             if (boundary.at - since) // turn >= rules.active_turns:
-                events.append(RestDue(reason=f"{rules.active_turns} active turns", cadence=True))
-        return events
+                draft.add(RestDue(reason=f"{rules.active_turns} active turns", cadence=True))
+        return
     if boundary.at >= rest_now.due_at + turn:
         fresh = tuple(c.name for c in state.party.living if not c.has(WEARIED))
         if fresh:
-            events.append(Wearied(characters=fresh))
-    return events
+            draft.add(Wearied(characters=fresh))
 
 
 def _frames(state: CampaignState) -> frozenset[str]:
@@ -256,3 +241,13 @@ def _frames(state: CampaignState) -> frozenset[str]:
 #: At each active turn's end in a site, or while a rest is due: is a rest due, has one been
 #: missed, has the active turns' rest lapsed out of the site (EX-REST-1 to EX-REST-3)?
 REST_HOOK = Hook("rest", _frames, _turn_end)
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (
+    RestDue,
+    RestLapsed,
+    Wearied,
+    RestStarted,
+    Rested,
+    RestInterrupted,
+)

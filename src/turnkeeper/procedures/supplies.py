@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from turnkeeper.campaign.events import Event, RollRecord
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource, UsageDie
 from turnkeeper.errors import DiceNotationError, IllegalCommandError
+from turnkeeper.kernel.events import Event, RollRecord
+from turnkeeper.kernel.state import CampaignState
 
 # --- events -------------------------------------------------------------------------------
 
@@ -185,3 +185,13 @@ def consume(
     if have < amount:
         events.append(SupplyShortfall(item=item, needed=amount, had=have, reason=reason))
     return events
+
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (
+    SupplyAdded,
+    UsageDieSet,
+    SupplyUsed,
+    UsageDieRolled,
+    SupplyShortfall,
+)

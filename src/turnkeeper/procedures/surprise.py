@@ -20,7 +20,7 @@ d20 for CB, overridable with ``check_dice``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from turnkeeper.dice import DiceSource, Roll, roll
@@ -288,8 +288,6 @@ def _aftermath(
     rules: SurpriseRules, s: SurpriseSituation, result: SurpriseResult
 ) -> SurpriseResult:
     """EX-SUR-5 (a hungry foe that surprised the party) and CB-SUR-2 (morale when surprised)."""
-    from dataclasses import replace
-
     modifier = rules.hungry_reaction_modifier if s.foes_hungry and result.party_surprised else 0
     morale = rules.morale_when_surprised and result.foes_surprised and s.foes_undisciplined
     count = result.foes_surprised_count or (s.foe_count if result.foes_surprised else 0)

@@ -94,7 +94,7 @@ class JsonStore(Protocol):
     """A store that can hand back a journal as the text of one JSON array (the fast path).
 
     The service reads whole journals this way and validates the text in one go
-    (:func:`turnkeeper.campaign.events.records_from_json`) instead of a record at a time.
+    (:func:`turnkeeper.kernel.events.records_from_json`) instead of a record at a time.
     """
 
     def read_json(self, campaign: str, since: int = 0) -> str:

@@ -35,6 +35,8 @@ from turnkeeper.campaign import (
     parse_duration,
 )
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.dungeon import Turn
+from turnkeeper.procedures.wilderness import Camp, Search, Travel
 
 
 class _Verb(BaseModel):
@@ -106,8 +108,6 @@ class TurnBody(_Verb):
     hide: bool = True
 
     def command(self, state: CampaignState) -> Command:
-        from turnkeeper.procedures.dungeon import Turn
-
         return Turn(
             mode=self.mode,
             noisy=self.noisy,
@@ -131,8 +131,6 @@ class TravelBody(_Verb):
     forage: bool = False
 
     def command(self, state: CampaignState) -> Command:
-        from turnkeeper.procedures.wilderness import Travel
-
         return Travel(
             self.target,
             explore=self.explore,
@@ -150,8 +148,6 @@ class CampBody(_Verb):
     forage: bool = False
 
     def command(self, state: CampaignState) -> Command:
-        from turnkeeper.procedures.wilderness import Camp
-
         return Camp("forage" if self.forage else "supplies")
 
 
@@ -163,8 +159,6 @@ class SearchBody(_Verb):
     all_day: bool = False
 
     def command(self, state: CampaignState) -> Command:
-        from turnkeeper.procedures.wilderness import Search
-
         return Search(self.feature, self.all_day)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from urllib.parse import quote
 
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
+from turnkeeper.clock.calendar import calendar
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.views import PlayerState, map_svg, player_record, player_state
 from turnkeeper.web.tokens import Role
@@ -280,6 +281,4 @@ def _supplies(counted: dict[str, int], dice: dict[str, int]) -> str:
 
 
 def _date(state: CampaignState, record: Recorded) -> str:
-    from turnkeeper.clock.calendar import calendar
-
     return calendar(record.at, state.ruleset.time)

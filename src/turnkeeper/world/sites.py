@@ -33,6 +33,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from turnkeeper.dice import parse
 from turnkeeper.errors import NotFoundError, TurnkeeperError
 
 __all__ = [
@@ -288,8 +289,6 @@ def site_from_data(data: Mapping[str, Any], shown: str = "<site>") -> Site:
 
 def _check_dice(site: Site, shown: str) -> None:
     """Every table's dice and every encounter's number must be dice the engine can roll."""
-    from turnkeeper.dice import parse  # late: the site model need not load the dice parser
-
     for index, level in enumerate(site.levels):
         for name in ("encounters", "omens", "good"):
             table = getattr(level, name)

@@ -24,8 +24,8 @@ from turnkeeper.procedures.wilderness import LoadMap
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
-from turnkeeper.web import create_app, issue_tokens
-from turnkeeper.web.tokens import Role
+from turnkeeper.web.app import create_app
+from turnkeeper.web.tokens import Role, issue_tokens
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import MapFile
 from turnkeeper.world.sites import parse_site

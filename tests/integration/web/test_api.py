@@ -142,7 +142,7 @@ def test_errors_are_one_json_message_with_their_status(served: Served) -> None:
 def test_campaign_without_a_map_gives_404_for_the_svg(served: Served) -> None:
     from turnkeeper.campaign import parse_party
     from turnkeeper.rules.loader import preset
-    from turnkeeper.web import issue_tokens
+    from turnkeeper.web.tokens import issue_tokens
 
     served.campaigns.new("Bare", preset("ex"), parse_party('[[characters]]\nname = "A"\nhp = 4'))
     token = issue_tokens(served.campaigns.store, "Bare")[Role.REFEREE]

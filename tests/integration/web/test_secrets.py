@@ -82,7 +82,7 @@ def test_player_state_is_the_party_view(served: Served) -> None:
 def test_player_combat_tracker_hides_foe_stats() -> None:
     """The tracker shows the party's hit points, a foe's name and conditions only."""
     from turnkeeper.campaign import Journal, parse_party
-    from turnkeeper.procedures.combat.state import Combatant, CombatState, Side
+    from turnkeeper.kernel.combat_state import Combatant, CombatState, Side
     from turnkeeper.rules.loader import preset
 
     party = parse_party('[[characters]]\nname = "Aldo"\nhp = 6')

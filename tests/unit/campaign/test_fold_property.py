@@ -1,6 +1,6 @@
 """Property: over random command sequences, the live state is the fold of the records.
 
-The records go through ``to_record``/JSON/``from_record`` before folding, and the same
+The records go through ``to_record``/JSON/``EVENTS.record`` before folding, and the same
 seed with the same commands gives the same records (design: reproducible journals).
 """
 

@@ -8,13 +8,13 @@ from collections.abc import Callable
 import pytest
 
 from turnkeeper.campaign import (
+    EVENTS,
     AddSupply,
     CountdownAdd,
     Damage,
     Journal,
     Light,
     Note,
-    Recorded,
     Undo,
     UseSupply,
     Visibility,
@@ -36,7 +36,7 @@ def test_records_are_json_and_round_trip(make_journal: MakeJournal) -> None:
     for record in journal.records:
         data = json.loads(json.dumps(record.to_record()))
         assert set(data) == {"seq", "command", "at", "kind", "visibility", "data", "rolls"}
-        assert Recorded.from_record(data) == record
+        assert EVENTS.record(data) == record
     assert fold(r.to_record() for r in journal.records) == journal.state
 
 

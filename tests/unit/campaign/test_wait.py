@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from turnkeeper.campaign import CountdownAdd, Journal, Light, MarkRunning, Rest, Wait
-from turnkeeper.campaign.events import NoteMade
 from turnkeeper.campaign.hooks import HOOKS
-from turnkeeper.campaign.schedule import Draft, Hook, wait
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock import Boundary
 from turnkeeper.dice import DiceSource, SeededDice
+from turnkeeper.kernel.events import NoteMade
+from turnkeeper.kernel.schedule import Draft, Hook, wait
 
 MakeJournal = Callable[..., Journal]
 TURN = 600
@@ -50,13 +49,13 @@ def test_a_new_hook_runs_at_its_frames_without_changing_wait(make_journal: MakeJ
     """The dungeon and wilderness procedures add per-turn or per-watch checks as hooks."""
     seen: list[int] = []
 
-    def check(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[NoteMade]:
+    def check(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
         seen.append(boundary.at)
-        return [NoteMade(text=f"watch check {dice.die(6)}")]
+        draft.add(NoteMade(text=f"watch check {dice.die(6)}"))
 
     watch_check = Hook("watch check", lambda state: frozenset({"watch"}), check)
-    draft = Draft(make_journal("tp").state)
-    wait(draft, 86400, SeededDice(1), (*HOOKS, watch_check))
+    draft = Draft(make_journal("tp").state, (*HOOKS, watch_check))
+    wait(draft, 86400, SeededDice(1))
     assert seen == [4 * 3600 * i for i in range(1, 7)]
     notes = [e for e in draft.events if e.kind == "note.made"]
     assert len(notes) == 6 and draft.state.now == 86400

@@ -6,8 +6,8 @@ import pytest
 
 from turnkeeper.dice import TypedDice
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.combat_state import Action, ActionKind
 from turnkeeper.procedures.combat import BeginRound, Declare, decide_combat, execute
-from turnkeeper.procedures.combat.state import Action, ActionKind
 from turnkeeper.rules.loader import preset
 
 TP, PG, CB = preset("tp"), preset("pg"), preset("cb")

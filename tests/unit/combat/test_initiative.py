@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from turnkeeper.dice import TypedDice
+from turnkeeper.kernel.combat_state import Action, ActionKind
 from turnkeeper.procedures.combat import (
     Attack,
     BeginRound,
@@ -26,7 +27,6 @@ from turnkeeper.procedures.combat.events import (
     SurpriseSettled,
 )
 from turnkeeper.procedures.combat.outcomes import Damaged
-from turnkeeper.procedures.combat.state import Action, ActionKind
 from turnkeeper.rules.loader import preset
 from turnkeeper.rules.schema import FaceEvent
 

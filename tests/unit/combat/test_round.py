@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from turnkeeper.dice import SeededDice, TypedDice
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.combat_state import Action, ActionKind
 from turnkeeper.procedures.combat import (
     BeginRound,
     Combatant,
@@ -24,7 +25,6 @@ from turnkeeper.procedures.combat import (
 )
 from turnkeeper.procedures.combat.events import CombatEnded
 from turnkeeper.procedures.combat.outcomes import ActionTaken, AttackMade, MagicRolled, OpposedSave
-from turnkeeper.procedures.combat.state import Action, ActionKind
 from turnkeeper.rules.loader import preset
 
 TP, PG, CB = preset("tp"), preset("pg"), preset("cb")

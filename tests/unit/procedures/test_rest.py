@@ -6,8 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from turnkeeper.campaign import ForcedRest, Journal, MarkFight, MarkRunning, Rest, Wait
-from turnkeeper.campaign.party import Character
+from turnkeeper.campaign.hooks import HOOKS
 from turnkeeper.dice import SeededDice
+from turnkeeper.kernel.party import Character
+from turnkeeper.kernel.schedule import Draft
 from turnkeeper.procedures.dungeon import EnterSite, LeaveSite
 from turnkeeper.procedures.rest import forced_rest, mark_fight, weariness_penalty
 from turnkeeper.world.sites import load_site
@@ -143,8 +145,9 @@ def test_forced_rest_shortfall_is_recorded_not_refused(make_journal: MakeJournal
     journal = make_journal("tp")
     journal.execute(ForcedRest())
     journal.execute(ForcedRest())
-    events = forced_rest(journal.state, SeededDice(1))
-    shortfalls = [e for e in events if e.kind == "supply.shortfall"]
+    draft = Draft(journal.state, HOOKS)
+    forced_rest(draft, SeededDice(1))
+    shortfalls = [e for e in draft.events if e.kind == "supply.shortfall"]
     assert {e.item for e in shortfalls} == {"rations", "water"}  # type: ignore[attr-defined]
     journal.execute(ForcedRest())
     assert journal.state.supplies.count("rations") == 0

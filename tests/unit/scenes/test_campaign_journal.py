@@ -23,10 +23,10 @@ from turnkeeper.campaign import (
     fold,
     parse_party,
 )
-from turnkeeper.campaign.events import CampaignStarted, ClockAdvanced
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import SeededDice, TypedDice
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.events import CampaignStarted, ClockAdvanced
+from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.rest import RestStarted
 from turnkeeper.procedures.scenes import (
     Act,

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from turnkeeper.campaign.events import CampaignStarted, Event
-from turnkeeper.campaign.party import parse_party
-from turnkeeper.campaign.state import CampaignState
+from turnkeeper.campaign.hooks import HOOKS
 from turnkeeper.dice import SeededDice
+from turnkeeper.kernel.events import CampaignStarted, Event
+from turnkeeper.kernel.party import parse_party
+from turnkeeper.kernel.schedule import Draft
+from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.countdowns import start_countdown
 from turnkeeper.procedures.scenes import RoundEnded, dungeoneers_rules
 from turnkeeper.procedures.scenes.clock import round_time_events
@@ -28,16 +30,19 @@ def campaign() -> CampaignState:
     return applied(state, start_countdown(state, dice, "torch smoke", "short", "4"))
 
 
+def round_end(state: CampaignState, ended: RoundEnded) -> CampaignState:
+    draft = Draft(state, HOOKS)
+    round_time_events(draft, ended, SeededDice(2))
+    return draft.state
+
+
 def left(state: CampaignState) -> dict[str, int]:
     return {c.name: c.left for c in state.countdowns}
 
 
 def test_dg_rnd_1_a_combat_round_is_6_s_and_ticks_rapid_countdowns_once() -> None:
     state = campaign()
-    events = round_time_events(
-        state, RoundEnded(round=1, frame="combat_round", seconds=6), SeededDice(2)
-    )
-    after = applied(state, events)
+    after = round_end(state, RoundEnded(round=1, frame="combat_round", seconds=6))
     assert after.now == state.now + 6
     assert left(after) == {"fuse": 2, "torch smoke": 4}
 
@@ -45,7 +50,7 @@ def test_dg_rnd_1_a_combat_round_is_6_s_and_ticks_rapid_countdowns_once() -> Non
 def test_dg_rnd_1_a_social_round_ticks_rapid_countdowns_once_not_per_6_s() -> None:
     state = campaign()
     ended = RoundEnded(round=1, frame="social_round", seconds=60)
-    after = applied(state, round_time_events(state, ended, SeededDice(2)))
+    after = round_end(state, ended)
     assert after.now == state.now + 60
     assert left(after) == {"fuse": 2, "torch smoke": 4}
 
@@ -53,6 +58,6 @@ def test_dg_rnd_1_a_social_round_ticks_rapid_countdowns_once_not_per_6_s() -> No
 def test_dg_rnd_1_an_exploration_round_ticks_short_and_ends_rapid_countdowns() -> None:
     state = campaign()
     ended = RoundEnded(round=1, frame="exploration_round", seconds=600)
-    after = applied(state, round_time_events(state, ended, SeededDice(2)))
+    after = round_end(state, ended)
     assert after.now == state.now + 600
     assert left(after) == {"torch smoke": 3}

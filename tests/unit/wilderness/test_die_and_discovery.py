@@ -7,13 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from turnkeeper.campaign import Recorded, fold
+from turnkeeper.campaign import EVENTS, fold
 from turnkeeper.dice import SeededDice, TypedDice
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.wilderness_state import hexmap_of
 from turnkeeper.procedures.wilderness import Camp, RollWeather, Search, SetWeather, Travel
 from turnkeeper.procedures.wilderness.costs import best_route
 from turnkeeper.procedures.wilderness.discovery import landmarks_in_sight
-from turnkeeper.procedures.wilderness.state import hexmap_of
 from turnkeeper.procedures.wilderness.weather import season_of
 from turnkeeper.rules.loader import preset
 from turnkeeper.world.hexes import Hex
@@ -210,7 +210,7 @@ def test_replaying_the_journal_rebuilds_the_wilderness(start, tp_rules):
             journal.execute(command, dice)
         except IllegalCommandError:
             journal.execute(Camp(), dice)
-    records = [Recorded.from_record(r.to_record()) for r in journal.records]
+    records = [EVENTS.record(r.to_record()) for r in journal.records]
     again = fold(records)
     assert again.wilderness == journal.state.wilderness
     assert again.now == journal.state.now

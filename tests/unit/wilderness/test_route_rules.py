@@ -13,9 +13,9 @@ import pytest
 
 from turnkeeper.dice import TypedDice
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.wilderness_state import hexmap_of
 from turnkeeper.procedures.wilderness import Camp, SetWeather, Travel
 from turnkeeper.procedures.wilderness.costs import best_route, tp_per_hex
-from turnkeeper.procedures.wilderness.state import hexmap_of
 from turnkeeper.rules.loader import load_ruleset, preset
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.world.hexes import Hex

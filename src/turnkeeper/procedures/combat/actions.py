@@ -16,7 +16,7 @@ saying why, and changes nothing.
 from __future__ import annotations
 
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures.combat.state import (
+from turnkeeper.kernel.combat_state import (
     ActionKind,
     Combatant,
     CombatState,

@@ -6,8 +6,9 @@ source works, so typed-in physical dice serve every roll.
 
 from __future__ import annotations
 
-from turnkeeper.dice import DiceSource, Roll, roll
+from turnkeeper.dice import DiceSource, Roll, parse, roll
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.combat_state import Combatant, CombatState, Condition, Side
 from turnkeeper.procedures.combat.events import CombatEvent, MoraleChecked
 from turnkeeper.procedures.combat.outcomes import (
     AttackMade,
@@ -16,7 +17,6 @@ from turnkeeper.procedures.combat.outcomes import (
     OpposedSave,
     SaveRolled,
 )
-from turnkeeper.procedures.combat.state import Combatant, CombatState, Condition, Side
 from turnkeeper.rules.schema import Ruleset
 
 __all__ = [
@@ -181,8 +181,6 @@ def save_target(combatant: Combatant, rules: Ruleset) -> int:
     """
     if combatant.save is not None:
         return combatant.save
-    from turnkeeper.dice import parse
-
     values = {"HD": combatant.hd or 0, "LVL": combatant.level}
     expression = (
         rules.saves.monster_target if combatant.is_monster else rules.saves.character_target

@@ -1,30 +1,24 @@
 """Combat inside a campaign: the party joins the fight, and every roll goes to the journal.
 
-Importing this module hands the combat commands to the campaign's ``decide`` (its handler
-table), as the dungeon procedure does. The fight lives in ``CampaignState.combat``; each
-round moves the campaign clock on by the ruleset's round length; the end of a fight writes
-the characters' hit points and conditions back to the party (PG-HP-1) and marks the rest
-that is due at once (EX-REST-2).
+The command table hands the combat commands to :func:`decide_in_campaign`. The fight lives
+in ``CampaignState.combat``; each round moves the campaign clock on by the ruleset's round
+length; the end of a fight writes the characters' hit points and conditions back to the
+party (PG-HP-1); the command table adds what a fight's end means elsewhere (the site's
+encounter settled, the rest due at once, EX-REST-2).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from turnkeeper.campaign.events import Event
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.combat_state import Combatant, CombatState, Condition, Side
+from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.combat.roster import encounter_foes
-from turnkeeper.procedures.combat.round import (
-    EndCombat,
-    StartCombat,
-    decide_combat,
-)
-from turnkeeper.procedures.combat.state import Combatant, CombatState, Condition, Side
-
-if TYPE_CHECKING:
-    from turnkeeper.campaign.state import CampaignState
+from turnkeeper.procedures.combat.round import StartCombat, decide_combat
 
 __all__ = ["StartFight", "decide_in_campaign", "party_combatants"]
 
@@ -112,13 +106,4 @@ def decide_in_campaign(state: CampaignState, command: Any, dice: DiceSource) -> 
     if isinstance(command, StartFight):
         return _start(state, command, dice)
     combat = state.combat or CombatState()
-    events: list[Event] = list(decide_combat(combat, command, state.ruleset, dice))
-    if isinstance(command, EndCombat):
-        from turnkeeper.procedures.dungeon.events import EncounterEnded
-        from turnkeeper.procedures.rest import mark_fight
-
-        # The fight settled the site's encounter: exploring (and its wandering checks) go on.
-        if state.site is not None and state.site.encounter is not None:
-            events.append(EncounterEnded(fought=True))
-        events.extend(mark_fight(state))
-    return events
+    return list(decide_combat(combat, command, state.ruleset, dice))

@@ -6,23 +6,22 @@ fight's events rebuild its state exactly (the journal's promise in the design).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from pydantic import Field, field_validator
 
-from turnkeeper.campaign.events import Event, RollRecord
 from turnkeeper.dice import Roll
-from turnkeeper.procedures.combat.state import (
+from turnkeeper.kernel.combat_state import (
     Combatant,
     CombatState,
     Condition,
     Phase,
     Side,
+    pin_order,
 )
+from turnkeeper.kernel.events import Event, RollRecord
+from turnkeeper.kernel.state import CampaignState
 from turnkeeper.rules.schema import FaceEvent
-
-if TYPE_CHECKING:
-    from turnkeeper.campaign.state import CampaignState
 
 __all__ = [
     "CombatEnded",
@@ -234,8 +233,6 @@ class PlacePinned(CombatEvent):
     place: int
 
     def apply_combat(self, state: CombatState) -> CombatState:
-        from turnkeeper.procedures.combat.initiative import pin_order
-
         pinned = (*((n, p) for n, p in state.pinned if n != self.name), (self.name, self.place))
         return state.model_copy(
             update={"pinned": pinned, "order": pin_order(state.order, self.name, self.place)}
@@ -298,3 +295,17 @@ class CombatEnded(CombatEvent):
         gold = f"; treasure worth {self.treasure} gp" if self.treasure is not None else ""
         rest = "; a turn of rest is due" if self.rest_due else ""
         return f"combat over: {who}{gold}{rest}"
+
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (
+    CombatStarted,
+    SurpriseSettled,
+    MoraleChecked,
+    RoundBegan,
+    InitiativeSettled,
+    FaceEffect,
+    PlacePinned,
+    RoundResolved,
+    CombatEnded,
+)

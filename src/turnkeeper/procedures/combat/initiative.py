@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from turnkeeper.dice import DiceSource, Roll, parse, roll
 from turnkeeper.errors import RulesetError
+from turnkeeper.kernel.combat_state import Combatant, CombatState, Side, other_side, pin_order
 from turnkeeper.procedures.combat.attacks import damage_events, morale_check
 from turnkeeper.procedures.combat.events import (
     CombatEvent,
@@ -21,12 +22,11 @@ from turnkeeper.procedures.combat.events import (
     InitiativeSettled,
     SurpriseSettled,
 )
-from turnkeeper.procedures.combat.state import Combatant, CombatState, Side, other_side
 from turnkeeper.rules.schema import FaceEvent, Ruleset
+from turnkeeper.tables import reaction
 
 __all__ = [
     "hungry_reaction_modifier",
-    "pin_order",
     "roll_initiative",
     "settle_surprise",
 ]
@@ -113,21 +113,6 @@ def hungry_reaction_modifier(rules: Ruleset, *, hungry: bool, won_surprise: bool
     -2
     """
     return rules.surprise.hungry_reaction_modifier if hungry and won_surprise else 0
-
-
-def pin_order(
-    order: tuple[tuple[str, ...], ...], name: str, place: int
-) -> tuple[tuple[str, ...], ...]:
-    """The order with ``name`` taken out of its beat and given a beat of its own at ``place``.
-
-    >>> pin_order((("Ann", "Bo"), ("Orc",)), "Bo", 3)
-    (('Ann',), ('Orc',), ('Bo',))
-    """
-    rest = [tuple(n for n in beat if n != name) for beat in order]
-    beats = [beat for beat in rest if beat]
-    index = max(0, min(place - 1, len(beats)))
-    beats.insert(index, (name,))
-    return tuple(beats)
 
 
 def _apply_pins(
@@ -233,8 +218,6 @@ def _noise(state: CombatState, rules: Ruleset, dice: DiceSource, influence: int)
         return FaceEffect(
             face_event=FaceEvent.NOISE, text=text + "; the party may influence its reaction"
         )
-    from turnkeeper.tables import reaction
-
     cha = _best(state.members(Side.PARTY), "CHA")
     result = reaction(rules, dice, cha, modifier=influence)
     sway = f", swayed {influence:+d}" if influence else ""

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from turnkeeper.kernel.combat_state import CombatState, Condition, Declaration
+from turnkeeper.kernel.events import Event
 from turnkeeper.procedures.combat.events import CombatEvent
-from turnkeeper.procedures.combat.state import CombatState, Condition, Declaration
 
 __all__ = [
     "ActionTaken",
@@ -174,3 +175,16 @@ class ActionTaken(CombatEvent):
 
     def describe(self) -> str:
         return f"{self.actor}: {self.text}"
+
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (
+    Damaged,
+    Declared,
+    OpposedSave,
+    AttackMade,
+    Moved,
+    MagicRolled,
+    SaveRolled,
+    ActionTaken,
+)

@@ -42,7 +42,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.procedures.combat.state import Combatant, Side
+from turnkeeper.kernel.combat_state import Combatant, Side
 
 __all__ = ["RosterError", "encounter_foes", "parse_monster", "parse_roster"]
 

@@ -17,6 +17,16 @@ from dataclasses import dataclass, field
 
 from turnkeeper.dice import DiceSource, Roll
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.combat_state import (
+    Action,
+    ActionKind,
+    Combatant,
+    CombatState,
+    Condition,
+    Declaration,
+    Phase,
+    Side,
+)
 from turnkeeper.procedures.combat.actions import check_declaration, check_load
 from turnkeeper.procedures.combat.attacks import attack, magic, opposed_save, treasure
 from turnkeeper.procedures.combat.events import (
@@ -29,16 +39,6 @@ from turnkeeper.procedures.combat.events import (
 )
 from turnkeeper.procedures.combat.initiative import roll_initiative, settle_surprise
 from turnkeeper.procedures.combat.outcomes import ActionTaken, Declared, Moved
-from turnkeeper.procedures.combat.state import (
-    Action,
-    ActionKind,
-    Combatant,
-    CombatState,
-    Condition,
-    Declaration,
-    Phase,
-    Side,
-)
 from turnkeeper.rules.schema import Ruleset
 
 __all__ = [

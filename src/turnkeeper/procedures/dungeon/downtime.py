@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from turnkeeper.campaign.events import Event, RollRecord, Visibility
-from turnkeeper.campaign.schedule import Hook
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
+from turnkeeper.kernel.events import Event, RollRecord, Visibility
+from turnkeeper.kernel.schedule import Draft, Hook
+from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.dungeon.events import EncounterDieRolled
 from turnkeeper.rules.schema import FaceEvent
 from turnkeeper.tables import roll_overloaded
@@ -29,10 +29,10 @@ def _frames(state: CampaignState) -> frozenset[str]:
     return frozenset() if away or DIE not in state.ruleset.dice else frozenset({"day"})
 
 
-def _day_passed(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[Event]:
+def _day_passed(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
     """TP-ENC-1: roll the encounter die once for the downtime day ending at ``boundary``."""
-    result = roll_overloaded(state.ruleset.dice[DIE], dice)
-    return [
+    result = roll_overloaded(draft.state.ruleset.dice[DIE], dice)
+    draft.add(
         EncounterDieRolled(
             face=result.number,
             event=result.face.event,
@@ -40,7 +40,7 @@ def _day_passed(state: CampaignState, boundary: Boundary, dice: DiceSource) -> l
             rolls=(RollRecord.of(result.roll),),
             visibility=Visibility.REFEREE,
         )
-    ]
+    )
 
 
 def _breaks(events: Sequence[Event]) -> str | None:

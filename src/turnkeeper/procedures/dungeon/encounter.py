@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from turnkeeper.campaign.events import NoteMade, RollRecord, Visibility
-from turnkeeper.campaign.schedule import Draft
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource
+from turnkeeper.kernel.events import NoteMade, RollRecord, Visibility
+from turnkeeper.kernel.schedule import Draft
+from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.dungeon.events import EncounterRolled, Perceived, _visit
 from turnkeeper.procedures.dungeon.wandering import roll_encounter
 from turnkeeper.procedures.surprise import Approach, SurpriseSituation

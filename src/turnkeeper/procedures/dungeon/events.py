@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from turnkeeper.campaign.events import Event
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.state import CampaignState
 from turnkeeper.rules.schema import FaceEvent
 from turnkeeper.world.sites import MapNote, PendingEncounter, Site, SiteVisit
 
@@ -246,3 +246,22 @@ class EncounterEnded(Event):
 
     def describe(self) -> str:
         return "the encounter ends after a fight" if self.fought else "the encounter is over"
+
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (
+    SiteEntered,
+    Perceived,
+    SiteLeft,
+    DungeonTurnTaken,
+    PartyMapNoted,
+    DungeonTurnPassed,
+    EncounterDieRolled,
+    DungeonDieRolled,
+    WanderingChecked,
+    OmenRolled,
+    GoodEncounterRolled,
+    SpellEffectsEnded,
+    EncounterRolled,
+    EncounterEnded,
+)

@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from turnkeeper.campaign.events import Event, NoteMade, RollRecord, Visibility
-from turnkeeper.campaign.schedule import Draft, wait
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Visibility
+from turnkeeper.kernel.schedule import Draft, wait
+from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.dungeon.encounter import TurnSituation, meet_encounter
 from turnkeeper.procedures.dungeon.events import (
     DungeonDieRolled,
@@ -128,17 +128,19 @@ class EndEncounter:
 DungeonCommand = EnterSite | LeaveSite | Turn | EndEncounter | NoteMap
 
 
-def decide_dungeon(state: CampaignState, command: DungeonCommand, dice: DiceSource) -> list[Event]:
-    """Dispatch a dungeon command to its procedure (for the campaign's ``decide``)."""
+def decide_dungeon(draft: Draft, command: DungeonCommand, dice: DiceSource) -> None:
+    """Dispatch a dungeon command to its procedure (for the command table's ``decide``)."""
+    state = draft.state
     if isinstance(command, EnterSite):
-        return enter_site(state, command.site, command.level, command.area)
-    if isinstance(command, LeaveSite):
-        return leave_site(state)
-    if isinstance(command, EndEncounter):
-        return end_encounter(state, command.fought)
-    if isinstance(command, NoteMap):
-        return note_map(state, command)
-    return dungeon_turn(state, command, dice)
+        draft.add(*enter_site(state, command.site, command.level, command.area))
+    elif isinstance(command, LeaveSite):
+        draft.add(*leave_site(state))
+    elif isinstance(command, EndEncounter):
+        draft.add(*end_encounter(state, command.fought))
+    elif isinstance(command, NoteMap):
+        draft.add(*note_map(state, command))
+    else:
+        dungeon_turn(draft, command, dice)
 
 
 # --- procedures ---------------------------------------------------------------------------
@@ -203,8 +205,9 @@ def _mode(state: CampaignState, name: str | None) -> tuple[str | None, MovementM
     return name, modes[name]
 
 
-def dungeon_turn(state: CampaignState, command: Turn, dice: DiceSource) -> list[Event]:
+def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
     """One dungeon turn (EX-TIME-1) with the ruleset's turn procedure; see the module doc."""
+    state = draft.state
     visit = _visit(state)
     if visit.encounter is not None:
         raise IllegalCommandError(
@@ -219,9 +222,10 @@ def dungeon_turn(state: CampaignState, command: Turn, dice: DiceSource) -> list[
         area_key = None
     area = level.area(area_key) if area_key is not None else None
     can_read = not state.light.dark or visit.site.site.lit
-    draft = Draft(state, _QUIET)
+    # The turn passes below; the dungeon hook must not check this turn a second time.
+    this_turn = draft.fork(_QUIET)
     turn = visit.turns + 1
-    draft.add(
+    this_turn.add(
         DungeonTurnTaken(
             turn=turn,
             mode=mode_name,
@@ -236,13 +240,12 @@ def dungeon_turn(state: CampaignState, command: Turn, dice: DiceSource) -> list[
     hiding = command.hide and bool(area and area.hiding_place)
     off_lanes = command.skip_check or bool(area and area.off_lanes)
     situation = TurnSituation(mode_name, mode, hiding, bool(area and area.occupied))
-    # The turn passes below; the dungeon hook must not check this turn a second time.
-    rested = turn_check(draft, dice, turn, situation, command.noisy, off_lanes)
+    rested = turn_check(this_turn, dice, turn, situation, command.noisy, off_lanes)
     if not rested:
-        wait(draft, draft.state.scales.turn, dice)
+        wait(this_turn, this_turn.state.scales.turn, dice)
     if mode is not None and mode.rest_after:
-        draft.add(*mark_running(draft.state))  # EX-REST-2: at once, after the turn
-    return draft.events
+        this_turn.add(*mark_running(this_turn.state))  # EX-REST-2: at once, after the turn
+    draft.add(*this_turn.events)
 
 
 _QUIET = frozenset({"dungeon"})
@@ -312,7 +315,7 @@ def _overloaded_face(draft: Draft, dice: DiceSource, situation: TurnSituation) -
         draft.add(*waning_resources(draft.state, dice))
         draft.add(SpellEffectsEnded())
     elif face.event is FaceEvent.FORCED_REST:
-        draft.add(*forced_rest(draft.state, dice, draft.quiet))
+        forced_rest(draft, dice)
         return True
     return False
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from turnkeeper.campaign.events import Event
-from turnkeeper.campaign.schedule import Draft, Hook
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
+from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.schedule import Draft, Hook
+from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.dungeon.encounter import TurnSituation
 from turnkeeper.procedures.dungeon.events import DungeonTurnPassed, EncounterRolled
 from turnkeeper.procedures.dungeon.turn import turn_check
@@ -31,12 +31,11 @@ def _frames(state: CampaignState) -> frozenset[str]:
     return frozenset({"turn"}) if state.site is not None else frozenset()
 
 
-def _turn_passed(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[Event]:
+def _turn_passed(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
     """The site turn ending at ``boundary`` is counted, then checked (unless one is met)."""
-    visit = state.site
+    visit = draft.state.site
     if visit is None:
-        return []
-    draft = Draft(state)
+        return
     turn = visit.turns + 1
     draft.add(DungeonTurnPassed(turn=turn))
     if visit.encounter is None:
@@ -46,7 +45,6 @@ def _turn_passed(state: CampaignState, boundary: Boundary, dice: DiceSource) -> 
             hiding=bool(area and area.hiding_place), occupied=bool(area and area.occupied)
         )
         turn_check(draft, dice, turn, situation, off_lanes=bool(area and area.off_lanes))
-    return draft.events
 
 
 def _breaks(events: Sequence[Event]) -> str | None:

@@ -19,12 +19,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from turnkeeper.campaign.events import Event
-from turnkeeper.campaign.hooks import HOOKS
-from turnkeeper.campaign.schedule import Draft, Hook, wait
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
+from turnkeeper.kernel.schedule import Draft, Hook, wait
 from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK
 from turnkeeper.procedures.scenes.commands import GmAct, SceneCommand
 from turnkeeper.procedures.scenes.decide import decide_scene
@@ -38,33 +35,30 @@ def _without_round_frames(hook: Hook) -> Hook:
     return Hook(hook.name, lambda state: hook.frames(state) - ROUND_FRAMES, hook.run)
 
 
-def round_time_events(state: CampaignState, ended: RoundEnded, dice: DiceSource) -> list[Event]:
+def round_time_events(draft: Draft, ended: RoundEnded, dice: DiceSource) -> None:
     """The campaign events of a round's end: time passes, then its frame ends (DG-CD-1, DG-CD-2).
 
     Rapid countdowns tick on combat and social rounds, short ones on exploration rounds, and
     an exploration round's end ends every rapid countdown (the core's countdown hook decides).
     """
-    draft = Draft(state)
-    wait(draft, ended.seconds, dice, hooks=tuple(_without_round_frames(h) for h in HOOKS))
-    boundary = Boundary(at=draft.state.now, frames=(ended.frame,))
-    draft.add(*COUNTDOWN_HOOK.run(draft.state, boundary, dice))
-    return draft.events
+    rounds = Draft(draft.state, tuple(_without_round_frames(h) for h in draft.hooks))
+    wait(rounds, ended.seconds, dice)
+    boundary = Boundary(at=rounds.state.now, frames=(ended.frame,))
+    COUNTDOWN_HOOK.run(rounds, boundary, dice)
+    draft.add(*rounds.events)
 
 
-def campaign_scene_events(
-    state: CampaignState, command: SceneCommand, dice: DiceSource
-) -> list[Event]:
+def campaign_scene_events(draft: Draft, command: SceneCommand, dice: DiceSource) -> None:
     """The journal events of a scene command in a campaign (DG-LOOP-1, DG-RND-1, DG-CD-1).
 
     The scene engine decides on ``state.scenes`` under the campaign's ruleset; every round's
     end is followed by the time it takes. A GM action while the party rests counts as taken
     during a rest (DG-DREAD-1), whether or not the referee said so.
     """
+    state = draft.state
     if isinstance(command, GmAct) and state.rest.resting and not command.during_rest:
         command = replace(command, during_rest=True)
-    draft = Draft(state)
     for event in decide_scene(state.scenes, command, state.ruleset, dice):
         draft.add(event)
         if isinstance(event, RoundEnded):
-            draft.add(*round_time_events(draft.state, event, dice))
-    return draft.events
+            round_time_events(draft, event, dice)

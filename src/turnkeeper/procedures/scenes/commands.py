@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from turnkeeper.procedures.scenes.state import Outcome, SceneKind
+from turnkeeper.kernel.scene_state import Outcome, SceneKind
 
 # --- commands ------------------------------------------------------------------------------
 

@@ -12,9 +12,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from turnkeeper.campaign.events import RollRecord
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.events import RollRecord
+from turnkeeper.kernel.scene_state import (
+    Outcome,
+    Scene,
+    SceneKind,
+    SceneSide,
+    SceneState,
+    Seat,
+    outcome_of,
+)
 from turnkeeper.procedures.scenes.commands import (
     Act,
     CloseScene,
@@ -43,15 +52,6 @@ from turnkeeper.procedures.scenes.events import (
     fold_scene_events,
 )
 from turnkeeper.procedures.scenes.rules import round_seconds
-from turnkeeper.procedures.scenes.state import (
-    Outcome,
-    Scene,
-    SceneKind,
-    SceneSide,
-    SceneState,
-    Seat,
-    outcome_of,
-)
 from turnkeeper.rules.schema import Ruleset
 
 #: The tag that lets a successful action keep the spotlight with its side (DG-MOM-1).

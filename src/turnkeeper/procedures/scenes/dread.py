@@ -11,6 +11,7 @@ makes the action a success for the story but keeps no momentum, which needs an a
 from __future__ import annotations
 
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.scene_state import SceneSide, SceneState
 from turnkeeper.procedures.scenes.commands import Compromise, GiveTokens, SpendDread
 from turnkeeper.procedures.scenes.events import (
     CompromiseTaken,
@@ -19,7 +20,6 @@ from turnkeeper.procedures.scenes.events import (
     SceneEvent,
     TokensGiven,
 )
-from turnkeeper.procedures.scenes.state import SceneSide, SceneState
 from turnkeeper.rules.schema import Ruleset
 
 

@@ -1,8 +1,8 @@
 """The events of a Dungeoneers scene: each one a fact, folded into the table's state.
 
-Every event is a campaign event (:class:`~turnkeeper.campaign.events.Event`): frozen,
+Every event is a campaign event (:class:`~turnkeeper.kernel.events.Event`): frozen,
 registered under its kind so the journal reads it back, carrying every die it rolled as a
-:class:`~turnkeeper.campaign.events.RollRecord`, and describing itself in one line a referee
+:class:`~turnkeeper.kernel.events.RollRecord`, and describing itself in one line a referee
 reads in a log. ``advance`` is how it changes a :class:`SceneState`; ``apply`` does the same
 to the campaign's ``scenes``. Folding the events again rebuilds the state without rolling.
 """
@@ -10,10 +10,10 @@ to the campaign's ``scenes``. Folding the events again rebuilds the state withou
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from turnkeeper.campaign.events import Event
-from turnkeeper.procedures.scenes.state import (
+from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.scene_state import (
     ActionRecord,
     DreadSpend,
     Frame,
@@ -24,9 +24,7 @@ from turnkeeper.procedures.scenes.state import (
     SceneState,
     Seat,
 )
-
-if TYPE_CHECKING:
-    from turnkeeper.campaign.state import CampaignState
+from turnkeeper.kernel.state import CampaignState
 
 
 class SceneEvent(Event):
@@ -328,3 +326,21 @@ class SceneClosed(SceneEvent):
 
     def describe(self) -> str:
         return f"scene {self.number} ends after {self.rounds} full rounds"
+
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (
+    SceneOpened,
+    SpotlightTaken,
+    TokensRegained,
+    TokensGiven,
+    ActionTaken,
+    FreeActionTaken,
+    MomentumKept,
+    SpotlightPassed,
+    RoundEnded,
+    DreadGained,
+    DreadSpent,
+    CompromiseTaken,
+    SceneClosed,
+)

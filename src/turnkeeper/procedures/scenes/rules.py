@@ -6,7 +6,9 @@ minute; a free scene keeps no rounds.
 
 from __future__ import annotations
 
-from turnkeeper.procedures.scenes.state import SceneKind
+from turnkeeper.errors import NotFoundError
+from turnkeeper.kernel.scene_state import SceneKind
+from turnkeeper.rules.loader import preset
 from turnkeeper.rules.schema import DreadRules, Ruleset, RulesetInfo, SpotlightRules, TimeScales
 
 
@@ -17,9 +19,6 @@ def dungeoneers_rules() -> Ruleset:
     >>> rules.spotlight.tokens_each, rules.time.round_seconds, rules.dread.compromise_margin
     (3, 6, 2)
     """
-    from turnkeeper.errors import NotFoundError
-    from turnkeeper.rules.loader import preset
-
     try:
         return preset("dg")
     except NotFoundError:

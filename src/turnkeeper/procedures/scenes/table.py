@@ -3,7 +3,7 @@
 >>> from turnkeeper.dice import SeededDice
 >>> from turnkeeper.procedures.scenes.commands import OpenScene, TakeSpotlight
 >>> from turnkeeper.procedures.scenes.rules import dungeoneers_rules
->>> from turnkeeper.procedures.scenes.state import SceneKind
+>>> from turnkeeper.kernel.scene_state import SceneKind
 >>> table = SceneTable(dungeoneers_rules(), SeededDice(1))
 >>> _ = table.execute(OpenScene(SceneKind.COMBAT, players=("freya", "ulfarmi")))
 >>> _ = table.execute(TakeSpotlight(votes=(("freya", "ulfarmi"), ("ulfarmi", "ulfarmi"))))
@@ -14,10 +14,10 @@
 from __future__ import annotations
 
 from turnkeeper.dice import DiceSource
+from turnkeeper.kernel.scene_state import SceneState
 from turnkeeper.procedures.scenes.commands import SceneCommand
 from turnkeeper.procedures.scenes.decide import decide_scene
 from turnkeeper.procedures.scenes.events import SceneEvent, fold_scene_events
-from turnkeeper.procedures.scenes.state import SceneState
 from turnkeeper.rules.schema import Ruleset
 
 

@@ -9,185 +9,97 @@ and the best route; :mod:`.die` the wilderness die on its schedule and the watch
 ``turnkeeper.procedures.wilderness.travel.travel``: the package's ``travel`` is its module.
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from turnkeeper.lazy import lazy_names
-
-if TYPE_CHECKING:  # the names, for type checkers; at run time they load on first use
-    from turnkeeper.procedures.wilderness.costs import (
-        IMPLIED_CONDITIONS,
-        TERRAIN_KIN,
-        HexCost,
-        best_route,
-        daily_tp,
-        day_cost,
-        hex_cost_for,
-        is_impassable,
-        max_movement_points,
-        party_multipliers,
-        region_grid,
-        road_multiplier,
-        route_grid,
-        terrain_multiplier,
-        tp_per_hex,
-        vessel,
-        weather_multiplier,
-    )
-    from turnkeeper.procedures.wilderness.die import (
-        NIGHT_CAMP,
-        NIGHT_CAMP_HOOK,
-        Waning,
-        camp_rolled_tonight,
-        camps_at_night,
-        checks,
-        forage,
-        pass_watches,
-        roll_wilderness_die,
-    )
-    from turnkeeper.procedures.wilderness.discovery import (
-        FeaturesFound,
-        HexEntered,
-        How,
-        enter_hex,
-        find_all_day,
-        find_named,
-        find_one_hidden,
-        landmarks_in_sight,
-        unfound,
-    )
-    from turnkeeper.procedures.wilderness.events import (
-        Camped,
-        ConditionsSet,
-        ForageOwed,
-        LostChecked,
-        MapLoaded,
-        Moment,
-        MoveMade,
-        SpentOn,
-        TravelPointsSpent,
-        WildEncounter,
-        WildernessDieRolled,
-    )
-    from turnkeeper.procedures.wilderness.lost import (
-        cost_here,
-        lost_check,
-    )
-    from turnkeeper.procedures.wilderness.state import (
-        DEFAULT_REGION,
-        Movement,
-        PendingMove,
-        WildernessState,
-        hexmap_of,
-        night_of,
-        wilderness_of,
-        with_wilderness,
-    )
-    from turnkeeper.procedures.wilderness.travel import (
-        Camp,
-        LoadMap,
-        RollWeather,
-        Search,
-        SetWeather,
-        Travel,
-        WildernessCommand,
-        camp,
-        decide_wilderness,
-        load_map,
-        resolve_target,
-        search,
-    )
-    from turnkeeper.procedures.wilderness.weather import (
-        WeatherChanged,
-        climate_of,
-        roll_weather,
-        season_of,
-        set_weather,
-    )
-
-# Loaded lazily: the campaign's state imports ``wilderness.state``, and the wilderness events
-# and the travel procedure import the campaign's, so importing the whole package eagerly
-# would go round in a circle.
-_WHERE = {
-    "Camp": "turnkeeper.procedures.wilderness.travel",
-    "Camped": "turnkeeper.procedures.wilderness.events",
-    "ConditionsSet": "turnkeeper.procedures.wilderness.events",
-    "DEFAULT_REGION": "turnkeeper.procedures.wilderness.state",
-    "FeaturesFound": "turnkeeper.procedures.wilderness.discovery",
-    "ForageOwed": "turnkeeper.procedures.wilderness.events",
-    "HexCost": "turnkeeper.procedures.wilderness.costs",
-    "HexEntered": "turnkeeper.procedures.wilderness.discovery",
-    "How": "turnkeeper.procedures.wilderness.discovery",
-    "IMPLIED_CONDITIONS": "turnkeeper.procedures.wilderness.costs",
-    "LoadMap": "turnkeeper.procedures.wilderness.travel",
-    "LostChecked": "turnkeeper.procedures.wilderness.events",
-    "MapLoaded": "turnkeeper.procedures.wilderness.events",
-    "Moment": "turnkeeper.procedures.wilderness.events",
-    "MoveMade": "turnkeeper.procedures.wilderness.events",
-    "Movement": "turnkeeper.procedures.wilderness.state",
-    "NIGHT_CAMP": "turnkeeper.procedures.wilderness.die",
-    "NIGHT_CAMP_HOOK": "turnkeeper.procedures.wilderness.die",
-    "PendingMove": "turnkeeper.procedures.wilderness.state",
-    "RollWeather": "turnkeeper.procedures.wilderness.travel",
-    "Search": "turnkeeper.procedures.wilderness.travel",
-    "SetWeather": "turnkeeper.procedures.wilderness.travel",
-    "SpentOn": "turnkeeper.procedures.wilderness.events",
-    "TERRAIN_KIN": "turnkeeper.procedures.wilderness.costs",
-    "Travel": "turnkeeper.procedures.wilderness.travel",
-    "TravelPointsSpent": "turnkeeper.procedures.wilderness.events",
-    "Waning": "turnkeeper.procedures.wilderness.die",
-    "WeatherChanged": "turnkeeper.procedures.wilderness.weather",
-    "WildEncounter": "turnkeeper.procedures.wilderness.events",
-    "WildernessCommand": "turnkeeper.procedures.wilderness.travel",
-    "WildernessDieRolled": "turnkeeper.procedures.wilderness.events",
-    "WildernessState": "turnkeeper.procedures.wilderness.state",
-    "best_route": "turnkeeper.procedures.wilderness.costs",
-    "camp": "turnkeeper.procedures.wilderness.travel",
-    "camp_rolled_tonight": "turnkeeper.procedures.wilderness.die",
-    "camps_at_night": "turnkeeper.procedures.wilderness.die",
-    "checks": "turnkeeper.procedures.wilderness.die",
-    "climate_of": "turnkeeper.procedures.wilderness.weather",
-    "cost_here": "turnkeeper.procedures.wilderness.lost",
-    "daily_tp": "turnkeeper.procedures.wilderness.costs",
-    "day_cost": "turnkeeper.procedures.wilderness.costs",
-    "decide_wilderness": "turnkeeper.procedures.wilderness.travel",
-    "enter_hex": "turnkeeper.procedures.wilderness.discovery",
-    "find_all_day": "turnkeeper.procedures.wilderness.discovery",
-    "find_named": "turnkeeper.procedures.wilderness.discovery",
-    "find_one_hidden": "turnkeeper.procedures.wilderness.discovery",
-    "forage": "turnkeeper.procedures.wilderness.die",
-    "hex_cost_for": "turnkeeper.procedures.wilderness.costs",
-    "hexmap_of": "turnkeeper.procedures.wilderness.state",
-    "is_impassable": "turnkeeper.procedures.wilderness.costs",
-    "landmarks_in_sight": "turnkeeper.procedures.wilderness.discovery",
-    "load_map": "turnkeeper.procedures.wilderness.travel",
-    "lost_check": "turnkeeper.procedures.wilderness.lost",
-    "max_movement_points": "turnkeeper.procedures.wilderness.costs",
-    "night_of": "turnkeeper.procedures.wilderness.state",
-    "party_multipliers": "turnkeeper.procedures.wilderness.costs",
-    "pass_watches": "turnkeeper.procedures.wilderness.die",
-    "region_grid": "turnkeeper.procedures.wilderness.costs",
-    "resolve_target": "turnkeeper.procedures.wilderness.travel",
-    "road_multiplier": "turnkeeper.procedures.wilderness.costs",
-    "roll_weather": "turnkeeper.procedures.wilderness.weather",
-    "roll_wilderness_die": "turnkeeper.procedures.wilderness.die",
-    "route_grid": "turnkeeper.procedures.wilderness.costs",
-    "search": "turnkeeper.procedures.wilderness.travel",
-    "season_of": "turnkeeper.procedures.wilderness.weather",
-    "set_weather": "turnkeeper.procedures.wilderness.weather",
-    "terrain_multiplier": "turnkeeper.procedures.wilderness.costs",
-    "tp_per_hex": "turnkeeper.procedures.wilderness.costs",
-    "unfound": "turnkeeper.procedures.wilderness.discovery",
-    "vessel": "turnkeeper.procedures.wilderness.costs",
-    "weather_multiplier": "turnkeeper.procedures.wilderness.costs",
-    "wilderness_of": "turnkeeper.procedures.wilderness.state",
-    "with_wilderness": "turnkeeper.procedures.wilderness.state",
-}
-
-
-__getattr__ = lazy_names(__name__, _WHERE)
-
+from turnkeeper.kernel.state import (
+    night_of,
+    wilderness_of,
+    with_wilderness,
+)
+from turnkeeper.kernel.wilderness_state import (
+    DEFAULT_REGION,
+    Movement,
+    PendingMove,
+    WildernessState,
+    hexmap_of,
+)
+from turnkeeper.procedures.wilderness.costs import (
+    IMPLIED_CONDITIONS,
+    TERRAIN_KIN,
+    HexCost,
+    best_route,
+    daily_tp,
+    day_cost,
+    hex_cost_for,
+    is_impassable,
+    max_movement_points,
+    party_multipliers,
+    region_grid,
+    road_multiplier,
+    route_grid,
+    terrain_multiplier,
+    tp_per_hex,
+    vessel,
+    weather_multiplier,
+)
+from turnkeeper.procedures.wilderness.die import (
+    NIGHT_CAMP,
+    NIGHT_CAMP_HOOK,
+    Waning,
+    camp_rolled_tonight,
+    camps_at_night,
+    checks,
+    forage,
+    pass_watches,
+    roll_wilderness_die,
+)
+from turnkeeper.procedures.wilderness.discovery import (
+    FeaturesFound,
+    HexEntered,
+    How,
+    enter_hex,
+    find_all_day,
+    find_named,
+    find_one_hidden,
+    landmarks_in_sight,
+    unfound,
+)
+from turnkeeper.procedures.wilderness.events import (
+    Camped,
+    ConditionsSet,
+    ForageOwed,
+    LostChecked,
+    MapLoaded,
+    Moment,
+    MoveMade,
+    SpentOn,
+    TravelPointsSpent,
+    WildEncounter,
+    WildernessDieRolled,
+)
+from turnkeeper.procedures.wilderness.lost import (
+    cost_here,
+    lost_check,
+)
+from turnkeeper.procedures.wilderness.travel import (
+    Camp,
+    LoadMap,
+    RollWeather,
+    Search,
+    SetWeather,
+    Travel,
+    WildernessCommand,
+    camp,
+    decide_wilderness,
+    load_map,
+    resolve_target,
+    search,
+)
+from turnkeeper.procedures.wilderness.weather import (
+    WeatherChanged,
+    climate_of,
+    roll_weather,
+    season_of,
+    set_weather,
+)
 
 __all__ = [
     "DEFAULT_REGION",

@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from turnkeeper.errors import IllegalCommandError, NotFoundError
+from turnkeeper.kernel.wilderness_state import DEFAULT_REGION
 from turnkeeper.rules.schema import Ruleset, Vessel
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import HexMap, Road, Terrain
@@ -205,8 +206,6 @@ def hex_cost_for(
 
 def region_grid(hexmap: HexMap, weather: Mapping[str, str], default: str) -> NDArray[np.object_]:
     """The weather over each hex as a ``[row, col]`` grid of state names."""
-    from turnkeeper.procedures.wilderness.state import DEFAULT_REGION
-
     grid = np.full((hexmap.height, hexmap.width), weather.get(DEFAULT_REGION, default), object)
     for hex_, region in hexmap.regions.items():
         grid[hex_.row, hex_.col] = weather.get(region, default)

@@ -23,11 +23,12 @@ from fractions import Fraction
 from math import floor
 from typing import Literal
 
-from turnkeeper.campaign.events import Event, RollRecord
-from turnkeeper.campaign.schedule import Draft, Hook, wait
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource, roll
+from turnkeeper.kernel.events import Event, RollRecord
+from turnkeeper.kernel.schedule import Draft, Hook, wait
+from turnkeeper.kernel.state import CampaignState, night_of, wilderness_of
+from turnkeeper.kernel.wilderness_state import Movement, WildernessState
 from turnkeeper.procedures.supplies import consume
 from turnkeeper.procedures.wilderness.costs import daily_tp
 from turnkeeper.procedures.wilderness.discovery import find_one_hidden
@@ -37,12 +38,6 @@ from turnkeeper.procedures.wilderness.events import (
     TravelPointsSpent,
     WildEncounter,
     WildernessDieRolled,
-)
-from turnkeeper.procedures.wilderness.state import (
-    Movement,
-    WildernessState,
-    night_of,
-    wilderness_of,
 )
 from turnkeeper.procedures.wilderness.weather import roll_weather
 from turnkeeper.rules.schema import Face, FaceEvent
@@ -191,13 +186,10 @@ def _night_frames(state: CampaignState) -> frozenset[str]:
     return frozenset({"day"}) if on_map and camps_at_night(state) else frozenset()
 
 
-def _night_passed(state: CampaignState, boundary: Boundary, dice: DiceSource) -> list[Event]:
+def _night_passed(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
     """TP-WENC-1/-2: the party spends the night on the map: the night camp's roll, once."""
-    if camp_rolled_tonight(state, boundary.at):
-        return []
-    draft = Draft(state)
-    roll_wilderness_die(draft, "camp", dice, "supplies")
-    return draft.events
+    if not camp_rolled_tonight(draft.state, boundary.at):
+        roll_wilderness_die(draft, "camp", dice, "supplies")
 
 
 def _night_breaks(events: Sequence[Event]) -> str | None:

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from turnkeeper.campaign.events import Event, NoteMade, RollRecord, Visibility
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource, roll
-from turnkeeper.procedures.wilderness.state import WildernessState, wilderness_of, with_wilderness
+from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Visibility
+from turnkeeper.kernel.state import CampaignState, wilderness_of, with_wilderness
+from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import Feature, HexMap
 from turnkeeper.world.hexmap import Visibility as Seen
@@ -186,3 +186,10 @@ def find_all_day(state: CampaignState) -> list[Event]:
             how="all_day",
         )
     ]
+
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (
+    HexEntered,
+    FeaturesFound,
+)

@@ -10,18 +10,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import ClassVar, Literal
 
-from turnkeeper.campaign.events import Event, Visibility
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import format_fraction
-from turnkeeper.procedures.wilderness.state import (
+from turnkeeper.kernel.events import Event, Visibility
+from turnkeeper.kernel.state import CampaignState, night_of, wilderness_of, with_wilderness
+from turnkeeper.kernel.wilderness_state import (
     DEFAULT_REGION,
     Movement,
     PendingMove,
     WildernessState,
     hexmap_of,
-    night_of,
-    wilderness_of,
-    with_wilderness,
 )
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import MapFile
@@ -234,3 +231,17 @@ class Camped(Event):
 
     def describe(self) -> str:
         return f"the party breaks camp: travel day {self.day} begins"
+
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (
+    MapLoaded,
+    ConditionsSet,
+    MoveMade,
+    TravelPointsSpent,
+    WildernessDieRolled,
+    WildEncounter,
+    ForageOwed,
+    LostChecked,
+    Camped,
+)

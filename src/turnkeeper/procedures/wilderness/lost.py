@@ -8,13 +8,13 @@ passable hex lies there it keeps its course. The rolls are the referee's.
 
 from __future__ import annotations
 
-from turnkeeper.campaign.events import RollRecord
-from turnkeeper.campaign.schedule import Draft
 from turnkeeper.dice import DiceSource, roll
+from turnkeeper.kernel.events import RollRecord
+from turnkeeper.kernel.schedule import Draft
+from turnkeeper.kernel.state import wilderness_of
 from turnkeeper.procedures.wilderness.costs import TERRAIN_KIN, HexCost, hex_cost_for
 from turnkeeper.procedures.wilderness.discovery import landmarks_in_sight
 from turnkeeper.procedures.wilderness.events import LostChecked
-from turnkeeper.procedures.wilderness.state import wilderness_of
 from turnkeeper.world.hexes import Direction, Hex
 from turnkeeper.world.hexmap import Road
 

@@ -23,11 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from turnkeeper.campaign.events import Event
-from turnkeeper.campaign.schedule import Draft, wait
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.dice import DiceSource, format_fraction
 from turnkeeper.errors import IllegalCommandError, NotFoundError
+from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.schedule import Draft, wait
+from turnkeeper.kernel.state import CampaignState, wilderness_of
+from turnkeeper.kernel.wilderness_state import Movement, WildernessState
 from turnkeeper.procedures.wilderness.costs import (
     best_route,
     daily_tp,
@@ -59,7 +60,6 @@ from turnkeeper.procedures.wilderness.events import (
     TravelPointsSpent,
 )
 from turnkeeper.procedures.wilderness.lost import cost_here, lost_check
-from turnkeeper.procedures.wilderness.state import Movement, WildernessState, wilderness_of
 from turnkeeper.procedures.wilderness.weather import roll_weather, set_weather
 from turnkeeper.world.hexes import Direction, Hex
 from turnkeeper.world.mapfile import MapFile
@@ -184,12 +184,12 @@ def _movement(wild: WildernessState, goal: Hex, one_step: bool, explore: bool) -
 _ON_THE_MOVE = frozenset({NIGHT_CAMP})
 
 
-def travel(state: CampaignState, command: Travel, dice: DiceSource) -> list[Event]:
+def travel(draft: Draft, command: Travel, dice: DiceSource) -> None:
     """Move toward the target hex by hex until it is reached, the day's TP run out (a move
     may be begun and left pending, TP-WIL-6), or the die halts the journey."""
-    draft = Draft(state, _ON_THE_MOVE)
-    _conditions(draft, command)
-    wild = _wild(draft)
+    moving = draft.fork(_ON_THE_MOVE)
+    _conditions(moving, command)
+    wild = _wild(moving)
     goal, one_step = resolve_target(wild, command.target)
     if goal not in wild.hexmap:
         shown = goal.label if goal.col >= 0 and goal.row >= 0 else str(goal)
@@ -202,7 +202,7 @@ def travel(state: CampaignState, command: Travel, dice: DiceSource) -> list[Even
             f"move first with `travel {wild.pending.to.label}`"
         )
     movement = _movement(wild, goal, one_step, command.explore)
-    rules = state.ruleset
+    rules = draft.state.ruleset
     radius = rules.wilderness.landmark_sight_hexes
     acted = False
 
@@ -212,8 +212,8 @@ def travel(state: CampaignState, command: Travel, dice: DiceSource) -> list[Even
         return True
 
     while True:
-        wild = _wild(draft)
-        daily = _daily(draft)
+        wild = _wild(moving)
+        daily = _daily(moving)
         left = wild.tp_left(daily)
         if wild.position == goal and wild.pending is None:
             break
@@ -223,7 +223,7 @@ def travel(state: CampaignState, command: Travel, dice: DiceSource) -> list[Even
         ):
             break
         if wild.forage_owed:
-            if not forage(draft, dice, movement, command.waning) and stop(
+            if not forage(moving, dice, movement, command.waning) and stop(
                 "the party must forage for a whole TP (TP-WENC-4 face 3) and has less "
                 "left today: make camp"
             ):
@@ -233,9 +233,9 @@ def travel(state: CampaignState, command: Travel, dice: DiceSource) -> list[Even
         if wild.pending is not None:
             nxt, cost, remaining = wild.pending.to, wild.pending.cost, wild.pending.remaining
         else:
-            nxt = goal if one_step else _next_step(draft, goal)
-            nxt = lost_check(draft, nxt, dice)
-            price = cost_here(draft, nxt)
+            nxt = goal if one_step else _next_step(moving, goal)
+            nxt = lost_check(moving, nxt, dice)
+            price = cost_here(moving, nxt)
             if price.tp_spent is None:
                 shown = "x0" if price.tp_per_hex is None else f"{price.tp_per_hex} TP"
                 if stop(
@@ -258,16 +258,16 @@ def travel(state: CampaignState, command: Travel, dice: DiceSource) -> list[Even
                 break
         pay = min(left, remaining)
         before = wild.tp_spent
-        draft.add(MoveMade(to=nxt, cost=cost, paid=pay, movement=movement))
+        moving.add(MoveMade(to=nxt, cost=cost, paid=pay, movement=movement))
         acted = True
-        pass_watches(draft, before, dice)
+        pass_watches(moving, before, dice)
         arrived = pay == remaining
         if arrived:
-            draft.add(enter_hex(_wild(draft), nxt, radius))
-        halt = checks(draft, before, movement, dice, command.waning)
+            moving.add(enter_hex(_wild(moving), nxt, radius))
+        halt = checks(moving, before, movement, dice, command.waning)
         if halt or not arrived or one_step:
             break
-    return draft.events
+    draft.add(*moving.events)
 
 
 def _next_step(draft: Draft, goal: Hex) -> Hex:
@@ -284,10 +284,10 @@ def _next_step(draft: Draft, goal: Hex) -> Hex:
     return route.hexes[1]
 
 
-def camp(state: CampaignState, command: Camp, dice: DiceSource) -> list[Event]:
+def camp(draft: Draft, command: Camp, dice: DiceSource) -> None:
     """The night camp: the die is rolled (TP-WENC-1/-2, night faces, TP-WENC-3), the night's
     watches pass until the next morning, and a new travel day begins (TP-WIL-1)."""
-    draft = Draft(state)
+    state = draft.state
     wild = _wild(draft)
     # A wait may already have made tonight's roll (NIGHT_CAMP_HOOK): never twice a night.
     if camps_at_night(state) and not camp_rolled_tonight(state, state.now):
@@ -298,16 +298,15 @@ def camp(state: CampaignState, command: Camp, dice: DiceSource) -> list[Event]:
     wait(draft, morning - draft.state.now, dice)
     draft.add(Camped(morning=morning, day=draft.state.day))
     del wild
-    return draft.events
 
 
-def search(state: CampaignState, command: Search, dice: DiceSource) -> list[Event]:
+def search(draft: Draft, command: Search, dice: DiceSource) -> None:
     """Search the party's hex (TP-DISC-2, TP-DISC-3); the TP spent count for the die's
     exploring schedule (TP-WENC-2)."""
-    draft = Draft(state, _ON_THE_MOVE)
-    wild = _wild(draft)
-    rules = state.ruleset
-    daily = _daily(draft)
+    moving = draft.fork(_ON_THE_MOVE)
+    wild = _wild(moving)
+    rules = draft.state.ruleset
+    daily = _daily(moving)
     if wild.pending is not None:
         raise IllegalCommandError(
             f"the party is partway into hex {wild.pending.to.label} (TP-WIL-6): finish the "
@@ -336,18 +335,18 @@ def search(state: CampaignState, command: Search, dice: DiceSource) -> list[Even
             f"left today{extra}: make camp first"
         )
     if owed:
-        forage(draft, dice, Movement.EXPLORE, command.waning)
-    before = _wild(draft).tp_spent
-    draft.add(TravelPointsSpent(amount=cost, on=on))
-    pass_watches(draft, before, dice)
+        forage(moving, dice, Movement.EXPLORE, command.waning)
+    before = _wild(moving).tp_spent
+    moving.add(TravelPointsSpent(amount=cost, on=on))
+    pass_watches(moving, before, dice)
     if command.all_day:
-        draft.add(*find_all_day(draft.state))
+        moving.add(*find_all_day(moving.state))
     elif command.feature is not None:
-        draft.add(*find_named(draft.state, command.feature))
+        moving.add(*find_named(moving.state, command.feature))
     else:
-        draft.add(*find_one_hidden(draft.state, dice, "search"))
-    checks(draft, before, Movement.EXPLORE, dice, command.waning)
-    return draft.events
+        moving.add(*find_one_hidden(moving.state, dice, "search"))
+    checks(moving, before, Movement.EXPLORE, dice, command.waning)
+    draft.add(*moving.events)
 
 
 @dataclass(frozen=True)
@@ -366,18 +365,18 @@ class RollWeather:
 WildernessCommand = LoadMap | Travel | Camp | Search | SetWeather | RollWeather
 
 
-def decide_wilderness(
-    state: CampaignState, command: WildernessCommand, dice: DiceSource
-) -> list[Event]:
-    """Dispatch a wilderness command to its procedure (for the campaign's ``decide``)."""
+def decide_wilderness(draft: Draft, command: WildernessCommand, dice: DiceSource) -> None:
+    """Dispatch a wilderness command to its procedure (for the command table's ``decide``)."""
+    state = draft.state
     if isinstance(command, LoadMap):
-        return load_map(state, command)
-    if isinstance(command, Travel):
-        return travel(state, command, dice)
-    if isinstance(command, Camp):
-        return camp(state, command, dice)
-    if isinstance(command, Search):
-        return search(state, command, dice)
-    if isinstance(command, SetWeather):
-        return set_weather(state, command.weather, command.region)
-    return roll_weather(state, dice)
+        draft.add(*load_map(state, command))
+    elif isinstance(command, Travel):
+        travel(draft, command, dice)
+    elif isinstance(command, Camp):
+        camp(draft, command, dice)
+    elif isinstance(command, Search):
+        search(draft, command, dice)
+    elif isinstance(command, SetWeather):
+        draft.add(*set_weather(state, command.weather, command.region))
+    else:
+        draft.add(*roll_weather(state, dice))

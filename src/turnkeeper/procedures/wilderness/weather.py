@@ -16,13 +16,12 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from turnkeeper.campaign.events import Event, NoteMade, RollRecord, Visibility
-from turnkeeper.campaign.state import CampaignState
 from turnkeeper.clock.calendar import date_at
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import NotFoundError, RulesetError
+from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Visibility
+from turnkeeper.kernel.state import CampaignState, wilderness_of, with_wilderness
 from turnkeeper.procedures.wilderness.costs import weather_multiplier
-from turnkeeper.procedures.wilderness.state import wilderness_of, with_wilderness
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.tables import roll_ranged
 from turnkeeper.world.hexes import Hex
@@ -97,3 +96,7 @@ def set_weather(state: CampaignState, weather: str, region: str | None = None) -
             f"no region {chosen!r} on the map (regions: {', '.join(sorted(regions))})"
         )
     return [WeatherChanged(region=chosen, weather=weather, by="referee")]
+
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (WeatherChanged,)

@@ -1,0 +1,37 @@
+"""The event registry: every event kind a journal may hold, registered here and only here.
+
+Reading a journal back needs every kind, whichever procedures the process has run; so the
+registry names them all at once, from the kernel's own events and each procedure's
+``EVENTS``. A test checks that every event class in the package is here.
+"""
+
+from __future__ import annotations
+
+from turnkeeper.kernel import events as kernel_events
+from turnkeeper.kernel import schedule
+from turnkeeper.kernel.events import EventRegistry
+from turnkeeper.procedures import countdowns, hit_points, light, rest, supplies
+from turnkeeper.procedures.combat import events as combat_events
+from turnkeeper.procedures.combat import outcomes as combat_outcomes
+from turnkeeper.procedures.dungeon import events as dungeon_events
+from turnkeeper.procedures.scenes import events as scene_events
+from turnkeeper.procedures.wilderness import discovery, weather
+from turnkeeper.procedures.wilderness import events as wilderness_events
+
+#: Every event kind a journal may hold.
+EVENTS = EventRegistry(
+    *kernel_events.EVENTS,
+    *schedule.EVENTS,
+    *light.EVENTS,
+    *rest.EVENTS,
+    *supplies.EVENTS,
+    *hit_points.EVENTS,
+    *countdowns.EVENTS,
+    *dungeon_events.EVENTS,
+    *wilderness_events.EVENTS,
+    *discovery.EVENTS,
+    *weather.EVENTS,
+    *combat_events.EVENTS,
+    *combat_outcomes.EVENTS,
+    *scene_events.EVENTS,
+)
