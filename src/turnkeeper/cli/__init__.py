@@ -1,17 +1,9 @@
-"""The ``turnkeeper`` command line: one module per group of verbs, registered on import."""
+"""The ``turnkeeper`` command line: one module per group of verbs, loaded by name.
 
-from turnkeeper.cli import (  # noqa: F401  (each module registers its verbs on ``app``)
-    campaign,
-    combat,
-    demo,
-    dice,
-    dungeon,
-    maps,
-    rules,
-    scene,
-    serve,
-    wilderness,
-)
+:mod:`turnkeeper.cli.app` holds the verb table; each verb's module defines it on its own
+``verbs`` Typer and is imported only when the verb runs.
+"""
+
 from turnkeeper.cli.app import app, main
 
 __all__ = ["app", "main"]

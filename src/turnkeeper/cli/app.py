@@ -1,7 +1,11 @@
-"""The Typer application and the one place where errors become exit codes.
+"""The Typer application: the verb table, and the one place where errors become exit codes.
 
 Every verb takes ``--json``; people get Rich tables and colour. A user's mistake
 (:class:`~turnkeeper.errors.TurnkeeperError`) exits 2 with one line on stderr, no traceback.
+
+The root command knows every verb by name from :data:`VERBS` and imports a verb's module
+only when that verb runs, so ``--help`` and ``roll`` never load the campaign, its store or
+the web server (how ``gh``, ``uv`` and ``pip`` keep their help instant).
 """
 
 from __future__ import annotations
@@ -9,16 +13,188 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
+from difflib import get_close_matches
+from functools import cache
+from importlib import import_module
 from typing import Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer._click import Command, Context
+from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+from typer.core import TyperCommand, TyperGroup
 
 from turnkeeper.errors import TurnkeeperError
 
+
+@dataclass(frozen=True)
+class Verb:
+    """Where a verb is implemented, and what the root's ``--help`` says of it."""
+
+    module: str
+    summary: str
+    panel: str
+
+
+CAMPAIGN, TIME, SITES, WILDS, FIGHTS, DESIGN, SERVER = (
+    "Campaigns",
+    "Time, light and rest",
+    "Sites",
+    "Wilderness",
+    "Fights and scenes",
+    "Dice, rules and odds",
+    "Sharing the table",
+)
+
+#: Every verb of ``turnkeeper``: the ``turnkeeper.cli`` module that defines it (on its own
+#: ``verbs`` Typer), the line ``--help`` shows, and its panel. A test checks each line
+#: against the verb's own help.
+VERBS: dict[str, Verb] = {
+    "new": Verb("campaign", "Start a campaign and make it the current one.", CAMPAIGN),
+    "campaigns": Verb(
+        "campaign", "List the campaigns in the store; the current one is starred.", CAMPAIGN
+    ),
+    "use": Verb("campaign", "Choose the current campaign.", CAMPAIGN),
+    "status": Verb(
+        "campaign",
+        "Show the campaign now: date and time, light, supplies, countdowns, hit points.",
+        CAMPAIGN,
+    ),
+    "log": Verb(
+        "campaign", "Show the time record: every event, its game time and its rolls.", CAMPAIGN
+    ),
+    "undo": Verb(
+        "campaign",
+        "Undo the latest command (recorded in the log, forgotten by the state).",
+        CAMPAIGN,
+    ),
+    "export": Verb(
+        "campaign",
+        "Export the journal as JSON Lines (re-importable) or a Markdown session log.",
+        CAMPAIGN,
+    ),
+    "import": Verb(
+        "campaign", "Import an exported journal as a campaign (and make it current).", CAMPAIGN
+    ),
+    "demo": Verb(
+        "demo",
+        "Play a short seeded expedition into the example dungeon (replaces an earlier demo).",
+        CAMPAIGN,
+    ),
+    "wait": Verb(
+        "campaign",
+        "Let game time pass; whatever the rules do on the way (encounter checks, light) happens.",
+        TIME,
+    ),
+    "light": Verb(
+        "campaign",
+        "Light a source (default: the ruleset's first), set its turns left, or douse it.",
+        TIME,
+    ),
+    "rest": Verb("campaign", "Rest a turn, as the rest cadence asks (EX-REST-1).", TIME),
+    "countdown": Verb("campaign", "Countdowns: start, tick, list and end them.", TIME),
+    "site": Verb("dungeon", "Enter, leave and look at sites (dungeons, ruins, caves).", SITES),
+    "turn": Verb(
+        "dungeon",
+        "One dungeon turn: ten minutes pass and the ruleset's turn procedure runs.",
+        SITES,
+    ),
+    "map": Verb("maps", "Wilderness hex maps: make, check, load and draw them.", WILDS),
+    "travel": Verb(
+        "wilderness",
+        "Travel or explore toward a hex; ``travel cost`` prints what a hex costs (TP-WIL-6).",
+        WILDS,
+    ),
+    "camp": Verb(
+        "wilderness",
+        "Make the night camp: the die is rolled and the night passes until the morning.",
+        WILDS,
+    ),
+    "search": Verb(
+        "wilderness",
+        "Search the party's hex: one hidden feature at random for 1 TP (TP-DISC-2).",
+        WILDS,
+    ),
+    "weather": Verb(
+        "wilderness",
+        "Show the weather per region, set it, or roll it from the climate's table.",
+        WILDS,
+    ),
+    "route": Verb(
+        "wilderness",
+        "The route of fewest days, then fewest TP, under the current weather (TP-WIL-6..8).",
+        WILDS,
+    ),
+    "combat": Verb("combat", "Run a fight: rounds, initiative, declarations, attacks.", FIGHTS),
+    "scene": Verb(
+        "scene", "Dungeoneers scenes: spotlight, actions, rounds, momentum and dread.", FIGHTS
+    ),
+    "roll": Verb("dice", "Roll dice notation and show every die and the total.", DESIGN),
+    "odds": Verb(
+        "dice",
+        "Exact odds of dice notation, of a usage die's lifetime, or of a dungeon turn.",
+        DESIGN,
+    ),
+    "simulate": Verb("combat", "Simulate procedures many times over.", DESIGN),
+    "rulesets": Verb("rules", "List the shipped presets: one per seed text.", DESIGN),
+    "rules": Verb("rules", "Show and check rulesets (presets or your own TOML files).", DESIGN),
+    "table": Verb("rules", "Roll a ruleset's tables and overloaded dice.", DESIGN),
+    "tokens": Verb(
+        "serve",
+        "Make a campaign's referee and player tokens for the web server, and print their links.",
+        SERVER,
+    ),
+    "serve": Verb(
+        "serve",
+        "Serve the HTTP API (OpenAPI at /openapi.json) and the dashboard pages.",
+        SERVER,
+    ),
+    "version": Verb("dice", "Print turnkeeper's version.", SERVER),
+}
+
+
+@cache
+def load_verb(name: str) -> Command:
+    """The Click command of verb ``name``, its module imported now (the adapter's edge)."""
+    module = import_module(f"turnkeeper.cli.{VERBS[name].module}")
+    group = typer.main.get_group(module.verbs)
+    assert isinstance(group, TyperGroup)
+    return group.commands[name]
+
+
+class Verbs(TyperGroup):
+    """The root command: every verb listed from :data:`VERBS`, each loaded when it runs."""
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        return list(VERBS)
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        # Help and completion list the verbs from the table, without loading them.
+        verb = VERBS.get(cmd_name)
+        if verb is None:
+            return None
+        return TyperCommand(
+            cmd_name, help=verb.summary, short_help=verb.summary, rich_help_panel=verb.panel
+        )
+
+    def resolve_command(
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, Command | None, list[str]]:
+        name = args[0]
+        if name in VERBS:
+            return name, load_verb(name), args[1:]
+        if name.startswith("-"):
+            self.parse_args(ctx, args)
+        hint = get_close_matches(name, VERBS, n=3)
+        also = f" Did you mean {', '.join(repr(m) for m in hint)}?" if hint else ""
+        ctx.fail(f"No such command {name!r}.{also}")
+
+
 app = typer.Typer(
     name="turnkeeper",
+    cls=Verbs,
     help="The referee's engine for old-school turn-based play.",
     no_args_is_help=True,
     add_completion=False,
@@ -56,10 +232,6 @@ def main() -> None:
     Usage errors (an unknown option, a missing argument) exit 2 the same way: one line
     naming what is wrong and the verb's ``--help``, not Typer's boxed usage screen.
     """
-    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
-
-    import turnkeeper.cli  # noqa: F401  (registers every verb group)
-
     try:
         code = app(standalone_mode=False)
     except TurnkeeperError as error:

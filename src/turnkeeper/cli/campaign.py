@@ -33,23 +33,26 @@ from turnkeeper.campaign import (
     load_party,
     parse_duration,
 )
-from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
 from turnkeeper.cli.runner import open_campaigns, records_data, run, show_records
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.views import referee_state
 
+#: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
+verbs = typer.Typer()
+
 countdown_app = typer.Typer(
     help="Countdowns: start, tick, list and end them.", no_args_is_help=True
 )
-app.add_typer(countdown_app, name="countdown")
+verbs.add_typer(countdown_app, name="countdown")
 
 
 # -- campaigns -------------------------------------------------------------------------------
 
 
-@app.command("new")
+@verbs.command("new")
 def new_command(
     name: str = typer.Argument(..., help="The campaign's name."),
     ruleset: str = typer.Option(
@@ -80,7 +83,7 @@ def new_command(
     )
 
 
-@app.command("campaigns")
+@verbs.command("campaigns")
 def campaigns_command(db: str | None = DbOption, as_json: bool = JsonOption) -> None:
     """List the campaigns in the store; the current one is starred."""
     with open_campaigns(db) as campaigns:
@@ -96,7 +99,7 @@ def campaigns_command(db: str | None = DbOption, as_json: bool = JsonOption) -> 
     emit(data, as_json, render)
 
 
-@app.command("use")
+@verbs.command("use")
 def use_command(
     name: str = typer.Argument(..., help="The campaign verbs act on from now on."),
     db: str | None = DbOption,
@@ -166,7 +169,7 @@ def status_panel(state: CampaignState) -> Panel:
     return Panel(grid, title=title, expand=False)
 
 
-@app.command("status")
+@verbs.command("status")
 def status_command(
     campaign: str | None = CampaignOption, db: str | None = DbOption, as_json: bool = JsonOption
 ) -> None:
@@ -176,7 +179,7 @@ def status_command(
     emit(referee_state(state), as_json, lambda: console.print(status_panel(state)))
 
 
-@app.command("log")
+@verbs.command("log")
 def log_command(
     since: int = typer.Option(0, "--since", min=0, help="Only records after this seq."),
     player: bool = typer.Option(False, "--player", help="The players' view: no referee events."),
@@ -207,7 +210,7 @@ def _forward(duration: str) -> str:
 
 
 # ignore_unknown_options: a negative span comes in as the argument, not an unknown option.
-@app.command("wait", context_settings={"ignore_unknown_options": True})
+@verbs.command("wait", context_settings={"ignore_unknown_options": True})
 def wait_command(
     duration: str = typer.Argument(..., help="How long: 3 turns, 2h, 1d, 10m, 2 watches."),
     dice: str | None = DiceOption,
@@ -225,7 +228,7 @@ def wait_command(
     )
 
 
-@app.command("light")
+@verbs.command("light")
 def light_command(
     source: str | None = typer.Argument(None, help="A light source of the ruleset (torch, lamp)."),
     set_turns: int | None = typer.Option(None, "--set-turns", min=0, help="Set turns left."),
@@ -251,7 +254,7 @@ def light_command(
     run(db, campaign, command, as_json)
 
 
-@app.command("rest")
+@verbs.command("rest")
 def rest_command(
     turns: int | None = typer.Option(None, "--turns", min=1, help="Turns to rest (default: 1)."),
     dice: str | None = DiceOption,
@@ -263,7 +266,7 @@ def rest_command(
     run(db, campaign, Rest(turns), as_json, dice)
 
 
-@app.command("undo")
+@verbs.command("undo")
 def undo_command(
     campaign: str | None = CampaignOption, db: str | None = DbOption, as_json: bool = JsonOption
 ) -> None:
@@ -335,7 +338,7 @@ def countdown_list(
 # -- moving journals -------------------------------------------------------------------------
 
 
-@app.command("export")
+@verbs.command("export")
 def export_command(
     format: str = typer.Option("jsonl", "--format", "-f", help="jsonl or markdown."),
     player: bool = typer.Option(False, "--player", help="The players' copy (markdown only)."),
@@ -371,7 +374,7 @@ def export_command(
         typer.echo(text, nl=False)
 
 
-@app.command("import")
+@verbs.command("import")
 def import_command(
     file: Annotated[Path, typer.Argument(help="A JSON Lines journal from `turnkeeper export`.")],
     name: str | None = typer.Option(None, "--name", help="Import under this name instead."),

@@ -13,7 +13,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
@@ -28,12 +28,15 @@ from turnkeeper.procedures.combat.round import (
     Resolve,
 )
 
+#: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
+verbs = typer.Typer()
+
 combat_app = typer.Typer(
     help="Run a fight: rounds, initiative, declarations, attacks.", no_args_is_help=True
 )
 simulate_app = typer.Typer(help="Simulate procedures many times over.", no_args_is_help=True)
-app.add_typer(combat_app, name="combat")
-app.add_typer(simulate_app, name="simulate")
+verbs.add_typer(combat_app, name="combat")
+verbs.add_typer(simulate_app, name="simulate")
 
 _ACTIONS = {
     **{kind.value: kind for kind in ActionKind},

@@ -14,7 +14,7 @@ import typer
 from sqlalchemy.engine import make_url
 
 from turnkeeper.campaign import Command, Light, Rest, load_party
-from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.campaign import status_panel
 from turnkeeper.cli.options import DbOption
 from turnkeeper.cli.runner import open_campaigns, records_data, show_lines
@@ -23,6 +23,9 @@ from turnkeeper.rules import find_ruleset
 from turnkeeper.store import resolve_url
 from turnkeeper.views import referee_state
 from turnkeeper.world.sites import load_site
+
+#: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
+verbs = typer.Typer()
 
 DEMO = "demo"
 
@@ -45,7 +48,7 @@ def _expedition() -> list[Command]:
     ]
 
 
-@app.command("demo")
+@verbs.command("demo")
 def demo_command(
     ruleset: str = typer.Option("ex", "--ruleset", "-r", help="The preset to play under."),
     seed: int = typer.Option(7, "--seed", help="Seed of the expedition's dice."),

@@ -10,7 +10,8 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper import __version__
+from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import DiceOption, SetOption, set_values, typed_faces
 from turnkeeper.dice import (
     DEFAULT_CHAIN,
@@ -24,16 +25,17 @@ from turnkeeper.dice import (
 )
 from turnkeeper.errors import DiceInputError, DiceNotationError, TurnkeeperError
 
+#: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
+verbs = typer.Typer()
 
-@app.command()
+
+@verbs.command()
 def version() -> None:
     """Print turnkeeper's version."""
-    from turnkeeper import __version__
-
     print(__version__)
 
 
-@app.command("roll")
+@verbs.command("roll")
 def roll_command(
     expression: str = typer.Argument(..., help="Dice notation, e.g. 2d6+1, 4d6kh3, d20+STR."),
     seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible dice."),
@@ -84,7 +86,7 @@ def _chain(text: str | None) -> tuple[int, ...]:
 _TURN = "turn"
 
 
-@app.command("odds")
+@verbs.command("odds")
 def odds_command(
     expression: str | None = typer.Argument(
         None, help="Dice notation, e.g. 3d6 or 2d20kl1; or 'turn' for a dungeon turn's odds."
@@ -117,8 +119,6 @@ def odds_command(
             raise TurnkeeperError("odds turn takes --ruleset, --turns, --mode and --noisy only")
         if ruleset is None:
             raise TurnkeeperError("odds turn needs a ruleset: odds turn --ruleset ex")
-        from turnkeeper.cli.dungeon import show_turn_odds
-
         show_turn_odds(ruleset, turns, mode, noisy, as_json)
         return
     if turn_options or (ruleset is not None and usage is None):
@@ -190,3 +190,47 @@ def _render_table(title: str, distribution: dict[int, Fraction], mean: Fraction,
     console.print(f"mean [bold]{format_fraction(mean)}[/] ({float(mean):.3f})")
     if note:
         console.print(f"[dim]{note}[/]")
+
+
+def show_turn_odds(
+    ruleset: str, turns: int | None, mode: str | None, noisy: bool, as_json: bool
+) -> None:
+    """Exact odds of the ruleset's dungeon turn: event rates, light lifetimes, rests.
+
+    ``turnkeeper odds turn --ruleset R`` lands here (see :func:`odds_command`).
+    """
+    # The turn's procedures and the rulesets load only for `odds turn`, not for dice.
+    from turnkeeper.analysis.turn_odds import turn_odds
+    from turnkeeper.rules.loader import find_ruleset
+
+    odds = turn_odds(find_ruleset(ruleset), turns=turns, mode=mode, noisy=noisy)
+    data = odds.to_data()
+
+    def render() -> None:
+        title = (
+            f"{odds.ruleset}: {odds.turns} turns ({odds.turns * odds.minutes} min), "
+            f"{odds.procedure}" + (f", {odds.mode}" if odds.mode else "")
+        )
+        table = Table(title=title)
+        for column in ("event", "per turn", "at least once", "expected"):
+            table.add_column(column, justify="left" if column == "event" else "right")
+        for rate in odds.events:
+            table.add_row(
+                rate.event,
+                _percent(rate.per_turn),
+                _percent(rate.at_least_one),
+                f"{float(rate.expected):.3f}",
+            )
+        console.print(table)
+        for light in odds.lights:
+            console.print(
+                f"{light.source}: lasts {float(light.expected_turns):.2f} turns on average; "
+                f"lasts the whole span {_percent(light.lasts_span)}"
+            )
+        console.print(f"turns of rest due: {float(odds.rest_turns):.2f}")
+
+    emit(data, as_json, render)
+
+
+def _percent(value: Any) -> str:
+    return f"{value} ({float(value):.1%})"

@@ -12,15 +12,20 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
+from turnkeeper.world.sites import load_site
+
+#: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
+verbs = typer.Typer()
 
 site_app = typer.Typer(
     help="Enter, leave and look at sites (dungeons, ruins, caves).", no_args_is_help=True
 )
-app.add_typer(site_app, name="site")
+verbs.add_typer(site_app, name="site")
 map_app = typer.Typer(
     help="The party's own map of the site (EX-MAP-2): what the mapper wrote down.",
     no_args_is_help=True,
@@ -28,7 +33,7 @@ map_app = typer.Typer(
 site_app.add_typer(map_app, name="map")
 
 
-@app.command("turn")
+@verbs.command("turn")
 def turn_command(
     mode: str | None = typer.Option(
         None, "--mode", "-m", help="cautious, swift or running (the ruleset's movement modes)."
@@ -52,8 +57,6 @@ def turn_command(
     as_json: bool = JsonOption,
 ) -> None:
     """One dungeon turn: ten minutes pass and the ruleset's turn procedure runs."""
-    from turnkeeper.procedures.dungeon import Turn
-
     command = Turn(
         mode=mode,
         noisy=noisy,
@@ -77,9 +80,6 @@ def site_enter(
     as_json: bool = JsonOption,
 ) -> None:
     """Enter a site: the clock switches to dungeon turns."""
-    from turnkeeper.procedures.dungeon import EnterSite
-    from turnkeeper.world.sites import load_site
-
     run(db, campaign, EnterSite(load_site(file), level, area), as_json, player=player)
 
 
@@ -91,8 +91,6 @@ def site_leave(
     as_json: bool = JsonOption,
 ) -> None:
     """Leave the site the party is in."""
-    from turnkeeper.procedures.dungeon import LeaveSite
-
     run(db, campaign, LeaveSite(), as_json, player=player)
 
 
@@ -105,8 +103,6 @@ def site_resume(
     as_json: bool = JsonOption,
 ) -> None:
     """The encounter is over: go on exploring."""
-    from turnkeeper.procedures.dungeon import EndEncounter
-
     run(db, campaign, EndEncounter(fought), as_json, player=player)
 
 
@@ -123,8 +119,6 @@ def site_map_note(
     as_json: bool = JsonOption,
 ) -> None:
     """Write a note on the party's map; the referee does not correct it (EX-MAP-2)."""
-    from turnkeeper.procedures.dungeon import NoteMap
-
     run(db, campaign, NoteMap(text, area, level), as_json, player=player)
 
 
@@ -188,46 +182,3 @@ def _render_site(data: dict[str, Any], player: bool) -> None:
         console.print("  (no notes)")
     if not player and where.get("encounter"):
         console.print(f"[bold red]encounter under way:[/] {where['encounter']}")
-
-
-def show_turn_odds(
-    ruleset: str, turns: int | None, mode: str | None, noisy: bool, as_json: bool
-) -> None:
-    """Exact odds of the ruleset's dungeon turn: event rates, light lifetimes, rests.
-
-    ``turnkeeper odds turn --ruleset R`` lands here (see :func:`turnkeeper.cli.dice.odds_command`).
-    """
-    from turnkeeper.analysis.turn_odds import turn_odds
-    from turnkeeper.rules.loader import find_ruleset
-
-    odds = turn_odds(find_ruleset(ruleset), turns=turns, mode=mode, noisy=noisy)
-    data = odds.to_data()
-
-    def render() -> None:
-        title = (
-            f"{odds.ruleset}: {odds.turns} turns ({odds.turns * odds.minutes} min), "
-            f"{odds.procedure}" + (f", {odds.mode}" if odds.mode else "")
-        )
-        table = Table(title=title)
-        for column in ("event", "per turn", "at least once", "expected"):
-            table.add_column(column, justify="left" if column == "event" else "right")
-        for rate in odds.events:
-            table.add_row(
-                rate.event,
-                _percent(rate.per_turn),
-                _percent(rate.at_least_one),
-                f"{float(rate.expected):.3f}",
-            )
-        console.print(table)
-        for light in odds.lights:
-            console.print(
-                f"{light.source}: lasts {float(light.expected_turns):.2f} turns on average; "
-                f"lasts the whole span {_percent(light.lasts_span)}"
-            )
-        console.print(f"turns of rest due: {float(odds.rest_turns):.2f}")
-
-    emit(data, as_json, render)
-
-
-def _percent(value: Any) -> str:
-    return f"{value} ({float(value):.1%})"

@@ -20,20 +20,27 @@ import typer
 from rich.table import Table
 
 from turnkeeper.campaign import CampaignState
-from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption
-from turnkeeper.cli.runner import open_campaigns
+from turnkeeper.cli.runner import open_campaigns, run
+from turnkeeper.dice import format_fraction
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
 from turnkeeper.kernel.wilderness_state import WildernessState
+from turnkeeper.procedures.wilderness import LoadMap, WildernessCommand
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import HexMap, Terrain
-from turnkeeper.world.mapfile import dumps_map, format_for, loads_map
+from turnkeeper.world.mapfile import MapFile, dumps_map, format_for, loads_map, map_to_data
 from turnkeeper.world.svg import render_svg
 
-map_app = typer.Typer(help="Wilderness hex maps: make, check and draw them.", no_args_is_help=True)
-app.add_typer(map_app, name="map")
+#: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
+verbs = typer.Typer()
+
+map_app = typer.Typer(
+    help="Wilderness hex maps: make, check, load and draw them.", no_args_is_help=True
+)
+verbs.add_typer(map_app, name="map")
 
 # Typer renders help as Rich markup: the backslashes keep the brackets on screen.
 _KNOWN_HELP = 'JSON: {"party_at": hex, "known": \\[hexes], "found_features": \\[ids]}.'
@@ -211,3 +218,62 @@ def show(
         as_json,
         lambda: console.print(f"wrote {out} ({'player' if player else 'referee'} view)"),
     )
+
+
+def exact_tp(value: Any) -> str:
+    """An exact TP as ``p/q`` (always with the denominator, as machines expect)."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _details(name: str, state: CampaignState) -> dict[str, Any]:
+    """Where the party is and what the day has cost, for ``--json``."""
+    wild = state.wilderness
+    if wild is None:
+        return {}
+    return {
+        "at": wild.position.label,
+        "tp_spent": exact_tp(wild.tp_spent),
+        "pending": wild.pending.to.label if wild.pending else None,
+    }
+
+
+def _where(state: CampaignState) -> str:
+    wild = state.wilderness
+    return (
+        f" · hex {wild.position.label} · {format_fraction(wild.tp_spent)} TP spent" if wild else ""
+    )
+
+
+def run_wilderness(
+    db: str | None,
+    campaign: str | None,
+    command: WildernessCommand,
+    as_json: bool,
+    dice: str | None = None,
+    player: bool = False,
+) -> None:
+    """Run a wilderness command: a line per record, the party's hex and TP in the footer."""
+    run(
+        db,
+        campaign,
+        command,
+        as_json,
+        dice,
+        player=player,
+        lines=True,
+        details=_details,
+        where=_where,
+    )
+
+
+@map_app.command("load")
+def map_load(
+    file: Annotated[Path, typer.Argument(help="The map file (.toml or .json).")],
+    at: str = typer.Option(..., "--at", help="The party's hex: a label (0304) or q,r."),
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Lay a wilderness map out in the campaign (embedded in the journal) and place the party."""
+    data = MapFile.model_validate(map_to_data(read_map(file)))
+    run_wilderness(db, campaign, LoadMap(data, Hex.parse(at)), as_json)

@@ -15,17 +15,20 @@ from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
 
-from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import SetOption, set_values
 from turnkeeper.dice import SeededDice, format_fraction, parse
 from turnkeeper.errors import DiceNotationError, IllegalCommandError, NotFoundError
 from turnkeeper.rules import Ruleset, find_ruleset, load_ruleset, presets
 from turnkeeper.tables import roll_overloaded, roll_ranged, table_odds
 
+#: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
+verbs = typer.Typer()
+
 rules_app = typer.Typer(help="Show and check rulesets (presets or your own TOML files).")
 table_app = typer.Typer(help="Roll a ruleset's tables and overloaded dice.")
-app.add_typer(rules_app, name="rules")
-app.add_typer(table_app, name="table")
+verbs.add_typer(rules_app, name="rules")
+verbs.add_typer(table_app, name="table")
 
 DEFAULT_RULESET = "tp"
 RulesetOption = typer.Option(
@@ -40,7 +43,7 @@ FileArgument = typer.Argument(..., help="A ruleset TOML file to check.")
 # --- rulesets, rules show, rules check ----------------------------------------------------------
 
 
-@app.command("rulesets")
+@verbs.command("rulesets")
 def rulesets_command(as_json: bool = JsonOption) -> None:
     """List the shipped presets: one per seed text."""
     infos = presets()

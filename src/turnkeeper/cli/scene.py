@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from turnkeeper.campaign import CampaignState
-from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError
@@ -37,12 +37,15 @@ from turnkeeper.procedures.scenes import (
     TakeSpotlight,
 )
 
+#: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
+verbs = typer.Typer()
+
 scene_app = typer.Typer(
     help="Dungeoneers scenes: spotlight, actions, rounds, momentum and dread.",
     no_args_is_help=True,
 )
 dread_app = typer.Typer(help="The GM's dread pool (DG-DREAD-1).", no_args_is_help=True)
-app.add_typer(scene_app, name="scene")
+verbs.add_typer(scene_app, name="scene")
 scene_app.add_typer(dread_app, name="dread")
 
 

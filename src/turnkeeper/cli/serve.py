@@ -14,11 +14,14 @@ from urllib.parse import quote
 import typer
 from rich.markup import escape
 
-from turnkeeper.cli.app import JsonOption, app, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import DbOption
 from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.service import Campaigns
 from turnkeeper.web.tokens import Role, issue_tokens
+
+#: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
+verbs = typer.Typer()
 
 
 def _links(base: str, campaigns: Campaigns, names: list[str], rotate: bool) -> list[dict[str, Any]]:
@@ -49,7 +52,7 @@ def _render(links: list[dict[str, Any]]) -> None:
             console.print(f"  {role.value:8} {shown}", highlight=False, soft_wrap=True)
 
 
-@app.command("tokens")
+@verbs.command("tokens")
 def tokens_command(
     name: str = typer.Argument(..., help="The campaign whose web access tokens to make."),
     rotate: bool = typer.Option(
@@ -67,7 +70,7 @@ def tokens_command(
     emit(links[0], as_json, lambda: _render(links))
 
 
-@app.command("serve")
+@verbs.command("serve")
 def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on."),
     port: int = typer.Option(8765, "--port", min=1, max=65535, help="The port to listen on."),

@@ -1,7 +1,6 @@
 """CLI verbs of the wilderness: ``travel``, ``travel cost``, ``camp``, ``search``, ``route``,
-``weather`` and ``map load`` (issue 5; rules TP-WIL-*, TP-WENC-*, TP-DISC-*, TP-LOST-1).
+``weather`` (issue 5; rules TP-WIL-*, TP-WENC-*, TP-DISC-*, TP-LOST-1).
 
-``turnkeeper map load FILE --at HEX`` embeds a map in the campaign and places the party;
 ``turnkeeper travel ne`` (or a hex, or a found feature) spends the day's travel points watch
 by watch, with the wilderness die on its schedule; ``turnkeeper camp`` ends the day. The
 referee sees every roll; ``--player`` shows what the party perceives.
@@ -15,29 +14,28 @@ from typing import Annotated, Any
 
 import typer
 
-from turnkeeper.campaign import CampaignState
-from turnkeeper.cli.app import JsonOption, app, console, emit
-from turnkeeper.cli.maps import campaign_map, map_app, read_map
+from turnkeeper.cli.app import JsonOption, console, emit
+from turnkeeper.cli.maps import campaign_map, exact_tp, read_map, run_wilderness
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
-from turnkeeper.cli.runner import open_campaigns, run
+from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.dice import format_fraction
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.state import wilderness_of
 from turnkeeper.kernel.wilderness_state import DEFAULT_REGION
 from turnkeeper.procedures.wilderness import (
     Camp,
-    LoadMap,
     RollWeather,
     Search,
     SetWeather,
     Travel,
-    WildernessCommand,
 )
 from turnkeeper.procedures.wilderness.costs import best_route, hex_cost_for
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.mapfile import map_to_data
 from turnkeeper.world.svg import render_svg
+
+#: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
+verbs = typer.Typer()
 
 PartyOption = typer.Option(
     None, "--party", help="Travel conditions, comma-separated: mounted,carriage,over_20,over_50."
@@ -47,71 +45,10 @@ VesselOption = typer.Option(
 )
 
 
-def _fraction(value: Any) -> str:
-    """An exact TP as ``p/q`` (always with the denominator, as machines expect)."""
-    return f"{value.numerator}/{value.denominator}"
-
-
 def _party(text: str | None) -> tuple[str, ...] | None:
     if text is None:
         return None
     return tuple(p.strip() for p in text.split(",") if p.strip() and p.strip() != "on_foot")
-
-
-def _details(name: str, state: CampaignState) -> dict[str, Any]:
-    """Where the party is and what the day has cost, for ``--json``."""
-    wild = state.wilderness
-    if wild is None:
-        return {}
-    return {
-        "at": wild.position.label,
-        "tp_spent": _fraction(wild.tp_spent),
-        "pending": wild.pending.to.label if wild.pending else None,
-    }
-
-
-def _where(state: CampaignState) -> str:
-    wild = state.wilderness
-    return (
-        f" · hex {wild.position.label} · {format_fraction(wild.tp_spent)} TP spent" if wild else ""
-    )
-
-
-def _run(
-    db: str | None,
-    campaign: str | None,
-    command: WildernessCommand,
-    as_json: bool,
-    dice: str | None = None,
-    player: bool = False,
-) -> None:
-    """Run a wilderness command: a line per record, the party's hex and TP in the footer."""
-    run(
-        db,
-        campaign,
-        command,
-        as_json,
-        dice,
-        player=player,
-        lines=True,
-        details=_details,
-        where=_where,
-    )
-
-
-@map_app.command("load")
-def map_load(
-    file: Annotated[Path, typer.Argument(help="The map file (.toml or .json).")],
-    at: str = typer.Option(..., "--at", help="The party's hex: a label (0304) or q,r."),
-    db: str | None = DbOption,
-    campaign: str | None = CampaignOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Lay a wilderness map out in the campaign (embedded in the journal) and place the party."""
-    from turnkeeper.world.mapfile import MapFile
-
-    data = MapFile.model_validate(map_to_data(read_map(file)))
-    _run(db, campaign, LoadMap(data, Hex.parse(at)), as_json)
 
 
 def _cost(
@@ -129,8 +66,8 @@ def _cost(
     conditions = _party(party) or ()
     cost = hex_cost_for(rules, terrain, road, weather, conditions, vessel or None)
     data = {
-        "tp_per_hex": None if cost.tp_per_hex is None else _fraction(cost.tp_per_hex),
-        "tp_spent": None if cost.tp_spent is None else _fraction(cost.tp_spent),
+        "tp_per_hex": None if cost.tp_per_hex is None else exact_tp(cost.tp_per_hex),
+        "tp_spent": None if cost.tp_spent is None else exact_tp(cost.tp_spent),
         "impassable": cost.impassable,
         "terrain": terrain,
         "road": road,
@@ -150,7 +87,7 @@ def _cost(
     emit(data, as_json, render)
 
 
-@app.command("travel")
+@verbs.command("travel")
 def travel_command(
     target: str = typer.Argument(
         ..., help="A direction (n ne se s sw nw), a hex (0304), a found feature, or 'cost'."
@@ -186,10 +123,10 @@ def travel_command(
         milieu=milieu,
         waning="forage" if forage else "supplies",
     )
-    _run(db, campaign, command, as_json, dice, player)
+    run_wilderness(db, campaign, command, as_json, dice, player)
 
 
-@app.command("camp")
+@verbs.command("camp")
 def camp_command(
     forage: bool = typer.Option(False, "--forage", help="On waning resources, forage."),
     db: str | None = DbOption,
@@ -199,10 +136,10 @@ def camp_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Make the night camp: the die is rolled and the night passes until the morning."""
-    _run(db, campaign, Camp("forage" if forage else "supplies"), as_json, dice, player)
+    run_wilderness(db, campaign, Camp("forage" if forage else "supplies"), as_json, dice, player)
 
 
-@app.command("search")
+@verbs.command("search")
 def search_command(
     feature: str | None = typer.Option(
         None, "--for", help="A hidden feature the party seeks by name (2 TP, TP-DISC-2)."
@@ -217,10 +154,10 @@ def search_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Search the party's hex: one hidden feature at random for 1 TP (TP-DISC-2)."""
-    _run(db, campaign, Search(feature, all_day), as_json, dice, player)
+    run_wilderness(db, campaign, Search(feature, all_day), as_json, dice, player)
 
 
-@app.command("weather")
+@verbs.command("weather")
 def weather_command(
     set_to: str | None = typer.Option(None, "--set", help="Set the weather: clear, rain, ..."),
     region: str | None = typer.Option(None, "--region", help="The region (default: the party's)."),
@@ -234,10 +171,10 @@ def weather_command(
     if set_to is not None and roll_new:
         raise IllegalCommandError("weather: either --set a state or --roll, not both")
     if set_to is not None:
-        _run(db, campaign, SetWeather(set_to, region), as_json)
+        run_wilderness(db, campaign, SetWeather(set_to, region), as_json)
         return
     if roll_new:
-        _run(db, campaign, RollWeather(), as_json, dice)
+        run_wilderness(db, campaign, RollWeather(), as_json, dice)
         return
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
@@ -263,7 +200,7 @@ def _route_hex(text: str, here: Hex | None, what: str) -> Hex:
     return here
 
 
-@app.command("route")
+@verbs.command("route")
 def route_command(
     start: str = typer.Argument(..., help="From this hex (0304 or q,r), or 'here'."),
     goal: str = typer.Argument(..., help="To this hex, or 'here'."),
@@ -328,7 +265,7 @@ def route_command(
         "from": first.label,
         "to": route.hexes[-1].label,
         "hexes": [h.label for h in route.hexes],
-        "tp": _fraction(route.tp),
+        "tp": exact_tp(route.tp),
         "days": route.days,
         "party": list(conditions) or ["on_foot"],
         "vessel": chosen,

@@ -13,9 +13,11 @@ search, where the TP-WIL-7 floor (1/2 TP) bounds every hex from below and TP-WIL
 costs would need too many buckets (or a hex costs nothing) a binary heap with lazy
 deletion takes over.
 
-``cache=True`` stores the machine code next to this file (or in numba's user-wide cache
-dir); when neither is writable (a read-only install) the kernels are compiled once per
-process instead, which only costs the first call its compile time.
+numba is a heavy import, so it loads (and the kernels are compiled) on the first route or
+cost search of a process, never when the map or the campaign merely loads. ``cache=True``
+stores the machine code next to this file (or in numba's user-wide cache dir); when neither
+is writable (a read-only install) the kernels are compiled once per process instead, which
+only costs the first call its compile time.
 
 This module holds the untyped jitted kernels; :func:`shortest_paths` is their typed face.
 """
@@ -24,9 +26,10 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -36,13 +39,6 @@ Queue = Literal["auto", "buckets", "heap"]
 
 #: Above this many buckets the heap is cheaper than sweeping empty buckets.
 MAX_BUCKETS = 1 << 12
-
-
-def _jit(fn: Callable[..., Any]) -> Any:
-    try:
-        return numba.njit(cache=True, nogil=True)(fn)
-    except RuntimeError:  # "cannot cache function ...: no locator available" (read-only)
-        return numba.njit(cache=False, nogil=True)(fn)
 
 
 def _heap_kernel(
@@ -188,10 +184,26 @@ def _bucket_kernel(
                 waiting += 1
 
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", numba.NumbaWarning)
-    _heap = _jit(_heap_kernel)
-    _buckets = _jit(_bucket_kernel)
+@dataclass(frozen=True)
+class _Kernels:
+    heap: Callable[..., None]
+    buckets: Callable[..., None]
+
+
+@cache
+def _kernels() -> _Kernels:
+    """The kernels compiled with numba, loaded on the first search of the process."""
+    import numba  # heavy: loaded only when a route or a cost grid is asked for
+
+    def jit(fn: Callable[..., Any]) -> Any:
+        try:
+            return numba.njit(cache=True, nogil=True)(fn)
+        except RuntimeError:  # "cannot cache function ...: no locator available" (read-only)
+            return numba.njit(cache=False, nogil=True)(fn)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numba.NumbaWarning)
+        return _Kernels(heap=jit(_heap_kernel), buckets=jit(_bucket_kernel))
 
 
 def _offsets(col_steps: NDArray[np.int32], row_steps: NDArray[np.int32], width: int) -> IntGrid:
@@ -249,7 +261,7 @@ def shortest_paths(
     if queue == "buckets" or (queue == "auto" and buckets <= MAX_BUCKETS):
         if not cheapest > 0:
             raise ValueError("the bucket queue needs every entry cost to be positive")
-        _buckets(*args, cheapest, buckets)
+        _kernels().buckets(*args, cheapest, buckets)
     else:
-        _heap(*args)
+        _kernels().heap(*args)
     return dist[1:-1, 1:-1].copy(), (pred[1:-1, 1:-1].copy() if predecessors else None)
