@@ -2,7 +2,7 @@
 
 >>> from pydantic import ConfigDict
 >>> class Torch(Frozen):
-...     model_config = ConfigDict(frozen=True)
+...     model_config = ConfigDict(frozen=True, defer_build=True)
 ...     turns_left: int
 >>> lit = Torch(turns_left=6)
 >>> lit.model_copy(update={"turns_left": 5}), lit

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from turnkeeper.dice import DiceSource, Roll, parse
+from turnkeeper.dice.exact import distribution, mean
 from turnkeeper.errors import DiceNotationError, IllegalCommandError, NotFoundError, RulesetError
 from turnkeeper.rules.schema import Face, OverloadedDie, RangedTable, Ruleset, TableRow
 
@@ -100,7 +101,7 @@ def table_odds(
     Fraction(1, 36)
     """
     odds = {row.result: Fraction(0) for row in table.rows}
-    for total, chance in parse(table.dice).distribution(values).items():
+    for total, chance in distribution(parse(table.dice), values).items():
         odds[row_for(table, total + modifier).result] += chance
     return odds
 
@@ -173,7 +174,7 @@ class SaveResult:
 
 def _fixed(expression: str, values: Mapping[str, int], key: str) -> int:
     try:
-        outcomes = parse(expression).distribution(values)
+        outcomes = distribution(parse(expression), values)
     except DiceNotationError as error:
         raise IllegalCommandError(f"{key} {expression!r}: {error}") from None
     if len(outcomes) != 1:
@@ -222,8 +223,8 @@ def save_chance(target: int, rules: Ruleset | None = None) -> Fraction:
     >>> save_chance(16)
     Fraction(1, 4)
     """
-    distribution = parse(rules.saves.die if rules else "d20").distribution()
-    return sum((p for total, p in distribution.items() if total >= target), Fraction(0))
+    chances = distribution(parse(rules.saves.die if rules else "d20"))
+    return sum((p for total, p in chances.items() if total >= target), Fraction(0))
 
 
 # --- treasure (PG-TRE-1) ----------------------------------------------------------------------
@@ -254,7 +255,7 @@ def treasure(total_xp: int, source: DiceSource, rules: Ruleset) -> TreasureResul
 
 def treasure_mean(total_xp: int, rules: Ruleset) -> Fraction:
     """The exact average gold of a hoard (PG-TRE-1)."""
-    return total_xp * parse(rules.treasure_multiplier).mean()
+    return total_xp * mean(parse(rules.treasure_multiplier))
 
 
 # --- magic dice (TP-MAG-1) ----------------------------------------------------------------------

@@ -44,6 +44,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from turnkeeper.dice import parse
+from turnkeeper.dice.sampling import sample
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.combat_state import Combatant, Side
 from turnkeeper.procedures.combat.attacks import attack_bonus
@@ -135,7 +136,7 @@ def _side_total(
     Names are read as added modifiers (``1d8+DEX``), which every preset's die is.
     """
     expression = parse(rules.initiative.die)
-    total = expression.sample(alive.shape[0], rng, {k: 0 for k in expression.names})
+    total = sample(expression, alive.shape[0], rng, {k: 0 for k in expression.names})
     for name in expression.names:
         total = total + _best(f, alive, party, name)
     return total
@@ -154,7 +155,7 @@ def _beats(rules: Ruleset, f: _Fighters, alive: Bools, rng: np.random.Generator)
         keys = np.empty((runs, n), dtype=np.int64)
         for i in range(n):
             if f.party[i]:
-                own = expression.sample(runs, rng, {k: 0 for k in expression.names})
+                own = sample(expression, runs, rng, {k: 0 for k in expression.names})
                 for name in expression.names:
                     own = own + f.stats.get(name, np.zeros_like(f.ac))[i]
                 keys[:, i] = own * 2 + 1
@@ -194,13 +195,13 @@ def _attack_beat(
     target = scores.argmax(axis=2)  # (runs, n)
     has_target = valid.any(axis=2) & actors
     die = parse(rules.attack.die)
-    thrown = die.sample(runs * n, rng).reshape(runs, n)
+    thrown = sample(die, runs * n, rng).reshape(runs, n)
     total = thrown + f.bonus[None, :] + (second_wind[:, None] & f.party[None, :])
     target_ac = f.ac[target]
     hit = total > target_ac if rules.attack.hits == "above" else total >= target_ac
     dealt = np.zeros((runs, n), dtype=np.int64)
     for i in range(n):
-        amount = parse(f.damage[i]).sample(runs, rng) + f.strength[i]
+        amount = sample(parse(f.damage[i]), runs, rng) + f.strength[i]
         amount = np.maximum(amount, 0) * (hit[:, i] & has_target[:, i])
         np.add.at(dealt, (np.arange(runs), target[:, i]), amount)
     return dealt

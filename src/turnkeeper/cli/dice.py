@@ -19,6 +19,7 @@ from turnkeeper.dice import (
     SeededDice,
     TypedDice,
     UsageDie,
+    exact,
     format_fraction,
     parse,
     usage_lifetime,
@@ -159,8 +160,8 @@ def odds_command(
     else:
         parsed = parse(expression or "")
         values = set_values(set_items)
-        distribution = parsed.distribution(values)
-        mean = parsed.mean(values)
+        distribution = exact.distribution(parsed, values)
+        mean = exact.mean(parsed, values)
         record = {
             "expression": str(parsed),
             "distribution": {str(k): format_fraction(p) for k, p in distribution.items()},

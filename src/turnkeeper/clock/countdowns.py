@@ -75,7 +75,7 @@ class Countdown(Frozen):
     tick. ``failure_of`` names the regular countdown a failure countdown runs beside.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str
     kind: str

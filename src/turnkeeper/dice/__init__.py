@@ -1,12 +1,15 @@
 """Dice: notation, recorded rolls, exact odds, sampling, and usage dice.
 
 One grammar (``dice.lark``, after avrae/d20) is parsed once into a tree; the tree is rolled
-with an injected dice source, weighed exactly with icepool, or sampled with numpy.
+with an injected dice source, weighed exactly with icepool (:mod:`turnkeeper.dice.exact`), or
+sampled with numpy (:mod:`turnkeeper.dice.sampling`). Those two load only when imported, so
+rolling dice never pays for them.
 
 >>> from turnkeeper.dice import SeededDice, TypedDice, parse, roll
 >>> roll("2d6+1", TypedDice([3, 5])).breakdown
 '2d6 (3, 5) + 1 = 9'
->>> parse("2d20kl1").mean()
+>>> from turnkeeper.dice.exact import mean
+>>> mean(parse("2d20kl1"))
 Fraction(287, 40)
 """
 

@@ -1,5 +1,11 @@
 """Exact odds: the tree evaluated into an icepool ``Die`` of exact fractions.
 
+>>> from turnkeeper.dice import parse
+>>> mean(parse("4d6kh3"))
+Fraction(15869, 1296)
+>>> distribution(parse("1d4"))[2]
+Fraction(1, 4)
+
 Every sub-expression rolls its own dice, so binary operators are icepool's operators on
 independent dice; dice terms use icepool's reroll, explode and keep on pools.
 """
@@ -7,9 +13,13 @@ independent dice; dice terms use icepool's reroll, explode and keep on pools.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
 
 import icepool
 
+from turnkeeper.dice.expression import Expression
 from turnkeeper.dice.nodes import (
     EXPLODE_DEPTH,
     BinOp,
@@ -118,3 +128,29 @@ def _exact_dice(dice: Dice, values: Mapping[str, int]) -> icepool.Die:
     if from_top:
         return single.highest(count, keep=kept)
     return single.lowest(count, keep=kept)
+
+
+def exact(expression: Expression, values: Mapping[str, int] | None = None) -> icepool.Die:
+    """The exact distribution of ``expression`` as an icepool ``Die``."""
+    return _exact(expression.tree, () if values is None else tuple(sorted(values.items())))
+
+
+@lru_cache(maxsize=256)
+def _exact(tree: Node, values: tuple[tuple[str, Any], ...]) -> icepool.Die:
+    return exact_die(tree, dict(values))
+
+
+def distribution(
+    expression: Expression, values: Mapping[str, int] | None = None
+) -> dict[int, Fraction]:
+    """Each possible total with its exact probability, lowest total first."""
+    die = exact(expression, values)
+    denominator = die.denominator()
+    return {int(outcome): Fraction(q, denominator) for outcome, q in die.items()}
+
+
+def mean(expression: Expression, values: Mapping[str, int] | None = None) -> Fraction:
+    """The exact average total."""
+    return sum(
+        (outcome * p for outcome, p in distribution(expression, values).items()), Fraction(0)
+    )

@@ -1,8 +1,6 @@
-"""A parsed dice expression: read once, then rolled, weighed exactly, or sampled.
+"""A parsed dice expression: read once, then rolled (weighed exactly by
+:mod:`turnkeeper.dice.exact`, sampled by :mod:`turnkeeper.dice.sampling`).
 
->>> e = parse("4d6kh3")
->>> e.mean()
-Fraction(15869, 1296)
 >>> str(parse("2d4 x 10")), parse("d20+STR").names
 ('2d4x10', frozenset({'STR'}))
 """
@@ -12,16 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 
-import icepool
-import numpy as np
-
-from turnkeeper.dice.exact import exact_die
 from turnkeeper.dice.nodes import Node, names_in
 from turnkeeper.dice.parser import parse_tree
 from turnkeeper.dice.rolling import DieFace, Roll, Roller, compile_roller, fast_roll
-from turnkeeper.dice.sampling import Ints, sample_array
 from turnkeeper.dice.sources import DiceSource
 from turnkeeper.errors import DiceNotationError
 
@@ -29,7 +21,11 @@ _NO_VALUES: Mapping[str, int] = {}
 
 
 class Expression:
-    """Dice notation parsed into its tree; immutable, equal when the trees are equal."""
+    """Dice notation parsed into its tree; immutable, equal when the trees are equal.
+
+    The heavy evaluators load where they are needed: exact odds in
+    :mod:`turnkeeper.dice.exact` (icepool), samples in :mod:`turnkeeper.dice.sampling` (numpy).
+    """
 
     __slots__ = ("_canonical", "_roller", "names", "text", "tree")
 
@@ -73,41 +69,6 @@ class Expression:
         total, text = roller(source.die, typed, faces, _NO_VALUES if values is None else values)
         canonical: str = self._canonical  # type: ignore[attr-defined]
         return fast_roll(canonical, total, tuple(faces), f"{text} = {total}", typed)
-
-    def exact(self, values: Mapping[str, int] | None = None) -> icepool.Die:
-        """The exact distribution as an icepool ``Die``."""
-        return _exact(self.tree, _freeze(values))
-
-    def distribution(self, values: Mapping[str, int] | None = None) -> dict[int, Fraction]:
-        """Each possible total with its exact probability, lowest total first.
-
-        >>> parse("1d4").distribution()[2]
-        Fraction(1, 4)
-        """
-        die = self.exact(values)
-        denominator = die.denominator()
-        return {int(outcome): Fraction(q, denominator) for outcome, q in die.items()}
-
-    def mean(self, values: Mapping[str, int] | None = None) -> Fraction:
-        """The exact average total."""
-        return sum((outcome * p for outcome, p in self.distribution(values).items()), Fraction(0))
-
-    def sample(
-        self, n: int, rng: np.random.Generator, values: Mapping[str, int] | None = None
-    ) -> Ints:
-        """``n`` independent totals at once, for simulation: int64, shape ``(n,)``."""
-        if n < 0:
-            raise DiceNotationError(f"cannot draw {n} samples")
-        return sample_array(self.tree, n, rng, _NO_VALUES if values is None else values)
-
-
-def _freeze(values: Mapping[str, int] | None) -> tuple[tuple[str, Any], ...]:
-    return () if values is None else tuple(sorted(values.items()))
-
-
-@lru_cache(maxsize=256)
-def _exact(tree: Node, values: tuple[tuple[str, Any], ...]) -> icepool.Die:
-    return exact_die(tree, dict(values))
 
 
 @lru_cache(maxsize=1024)

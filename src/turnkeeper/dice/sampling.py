@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from turnkeeper.dice.expression import Expression
 from turnkeeper.dice.nodes import (
     EXPLODE_DEPTH,
     BinOp,
@@ -145,3 +146,15 @@ def _reroll_while(
         fresh = rng.integers(1, sides + 1, size=todo.size, dtype=np.int64)
         faces[todo] = fresh
         todo = todo[rerolls[fresh]]
+
+
+def sample(
+    expression: Expression,
+    n: int,
+    rng: np.random.Generator,
+    values: Mapping[str, int] | None = None,
+) -> Ints:
+    """``n`` independent totals of ``expression`` at once, for simulation: int64, ``(n,)``."""
+    if n < 0:
+        raise DiceNotationError(f"cannot draw {n} samples")
+    return sample_array(expression.tree, n, rng, {} if values is None else values)

@@ -60,7 +60,7 @@ def other_side(side: Side) -> Side:
 class Frozen(BaseModel):
     """Base of the combat models: immutable, unknown keys are errors."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Combatant(Frozen):

@@ -10,10 +10,10 @@ die is in an event).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cached_property
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal, Union
 
@@ -38,7 +38,7 @@ class Visibility(StrEnum):
 class RollRecord(BaseModel):
     """A roll as the journal keeps it: the same fields as :meth:`Roll.to_record`."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     expression: str
     total: int
@@ -77,7 +77,7 @@ class RollRecord(BaseModel):
 class Event(BaseModel):
     """Base of every event: its kind, who may see it, every die rolled for it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: ClassVar[str] = ""
     visibility: Visibility = Visibility.PARTY
@@ -161,25 +161,38 @@ class EventRegistry:
                     f"two events share the kind {event.kind!r}: {other.__name__}, {event.__name__}"
                 )
         self.kinds: Mapping[str, type[Event]] = MappingProxyType(kinds)
+        self._schemas: dict[frozenset[str], RecordSchema] = {}
 
-    @cached_property
-    def schema(self) -> RecordSchema:
-        """The record schema of every kind here, built once."""
+    def schema(self, kinds: Iterable[str] | None = None) -> RecordSchema:
+        """The record schema of ``kinds`` (every kind here by default), built once per set.
+
+        A schema covers only the kinds asked for, so reading a short journal builds the
+        models of the few kinds it holds, not of every procedure's events.
+        """
+        wanted = frozenset(kind for kind in kinds or () if kind in self.kinds)
+        if not wanted:
+            wanted = frozenset(self.kinds)
+        found = self._schemas.get(wanted)
+        if found is None:
+            found = self._schemas[wanted] = self._build(sorted(wanted))
+        return found
+
+    def _build(self, kinds: Sequence[str]) -> RecordSchema:
         make: Any = TypedDict  # the shapes are made at run time, one per kind
         shapes = tuple(
             make(
-                f"{cls.__name__}Record",
+                f"{self.kinds[kind].__name__}Record",
                 {
                     "seq": int,
                     "command": int,
                     "at": int,
                     "kind": Literal[kind],
                     "visibility": Visibility,
-                    "data": cls,
+                    "data": self.kinds[kind],
                     "rolls": tuple[RollRecord, ...],
                 },
             )
-            for kind, cls in self.kinds.items()
+            for kind in kinds
         )
         one: Any = Annotated[Union[shapes], Field(discriminator="kind")]  # noqa: UP007
         return RecordSchema(TypeAdapter(one), TypeAdapter(list[one]))
@@ -187,8 +200,10 @@ class EventRegistry:
     def record(self, record: Mapping[str, object]) -> Recorded:
         """Read back a record written by :meth:`Recorded.to_record`; TurnkeeperError if it is
         not one."""
+        kind = record.get("kind")
+        schema = self.schema([kind] if isinstance(kind, str) and kind in self.kinds else None)
         try:
-            return _recorded(self.schema.one.validate_python(record))
+            return _recorded(schema.one.validate_python(record))
         except ValidationError as error:
             raise _not_a_record(error, record) from None
 
@@ -197,16 +212,22 @@ class EventRegistry:
 
         pydantic-core applies the schema to the JSON text itself: no Python dict is made per
         record, which makes a full rebuild about three times faster than a record at a time.
-        Records come back sorted by seq.
+        The schema is that of the kinds the text names. Records come back sorted by seq.
         """
+        raw = text.encode() if isinstance(text, str) else text
+        named = {match.decode() for match in _KIND_IN_JSON.findall(raw)}
         try:
-            rows = self.schema.many.validate_json(text)
+            rows = self.schema(named).many.validate_json(raw)
         except ValidationError as error:
             raise _not_a_record(error, None) from None
         records = [_recorded(row) for row in rows]
         if any(a.seq >= b.seq for a, b in itertools.pairwise(records)):
             records.sort(key=lambda r: r.seq)
         return records
+
+
+#: Every ``"kind": "..."`` of a JSON text: each record's kind, and any field named so.
+_KIND_IN_JSON = re.compile(rb'"kind"\s*:\s*"([^"\\]*)"')
 
 
 def _recorded(row: Mapping[str, Any]) -> Recorded:

@@ -27,7 +27,7 @@ class PartyFileError(TurnkeeperError):
 class Model(Frozen):
     """Base of the campaign's data: immutable, and unknown keys are errors."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class Character(Model):

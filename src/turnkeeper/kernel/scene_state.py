@@ -32,7 +32,7 @@ Frame = Literal["combat_round", "social_round", "exploration_round"]
 class Frozen(BaseModel):
     """Base of the scene models: immutable, unknown fields refused."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class SceneKind(StrEnum):

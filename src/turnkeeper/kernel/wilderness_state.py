@@ -37,7 +37,7 @@ class Movement(StrEnum):
 class PendingMove(BaseModel):
     """TP-WIL-6: a move into ``to`` that costs ``cost`` TP, of which ``paid`` are spent."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     to: Hex
     cost: Fraction
@@ -76,7 +76,7 @@ class WildernessState(BaseModel):
     (Fraction(4, 1), 'wilds', False)
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     map: MapFile
     position: Hex

@@ -98,7 +98,7 @@ class Visibility(StrEnum):
 class Feature(BaseModel):
     """Something in a hex: a site, a ruin, a village. Referee notes never reach players."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str = Field(min_length=1, description="Unique across the map, e.g. 'f-0304-1'.")
     name: str = Field(min_length=1, description="What the party calls it once found.")

@@ -31,7 +31,7 @@ _ROAD_CHARS = "".join(ROAD_LETTERS.values())
 class HexEntry(BaseModel):
     """What one hex has beyond its terrain letter and road letter."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     at: str = Field(
         pattern=r"^(\d{4,}|-?\d+,-?\d+)$",
@@ -48,7 +48,7 @@ class HexEntry(BaseModel):
 class MapFile(BaseModel):
     """A turnkeeper wilderness map file."""
 
-    model_config = ConfigDict(extra="forbid", title="turnkeeper map")
+    model_config = ConfigDict(extra="forbid", title="turnkeeper map", defer_build=True)
 
     name: str = Field(min_length=1)
     width: int = Field(ge=1, le=10000, description="Columns of hexes.")

@@ -57,7 +57,7 @@ class SiteError(TurnkeeperError):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 _BAND = re.compile(r"^\s*(-?\d+)\s*(?:-\s*(-?\d+)\s*)?$")

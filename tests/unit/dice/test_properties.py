@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from turnkeeper.dice import DiceNotationError, Expression, SeededDice, parse
+from turnkeeper.dice.exact import distribution
+from turnkeeper.dice.sampling import sample
 
 VALUES = {"STR": 2, "HD": 3}
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -84,30 +86,30 @@ def test_every_roll_lies_within_the_exact_support(text: str, seed: int) -> None:
     assume(expression is not None)
     assert expression is not None
     try:
-        distribution = expression.distribution(VALUES)
+        chances = distribution(expression, VALUES)
     except DiceNotationError:
         assume(False)  # e.g. a divisor that can be zero
-    assert sum(distribution.values()) == 1
+    assert sum(chances.values()) == 1
     for offset in range(5):
         try:
             result = expression.roll(SeededDice(seed + offset), VALUES)
         except DiceNotationError:
             continue
-        assert result.total in distribution
+        assert result.total in chances
         assert sum(d.face for d in result.dice if d.kept) <= sum(d.face for d in result.dice)
 
 
 def _chi_square_p(expression: Expression, seed: int, n: int = 20_000) -> float:
-    distribution = expression.distribution(VALUES)
-    sample = expression.sample(n, np.random.default_rng(seed), VALUES)
-    outcomes = np.array(list(distribution), dtype=np.int64)
-    assert np.isin(sample, outcomes).all()
+    chances = distribution(expression, VALUES)
+    drawn = sample(expression, n, np.random.default_rng(seed), VALUES)
+    outcomes = np.array(list(chances), dtype=np.int64)
+    assert np.isin(drawn, outcomes).all()
     # Merge outcomes expected fewer than 5 times into their neighbours, as chi-square needs.
     observed: list[int] = []
     expected: list[float] = []
-    counts = dict(zip(*np.unique(sample, return_counts=True), strict=True))
+    counts = dict(zip(*np.unique(drawn, return_counts=True), strict=True))
     bucket_obs, bucket_exp = 0, Fraction(0)
-    for outcome, p in distribution.items():
+    for outcome, p in chances.items():
         bucket_obs += int(counts.get(outcome, 0))
         bucket_exp += p * n
         if bucket_exp >= 5:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from turnkeeper.dice import TypedDice, parse
+from turnkeeper.dice.exact import distribution
 from turnkeeper.procedures.dungeon.wandering import (
     check_due,
     reaction_roll,
@@ -36,7 +37,7 @@ def test_ex_enc_4_tumult_2_in_6_running_3_in_6() -> None:
 
 # rule: EX-ENC-2
 def test_ex_enc_2_encounter_starts_2d4_x_10_ft() -> None:
-    distances = parse(EX.dungeon.encounter_distance).distribution()
+    distances = distribution(parse(EX.dungeon.encounter_distance))
     assert min(distances) == 20 and max(distances) == 80 and distances[50] == Fraction(4, 16)
 
 

@@ -7,6 +7,7 @@ source works, so typed-in physical dice serve every roll.
 from __future__ import annotations
 
 from turnkeeper.dice import DiceSource, Roll, parse, roll
+from turnkeeper.dice.exact import mean
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.combat_state import Combatant, CombatState, Condition, Side
 from turnkeeper.procedures.combat.events import CombatEvent, MoraleChecked
@@ -185,7 +186,7 @@ def save_target(combatant: Combatant, rules: Ruleset) -> int:
     expression = (
         rules.saves.monster_target if combatant.is_monster else rules.saves.character_target
     )
-    return int(parse(expression).mean(values))
+    return int(mean(parse(expression), values))
 
 
 def saving_throw(combatant: Combatant, rules: Ruleset, dice: DiceSource) -> SaveRolled:

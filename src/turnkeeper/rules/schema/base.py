@@ -63,4 +63,4 @@ Multiplier = Annotated[Fraction, BeforeValidator(_not_a_flag), Field(ge=0)]
 class Rules(BaseModel):
     """Base of every ruleset model: immutable, and unknown keys are errors."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
