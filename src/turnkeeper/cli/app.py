@@ -133,7 +133,7 @@ VERBS: dict[str, Verb] = {
     ),
     "roll": Verb("dice", "Roll dice notation and show every die and the total.", DESIGN),
     "odds": Verb(
-        "dice",
+        "odds",
         "Exact odds of dice notation, of a usage die's lifetime, or of a dungeon turn.",
         DESIGN,
     ),

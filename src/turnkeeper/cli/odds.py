@@ -1,0 +1,180 @@
+"""CLI verb ``odds``: exact odds of dice notation, of a usage die's lifetime (PG-USE-1), or of
+a dungeon turn under a ruleset."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from turnkeeper.cli.app import JsonOption, console, emit
+from turnkeeper.cli.options import SetOption, set_values
+from turnkeeper.dice import DEFAULT_CHAIN, UsageDie, exact, format_fraction, parse, usage_lifetime
+from turnkeeper.errors import DiceNotationError, TurnkeeperError
+
+#: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
+verbs = typer.Typer()
+
+
+def _chain(text: str | None) -> tuple[int, ...]:
+    if text is None:
+        return DEFAULT_CHAIN
+    try:
+        return tuple(int(part.strip().lstrip("d")) for part in text.split(","))
+    except ValueError:
+        raise DiceNotationError(f"--chain {text!r}: write dice sizes like 12,10,8,6,4") from None
+
+
+_TURN = "turn"
+
+
+@verbs.command("odds")
+def odds_command(
+    expression: str | None = typer.Argument(
+        None, help="Dice notation, e.g. 3d6 or 2d20kl1; or 'turn' for a dungeon turn's odds."
+    ),
+    usage: str | None = typer.Option(
+        None, "--usage", help="A usage die (PG-USE-1): how many uses it lasts, e.g. d12."
+    ),
+    chain: str | None = typer.Option(
+        None, "--chain", help="The usage dice chain, largest first (default 12,10,8,6,4)."
+    ),
+    set_items: list[str] | None = SetOption,
+    ruleset: str | None = typer.Option(
+        None, "--ruleset", "-r", help="odds turn, or --usage: a preset name or ruleset file."
+    ),
+    turns: int | None = typer.Option(
+        None, "--turns", help="odds turn: the span in turns (default: an hour)."
+    ),
+    mode: str | None = typer.Option(None, "--mode", "-m", help="odds turn: a movement mode."),
+    noisy: bool = typer.Option(False, "--noisy", help="odds turn: tumult and trouble (EX-ENC-4)."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Exact odds of dice notation, of a usage die's lifetime, or of a dungeon turn.
+
+    With `turn`, as in `odds turn --ruleset ex [--turns N] [--mode M] [--noisy]`: event rates, light
+    lifetimes and rests over a span of dungeon turns.
+    """
+    turn_options = turns is not None or mode is not None or noisy
+    if expression == _TURN:
+        if usage is not None or chain is not None or set_items:
+            raise TurnkeeperError("odds turn takes --ruleset, --turns, --mode and --noisy only")
+        if ruleset is None:
+            raise TurnkeeperError("odds turn needs a ruleset: odds turn --ruleset ex")
+        show_turn_odds(ruleset, turns, mode, noisy, as_json)
+        return
+    if turn_options or (ruleset is not None and usage is None):
+        raise TurnkeeperError(
+            "--turns, --mode and --noisy are for a turn's odds (odds turn --ruleset ex); "
+            "--ruleset also picks a usage die chain (odds --usage d10 --ruleset pg)"
+        )
+    if ruleset is not None and chain is not None:
+        raise TurnkeeperError("give --chain or --ruleset for the usage die chain, not both")
+    if (expression is None) == (usage is None):
+        raise DiceNotationError("give a dice expression or --usage d12, one of them")
+    record: dict[str, Any]
+    note = ""
+    if usage is not None:
+        if ruleset is not None:
+            from turnkeeper.rules import find_ruleset
+
+            die = UsageDie.parse(usage, tuple(find_ruleset(ruleset).usage_die))
+        else:
+            die = UsageDie.parse(usage, _chain(chain))
+        if die.sides is None:
+            raise DiceNotationError("a depleted resource has no uses left; give a die, e.g. d12")
+        lifetime = usage_lifetime(die.sides, die.chain)
+        distribution, mean = lifetime.distribution, lifetime.mean
+        record = {
+            "usage_die": str(die),
+            "chain": list(die.chain),
+            "distribution": {str(k): format_fraction(p) for k, p in distribution.items()},
+            "mean": format_fraction(mean),
+            "tail_cut_below": lifetime.tail_cut_below,
+        }
+        title = f"uses of a {die} usage die (PG-USE-1)"
+        if lifetime.tail_cut_below is not None:
+            note = (
+                f"lifetimes with chance below {lifetime.tail_cut_below:g} are left out; "
+                f"the mean, {format_fraction(mean)} uses, is exact"
+            )
+    else:
+        parsed = parse(expression or "")
+        values = set_values(set_items)
+        distribution = exact.distribution(parsed, values)
+        mean = exact.mean(parsed, values)
+        record = {
+            "expression": str(parsed),
+            "distribution": {str(k): format_fraction(p) for k, p in distribution.items()},
+            "mean": format_fraction(mean),
+        }
+        title = f"odds of {parsed}"
+
+    def render() -> None:
+        _render_table(title, distribution, mean, note)
+
+    emit(record, as_json, render)
+
+
+def _render_table(title: str, distribution: dict[int, Fraction], mean: Fraction, note: str) -> None:
+    table = Table(title=title)
+    table.add_column("result", justify="right")
+    table.add_column("chance", justify="right")
+    table.add_column("at least", justify="right")
+    table.add_column("")
+    biggest = max(distribution.values(), default=Fraction(1))
+    at_least = sum(distribution.values(), Fraction(0))
+    for outcome, chance in distribution.items():
+        bar = "█" * round(30 * chance / biggest) if biggest else ""
+        table.add_row(str(outcome), f"{float(chance):.2%}", f"{float(at_least):.2%}", bar)
+        at_least -= chance
+    console.print(table)
+    console.print(f"mean [bold]{format_fraction(mean)}[/] ({float(mean):.3f})")
+    if note:
+        console.print(f"[dim]{note}[/]")
+
+
+def show_turn_odds(
+    ruleset: str, turns: int | None, mode: str | None, noisy: bool, as_json: bool
+) -> None:
+    """Exact odds of the ruleset's dungeon turn: event rates, light lifetimes, rests.
+
+    ``turnkeeper odds turn --ruleset R`` lands here (see :func:`odds_command`).
+    """
+    # The turn's procedures and the rulesets load only for `odds turn`, not for dice.
+    from turnkeeper.analysis.turn_odds import turn_odds
+    from turnkeeper.rules.loader import find_ruleset
+
+    odds = turn_odds(find_ruleset(ruleset), turns=turns, mode=mode, noisy=noisy)
+    data = odds.to_data()
+
+    def render() -> None:
+        title = (
+            f"{odds.ruleset}: {odds.turns} turns ({odds.turns * odds.minutes} min), "
+            f"{odds.procedure}" + (f", {odds.mode}" if odds.mode else "")
+        )
+        table = Table(title=title)
+        for column in ("event", "per turn", "at least once", "expected"):
+            table.add_column(column, justify="left" if column == "event" else "right")
+        for rate in odds.events:
+            table.add_row(
+                rate.event,
+                _percent(rate.per_turn),
+                _percent(rate.at_least_one),
+                f"{float(rate.expected):.3f}",
+            )
+        console.print(table)
+        for light in odds.lights:
+            console.print(
+                f"{light.source}: lasts {float(light.expected_turns):.2f} turns on average; "
+                f"lasts the whole span {_percent(light.lasts_span)}"
+            )
+        console.print(f"turns of rest due: {float(odds.rest_turns):.2f}")
+
+    emit(data, as_json, render)
+
+
+def _percent(value: Any) -> str:
+    return f"{value} ({float(value):.1%})"
