@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 PG_ENV = "TURNKEEPER_TEST_PG"
+PG_EXAMPLE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,21 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
         return
     url = os.environ.get(PG_ENV)
     if not url:
-        pytest.skip(f"PostgreSQL store tests need {PG_ENV}=postgresql+psycopg://user@host/db")
+        pytest.skip(f"PostgreSQL store tests need {PG_ENV}={PG_EXAMPLE}")
     with pg_schema(url) as schema:
         yield Backend(url, schema)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say so when the PostgreSQL half of the store suite did not run, and how to run it."""
+    skipped = [
+        report
+        for report in terminalreporter.stats.get("skipped", [])
+        if PG_ENV in str(getattr(report, "longrepr", ""))
+    ]
+    if skipped:
+        terminalreporter.write_sep("-", f"{len(skipped)} PostgreSQL tests skipped", yellow=True)
+        terminalreporter.write_line(
+            f"They need a PostgreSQL server: {PG_ENV}={PG_EXAMPLE} .venv/bin/pytest "
+            "(.ci/run sets it)."
+        )
