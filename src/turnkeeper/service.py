@@ -98,6 +98,8 @@ class Campaigns:
         """
         if not isinstance(self.store, SnapshotStore):
             return None
+        if self.store.version(name) < snapshots.SNAPSHOT_EVERY:
+            return None  # too short to have one: never pay for the format tag's schema
         found = self.store.load_snapshot(name, snapshots.state_format())
         if found is None:
             return None

@@ -17,16 +17,17 @@ from dataclasses import dataclass
 from difflib import get_close_matches
 from functools import cache
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from typer._click import Command, Context
 from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 from typer.core import TyperCommand, TyperGroup
 
 from turnkeeper.errors import TurnkeeperError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 @dataclass(frozen=True)
@@ -207,8 +208,23 @@ def root() -> None:
     """turnkeeper keeps the strict time record of an old-school campaign."""
 
 
-console = Console()
-err_console = Console(stderr=True)
+@cache
+def console() -> Console:
+    """The console people read, made on first use: a ``--json`` verb never loads Rich's."""
+    from rich.console import Console  # loaded only when something is drawn for people
+
+    return Console()
+
+
+def print_error(message: str) -> None:
+    """One line on stderr: ``error:`` and what is wrong (printed as text, never as markup)."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    Console(stderr=True).print(
+        f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True
+    )
+
 
 JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables.")
 
@@ -235,9 +251,7 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)
     except TurnkeeperError as error:
-        err_console.print(
-            f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True
-        )
+        print_error(str(error))
         sys.exit(2)
     except NoArgsIsHelpError as error:
         error.show()
@@ -246,8 +260,7 @@ def main() -> None:
         hint = ""
         if isinstance(error, UsageError) and error.ctx is not None:
             hint = f" (see `{error.ctx.command_path} --help`)"
-        message = escape(f"{error.format_message()}{hint}")
-        err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+        print_error(f"{error.format_message()}{hint}")
         sys.exit(error.exit_code)
     except typer.Abort:
         sys.exit(1)

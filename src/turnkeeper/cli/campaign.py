@@ -77,7 +77,7 @@ def new_command(
     emit(
         data,
         as_json,
-        lambda: console.print(
+        lambda: console().print(
             f"Started [bold]{name}[/] under {rules.name} (seed {state.seed}) at {state.date}."
         ),
     )
@@ -92,9 +92,9 @@ def campaigns_command(db: str | None = DbOption, as_json: bool = JsonOption) -> 
 
     def render() -> None:
         if not names:
-            console.print("No campaigns yet: start one with `turnkeeper new NAME --ruleset ex`.")
+            console().print("No campaigns yet: start one with `turnkeeper new NAME --ruleset ex`.")
         for name in names:
-            console.print(("* " if name == current else "  ") + name)
+            console().print(("* " if name == current else "  ") + name)
 
     emit(data, as_json, render)
 
@@ -108,7 +108,7 @@ def use_command(
     """Choose the current campaign."""
     with open_campaigns(db) as campaigns:
         campaigns.use(name)
-    emit({"current": name}, as_json, lambda: console.print(f"Now using [bold]{name}[/]."))
+    emit({"current": name}, as_json, lambda: console().print(f"Now using [bold]{name}[/]."))
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -176,7 +176,7 @@ def status_command(
     """Show the campaign now: date and time, light, supplies, countdowns, hit points."""
     with open_campaigns(db) as campaigns:
         state = campaigns.state(campaigns.resolve(campaign))
-    emit(referee_state(state), as_json, lambda: console.print(status_panel(state)))
+    emit(referee_state(state), as_json, lambda: console().print(status_panel(state)))
 
 
 @verbs.command("log")
@@ -325,9 +325,9 @@ def countdown_list(
 
     def render() -> None:
         if not countdowns:
-            console.print("No countdowns running.")
+            console().print("No countdowns running.")
         for c in countdowns:
-            console.print(
+            console().print(
                 f"{c.name} ({c.kind}): {c.left}/{c.length}"
                 + (" [magenta](referee)[/]" if c.visibility == "referee" else "")
             )
@@ -366,7 +366,7 @@ def export_command(
         emit(
             {"campaign": name, "format": format, "out": str(out)},
             as_json,
-            lambda: console.print(f"Wrote {name} to {out}."),
+            lambda: console().print(f"Wrote {name} to {out}."),
         )
     elif as_json:
         emit({"campaign": name, "format": format, "text": text}, True, lambda: None)
@@ -393,7 +393,7 @@ def import_command(
     emit(
         data,
         as_json,
-        lambda: console.print(
+        lambda: console().print(
             f"Imported [bold]{state.name}[/]: {state.version} records, now {state.date}."
         ),
     )

@@ -128,14 +128,14 @@ def _render(combat: CombatState) -> None:
     who = combat.initiative.value if combat.initiative else "simultaneous"
     face = f" · face {combat.face}" if combat.face else ""
     order = " → ".join("+".join(beat) for beat in combat.order)
-    console.print(
+    console().print(
         f"[bold]round {combat.round}[/] · {combat.phase.value} · initiative {who}{face}"
         + (f" · {combat.seconds} s" if combat.seconds else ""),
         highlight=False,
     )
     if order:
-        console.print(f"[dim]order: {order}[/]", highlight=False)
-    console.print(table)
+        console().print(f"[dim]order: {order}[/]", highlight=False)
+    console().print(table)
 
 
 @combat_app.command("start")
@@ -305,7 +305,7 @@ def simulate_fight_command(
     if as_json:
         odds = simulate_fight(rules, fighters, runs=runs, seed=seed)
     else:
-        with Progress(console=console, transient=True) as progress:
+        with Progress(console=console(), transient=True) as progress:
             task = progress.add_task(f"{runs} fights", total=50)
             odds = simulate_fight(
                 rules,
@@ -323,8 +323,8 @@ def simulate_fight_command(
         table.add_column("foes", justify="right")
         table.add_row("wins", f"{odds.party_wins:.1%}", f"{odds.opposition_wins:.1%}")
         table.add_row("hp lost", f"{odds.hp_lost_party:.1f}", f"{odds.hp_lost_opposition:.1f}")
-        console.print(table)
-        console.print(
+        console().print(table)
+        console().print(
             f"both down {odds.both_down:.1%} · unresolved {odds.unresolved:.1%} · "
             f"rounds {odds.rounds_mean:.2f} on average",
             highlight=False,
@@ -334,6 +334,6 @@ def simulate_fight_command(
         spread.add_column("fights", justify="right")
         for rounds, count in sorted(odds.rounds.items()):
             spread.add_row(str(rounds), f"{count / runs:.1%}")
-        console.print(spread)
+        console().print(spread)
 
     emit(data, as_json, render)

@@ -74,13 +74,13 @@ def demo_command(
     data["status"] = referee_state(state)
 
     def render() -> None:
-        console.print(
+        console().print(
             f"[bold]{DEMO}[/]: the example party enters the Sunken Abbey under {rules.name} "
             f"(seed {seed})\n"
         )
         show_lines(records)
-        console.print(status_panel(state))
-        console.print(
+        console().print(status_panel(state))
+        console().print(
             f"[dim]The journal is kept in {where}.[/]\n"
             "Go on with `turnkeeper turn`, `turnkeeper status`, `turnkeeper log`, "
             "`turnkeeper undo` or `turnkeeper export --format markdown`.",

@@ -61,8 +61,8 @@ def roll_command(
         record["values"] = values
 
     def render() -> None:
-        console.print(f"{result.breakdown.rsplit(' = ', 1)[0]} = [bold]{result.total}[/]")
+        console().print(f"{result.breakdown.rsplit(' = ', 1)[0]} = [bold]{result.total}[/]")
         note = "typed-in dice" if result.typed_in else f"seed {seed}"
-        console.print(f"[dim]{note}[/]")
+        console().print(f"[dim]{note}[/]")
 
     emit(record, as_json, render)

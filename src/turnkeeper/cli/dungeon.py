@@ -150,12 +150,12 @@ def site_show(
 def _render_site(data: dict[str, Any], player: bool) -> None:
     site, where = data["site"], data["where"]
     info = site if player else site["site"]
-    console.print(f"[bold]{info['name']}[/] ({info['kind']}): {info['description']}")
-    console.print(f"level {where['level']}, area {where['area'] or '-'}, {where['turns']} turns")
+    console().print(f"[bold]{info['name']}[/] ({info['kind']}): {info['description']}")
+    console().print(f"level {where['level']}, area {where['area'] or '-'}, {where['turns']} turns")
     if player:
-        console.print("[dim]the party's view: only the places it has been (EX-MAP-2)[/]")
+        console().print("[dim]the party's view: only the places it has been (EX-MAP-2)[/]")
     else:
-        console.print("[bold]true map[/] (referee only)")
+        console().print("[bold]true map[/] (referee only)")
     visited = {(place[0], place[1]) for place in data.get("visited", [])}
     for level in site["levels"]:
         table = Table(title=f"level {level['number']} {level['name']}", show_lines=False)
@@ -168,17 +168,17 @@ def _render_site(data: dict[str, Any], player: bool) -> None:
             row = [f"{area['key']} {area['name']}", area["description"]]
             been = "yes" if (level["number"], area["key"]) in visited else ""
             table.add_row(*(row if player else [*row, been, area["notes"]]))
-        console.print(table)
+        console().print(table)
         if not player and level.get("encounters"):
             rows = level["encounters"]["rows"]
             listed = ", ".join(f"{r['roll']}: {r['creature']}" for r in rows)
-            console.print(f"  wandering ({level['encounters']['dice']}): {listed}")
+            console().print(f"  wandering ({level['encounters']['dice']}): {listed}")
     notes = data["party_map"]
-    console.print("[bold]the party's map[/] (as the party recorded it, uncorrected)")
+    console().print("[bold]the party's map[/] (as the party recorded it, uncorrected)")
     for note in notes:
         place = f"level {note['level']}" + (f", {note['area']}" if note["area"] else "")
-        console.print(f"  {place}: {note['text']}")
+        console().print(f"  {place}: {note['text']}")
     if not notes:
-        console.print("  (no notes)")
+        console().print("  (no notes)")
     if not player and where.get("encounter"):
-        console.print(f"[bold red]encounter under way:[/] {where['encounter']}")
+        console().print(f"[bold red]encounter under way:[/] {where['encounter']}")

@@ -112,7 +112,7 @@ def _render_summary(summary: dict[str, Any], title: str) -> None:
         if isinstance(value, dict):
             value = ", ".join(f"{k} {v}" for k, v in value.items()) or "none"
         table.add_row(key.replace("_", " "), str(value))
-    console.print(table)
+    console().print(table)
 
 
 @map_app.command("new")
@@ -216,7 +216,7 @@ def show(
     emit(
         result,
         as_json,
-        lambda: console.print(f"wrote {out} ({'player' if player else 'referee'} view)"),
+        lambda: console().print(f"wrote {out} ({'player' if player else 'referee'} view)"),
     )
 
 

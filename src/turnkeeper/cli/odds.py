@@ -130,10 +130,10 @@ def _render_table(title: str, distribution: dict[int, Fraction], mean: Fraction,
         bar = "█" * round(30 * chance / biggest) if biggest else ""
         table.add_row(str(outcome), f"{float(chance):.2%}", f"{float(at_least):.2%}", bar)
         at_least -= chance
-    console.print(table)
-    console.print(f"mean [bold]{format_fraction(mean)}[/] ({float(mean):.3f})")
+    console().print(table)
+    console().print(f"mean [bold]{format_fraction(mean)}[/] ({float(mean):.3f})")
     if note:
-        console.print(f"[dim]{note}[/]")
+        console().print(f"[dim]{note}[/]")
 
 
 def show_turn_odds(
@@ -165,13 +165,13 @@ def show_turn_odds(
                 _percent(rate.at_least_one),
                 f"{float(rate.expected):.3f}",
             )
-        console.print(table)
+        console().print(table)
         for light in odds.lights:
-            console.print(
+            console().print(
                 f"{light.source}: lasts {float(light.expected_turns):.2f} turns on average; "
                 f"lasts the whole span {_percent(light.lasts_span)}"
             )
-        console.print(f"turns of rest due: {float(odds.rest_turns):.2f}")
+        console().print(f"turns of rest due: {float(odds.rest_turns):.2f}")
 
     emit(data, as_json, render)
 

@@ -55,8 +55,8 @@ def rulesets_command(as_json: bool = JsonOption) -> None:
             table.add_column(column)
         for info in infos:
             table.add_row(info.name, info.title, info.text, info.prefix)
-        console.print(table)
-        console.print("[dim]turnkeeper rules show NAME shows one in full[/]")
+        console().print(table)
+        console().print("[dim]turnkeeper rules show NAME shows one in full[/]")
 
     emit(data, as_json, render)
 
@@ -97,7 +97,9 @@ def show_command(
     """Show a whole ruleset as resolved: its own keys and everything it extends."""
     rules = find_ruleset(name)
     data = rules.model_dump(mode="json")
-    emit(data, as_json, lambda: console.print(_tree(f"{rules.name}: {rules.ruleset.title}", data)))
+    emit(
+        data, as_json, lambda: console().print(_tree(f"{rules.name}: {rules.ruleset.title}", data))
+    )
 
 
 @rules_app.command("check")
@@ -108,7 +110,7 @@ def check_command(
     """Check a ruleset file: prints ok, or the one thing wrong (exit 2)."""
     rules = load_ruleset(file)
     data = {"ok": True, "file": str(file), "name": rules.name, "title": rules.ruleset.title}
-    emit(data, as_json, lambda: console.print(f"[green]ok[/] {file}: {rules.name}"))
+    emit(data, as_json, lambda: console().print(f"[green]ok[/] {file}: {rules.name}"))
 
 
 # --- table roll, table list -----------------------------------------------------------------------
@@ -142,7 +144,7 @@ def list_command(ruleset: str = RulesetOption, as_json: bool = JsonOption) -> No
             table.add_column(column)
         for row in data:
             table.add_row(row["name"], row["kind"], row["dice"], ", ".join(row["milieus"]))
-        console.print(table)
+        console().print(table)
 
     emit(data, as_json, render)
 
@@ -217,9 +219,9 @@ def table_roll_command(
         )
 
     def render() -> None:
-        console.print(headline)
+        console().print(headline)
         if note:
-            console.print(note, highlight=False, markup=False)
-        console.print(f"[dim]ruleset {rules.name}, seed {seed}[/]")
+            console().print(note, highlight=False, markup=False)
+        console().print(f"[dim]ruleset {rules.name}, seed {seed}[/]")
 
     emit(data, as_json, render)

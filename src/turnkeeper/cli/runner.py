@@ -60,7 +60,7 @@ def show_records(records: list[Recorded], state: CampaignState) -> None:
             ("[magenta](referee)[/] " if _secret(record) else "") + record.event.describe(),
             "; ".join(roll.text() for roll in record.event.rolls),
         )
-    console.print(table)
+    console().print(table)
 
 
 def show_lines(records: list[Recorded], player: bool = False) -> None:
@@ -74,7 +74,7 @@ def show_lines(records: list[Recorded], player: bool = False) -> None:
         secret = "[magenta](referee)[/] " if _secret(record) else ""
         rolls = escape("; ".join(roll.text() for roll in record.event.rolls))
         said = f"{secret}{escape(record.event.describe())}"
-        console.print(f"{said}  [dim]{rolls}[/]" if rolls else said, highlight=False)
+        console().print(f"{said}  [dim]{rolls}[/]" if rolls else said, highlight=False)
 
 
 def run(
@@ -121,6 +121,6 @@ def run(
             show_records(shown, state)
         at = where(state) if where is not None else ""
         footer = f"{escape(name)} · {state.date}{at} · version {state.version}"
-        console.print(f"[dim]{footer}[/]", highlight=False)
+        console().print(f"[dim]{footer}[/]", highlight=False)
 
     emit(data, as_json, render)

@@ -90,10 +90,10 @@ def _render_status(state: CampaignState) -> None:
     table = state.scenes
     scene = table.scene
     if scene is None:
-        console.print("No scene is open.")
+        console().print("No scene is open.")
     else:
         holder = scene.spotlit or ("the GM" if scene.turn.value == "gm" else "no one yet")
-        console.print(
+        console().print(
             f"[bold]Scene {scene.number}[/] ({scene.kind.value}), round {scene.round}: "
             f"spotlight with the {scene.turn.value} ({escape(holder)}); "
             f"{scene.elapsed_seconds} s played"
@@ -103,11 +103,11 @@ def _render_status(state: CampaignState) -> None:
         used = scene is not None and scene.free_actions_of(seat.name) > 0
         seats.add_row(escape(seat.name), str(seat.tokens), "yes" if used else "")
     if table.seats:
-        console.print(seats)
-    console.print(f"Dread: {table.dread}")
+        console().print(seats)
+    console().print(f"Dread: {table.dread}")
     for bought in table.bought:
         whom = f" ({escape(bought.creature)})" if bought.creature else ""
-        console.print(f"  spent {bought.amount}{whom}: {escape(bought.what)}")
+        console().print(f"  spent {bought.amount}{whom}: {escape(bought.what)}")
 
 
 def _run(

@@ -39,7 +39,7 @@ def _links(base: str, campaigns: Campaigns, names: list[str], rotate: bool) -> l
 
 def _render(links: list[dict[str, Any]]) -> None:
     for entry in links:
-        console.print(f"[bold]{escape(entry['campaign'])}[/]")
+        console().print(f"[bold]{escape(entry['campaign'])}[/]")
         for role in Role:
             link = entry[role.value]
             if link is None:
@@ -49,7 +49,7 @@ def _render(links: list[dict[str, Any]]) -> None:
                 )
             else:
                 shown = escape(link)
-            console.print(f"  {role.value:8} {shown}", highlight=False, soft_wrap=True)
+            console().print(f"  {role.value:8} {shown}", highlight=False, soft_wrap=True)
 
 
 @verbs.command("tokens")
@@ -87,5 +87,5 @@ def serve_command(
         links = _links(f"http://{shown}:{port}", campaigns, campaigns.names(), rotate=False)
         emit({"url": f"http://{shown}:{port}", "campaigns": links}, as_json, lambda: _render(links))
         if not links and not as_json:
-            console.print("No campaigns yet: start one with `turnkeeper new NAME --ruleset ex`.")
+            console().print("No campaigns yet: start one with `turnkeeper new NAME --ruleset ex`.")
         uvicorn.run(create_app(campaigns), host=host, port=port, log_level="warning")

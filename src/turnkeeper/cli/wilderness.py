@@ -78,11 +78,11 @@ def _cost(
 
     def render() -> None:
         if cost.impassable:
-            console.print(f"{terrain}: impassable (TP-WIL-8)")
+            console().print(f"{terrain}: impassable (TP-WIL-8)")
         else:
             assert cost.tp_per_hex is not None and cost.tp_spent is not None
             floor = "" if cost.tp_spent == cost.tp_per_hex else f" (a day pays {cost.tp_spent})"
-            console.print(f"{terrain}: {format_fraction(cost.tp_per_hex)} TP per hex{floor}")
+            console().print(f"{terrain}: {format_fraction(cost.tp_per_hex)} TP per hex{floor}")
 
     emit(data, as_json, render)
 
@@ -184,7 +184,7 @@ def weather_command(
     def render() -> None:
         for key, value in sorted(wild.weather.items()):
             mark = " (the party is here)" if key == data["here"] else ""
-            console.print(f"{key}: {value.replace('_', ' ')}{mark}", highlight=False)
+            console().print(f"{key}: {value.replace('_', ' ')}{mark}", highlight=False)
 
     emit(data, as_json, render)
 
@@ -288,8 +288,8 @@ def route_command(
 
     def render() -> None:
         steps = " -> ".join(data["hexes"])
-        console.print(f"{steps}\n{format_fraction(route.tp)} TP, {route.days} day(s)")
+        console().print(f"{steps}\n{format_fraction(route.tp)} TP, {route.days} day(s)")
         if player:
-            console.print("planned over the hexes the party has seen or visited only")
+            console().print("planned over the hexes the party has seen or visited only")
 
     emit(data, as_json, render)

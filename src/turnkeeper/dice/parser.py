@@ -6,10 +6,14 @@ naming the column, never a parser's internals.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import cache
 from importlib.resources import files
+from pathlib import Path
 
+import lark
+import platformdirs
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
@@ -80,7 +84,28 @@ class _ToNodes(Transformer[Token, Node]):
 @cache
 def _parser() -> Lark:
     grammar = files("turnkeeper.dice").joinpath("dice.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", transformer=_ToNodes(), maybe_placeholders=False)
+    return Lark(
+        grammar,
+        parser="lalr",
+        transformer=_ToNodes(),
+        maybe_placeholders=False,
+        cache=_analysis_cache(grammar),
+    )
+
+
+def _analysis_cache(grammar: str) -> str | bool:
+    """Where Lark keeps its analysis of the grammar between processes (it costs a command
+    about 50 ms to redo): a file in the user's own cache folder, named by the grammar and
+    Lark's version, never the shared temp folder, whose predictable names another user could
+    fill first. False (no cache) when the folder cannot be made; a cache Lark cannot read
+    is made again."""
+    folder = Path(platformdirs.user_cache_dir("turnkeeper"))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    digest = hashlib.sha256(f"{lark.__version__}\n{grammar}".encode()).hexdigest()[:16]
+    return str(folder / f"dice-grammar-{digest}.lark")
 
 
 def parse_tree(text: str) -> Node:
