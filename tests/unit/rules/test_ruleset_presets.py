@@ -20,9 +20,9 @@ def test_every_preset_loads_and_names_its_text(name: str) -> None:
     assert rules.ruleset.prefix == name.upper()
     assert rules.ruleset.text.endswith(".txt")
     header = (files("turnkeeper.rules") / "presets" / f"{name}.toml").read_text()
-    # the header comment says which seed text and catalogue prefix it encodes
-    assert rules.ruleset.text in header.splitlines()[1]
-    assert f"Catalogue prefix: {name.upper()}" in header
+    # the header comment names the source text and the prefix of the rule IDs it encodes
+    assert header.splitlines()[1].startswith('# Source text: "')
+    assert f"Rule IDs: {name.upper()}-" in header
 
 
 def test_presets_lists_all_five() -> None:
