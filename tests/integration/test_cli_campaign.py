@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 import turnkeeper.cli  # noqa: F401  (registers the verbs)
 from turnkeeper.cli.app import app
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.store import open_store
 
 runner = CliRunner()
 
@@ -134,8 +135,30 @@ def test_mistakes_change_nothing(db: str, args: list[str], message: str, tk: Tk)
 
 
 def test_no_current_campaign_is_a_clear_mistake(db: str, tk: Tk) -> None:
+    open_store(db).close()
     with pytest.raises(TurnkeeperError, match="no campaign chosen"):
         tk(db, "status")
+
+
+@pytest.mark.parametrize(
+    "args", [("status",), ("campaigns",), ("log",), ("wait", "1h"), ("use", "Keep")]
+)
+def test_a_mistyped_store_path_is_an_error_not_a_new_store(
+    tmp_path: Path, args: tuple[str, ...], tk: Tk
+) -> None:
+    missing = tmp_path / "kep.db"
+    with pytest.raises(TurnkeeperError, match=f"no store at {missing}"):
+        tk(str(missing), *args)
+    assert not missing.exists()
+
+
+def test_new_and_import_make_their_store(tmp_path: Path, tk: Tk) -> None:
+    tk(str(tmp_path / "a.db"), "new", "Keep", "--ruleset", "ex", "--seed", "1")
+    exported = tk(str(tmp_path / "a.db"), "export")["text"]
+    journal = tmp_path / "keep.jsonl"
+    journal.write_text(exported, encoding="utf-8")
+    tk(str(tmp_path / "b.db"), "import", str(journal))
+    assert tk(str(tmp_path / "b.db"), "campaigns")["campaigns"] == ["Keep"]
 
 
 def test_real_process_exits_2_with_one_line(db: str) -> None:

@@ -70,7 +70,7 @@ def new_command(
     """Start a campaign and make it the current one."""
     rules = find_ruleset(ruleset)
     members = load_party(party, rules) if party is not None else None
-    with open_campaigns(db) as campaigns:
+    with open_campaigns(db, create=True) as campaigns:
         state = campaigns.new(name, rules, members, seed)
         campaigns.use(name)
     data = {"campaign": name, "ruleset": rules.name, "seed": state.seed, "date": state.date}
@@ -386,7 +386,7 @@ def import_command(
         text = file.read_text(encoding="utf-8")
     except OSError as error:
         raise TurnkeeperError(f"{file}: cannot read it ({error.strerror})") from None
-    with open_campaigns(db) as campaigns:
+    with open_campaigns(db, create=True) as campaigns:
         state = campaigns.import_jsonl(text, name)
         campaigns.use(state.name)
     data = {"campaign": state.name, "version": state.version, "date": state.date}

@@ -58,7 +58,7 @@ def demo_command(
     """Play a short seeded expedition into the example dungeon (replaces an earlier demo)."""
     rules = find_ruleset(ruleset)
     party = load_party(str(files("turnkeeper.examples") / "party.toml"), rules)
-    with open_campaigns(db) as campaigns:
+    with open_campaigns(db, create=True) as campaigns:
         if DEMO in campaigns.names():
             campaigns.delete(DEMO)
         campaigns.new(DEMO, rules, party, seed)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from rich.markup import escape
@@ -26,13 +27,35 @@ _CLOCK = "clock.advanced"
 
 
 @contextmanager
-def open_campaigns(db: str | None) -> Iterator[Campaigns]:
-    """The campaign service over the store ``--db`` names, closed afterwards."""
-    store = open_store(db)
+def open_campaigns(db: str | None, create: bool = False) -> Iterator[Campaigns]:
+    """The campaign service over the store ``--db`` names, closed afterwards.
+
+    Only the verbs that make a campaign pass ``create``: any other verb given a SQLite file
+    that does not exist stops with one error naming it. Inside a ``play`` session every verb
+    shares the session's service, so the campaign is read once (:func:`session`).
+    """
+    shared = _SESSION.get()
+    if shared is not None:
+        yield shared
+        return
+    store = open_store(db, create)
     try:
         yield Campaigns(store)
     finally:
         store.close()
+
+
+_SESSION: ContextVar[Campaigns | None] = ContextVar("turnkeeper_session", default=None)
+
+
+@contextmanager
+def session(campaigns: Campaigns) -> Iterator[Campaigns]:
+    """Every verb run inside this block uses ``campaigns`` (the ``play`` session's service)."""
+    token = _SESSION.set(campaigns)
+    try:
+        yield campaigns
+    finally:
+        _SESSION.reset(token)
 
 
 def records_data(

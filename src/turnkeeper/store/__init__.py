@@ -17,6 +17,7 @@ from pathlib import Path
 
 import platformdirs
 
+from turnkeeper.errors import NotFoundError
 from turnkeeper.store.base import EventStore, JsonStore, Record, SnapshotStore, TokenStore
 from turnkeeper.store.sql import SqlStore
 
@@ -30,9 +31,12 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'turnkeeper.db'}"
 
 
-def resolve_url(url: str | None = None) -> str:
+def resolve_url(url: str | None = None, create: bool = True) -> str:
     """The database URL a store opens: ``url`` (a URL, or a path meaning a SQLite file), else
     the ``TURNKEEPER_DB`` environment variable, else :func:`default_url`.
+
+    A SQLite file that ``url`` or the variable names must exist unless ``create``: a mistyped
+    path is one clear error, not a new empty store (the default file is always made).
 
     >>> resolve_url("postgresql+psycopg://postgres@127.0.0.1/test")
     'postgresql+psycopg://postgres@127.0.0.1/test'
@@ -43,15 +47,28 @@ def resolve_url(url: str | None = None) -> str:
     if chosen is None:
         return default_url()
     if "://" in chosen:
+        path_part = chosen.split(":///", 1)[1] if chosen.startswith("sqlite:///") else ""
+        if not create and path_part and path_part != ":memory:":
+            _must_exist(Path(path_part), chosen)
         return chosen
     path = Path(chosen).expanduser().resolve()
+    if not create:
+        _must_exist(path, chosen)
     path.parent.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{path}"
 
 
-def open_store(url: str | None = None) -> EventStore:
+def _must_exist(path: Path, given: str) -> None:
+    if not path.is_file():
+        raise NotFoundError(
+            f"no store at {given}: check the path, or make one with `turnkeeper new NAME "
+            f"--ruleset ex --db {given}`"
+        )
+
+
+def open_store(url: str | None = None, create: bool = True) -> EventStore:
     """Open (creating tables if needed) the event store at ``url``; see :func:`resolve_url`."""
-    return SqlStore(resolve_url(url))
+    return SqlStore(resolve_url(url, create))
 
 
 __all__ = [
