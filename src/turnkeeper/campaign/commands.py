@@ -14,14 +14,21 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from turnkeeper.campaign.hooks import HOOKS
-from turnkeeper.dice import DiceSource
+from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.kernel.events import CommandUndone, Event, NoteMade, Visibility
+from turnkeeper.kernel.combat_state import Combatant, Phase
+from turnkeeper.kernel.events import CommandUndone, Event, NoteMade, RollRecord, Visibility
 from turnkeeper.kernel.party import Monster
 from turnkeeper.kernel.schedule import Draft, wait
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures import countdowns, hit_points, light, rest, supplies
-from turnkeeper.procedures.combat import CombatCommand, EndCombat, StartFight, decide_in_campaign
+from turnkeeper.procedures.combat import (
+    CombatCommand,
+    EndCombat,
+    StartFight,
+    damage_events,
+    decide_in_campaign,
+)
 from turnkeeper.procedures.dungeon import DungeonCommand, EncounterEnded, decide_dungeon
 from turnkeeper.procedures.scenes import SceneCommand, campaign_scene_events
 from turnkeeper.procedures.wilderness import WildernessCommand, decide_wilderness
@@ -107,19 +114,21 @@ class AddSupply:
 
 @dataclass(frozen=True)
 class Damage:
-    """PG-HP-1: a character or monster takes damage."""
+    """PG-HP-1: a character or monster takes damage: a number, or dice rolled and recorded
+    (a trap's ``2d6``). In a fight, a combatant takes it in the fight."""
 
     target: str
-    amount: int
+    amount: int | str
     reason: str = ""
 
 
 @dataclass(frozen=True)
 class Heal:
-    """A character or monster heals, never above its maximum."""
+    """A character or monster heals (a number, or dice such as a potion's ``1d6+1``), never
+    above its maximum."""
 
     target: str
-    amount: int
+    amount: int | str
     reason: str = ""
 
 
@@ -221,6 +230,55 @@ def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
     return [NoteMade(text=command.text, visibility=command.visibility)]
 
 
+def _amount(amount: int | str, dice: DiceSource) -> tuple[int, tuple[Roll, ...]]:
+    """Hit points given as a number, or as dice notation rolled now (the roll is recorded)."""
+    if isinstance(amount, int):
+        return amount, ()
+    if amount.strip().lstrip("+-").isdigit():
+        return int(amount), ()
+    rolled = roll(amount, dice)
+    return rolled.total, (rolled,)
+
+
+def _in_the_fight(state: CampaignState, target: str) -> Combatant | None:
+    fight = state.combat
+    if fight is None or fight.phase is Phase.ENDED:
+        return None
+    return fight.find(target)
+
+
+def _damage(state: CampaignState, command: Damage, dice: DiceSource) -> list[Event]:
+    amount, rolls = _amount(command.amount, dice)
+    combatant = _in_the_fight(state, command.target)
+    if combatant is not None:
+        if amount < 1:
+            raise IllegalCommandError(f"damage must be at least 1, not {amount}")
+        return list(
+            damage_events(combatant, amount, state.ruleset, cause=command.reason, rolls=rolls)
+        )
+    events = hit_points.damage(state, command.target, amount, command.reason)
+    return _with_rolls(events, rolls)
+
+
+def _heal(state: CampaignState, command: Heal, dice: DiceSource) -> list[Event]:
+    amount, rolls = _amount(command.amount, dice)
+    combatant = _in_the_fight(state, command.target)
+    if combatant is not None:
+        raise IllegalCommandError(
+            f"{combatant.name} is in the fight: healing in a fight is not kept yet; heal once "
+            "the fight ends (`combat end`)"
+        )
+    return _with_rolls(hit_points.heal(state, command.target, amount, command.reason), rolls)
+
+
+def _with_rolls(events: list[Event], rolls: tuple[Roll, ...]) -> list[Event]:
+    """The first event carries the dice that were rolled for it."""
+    if not rolls or not events:
+        return events
+    first = events[0].model_copy(update={"rolls": tuple(RollRecord.of(r) for r in rolls)})
+    return [first, *events[1:]]
+
+
 def _fight(
     state: CampaignState, command: CombatCommand | StartFight, dice: DiceSource
 ) -> list[Event]:
@@ -249,8 +307,8 @@ HANDLERS: dict[type, Handler] = {
     ),
     UseSupply: lambda s, c, d: supplies.use_supply(s, c.item, c.amount, d),
     AddSupply: lambda s, c, d: supplies.add_supply(s, c.item, c.amount, c.die),
-    Damage: lambda s, c, d: hit_points.damage(s, c.target, c.amount, c.reason),
-    Heal: lambda s, c, d: hit_points.heal(s, c.target, c.amount, c.reason),
+    Damage: _damage,
+    Heal: _heal,
     AddMonster: lambda s, c, d: hit_points.add_monster(s, c.monster),
     CountdownAdd: lambda s, c, d: countdowns.start_countdown(
         s, d, c.name, c.kind, c.length, c.failure, c.visibility, c.subject, c.listens, c.after_end

@@ -24,6 +24,7 @@ from typer._click import Command, Context
 from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 from typer.core import TyperCommand, TyperGroup
 
+from turnkeeper import __version__
 from turnkeeper.errors import TurnkeeperError
 
 if TYPE_CHECKING:
@@ -39,14 +40,14 @@ class Verb:
     panel: str
 
 
-CAMPAIGN, TIME, SITES, WILDS, FIGHTS, DESIGN, SERVER = (
-    "Campaigns",
-    "Time, light and rest",
-    "Sites",
+CAMPAIGN, DUNGEON, WILDERNESS, COMBAT, SCENES, DESIGNER, SERVER = (
+    "Campaign",
+    "Dungeon",
     "Wilderness",
-    "Fights and scenes",
-    "Dice, rules and odds",
-    "Sharing the table",
+    "Combat",
+    "Scenes",
+    "Designer",
+    "Server",
 )
 
 #: Every verb of ``turnkeeper``: the ``turnkeeper.cli`` module that defines it (on its own
@@ -55,17 +56,47 @@ CAMPAIGN, TIME, SITES, WILDS, FIGHTS, DESIGN, SERVER = (
 VERBS: dict[str, Verb] = {
     "new": Verb("campaign", "Start a campaign and make it the current one.", CAMPAIGN),
     "campaigns": Verb(
-        "campaign", "List the campaigns in the store; the current one is starred.", CAMPAIGN
+        "campaign",
+        "List the campaigns (the current one starred); `campaigns delete NAME` removes one.",
+        CAMPAIGN,
     ),
     "use": Verb("campaign", "Choose the current campaign.", CAMPAIGN),
+    "play": Verb(
+        "play",
+        "A session at the table: every verb without the prefix, with completion and history.",
+        CAMPAIGN,
+    ),
     "status": Verb(
         "campaign",
         "Show the campaign now: date and time, light, supplies, countdowns, hit points.",
         CAMPAIGN,
     ),
+    "party": Verb("party", "The party: who is in it and how they fare.", CAMPAIGN),
     "log": Verb(
         "campaign", "Show the time record: every event, its game time and its rolls.", CAMPAIGN
     ),
+    "note": Verb(
+        "party",
+        "Write a note into the time record, for the whole table or the referee alone.",
+        CAMPAIGN,
+    ),
+    "wait": Verb(
+        "campaign",
+        "Let game time pass; whatever the rules do on the way (encounter checks, light) happens.",
+        CAMPAIGN,
+    ),
+    "light": Verb(
+        "campaign",
+        "Light a source (default: the ruleset's first), set its turns left, or douse it.",
+        CAMPAIGN,
+    ),
+    "rest": Verb("campaign", "Rest a turn, as the rest cadence asks (EX-REST-1).", CAMPAIGN),
+    "supply": Verb(
+        "party",
+        "The party's supplies by hand: use them (a usage die rolls) or add found ones.",
+        CAMPAIGN,
+    ),
+    "countdown": Verb("campaign", "Countdowns: start, tick, list and end them.", CAMPAIGN),
     "undo": Verb(
         "campaign",
         "Undo the latest command (recorded in the log, forgotten by the state).",
@@ -84,64 +115,60 @@ VERBS: dict[str, Verb] = {
         "Play a short seeded expedition into the example dungeon (replaces an earlier demo).",
         CAMPAIGN,
     ),
-    "wait": Verb(
-        "campaign",
-        "Let game time pass; whatever the rules do on the way (encounter checks, light) happens.",
-        TIME,
-    ),
-    "light": Verb(
-        "campaign",
-        "Light a source (default: the ruleset's first), set its turns left, or douse it.",
-        TIME,
-    ),
-    "rest": Verb("campaign", "Rest a turn, as the rest cadence asks (EX-REST-1).", TIME),
-    "countdown": Verb("campaign", "Countdowns: start, tick, list and end them.", TIME),
-    "site": Verb("dungeon", "Enter, leave and look at sites (dungeons, ruins, caves).", SITES),
+    "site": Verb("dungeon", "Enter, leave and look at sites (dungeons, ruins, caves).", DUNGEON),
     "turn": Verb(
         "dungeon",
         "One dungeon turn: ten minutes pass and the ruleset's turn procedure runs.",
-        SITES,
+        DUNGEON,
     ),
-    "map": Verb("maps", "Wilderness hex maps: make, check, load and draw them.", WILDS),
+    "map": Verb("maps", "Wilderness hex maps: make, check, load and draw them.", WILDERNESS),
     "travel": Verb(
         "wilderness",
         "Travel or explore toward a hex; ``travel cost`` prints what a hex costs (TP-WIL-6).",
-        WILDS,
+        WILDERNESS,
     ),
     "camp": Verb(
         "wilderness",
         "Make the night camp: the die is rolled and the night passes until the morning.",
-        WILDS,
+        WILDERNESS,
     ),
     "search": Verb(
         "wilderness",
         "Search the party's hex: one hidden feature at random for 1 TP (TP-DISC-2).",
-        WILDS,
+        WILDERNESS,
     ),
     "weather": Verb(
         "wilderness",
         "Show the weather per region, set it, or roll it from the climate's table.",
-        WILDS,
+        WILDERNESS,
     ),
     "route": Verb(
         "wilderness",
         "The route of fewest days, then fewest TP, under the current weather (TP-WIL-6..8).",
-        WILDS,
+        WILDERNESS,
     ),
-    "combat": Verb("combat", "Run a fight: rounds, initiative, declarations, attacks.", FIGHTS),
+    "combat": Verb("combat", "Run a fight: rounds, initiative, declarations, attacks.", COMBAT),
+    "damage": Verb(
+        "party",
+        "Wound a character or a monster by hand: a trap, a fall, a spell (hit points [PG-HP-1]).",
+        COMBAT,
+    ),
+    "heal": Verb(
+        "party", "Heal a character or a monster by hand, never above its most hit points.", COMBAT
+    ),
     "scene": Verb(
-        "scene", "Dungeoneers scenes: spotlight, actions, rounds, momentum and dread.", FIGHTS
+        "scene", "Dungeoneers scenes: spotlight, actions, rounds, momentum and dread.", SCENES
     ),
-    "roll": Verb("dice", "Roll dice notation and show every die and the total.", DESIGN),
+    "roll": Verb("dice", "Roll dice notation and show every die and the total.", DESIGNER),
     "odds": Verb(
         "odds",
         "Exact odds of dice notation, of a usage die's lifetime, or of a dungeon turn.",
-        DESIGN,
+        DESIGNER,
     ),
-    "simulate": Verb("combat", "Simulate procedures many times over.", DESIGN),
-    "rulesets": Verb("rules", "List the shipped presets: one per seed text.", DESIGN),
-    "rules": Verb("rules", "Show and check rulesets (presets or your own TOML files).", DESIGN),
-    "table": Verb("rules", "Roll a ruleset's tables and overloaded dice.", DESIGN),
+    "simulate": Verb("combat", "Simulate procedures many times over.", DESIGNER),
+    "rulesets": Verb("rules", "List the shipped presets: one per seed text.", DESIGNER),
+    "rules": Verb("rules", "Show and check rulesets (presets or your own TOML files).", DESIGNER),
+    "table": Verb("rules", "Roll a ruleset's tables and overloaded dice.", DESIGNER),
     "tokens": Verb(
         "serve",
         "Make a campaign's referee and player tokens for the web server, and print their links.",
@@ -162,7 +189,19 @@ def load_verb(name: str) -> Command:
     module = import_module(f"turnkeeper.cli.{VERBS[name].module}")
     group = typer.main.get_group(module.verbs)
     assert isinstance(group, TyperGroup)
-    return group.commands[name]
+    command = group.commands[name]
+    _flags_as_flags(command)
+    return command
+
+
+def _flags_as_flags(command: Command) -> None:
+    """A flag's help shows no value to give (Typer labels every option with its type)."""
+    help_option = command.get_help_option(Context(command))
+    for param in (*command.params, *([help_option] if help_option else [])):
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        _flags_as_flags(sub)
 
 
 class Verbs(TyperGroup):
@@ -170,6 +209,10 @@ class Verbs(TyperGroup):
 
     def list_commands(self, ctx: Context) -> list[str]:
         return list(VERBS)
+
+    def format_help(self, ctx: Context, formatter: Any) -> None:
+        _flags_as_flags(self)
+        super().format_help(ctx, formatter)
 
     def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         # Help and completion list the verbs from the table, without loading them.
@@ -198,13 +241,28 @@ app = typer.Typer(
     cls=Verbs,
     help="The referee's engine for old-school turn-based play.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
 
 
+def _version(asked: bool) -> None:
+    if asked:
+        print(__version__)
+        raise typer.Exit()
+
+
 @app.callback()
-def root() -> None:
+def root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_version,
+        is_eager=True,
+        metavar="",
+        help="Print turnkeeper's version and stop.",
+    ),
+) -> None:
     """turnkeeper keeps the strict time record of an old-school campaign."""
 
 
@@ -248,21 +306,31 @@ def main() -> None:
     Usage errors (an unknown option, a missing argument) exit 2 the same way: one line
     naming what is wrong and the verb's ``--help``, not Typer's boxed usage screen.
     """
+    code = invoke(None)
+    if code:
+        sys.exit(code)
+
+
+def invoke(args: list[str] | None) -> int:
+    """Run one command line (``None``: the process's own) and return its exit code; a user's
+    mistake is one line on stderr and code 2, never a traceback. ``play`` runs each line of
+    its session through here, so a session is the same command layer as the shell."""
     try:
-        code = app(standalone_mode=False)
+        code = app(args=args, prog_name="turnkeeper", standalone_mode=False)
     except TurnkeeperError as error:
         print_error(str(error))
-        sys.exit(2)
+        return 2
     except NoArgsIsHelpError as error:
         error.show()
-        sys.exit(2)
+        return 2
     except ClickException as error:
         hint = ""
         if isinstance(error, UsageError) and error.ctx is not None:
             hint = f" (see `{error.ctx.command_path} --help`)"
         print_error(f"{error.format_message()}{hint}")
-        sys.exit(error.exit_code)
+        return error.exit_code
     except typer.Abort:
-        sys.exit(1)
-    if isinstance(code, int) and code:
-        sys.exit(code)
+        return 1
+    except typer.Exit as stop:
+        return stop.exit_code
+    return code if isinstance(code, int) else 0

@@ -83,9 +83,23 @@ def new_command(
     )
 
 
-@verbs.command("campaigns")
-def campaigns_command(db: str | None = DbOption, as_json: bool = JsonOption) -> None:
-    """List the campaigns in the store; the current one is starred."""
+campaigns_app = typer.Typer(
+    help="List the campaigns (the current one starred); `campaigns delete NAME` removes one.",
+    invoke_without_command=True,
+)
+verbs.add_typer(campaigns_app, name="campaigns")
+
+
+@campaigns_app.callback()
+def campaigns_command(
+    ctx: typer.Context, db: str | None = DbOption, as_json: bool = JsonOption
+) -> None:
+    """List the campaigns (the current one starred); `campaigns delete NAME` removes one.
+
+    Example: `turnkeeper campaigns`; `turnkeeper campaigns delete old-keep`.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
     with open_campaigns(db) as campaigns:
         names, current = campaigns.names(), campaigns.store.current()
     data = {"campaigns": names, "current": current}
@@ -94,9 +108,33 @@ def campaigns_command(db: str | None = DbOption, as_json: bool = JsonOption) -> 
         if not names:
             console().print("No campaigns yet: start one with `turnkeeper new NAME --ruleset ex`.")
         for name in names:
-            console().print(("* " if name == current else "  ") + name)
+            console().print(("* " if name == current else "  ") + escape(name))
 
     emit(data, as_json, render)
+
+
+@campaigns_app.command("delete")
+def campaigns_delete(
+    name: str = typer.Argument(..., help="The campaign to remove, with its whole journal."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask first."),
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Delete a campaign and its whole journal (asks first; export it to keep a copy).
+
+    Example: `turnkeeper export -c old-keep --out old-keep.jsonl`, then
+    `turnkeeper campaigns delete old-keep --yes`.
+    """
+    with open_campaigns(db) as campaigns:
+        if name not in campaigns.names():
+            known = ", ".join(campaigns.names()) or "none"
+            raise TurnkeeperError(f"no campaign named {name!r} (campaigns: {known})")
+        if not yes and not typer.confirm(
+            f"Delete {name} and its whole journal ({campaigns.store.version(name)} records)?"
+        ):
+            raise TurnkeeperError(f"{name} kept: nothing deleted")
+        campaigns.delete(name)
+    emit({"deleted": name}, as_json, lambda: console().print(f"Deleted {escape(name)}."))
 
 
 @verbs.command("use")
