@@ -115,3 +115,29 @@ def test_simulate_fight_json_and_table(tmp_path: Path) -> None:
         app, ["simulate", "fight", "-r", "tp", "--party", party, "--foes", foes, "--runs", "500"]
     )
     assert people.exit_code == 0 and "wins" in people.stdout
+
+
+def test_combat_round_after_attacks_by_hand_resolves_the_round_and_begins_the_next(
+    db: str, tk: Tk
+) -> None:
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=30,ac=10")
+    tk(db, "combat", "round")
+    tk(db, "combat", "attack", "Ann", "Orc")
+    out = tk(db, "combat", "round")
+    assert [r["kind"] for r in out["records"]][:2] == ["combat.resolved", "combat.round"]
+    tk(db, "combat", "declare", "Bo", "attack", "Orc")
+    with pytest.raises(IllegalCommandError, match=r"declared actions to resolve \(Bo: attack"):
+        tk(db, "combat", "round")
+
+
+def test_status_tells_the_fights_round_and_order_and_forgets_it_once_over(db: str, tk: Tk) -> None:
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=30,ac=10")
+    tk(db, "combat", "round")
+    tk(db, "combat", "attack", "Ann", "Orc")
+    tk(db, "combat", "round")
+    shown = tk(db, "status", as_json=False)
+    assert "round 2, declaring" in shown and "acts first" in shown and "Orc" in shown
+    tk(db, "combat", "end")
+    tk(db, "wait", "3h")
+    after = tk(db, "status", as_json=False)
+    assert "round" not in after and "ended" not in after

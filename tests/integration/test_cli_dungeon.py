@@ -169,3 +169,17 @@ def test_ex_map_2_site_show_player_shows_visited_areas_and_the_party_map(
     assert referee["site"]["levels"][1]["name"] == "The Crypts"  # the true map, whole
     text = runner.invoke(app, ["site", "show", "--db", db]).output
     assert "true map" in text and "the party's map" in text and "a stair down" in text
+
+
+def test_ex_mov_1_turn_without_a_mode_says_which_mode_it_used_and_why(
+    tmp_path: Path, tk: Tk
+) -> None:
+    db = str(tmp_path / "modes.db")
+    party = str(Path(SITE).with_name("party.toml"))
+    tk(db, "new", "keep", "--ruleset", "ex", "--party", party, "--seed", "3")
+    tk(db, "site", "enter", SITE)
+    first = tk(db, "turn", "--skip-check", as_json=False)
+    assert "mode: cautious (the ruleset's first mode" in first
+    tk(db, "turn", "--mode", "running", "--skip-check")
+    again = tk(db, "turn", "--skip-check", as_json=False)
+    assert "mode: running (as the party moved last turn" in again

@@ -37,6 +37,7 @@ from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
 from turnkeeper.cli.runner import open_campaigns, records_data, run, show_records
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.kernel.combat_state import Phase
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.views import referee_state
 
@@ -160,16 +161,50 @@ def _whereabouts(state: CampaignState) -> list[tuple[str, str]]:
         area = f", {visit.area}" if visit.area else ""
         rows.append(("site", f"{visit.site.name}, level {visit.level}{area} (turn {visit.turns})"))
         if visit.encounter is not None:
-            rows.append(("encounter", "pending: `combat start` or `site resume`"))
+            fought = fight_running(state)
+            what = (
+                "being fought"
+                if fought
+                else "pending: `combat start` to fight it, or `site resume` to go on"
+            )
+            rows.append(("encounter", f"{visit.encounter.creature}, {what}"))
     if state.wilderness is not None:
         wild = state.wilderness
         weather = ", ".join(sorted(set(wild.weather.values()))) or "clear"
         rows.append(("hex", f"{wild.position.label}, {wild.tp_spent} TP spent today, {weather}"))
-    if state.combat is not None and state.combat.combatants:
-        rows.append(("combat", f"round {state.combat.round}, {state.combat.phase.value}"))
+    if fight_running(state):
+        rows.append(("fight", fight_line(state)))
     if state.scenes.scene is not None:
         rows.append(("scene", state.scenes.scene.kind.value))
     return rows
+
+
+def fight_running(state: CampaignState) -> bool:
+    """A fight has started and has not ended."""
+    fight = state.combat
+    return fight is not None and bool(fight.combatants) and fight.phase is not Phase.ENDED
+
+
+def fight_line(state: CampaignState) -> str:
+    """Where the fight stands: its round, its phase, who acts first and the order of beats."""
+    fight = state.combat
+    assert fight is not None
+    if fight.round == 0:
+        return "begun, no round yet: `combat round` rolls initiative"
+    text = (
+        f"round {fight.round}, {'declaring' if fight.phase is Phase.DECLARE else 'between rounds'}"
+    )
+    if fight.initiative is not None:
+        text += f"; {fight.initiative.value} acts first"
+    standing = {c.name for c in fight.combatants if c.standing}
+    beats = [[n for n in beat if n in standing] for beat in fight.order]
+    order = " then ".join(", ".join(beat) for beat in beats if beat)
+    if order:
+        text += f"; order: {order}"
+    waiting = [d.actor for d in fight.declarations]
+    if waiting:
+        text += f"; declared, to resolve: {', '.join(waiting)}"
+    return text
 
 
 def status_panel(state: CampaignState) -> Panel:

@@ -12,11 +12,19 @@ from typing import Any
 import typer
 from rich.table import Table
 
+from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
+from turnkeeper.procedures.dungeon import (
+    EndEncounter,
+    EnterSite,
+    LeaveSite,
+    NoteMap,
+    Turn,
+    movement_mode,
+)
 from turnkeeper.world.sites import load_site
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -56,16 +64,30 @@ def turn_command(
     player: bool = PlayerOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """One dungeon turn: ten minutes pass and the ruleset's turn procedure runs."""
-    command = Turn(
-        mode=mode,
-        noisy=noisy,
-        skip_check=skip_check,
-        door=door,
-        level=level,
-        area=area,
-        hide=not no_hide,
-    )
+    """One dungeon turn: ten minutes pass and the ruleset's turn procedure runs.
+
+    Example: `turnkeeper turn --mode cautious`; without --mode the party moves as it did last
+    turn in this site (or in the ruleset's first mode), and the line above the turn says so.
+    """
+
+    def command(state: CampaignState) -> Turn:
+        chosen = mode
+        if chosen is None:
+            chosen, _ = movement_mode(state, None)
+            if chosen is not None and not as_json:
+                last = state.site is not None and state.site.last_mode == chosen
+                why = "as the party moved last turn" if last else "the ruleset's first mode"
+                console().print(f"mode: {chosen} ({why}; --mode changes it)", highlight=False)
+        return Turn(
+            mode=chosen,
+            noisy=noisy,
+            skip_check=skip_check,
+            door=door,
+            level=level,
+            area=area,
+            hide=not no_hide,
+        )
+
     run(db, campaign, command, as_json, dice, player=player)
 
 

@@ -151,16 +151,29 @@ def decide_combat(
     if state.phase is Phase.ENDED:
         raise IllegalCommandError("the combat is over: start a new one with `combat start`")
     if isinstance(command, BeginRound):
+        ended: list[CombatEvent] = []
         if state.phase is Phase.DECLARE:
-            raise IllegalCommandError(
-                f"round {state.round} is still running: resolve it with `combat resolve`"
-            )
+            if state.declarations:
+                waiting = "; ".join(
+                    f"{d.actor}: {', '.join(str(a) for a in d.actions)}" for d in state.declarations
+                )
+                raise IllegalCommandError(
+                    f"round {state.round} still has declared actions to resolve ({waiting}): "
+                    "resolve them with `combat resolve`"
+                )
+            # Every action this round was taken at once (attacks by hand): the round is over.
+            ended = _resolve(state, rules, dice)
+            for event in ended:
+                state = event.apply_combat(state)
+            if state.phase is Phase.ENDED:
+                return ended
         began = RoundBegan(
             round=state.round + 1,
             seconds=rules.time.round_seconds,
             free_round=state.free_round is not None,
         )
         return [
+            *ended,
             began,
             *roll_initiative(
                 began.apply_combat(state),

@@ -42,6 +42,7 @@ from turnkeeper.procedures.dungeon.turn import (
     end_encounter,
     enter_site,
     leave_site,
+    movement_mode,
     note_map,
     turn_check,
 )
@@ -89,6 +90,7 @@ __all__ = [
     "enter_site",
     "leave_site",
     "meet_encounter",
+    "movement_mode",
     "note_map",
     "reaction_roll",
     "roll_encounter",

@@ -193,7 +193,9 @@ def end_encounter(state: CampaignState, fought: bool = False) -> list[Event]:
     return events + (mark_fight(state) if fought else [])
 
 
-def _mode(state: CampaignState, name: str | None) -> tuple[str | None, MovementMode | None]:
+def movement_mode(state: CampaignState, name: str | None) -> tuple[str | None, MovementMode | None]:
+    """The movement mode a turn uses (EX-MOV-1): ``name``, else the mode of the party's last
+    turn in this site, else the ruleset's first; (None, None) in a ruleset without modes."""
     modes = state.ruleset.dungeon.movement
     if name is None:
         visit = state.site
@@ -214,7 +216,7 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
             f"an encounter with {visit.encounter.creature} is under way: fight it (combat) "
             "or go on exploring with `turnkeeper site resume`"
         )
-    mode_name, mode = _mode(state, command.mode)
+    mode_name, mode = movement_mode(state, command.mode)
     level_number = visit.level if command.level is None else command.level
     level = visit.site.level(level_number)
     area_key = command.area if command.area is not None else visit.area
