@@ -93,7 +93,7 @@ def test_odds_table_for_people() -> None:
     assert code == 0
     assert "25.00%" in out
     assert "█" in out
-    assert "5/2" in out
+    assert "mean 2½ (2.500)" in out
 
 
 def test_pg_use_1_odds_usage_d12_json() -> None:
@@ -162,3 +162,13 @@ def test_pg_use_1_usage_lifetime_follows_the_rulesets_chain(tmp_path) -> None:
     assert json.loads(shorter.stdout)["mean"] == "12"
     assert json.loads(shorter.stdout)["chain"] == [10, 8, 6]
     assert json.loads(usual.stdout)["mean"] == "14"
+
+
+def test_pg_use_1_a_long_lifetime_is_summarised_for_people_and_whole_in_json() -> None:
+    shown = CliRunner().invoke(app, ["odds", "--usage", "d12"]).stdout
+    rows = [line for line in shown.splitlines() if line.startswith("│")]
+    assert len(rows) <= 20 and "60+" in shown
+    assert "mean 20 (20.000); quartiles 14, 19, 25" in shown
+    assert "170 results in bands; --json lists each one" in shown
+    data = json.loads(CliRunner().invoke(app, ["odds", "--usage", "d12", "--json"]).stdout)
+    assert len(data["distribution"]) == 170 and data["mean"] == "20"

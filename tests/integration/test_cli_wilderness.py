@@ -48,7 +48,7 @@ def test_tp_wil_5_travel_cost_worked_example() -> None:
         "travel", "cost", "--terrain", "plains", "--party", "mounted,carriage", "--json"
     )
     data = json.loads(text)
-    assert code == 0 and data["tp_per_hex"] == "1/1" and data["impassable"] is False
+    assert code == 0 and data["tp_per_hex"] == "1" and data["impassable"] is False
 
 
 def test_tp_wil_8_travel_cost_impassable() -> None:
@@ -56,9 +56,9 @@ def test_tp_wil_8_travel_cost_impassable() -> None:
         "travel", "cost", "--terrain", "marsh", "--party", "over_20,over_50", "--json"
     )
     data = json.loads(text)
-    assert code == 0 and (data["tp_per_hex"], data["impassable"]) == ("8/1", True)
+    assert code == 0 and (data["tp_per_hex"], data["impassable"]) == ("8", True)
     code, text = _run("travel", "cost", "--terrain", "hills", "--weather", "rain", "--json")
-    assert code == 0 and json.loads(text)["tp_per_hex"] == "3/1"
+    assert code == 0 and json.loads(text)["tp_per_hex"] == "3"
 
 
 @pytest.fixture
@@ -75,7 +75,7 @@ def campaign(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_travel_search_camp_route_weather(campaign: Path) -> None:
     code, text = _run("travel", "s", "--json", "--dice", "5")  # exploring: the die after 1 TP
     data = json.loads(text)
-    assert code == 0 and data["at"] == "0001" and data["tp_spent"] == "1/1"
+    assert code == 0 and data["at"] == "0001" and data["tp_spent"] == "1"
     code, text = _run("search", "--json", "--player")
     data = json.loads(text)
     found = [r for r in data["records"] if r["kind"] == "wilderness.features_found"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,7 +24,7 @@ from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption
 from turnkeeper.cli.runner import open_campaigns, run
-from turnkeeper.dice import format_fraction
+from turnkeeper.dice import format_fraction, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.procedures.wilderness import LoadMap, WildernessCommand
@@ -220,9 +221,9 @@ def show(
     )
 
 
-def exact_tp(value: Any) -> str:
-    """An exact TP as ``p/q`` (always with the denominator, as machines expect)."""
-    return f"{value.numerator}/{value.denominator}"
+def exact_tp(value: Fraction) -> str:
+    """An exact TP for ``--json``: ``"p/q"``, or ``"p"`` when whole (``"2"``, not ``"2/1"``)."""
+    return format_fraction(value)
 
 
 def _details(name: str, state: CampaignState) -> dict[str, Any]:
@@ -239,9 +240,7 @@ def _details(name: str, state: CampaignState) -> dict[str, Any]:
 
 def _where(state: CampaignState) -> str:
     wild = state.wilderness
-    return (
-        f" · hex {wild.position.label} · {format_fraction(wild.tp_spent)} TP spent" if wild else ""
-    )
+    return f" · hex {wild.position.label} · {format_mixed(wild.tp_spent)} TP spent" if wild else ""
 
 
 def run_wilderness(

@@ -11,7 +11,15 @@ from rich.table import Table
 
 from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import SetOption, set_values
-from turnkeeper.dice import DEFAULT_CHAIN, UsageDie, exact, format_fraction, parse, usage_lifetime
+from turnkeeper.dice import (
+    DEFAULT_CHAIN,
+    UsageDie,
+    exact,
+    format_fraction,
+    format_mixed,
+    parse,
+    usage_lifetime,
+)
 from turnkeeper.errors import DiceNotationError, TurnkeeperError
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -118,22 +126,82 @@ def odds_command(
     emit(record, as_json, render)
 
 
+#: Above this many outcomes people get a summary and a banded chart; --json keeps them all.
+LISTED_OUTCOMES = 30
+
+
 def _render_table(title: str, distribution: dict[int, Fraction], mean: Fraction, note: str) -> None:
+    rows = list(distribution.items())
+    summarised = len(rows) > LISTED_OUTCOMES
+    if summarised:
+        rows = _bands(distribution, LISTED_OUTCOMES // 2)
     table = Table(title=title)
-    table.add_column("result", justify="right")
+    table.add_column("results" if summarised else "result", justify="right")
     table.add_column("chance", justify="right")
     table.add_column("at least", justify="right")
     table.add_column("")
-    biggest = max(distribution.values(), default=Fraction(1))
+    biggest = max((chance for _, chance in rows), default=Fraction(1))
     at_least = sum(distribution.values(), Fraction(0))
-    for outcome, chance in distribution.items():
+    for outcome, chance in rows:
         bar = "█" * round(30 * chance / biggest) if biggest else ""
-        table.add_row(str(outcome), f"{float(chance):.2%}", f"{float(at_least):.2%}", bar)
+        shown = outcome if isinstance(outcome, str) else str(outcome)
+        table.add_row(shown, f"{float(chance):.2%}", f"{float(at_least):.2%}", bar)
         at_least -= chance
     console().print(table)
-    console().print(f"mean [bold]{format_fraction(mean)}[/] ({float(mean):.3f})")
+    console().print(
+        f"mean [bold]{format_mixed(mean)}[/] ({float(mean):.3f})"
+        + (
+            f"; quartiles {', '.join(str(q) for q in _quartiles(distribution))}"
+            if summarised
+            else ""
+        )
+    )
+    if summarised:
+        console().print(f"[dim]{len(distribution)} results in bands; --json lists each one[/]")
     if note:
         console().print(f"[dim]{note}[/]")
+
+
+def _bands(distribution: dict[int, Fraction], count: int) -> list[tuple[str, Fraction]]:
+    """The outcomes grouped into about ``count`` bands of equal width, lowest first; the long
+    tail past 99.9% of the chance is one last band (``70+``)."""
+    low, high = min(distribution), max(distribution)
+    running, cut = Fraction(0), high
+    for outcome, chance in sorted(distribution.items()):
+        running += chance
+        if running >= Fraction(999, 1000):
+            cut = outcome
+            break
+    width = max(1, -(-(cut - low + 1) // count))
+    bands: dict[str, Fraction] = {}
+    for outcome, chance in sorted(distribution.items()):
+        if outcome > cut:
+            key = f"{cut + 1}+"
+        else:
+            start = low + (outcome - low) // width * width
+            end = min(start + width - 1, cut)
+            key = str(start) if start == end else f"{start}-{end}"
+        bands[key] = bands.get(key, Fraction(0)) + chance
+    return list(bands.items())
+
+
+def _quartiles(distribution: dict[int, Fraction]) -> tuple[int, int, int]:
+    """The results below which a quarter, a half and three quarters of the chance lie."""
+    found: list[int] = []
+    running = Fraction(0)
+    marks = iter((Fraction(1, 4), Fraction(1, 2), Fraction(3, 4)))
+    mark = next(marks)
+    for outcome, chance in sorted(distribution.items()):
+        running += chance
+        while running >= mark:
+            found.append(outcome)
+            next_mark = next(marks, None)
+            if next_mark is None:
+                return found[0], found[1], found[2]
+            mark = next_mark
+    last = max(distribution)
+    found += [last] * (3 - len(found))
+    return found[0], found[1], found[2]
 
 
 def show_turn_odds(

@@ -18,7 +18,7 @@ from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.maps import campaign_map, exact_tp, read_map, run_wilderness
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
 from turnkeeper.cli.runner import open_campaigns
-from turnkeeper.dice import format_fraction
+from turnkeeper.dice import format_mixed
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.state import wilderness_of
 from turnkeeper.kernel.wilderness_state import DEFAULT_REGION
@@ -81,8 +81,12 @@ def _cost(
             console().print(f"{terrain}: impassable (TP-WIL-8)")
         else:
             assert cost.tp_per_hex is not None and cost.tp_spent is not None
-            floor = "" if cost.tp_spent == cost.tp_per_hex else f" (a day pays {cost.tp_spent})"
-            console().print(f"{terrain}: {format_fraction(cost.tp_per_hex)} TP per hex{floor}")
+            floor = (
+                ""
+                if cost.tp_spent == cost.tp_per_hex
+                else f" (a day pays {format_mixed(cost.tp_spent)})"
+            )
+            console().print(f"{terrain}: {format_mixed(cost.tp_per_hex)} TP per hex{floor}")
 
     emit(data, as_json, render)
 
@@ -288,7 +292,7 @@ def route_command(
 
     def render() -> None:
         steps = " -> ".join(data["hexes"])
-        console().print(f"{steps}\n{format_fraction(route.tp)} TP, {route.days} day(s)")
+        console().print(f"{steps}\n{format_mixed(route.tp)} TP, {route.days} day(s)")
         if player:
             console().print("planned over the hexes the party has seen or visited only")
 

@@ -13,7 +13,7 @@ rolling dice never pays for them.
 Fraction(287, 40)
 """
 
-from turnkeeper.dice.expression import Expression, format_fraction, parse, roll
+from turnkeeper.dice.expression import Expression, format_fraction, format_mixed, parse, roll
 from turnkeeper.dice.nodes import EXPLODE_DEPTH
 from turnkeeper.dice.rolling import DieFace, Roll
 from turnkeeper.dice.sources import DiceSource, SeededDice, TypedDice
@@ -34,6 +34,7 @@ __all__ = [
     "UsageDie",
     "UsageLifetime",
     "format_fraction",
+    "format_mixed",
     "parse",
     "roll",
     "usage_lifetime",

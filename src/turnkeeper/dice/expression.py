@@ -102,3 +102,28 @@ def format_fraction(value: Fraction) -> str:
     if value.denominator == 1:
         return str(value.numerator)
     return f"{value.numerator}/{value.denominator}"
+
+
+_VULGAR = {
+    (1, 4): "¼", (1, 2): "½", (3, 4): "¾", (1, 3): "⅓", (2, 3): "⅔", (1, 8): "⅛",
+    (3, 8): "⅜", (5, 8): "⅝", (7, 8): "⅞", (1, 6): "⅙", (5, 6): "⅚", (1, 5): "⅕",
+}  # fmt: skip
+
+
+def format_mixed(value: Fraction) -> str:
+    """An exact quantity as people read it (travel points, uses): a mixed number.
+
+    >>> format_mixed(Fraction(75, 4)), format_mixed(Fraction(1, 2)), format_mixed(Fraction(20))
+    ('18¾', '½', '20')
+    >>> format_mixed(Fraction(-9, 7))
+    '-1 2/7'
+    """
+    sign = "-" if value < 0 else ""
+    whole, part = divmod(abs(value.numerator), value.denominator)
+    if part == 0:
+        return f"{sign}{whole}"
+    vulgar = _VULGAR.get((part, value.denominator))
+    rest = vulgar if vulgar is not None else f"{part}/{value.denominator}"
+    if whole == 0:
+        return f"{sign}{rest}"
+    return f"{sign}{whole}{rest}" if vulgar is not None else f"{sign}{whole} {rest}"
