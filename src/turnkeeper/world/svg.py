@@ -1,14 +1,25 @@
 """The hex map drawn as SVG, for the referee (everything) or the players (what they know).
 
-The player drawing shows only hexes in ``known`` and only features in ``found_features``;
+The player drawing shows only hexes in ``known`` and only features in ``found_features``,
+cropped to them with a margin of one hex: it never gives away the map's true extent, and
 referee notes and unfound hidden or secret features never appear in it (design: views and
 secrets). Flat-topped hexes, odd columns half a hex lower, as on the printed map.
+
+A drawing is readable printed or on a touch screen, without tooltips: hex numbers (the
+labels ``travel`` and ``route`` take) and terrain symbols on every hex of a drawing small
+enough to read them (a window, a region, the players' map), feature names, the party, roads
+and a legend of the terrain colours and symbols. The palette stays distinct for readers with
+deuteranopia (a test checks it). It is built to draw any size: each terrain is one invisible
+path through its hexes' centres that carries the terrain's hex shape as a marker at every
+point, so a hex costs only its relative step (about 6 bytes); ``around`` and ``radius`` draw a
+window.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 import numpy as np
@@ -18,24 +29,46 @@ from turnkeeper.world.hexmap import HexMap, Road, Terrain, Visibility
 
 SIZE = 20.0
 _SQRT3 = math.sqrt(3)
+#: One unit of the terrain paths: hex centres sit at ``(3 col, 2 row + col % 2)`` units.
+_UNIT_X, _UNIT_Y = SIZE / 2, SIZE * _SQRT3 / 2
+#: The legend's column, to the right of the map.
+LEGEND_WIDTH = 96
+#: A drawing of at most this many hexes writes every hex's number and terrain symbol.
+LABELLED_HEXES = 4000
 
 TERRAIN_COLOURS: dict[Terrain, str] = {
-    Terrain.PLAINS: "#d8e8a0",
-    Terrain.HILLS: "#c8b070",
-    Terrain.MARSH: "#9cc0a0",
-    Terrain.SWAMP: "#6f8f6a",
-    Terrain.FOREST: "#5e9e4e",
-    Terrain.DEEP_FOREST: "#2f6b32",
-    Terrain.MOUNTAINS: "#a08a78",
-    Terrain.HIGH_MOUNTAINS: "#f2f2f2",
-    Terrain.DESERT: "#f0d890",
-    Terrain.WATER: "#6aa6d8",
+    Terrain.PLAINS: "#dfe8a0",
+    Terrain.HILLS: "#b06a30",
+    Terrain.MARSH: "#9ed0c8",
+    Terrain.SWAMP: "#4e6a5c",
+    Terrain.FOREST: "#3f8f5a",
+    Terrain.DEEP_FOREST: "#1f4a28",
+    Terrain.MOUNTAINS: "#a59cba",
+    Terrain.HIGH_MOUNTAINS: "#ffffff",
+    Terrain.DESERT: "#f5c986",
+    Terrain.WATER: "#3f78c8",
 }
+#: A symbol per terrain, so the map reads without colour too.
+TERRAIN_SYMBOLS: dict[Terrain, str] = {
+    Terrain.PLAINS: "",
+    Terrain.HILLS: "∩",
+    Terrain.MARSH: "≈",
+    Terrain.SWAMP: "≋",
+    Terrain.FOREST: "♣",
+    Terrain.DEEP_FOREST: "♣♣",
+    Terrain.MOUNTAINS: "▲",
+    Terrain.HIGH_MOUNTAINS: "▲▲",
+    Terrain.DESERT: "∴",
+    Terrain.WATER: "~",
+}
+_DARK = frozenset({Terrain.SWAMP, Terrain.FOREST, Terrain.DEEP_FOREST, Terrain.WATER})
 _VISIBILITY_COLOURS = {
     Visibility.OVERT: "#222222",
     Visibility.HIDDEN: "#d07000",
     Visibility.SECRET: "#c00000",
 }
+#: The outline of a hex in path units, from its west corner, back to it.
+_HEX_PATH = "l1-1h2l1 1-1 1h-2z"
 
 
 def centre(hex_: Hex) -> tuple[float, float]:
@@ -45,11 +78,27 @@ def centre(hex_: Hex) -> tuple[float, float]:
     return x, y
 
 
-def _corners(x: float, y: float) -> str:
-    return " ".join(
-        f"{x + SIZE * math.cos(math.pi / 3 * k):.1f},{y + SIZE * math.sin(math.pi / 3 * k):.1f}"
-        for k in range(6)
-    )
+@dataclass(frozen=True)
+class Frame:
+    """The part of the map a drawing shows: its box in pixels, and which hexes it holds."""
+
+    left: float
+    top: float
+    width: float
+    height: float
+
+    @classmethod
+    def around(cls, cols: np.ndarray, rows: np.ndarray, margin: int) -> Frame:
+        """The box of the hexes at ``cols``/``rows``, with ``margin`` hexes around them."""
+        if cols.size == 0:
+            return cls(0.0, 0.0, 3 * SIZE, 2 * SIZE)
+        col0, col1 = int(cols.min()) - margin, int(cols.max()) + margin
+        row0, row1 = int(rows.min()) - margin, int(rows.max()) + margin
+        left = SIZE * (1.5 * col0)
+        top = SIZE * _SQRT3 * row0
+        width = SIZE * (1.5 * (col1 - col0) + 2)
+        height = SIZE * _SQRT3 * (row1 - row0 + 1.5)
+        return cls(left, top, width, height)
 
 
 def render_svg(
@@ -59,88 +108,226 @@ def render_svg(
     route: Sequence[Hex] | None = None,
     player: bool = False,
     found_features: Iterable[str] | None = None,
+    around: Hex | None = None,
+    radius: int | None = None,
+    route_note: str | None = None,
 ) -> str:
     """The map as an SVG document.
 
-    ``player=True`` draws only ``known`` hexes (none if not given) and only the features
-    whose ids are in ``found_features``; referee notes are never drawn for players.
+    ``player=True`` draws only ``known`` hexes (none if not given), cropped to them, and only
+    the features whose ids are in ``found_features``; referee notes are never drawn for
+    players. ``around`` and ``radius`` draw only the hexes within ``radius`` of ``around``.
+    ``route_note`` is written at the route's end (its days and TP).
 
     >>> import numpy as np
     >>> m = HexMap.build("Vale", np.zeros((1, 2), np.uint8))
     >>> svg = render_svg(m, player=True, known={Hex(0, 0)})
-    >>> svg.startswith("<svg"), svg.count("<polygon")
-    (True, 1)
+    >>> svg.startswith("<svg"), ">0000<" in svg, ">0100<" in svg
+    (True, True, False)
     """
-    shown = set(known or ()) if player else None
+    cols, rows = _drawn(hexmap, set(known or ()) if player else None, around, radius)
+    whole = not player and around is None
+    frame = Frame.around(cols, rows, 0 if whole else 1)
+    page = Frame(frame.left, frame.top, frame.width + LEGEND_WIDTH, frame.height)
+    labelled = cols.size <= LABELLED_HEXES
     found = set(found_features or ())
+    visible = _InDrawing(hexmap, cols, rows)
 
-    def visible(hex_: Hex) -> bool:
-        return shown is None or hex_ in shown
-
-    width = SIZE * (1.5 * hexmap.width + 0.5)
-    height = SIZE * _SQRT3 * (hexmap.height + 0.5)
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.1f} {height:.1f}">',
-        f"<title>{escape(hexmap.name)}{' (player view)' if player else ''}</title>",
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{page.width:.0f}" '
+        f'height="{page.height:.0f}" viewBox="{page.left:.1f} {page.top:.1f} '
+        f'{page.width:.1f} {page.height:.1f}" font-family="sans-serif">',
+        f"<title>{escape(hexmap.name)}{' (the party’s map)' if player else ''}</title>",
+        f'<rect x="{page.left:.1f}" y="{page.top:.1f}" width="{page.width:.1f}" '
+        f'height="{page.height:.1f}" fill="#f8f8f4"/>',
+        _hex_markers(),
+        f'<g transform="translate({SIZE:.1f} {SIZE * _SQRT3 / 2:.4f}) '
+        f'scale({_UNIT_X:.4f} {_UNIT_Y:.4f})">',
     ]
-    cells = hexmap.hexes() if shown is None else (h for h in shown if h in hexmap)
-    for hex_ in cells:
-        x, y = centre(hex_)
-        colour = TERRAIN_COLOURS[hexmap.terrain_at(hex_)]
-        out.append(
-            f'<polygon points="{_corners(x, y)}" fill="{colour}" stroke="#777" '
-            f'stroke-width="0.5"><title>{hex_.label} {hexmap.terrain_at(hex_).key}</title>'
-            "</polygon>"
-        )
-    out.extend(_roads(hexmap, visible))
-    for hex_, feature in hexmap.all_features():
-        if player and (feature.id not in found or not visible(hex_)):
-            continue
-        x, y = centre(hex_)
-        colour = _VISIBILITY_COLOURS[feature.visibility]
-        tip = f"{feature.name}: {feature.text}" if feature.text else feature.name
-        if not player and feature.notes:
-            tip += f" [{feature.visibility.value}] {feature.notes}"
-        shape = (
-            f'<polygon points="{x:.1f},{y - 7:.1f} {x - 6:.1f},{y + 5:.1f} {x + 6:.1f},{y + 5:.1f}"'
-            if feature.landmark
-            else f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4"'
-        )
-        out.append(
-            f'{shape} fill="{colour}"><title>{escape(tip)}</title></{shape[1 : shape.index(" ")]}>'
-        )
+    codes = hexmap.terrain[rows, cols]
+    for terrain in Terrain:
+        chosen = codes == terrain.value
+        if chosen.any():
+            out.append(_terrain_path(terrain, cols[chosen], rows[chosen]))
+    out.extend(_roads(hexmap, cols, rows, visible))
+    out.append("</g>")
+    if labelled:
+        out.extend(_labels(hexmap, cols, rows))
+    out.extend(_features(hexmap, player, found, visible))
     if route:
-        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(centre, route))
-        out.append(
-            f'<polyline points="{points}" fill="none" stroke="#1040c0" stroke-width="3" '
-            'stroke-dasharray="6 3"/>'
-        )
-    if party_at is not None:
+        out.extend(_route(route, route_note))
+    if party_at is not None and (not player or visible(party_at)):
         x, y = centre(party_at)
         out.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="#ffd000" stroke="#000" '
-            f'stroke-width="1.5"><title>party at {party_at.label}</title></circle>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="#ffd000" stroke="#000" '
+            f'stroke-width="1.5"><title>the party, hex {party_at.label}</title></circle>'
+            f'<text x="{x:.1f}" y="{y + 15:.1f}" font-size="7" text-anchor="middle" '
+            'font-weight="bold" stroke="#fff" stroke-width="2" paint-order="stroke">party</text>'
         )
+    out.extend(_legend(frame, {Terrain(int(c)) for c in np.unique(codes)}))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _roads(hexmap: HexMap, visible: Callable[[Hex], bool]) -> list[str]:
-    """Road and trail segments between neighbouring road hexes (each pair once)."""
-    lines = []
-    rows, cols = np.nonzero(hexmap.road)
-    for row, col in zip(rows.tolist(), cols.tolist(), strict=True):
+def _drawn(
+    hexmap: HexMap, shown: set[Hex] | None, around: Hex | None, radius: int | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The columns and rows of the hexes to draw, column by column."""
+    if shown is not None:
+        inside = [h for h in shown if h in hexmap]
+        if around is not None:
+            inside = [h for h in inside if h.distance(around) <= (radius or 0)]
+        inside.sort(key=lambda h: (h.col, h.row))
+        return (
+            np.array([h.col for h in inside], dtype=np.int64),
+            np.array([h.row for h in inside], dtype=np.int64),
+        )
+    if around is None:
+        col_grid, row_grid = np.meshgrid(
+            np.arange(hexmap.width), np.arange(hexmap.height), indexing="ij"
+        )
+        return col_grid.ravel(), row_grid.ravel()
+    reach = radius or 0
+    window = [
+        h
+        for col in range(max(0, around.col - reach), min(hexmap.width, around.col + reach + 1))
+        for row in range(max(0, around.row - reach - 1), min(hexmap.height, around.row + reach + 2))
+        if (h := Hex.from_offset(col, row)).distance(around) <= reach
+    ]
+    return (
+        np.array([h.col for h in window], dtype=np.int64),
+        np.array([h.row for h in window], dtype=np.int64),
+    )
+
+
+class _InDrawing:
+    """Whether a hex is in the drawing, for roads and features."""
+
+    def __init__(self, hexmap: HexMap, cols: np.ndarray, rows: np.ndarray) -> None:
+        self.mask = np.zeros((hexmap.height, hexmap.width), dtype=bool)
+        self.mask[rows, cols] = True
+
+    def __call__(self, hex_: Hex) -> bool:
+        height, width = self.mask.shape
+        return (
+            0 <= hex_.row < height and 0 <= hex_.col < width and bool(self.mask[hex_.row, hex_.col])
+        )
+
+
+def _hex_markers() -> str:
+    """One hex shape per terrain, drawn as a marker at each point of that terrain's path."""
+    shapes = "".join(
+        f'<marker id="t{t.value}" markerUnits="userSpaceOnUse" overflow="visible" orient="0" '
+        f'markerWidth="4" markerHeight="2" refX="0" refY="0"><path d="M-2 0{_HEX_PATH}" '
+        f'fill="{TERRAIN_COLOURS[t]}" stroke="#555" stroke-width="0.06"/></marker>'
+        for t in Terrain
+    )
+    return f"<defs>{shapes}</defs>"
+
+
+def _terrain_path(terrain: Terrain, cols: np.ndarray, rows: np.ndarray) -> str:
+    """Every hex of ``terrain``: an invisible path through their centres whose every point
+    carries the terrain's hex marker, so a hex costs only its relative step (a few bytes)."""
+    xs = 3 * cols
+    ys = 2 * rows + (cols & 1)
+    steps = np.stack([np.diff(xs), np.diff(ys)], axis=1).ravel().tolist()
+    text = " ".join(map(str, steps)).replace(" -", "-") or "0 0"  # a lone hex: one marker
+    marker = f"url(#t{terrain.value})"
+    return (
+        f'<path fill="none" stroke="none" marker-start="{marker}" marker-mid="{marker}" '
+        f'marker-end="{marker}" d="M{xs[0]} {ys[0]}l{text}"/>'
+    )
+
+
+def _labels(hexmap: HexMap, cols: np.ndarray, rows: np.ndarray) -> Iterator[str]:
+    """Each hex's number at its top and its terrain symbol in its middle."""
+    yield '<g font-size="5.5" text-anchor="middle" fill="#222">'
+    for col, row in zip(cols.tolist(), rows.tolist(), strict=True):
         hex_ = Hex.from_offset(col, row)
-        if not visible(hex_):
-            continue
+        x, y = centre(hex_)
+        terrain = hexmap.terrain_at(hex_)
+        ink = ' fill="#fff"' if terrain in _DARK else ""
+        yield f'<text x="{x:.1f}" y="{y - 9:.1f}"{ink}>{hex_.label}</text>'
+        symbol = TERRAIN_SYMBOLS[terrain]
+        if symbol:
+            yield f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="8"{ink}>{symbol}</text>'
+    yield "</g>"
+
+
+def _roads(
+    hexmap: HexMap, cols: np.ndarray, rows: np.ndarray, visible: _InDrawing
+) -> Iterator[str]:
+    """One path per kind of road: a segment between neighbouring road hexes, each pair once."""
+    segments: dict[Road, list[str]] = {}
+    on_road = hexmap.road[rows, cols] != 0
+    for col, row in zip(cols[on_road].tolist(), rows[on_road].tolist(), strict=True):
+        hex_ = Hex.from_offset(col, row)
         kind = Road(int(hexmap.road[row, col]))
+        x1, y1 = 3 * col, 2 * row + (col & 1)
         for other in hex_.neighbours()[:3]:  # n, ne, se: each pair drawn once
-            if other in hexmap and hexmap.road[other.row, other.col] and visible(other):
-                (x1, y1), (x2, y2) = centre(hex_), centre(other)
-                dash = "" if kind is Road.ROAD else ' stroke-dasharray="3 2"'
-                lines.append(
-                    f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                    f'stroke="#7a4a1a" stroke-width="{3 if kind is Road.ROAD else 2}"{dash}/>'
-                )
-    return lines
+            if visible(other) and hexmap.road[other.row, other.col]:
+                x2, y2 = 3 * other.col, 2 * other.row + (other.col & 1)
+                segments.setdefault(kind, []).append(f"M{x1} {y1}L{x2} {y2}")
+    for kind, parts in segments.items():
+        dash = "" if kind is Road.ROAD else ' stroke-dasharray="3 2"'
+        width = 3 if kind is Road.ROAD else 2
+        yield (
+            f'<path fill="none" stroke="#7a4a1a" stroke-width="{width}"{dash} '
+            f'vector-effect="non-scaling-stroke" d="{"".join(parts)}"/>'
+        )
+
+
+def _features(hexmap: HexMap, player: bool, found: set[str], visible: _InDrawing) -> Iterator[str]:
+    """Each feature drawn: a mark (a triangle for a landmark) and its name beside it."""
+    for hex_, feature in hexmap.all_features():
+        if not visible(hex_) or (player and feature.id not in found):
+            continue
+        x, y = centre(hex_)
+        colour = _VISIBILITY_COLOURS[Visibility.OVERT if player else feature.visibility]
+        tip = f"{feature.name}: {feature.text}" if feature.text else feature.name
+        if not player and feature.notes:
+            tip += f" [{feature.visibility.value}] {feature.notes}"
+        shape = (
+            f'<polygon points="{x:.1f},{y - 6:.1f} {x - 5:.1f},{y + 4:.1f} {x + 5:.1f},{y + 4:.1f}"'
+            if feature.landmark
+            else f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5"'
+        )
+        tag = shape[1 : shape.index(" ")]
+        yield f'{shape} fill="{colour}" stroke="#fff"><title>{escape(tip)}</title></{tag}>'
+        yield (
+            f'<text x="{x + 6:.1f}" y="{y + 2:.1f}" font-size="6" fill="{colour}" '
+            f'stroke="#fff" stroke-width="1.5" paint-order="stroke">{escape(feature.name)}</text>'
+        )
+
+
+def _route(route: Sequence[Hex], note: str | None) -> Iterator[str]:
+    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(centre, route))
+    yield (
+        f'<polyline points="{points}" fill="none" stroke="#1040c0" stroke-width="3" '
+        'stroke-dasharray="6 3" stroke-linecap="round"/>'
+    )
+    if note:
+        x, y = centre(route[-1])
+        yield (
+            f'<text x="{x + 8:.1f}" y="{y - 8:.1f}" font-size="7" fill="#1040c0" '
+            f'stroke="#fff" stroke-width="2" paint-order="stroke">{escape(note)}</text>'
+        )
+
+
+def _legend(frame: Frame, terrains: set[Terrain]) -> Iterator[str]:
+    """The terrain colours and symbols drawn, beside the map (never over it)."""
+    shown = [t for t in Terrain if t in terrains]
+    x, y = frame.left + frame.width + 4, frame.top + 4
+    yield (
+        f'<g font-size="8"><rect x="{x:.1f}" y="{y:.1f}" width="{LEGEND_WIDTH - 8}" '
+        f'height="{11 * len(shown) + 6}" fill="#fff" stroke="#999"/>'
+    )
+    for index, terrain in enumerate(shown):
+        top = y + 4 + 11 * index
+        yield (
+            f'<rect x="{x + 3:.1f}" y="{top:.1f}" width="12" height="8" '
+            f'fill="{TERRAIN_COLOURS[terrain]}" stroke="#555" stroke-width="0.4"/>'
+            f'<text x="{x + 19:.1f}" y="{top + 7:.1f}">{TERRAIN_SYMBOLS[terrain] or "·"} '
+            f"{terrain.key.replace('_', ' ')}</text>"
+        )
+    yield "</g>"

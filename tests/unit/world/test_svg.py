@@ -1,17 +1,23 @@
-"""SVG drawing: the player view never leaks referee notes or unfound features (TP-DISC-1)."""
+"""SVG drawing: readable without tooltips, the player view never leaks referee notes, unfound
+features, unknown hexes or the map's true extent (TP-DISC-1), and any size draws compactly."""
 
 from __future__ import annotations
 
+import itertools
+import math
+import re
+
 import numpy as np
 
+from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.hexmap import Feature, HexMap, Road, Visibility
-from turnkeeper.world.svg import render_svg
+from turnkeeper.world.hexmap import Feature, HexMap, Road, Terrain, Visibility
+from turnkeeper.world.svg import LEGEND_WIDTH, TERRAIN_COLOURS, TERRAIN_SYMBOLS, render_svg
 
 HERE, THERE, FAR = Hex.from_offset(0, 0), Hex.from_offset(1, 0), Hex.from_offset(2, 0)
 MAP = HexMap.build(
     "Vale",
-    np.zeros((2, 3), np.uint8),
+    np.array([[0, 4, 9], [6, 0, 0]], np.uint8),
     np.array([[Road.ROAD, Road.ROAD, 0], [0, 0, 0]], np.uint8),
     {
         HERE: (
@@ -23,20 +29,30 @@ MAP = HexMap.build(
 )
 
 
-def test_referee_view_shows_everything() -> None:
-    svg = render_svg(MAP)
-    for text in (
-        "Prancing Pony",
-        "REFNOTE-innkeeper-is-a-spy",
-        "Hidden Cave",
-        "Secret Vault",
-        "<line",
-    ):
+def labels(svg: str) -> set[str]:
+    return set(re.findall(r">(\d{4})</text>", svg))
+
+
+def view_box(svg: str) -> tuple[float, float, float, float]:
+    found = re.search(r'viewBox="([-\d. ]+)"', svg)
+    assert found is not None
+    left, top, width, height = (float(v) for v in found.group(1).split())
+    return left, top, width, height
+
+
+def test_referee_view_shows_every_hex_number_feature_road_and_the_legend() -> None:
+    svg = render_svg(MAP, party_at=HERE)
+    assert labels(svg) == {"0000", "0100", "0200", "0001", "0101", "0201"}
+    for text in ("Prancing Pony", "REFNOTE-innkeeper-is-a-spy", "Hidden Cave", "Secret Vault"):
         assert text in svg
-    assert svg.count("<polygon") >= 6
+    assert 'stroke="#7a4a1a"' in svg  # the road
+    assert ">party</text>" in svg
+    for terrain in (Terrain.PLAINS, Terrain.FOREST, Terrain.WATER, Terrain.MOUNTAINS):
+        assert terrain.key.replace("_", " ") in svg and TERRAIN_COLOURS[terrain] in svg
+    assert TERRAIN_SYMBOLS[Terrain.FOREST] in svg and TERRAIN_SYMBOLS[Terrain.MOUNTAINS] in svg
 
 
-def test_player_view_hides_notes_and_unfound_features() -> None:
+def test_tp_disc_1_player_view_hides_notes_unfound_features_and_unknown_hexes() -> None:
     svg = render_svg(
         MAP,
         party_at=HERE,
@@ -48,10 +64,71 @@ def test_player_view_hides_notes_and_unfound_features() -> None:
     assert "Prancing Pony" in svg
     assert "REFNOTE" not in svg
     assert "Hidden Cave" not in svg and "Secret Vault" not in svg
-    assert svg.count("<title>0") == 2  # only the two known hexes are drawn
-    assert "party at 0000" in svg and "<polyline" in svg
+    assert labels(svg) == {"0000", "0100"}
+    assert ">party</text>" in svg and "<polyline" in svg
+
+
+def test_the_players_map_is_cropped_to_what_they_know_not_the_true_extent() -> None:
+    big = generate_map(60, 40, seed=2)
+    corner = {Hex.from_offset(c, r) for c in range(3) for r in range(2)}
+    svg = render_svg(big, known=corner, player=True)
+    referee = render_svg(big)
+    _, _, width, height = view_box(svg)
+    assert width <= 8 * 20 + LEGEND_WIDTH and height <= 6 * 20 * math.sqrt(3)
+    assert f'width="{view_box(referee)[2]:.0f}"' not in svg
+    assert labels(svg) == {h.label for h in corner}
 
 
 def test_player_view_with_nothing_known_draws_no_hexes() -> None:
     svg = render_svg(MAP, player=True)
-    assert "<polygon" not in svg and "Prancing Pony" not in svg
+    assert "marker-mid" not in svg and "Prancing Pony" not in svg and not labels(svg)
+
+
+def test_a_window_draws_only_the_hexes_within_its_radius() -> None:
+    big = generate_map(40, 40, seed=3)
+    middle = Hex.from_offset(20, 20)
+    svg = render_svg(big, around=middle, radius=2)
+    drawn = labels(svg)
+    assert len(drawn) == 19 and middle.label in drawn
+    assert all(Hex.parse(label).distance(middle) <= 2 for label in drawn)
+
+
+def test_a_big_map_costs_few_bytes_a_hex_and_writes_no_labels() -> None:
+    big = generate_map(200, 200, seed=1)
+    svg = render_svg(big)
+    assert len(svg) / 40_000 < 30 and not labels(svg)
+
+
+# -- colour-blind readers: the palette stays distinct under deuteranopia ----------------------
+
+#: Machado, Oliveira and Fernandes (2009): deuteranopia, severity 1, on linear RGB.
+DEUTERANOPIA = np.array(
+    [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.01182, 0.04294, 1.968881]]
+)
+
+
+def _lab(linear: np.ndarray) -> np.ndarray:
+    xyz = (
+        np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+        @ linear
+    )
+    xyz = xyz / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def _linear(colour: str) -> np.ndarray:
+    rgb = np.array([int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
+    return np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+
+
+def test_terrain_colours_stay_apart_for_normal_and_deuteranope_eyes() -> None:
+    seen = {t: _linear(c) for t, c in TERRAIN_COLOURS.items()}
+    for a, b in itertools.combinations(Terrain, 2):
+        normal = np.linalg.norm(_lab(seen[a]) - _lab(seen[b]))
+        deuteranope = np.linalg.norm(
+            _lab(np.clip(DEUTERANOPIA @ seen[a], 0, 1))
+            - _lab(np.clip(DEUTERANOPIA @ seen[b], 0, 1))
+        )
+        assert normal >= 15, (a, b, normal)
+        assert deuteranope >= 10, (a, b, deuteranope)
