@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,17 @@ def test_subprocess_exit_code_two_on_a_user_mistake(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "no such map file" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_map_show_around_a_hex_draws_only_its_window(tmp_path: Path) -> None:
+    made = tmp_path / "wild.toml"
+    assert runner.invoke(app, ["map", "new", "--width", "20", "--height", "15", "--seed", "4",
+                               "--out", str(made)]).exit_code == 0  # fmt: skip
+    out = tmp_path / "window.svg"
+    done = runner.invoke(
+        app,
+        ["map", "show", "--map", str(made), "--out", str(out), "--around", "0505", "--radius", "1"],
+    )
+    assert done.exit_code == 0, done.output
+    drawn = set(re.findall(r">(\d{4})</text>", out.read_text(encoding="utf-8")))
+    assert drawn == {"0505", "0405", "0406", "0504", "0506", "0605", "0606"}

@@ -192,6 +192,12 @@ def show(
     party: Annotated[
         str | None, typer.Option("--party", help="With --map: the party hex, '0304' or 'q,r'.")
     ] = None,
+    around: Annotated[
+        str | None, typer.Option("--around", help="Draw only a window around this hex: 0304.")
+    ] = None,
+    radius: Annotated[
+        int, typer.Option("--radius", min=0, help="With --around: the window's radius in hexes.")
+    ] = 10,
     db: str | None = DbOption,
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
@@ -211,7 +217,18 @@ def show(
         hexmap, party_at = drawn.hexmap, drawn.wild.position
         known, found = set(drawn.known), set(drawn.wild.found)
         result["campaign"] = drawn.campaign
-    svg = render_svg(hexmap, party_at, known, player=player, found_features=found)
+    middle = Hex.parse(around) if around is not None else None
+    if middle is not None and middle not in hexmap:
+        raise NotFoundError(f"hex {around} is off the map {hexmap.name!r}")
+    svg = render_svg(
+        hexmap,
+        party_at,
+        known,
+        player=player,
+        found_features=found,
+        around=middle,
+        radius=radius if middle is not None else None,
+    )
     out.write_text(svg, encoding="utf-8")
     result |= {"file": str(out), "player": player, "known_hexes": len(known), "bytes": len(svg)}
     emit(

@@ -284,6 +284,8 @@ def route_command(
             party_at=here,
             known=known if player else None,
             route=route.hexes,
+            route_note=f"{route.days} day{'' if route.days == 1 else 's'}, "
+            f"{format_mixed(route.tp)} TP",
             player=player,
             found_features=found if player else None,
         )
