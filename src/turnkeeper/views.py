@@ -3,13 +3,20 @@
 The party's view is built by ONE function, :func:`player_state`, from the state alone, so
 every player response (the JSON state, the dashboard page) goes through the same filter.
 Referee notes, encounter tables, hidden features, referee-only countdowns, monster stats,
-the seed and the embedded ruleset never enter it. Journal records for players go through
-:func:`player_record`, which keeps the line the party reads and its rolls, never the event's
-data (a party-visible event such as ``campaign.started`` embeds the seed and the ruleset).
+the seed and the embedded ruleset never enter it.
+
+The players' journal is what the characters perceive. :func:`player_log` picks the records
+they may read: party-visible, not taken back by an undo (nor the undo itself), and seen at all
+(a torch burning down a turn is not). :func:`player_record` shapes one: the event's party line
+(:meth:`~turnkeeper.kernel.events.Event.describe_to_party`: a foe is hit or falls, never its
+armour class or hit points; the torch gutters, never its turns left) and the rolls that line
+may show, never the event's data (a party-visible event such as ``campaign.started`` embeds
+the seed and the ruleset).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -18,6 +25,7 @@ from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.combat_state import Side
+from turnkeeper.kernel.events import CommandUndone
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.world.svg import render_svg
 
@@ -244,18 +252,60 @@ def referee_state(state: CampaignState) -> dict[str, Any]:
     return data
 
 
-def referee_record(record: Recorded, state: CampaignState) -> dict[str, Any]:
-    """A journal record for the referee: the whole record, its game date and its line."""
+def undone_commands(records: Iterable[Recorded]) -> frozenset[int]:
+    """The commands an undo took back, in a whole journal (the record keeps them)."""
+    return frozenset(r.event.command for r in records if isinstance(r.event, CommandUndone))
+
+
+def party_perceives(record: Recorded, undone: frozenset[int]) -> bool:
+    """Whether the players' journal holds ``record``: a party-visible event of a command not
+    undone, that is not an undo, and that the characters perceive at all."""
+    event = record.event
+    return (
+        event.visibility is Visibility.PARTY
+        and record.command not in undone
+        and not isinstance(event, CommandUndone)
+        and event.describe_to_party() is not None
+    )
+
+
+def player_log(records: Sequence[Recorded], since: int = 0) -> list[Recorded]:
+    """The players' journal after seq ``since``, from the campaign's WHOLE journal
+    (``records``): an undo later on takes back what its command recorded, so the undone
+    commands are read from every record, not only the ones after ``since``.
+
+    >>> from turnkeeper.campaign import Journal, Light, Undo, parse_party
+    >>> from turnkeeper.rules.loader import preset
+    >>> party = parse_party('[[characters]]\\nname = "Aldo"\\nhp = 6\\n[supplies]\\ntorches = 1')
+    >>> journal = Journal.start("Keep", preset("ex"), party, seed=1)
+    >>> _ = journal.execute(Light("torch")), journal.execute(Undo())
+    >>> [r.event.kind for r in journal.records], [r.event.kind for r in player_log(journal.records)]
+    (['campaign.started', 'light.lit', 'command.undone'], ['campaign.started'])
+    """
+    undone = undone_commands(records)
+    return [r for r in records if r.seq > since and party_perceives(r, undone)]
+
+
+def referee_record(
+    record: Recorded, state: CampaignState, undone: frozenset[int] | None = None
+) -> dict[str, Any]:
+    """A journal record for the referee: the whole record, its game date and its line; with
+    ``undone`` (:func:`undone_commands` of the journal), whether an undo took it back."""
     out = record.to_record()
     out["date"] = calendar(record.at, state.ruleset.time)
     out["text"] = record.event.describe()
+    if undone is not None:
+        out["undone"] = record.command in undone
     return out
 
 
 def player_record(record: Recorded, state: CampaignState) -> dict[str, Any]:
-    """A party-visible record for players: its line and its rolls, never the event's data."""
+    """A party-visible record for players: the line the party reads and the rolls it may
+    show, never the event's data. A record the characters do not perceive (pick records with
+    :func:`player_log`) has an empty line."""
     if record.event.visibility is not Visibility.PARTY:
         raise ValueError(f"record {record.seq} is the referee's")
+    line = record.event.describe_to_party()
     return {
         "seq": record.seq,
         "command": record.command,
@@ -263,8 +313,8 @@ def player_record(record: Recorded, state: CampaignState) -> dict[str, Any]:
         "date": calendar(record.at, state.ruleset.time),
         "kind": record.event.kind,
         "visibility": record.event.visibility.value,
-        "text": record.event.describe(),
-        "rolls": [roll.text() for roll in record.event.rolls],
+        "text": line or "",
+        "rolls": [roll.text() for roll in record.event.rolls_to_party()] if line else [],
     }
 
 

@@ -141,3 +141,19 @@ def test_status_tells_the_fights_round_and_order_and_forgets_it_once_over(db: st
     tk(db, "wait", "3h")
     after = tk(db, "status", as_json=False)
     assert "round" not in after and "ended" not in after
+
+
+def test_the_players_log_tells_hits_not_armour_class_and_forgets_undone_commands(
+    db: str, tk: Tk
+) -> None:
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=30,ac=10")
+    tk(db, "combat", "round")
+    tk(db, "combat", "attack", "Ann", "Orc", "--dice", "15,3")
+    tk(db, "note", "the orc's cousin watches", "--referee")
+    tk(db, "note", "a wrong note")
+    tk(db, "undo")
+    people = tk(db, "log", "--player", as_json=False)
+    assert "Ann attacks Orc" in people and "AC" not in people and "hp" not in people
+    assert "cousin" not in people and "a wrong note" not in people and "undone" not in people
+    referee = tk(db, "log", "--json")
+    assert any(r["text"] == "a wrong note" and r["undone"] for r in referee)

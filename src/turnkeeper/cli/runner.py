@@ -20,7 +20,7 @@ from turnkeeper.cli.options import typed_faces
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
-from turnkeeper.views import player_record, referee_record
+from turnkeeper.views import party_perceives, player_record, referee_record
 
 # Game time passing is in the footer's date; the party's narrative leaves it out.
 _CLOCK = "clock.advanced"
@@ -89,14 +89,21 @@ def show_records(records: list[Recorded], state: CampaignState) -> None:
 def show_lines(records: list[Recorded], player: bool = False) -> None:
     """Draw records as play goes: one line each, what happened then its rolls, dimmed.
 
-    The party's view leaves out the clock's own records.
+    The party's view shows what the characters perceive (:meth:`Event.describe_to_party`),
+    never the clock's own records nor what they do not perceive.
     """
     for record in records:
-        if player and record.event.kind == _CLOCK:
-            continue
+        event = record.event
+        if player:
+            line = event.describe_to_party()
+            if line is None or event.kind == _CLOCK:
+                continue
+            rolls_shown = event.rolls_to_party()
+        else:
+            line, rolls_shown = event.describe(), event.rolls
         secret = "[magenta](referee)[/] " if _secret(record) else ""
-        rolls = escape("; ".join(roll.text() for roll in record.event.rolls))
-        said = f"{secret}{escape(record.event.describe())}"
+        rolls = escape("; ".join(roll.text() for roll in rolls_shown))
+        said = f"{secret}{escape(line)}"
         console().print(f"{said}  [dim]{rolls}[/]" if rolls else said, highlight=False)
 
 
@@ -127,7 +134,7 @@ def run(
             command = command(campaigns.state(name))
         records = campaigns.execute(name, command, faces)
         state = campaigns.state(name)
-    shown = [r for r in records if not player or r.event.visibility is Visibility.PARTY]
+    shown = [r for r in records if not player or party_perceives(r, frozenset())]
     data: dict[str, Any] = {
         "campaign": name,
         "version": state.version,

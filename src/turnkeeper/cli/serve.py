@@ -3,12 +3,13 @@
 ``serve`` makes the access tokens of every campaign that lacks them and prints, per campaign,
 the referee's link and the players' link with their tokens, as notebook servers do. Only
 hashes are kept, so a token is printed once, when it is made: ``turnkeeper tokens NAME
---rotate`` makes new ones (and the old links stop working).
+--rotate`` makes new ones (and the old links stop working); ``--role player`` renews only the
+players' (a leaked player link), and the referee's link keeps working.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
 import typer
@@ -24,10 +25,12 @@ from turnkeeper.web.tokens import Role, issue_tokens
 verbs = typer.Typer()
 
 
-def _links(base: str, campaigns: Campaigns, names: list[str], rotate: bool) -> list[dict[str, Any]]:
+def _links(
+    base: str, campaigns: Campaigns, names: list[str], rotate: bool, role: Role | None = None
+) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for name in names:
-        made = issue_tokens(campaigns.store, name, rotate)
+        made = issue_tokens(campaigns.store, name, rotate, role)
         page = f"{base}/campaigns/{quote(name, safe='')}"
         entry: dict[str, Any] = {"campaign": name, "page": page}
         for role in Role:
@@ -45,7 +48,8 @@ def _render(links: list[dict[str, Any]]) -> None:
             if link is None:
                 shown = (
                     "token made earlier (kept as a hash, not shown): "
-                    f"`turnkeeper tokens {escape(entry['campaign'])} --rotate` for a new one"
+                    f"`turnkeeper tokens {escape(entry['campaign'])} --role {role.value} "
+                    "--rotate` for a new one"
                 )
             else:
                 shown = escape(link)
@@ -56,8 +60,12 @@ def _render(links: list[dict[str, Any]]) -> None:
 def tokens_command(
     name: str = typer.Argument(..., help="The campaign whose web access tokens to make."),
     rotate: bool = typer.Option(
-        False, "--rotate", help="Make new tokens for both roles; the old links stop working."
+        False, "--rotate", help="Make new tokens; the old links stop working."
     ),
+    role: Annotated[
+        Role | None,
+        typer.Option("--role", help="Only this role's token: referee or player (default: both)."),
+    ] = None,
     base: str = typer.Option(
         "http://127.0.0.1:8765", "--base", help="The server's address, for the printed links."
     ),
@@ -66,7 +74,7 @@ def tokens_command(
 ) -> None:
     """Make a campaign's referee and player tokens for the web server, and print their links."""
     with open_campaigns(db) as campaigns:
-        links = _links(base.rstrip("/"), campaigns, [name], rotate)
+        links = _links(base.rstrip("/"), campaigns, [name], rotate, role)
     emit(links[0], as_json, lambda: _render(links))
 
 

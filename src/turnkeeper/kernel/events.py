@@ -97,6 +97,23 @@ class Event(BaseModel):
         """One line a referee reads in the log."""
         return self.kind
 
+    def describe_to_party(self) -> str | None:
+        """The line the players read: what their characters perceive of this event, in plain
+        words; None when they perceive nothing of it (a torch burning down a turn).
+
+        The referee's line, unless an event carries what only the referee knows (a foe's
+        armour class, hit points, hit dice, damage dice or morale, a light's turns left):
+        then the event says here what the characters see instead (a foe is hit, falls; the
+        torch gutters).
+        """
+        return self.describe()
+
+    def rolls_to_party(self) -> tuple[RollRecord, ...]:
+        """The rolls the players see with the party's line: all of them, unless the dice
+        would tell what the line keeps back (an attack roll against an armour class, a
+        foe's damage die)."""
+        return self.rolls
+
     def data(self) -> dict[str, object]:
         """The event's own fields as JSON-able data."""
         dumped: dict[str, object] = self.model_dump(mode="json", exclude={"visibility", "rolls"})
@@ -305,6 +322,9 @@ class CommandUndone(Event):
 
     def describe(self) -> str:
         return f"command {self.command} undone"
+
+    def describe_to_party(self) -> str | None:
+        return None  # the players' journal drops what was undone, and the undo with it
 
 
 class NoteMade(Event):

@@ -59,6 +59,18 @@ class HitPointsChanged(Event):
         why = f" ({self.reason})" if self.reason else ""
         return f"{self.target} {what}{why}: {self.hp} hp, {self.status}"
 
+    def describe_to_party(self) -> str | None:
+        """Wounds and healing as the characters see them: no hit points (a monster's are the
+        referee's; the party's own are on its sheet)."""
+        why = f" ({self.reason})" if self.reason else ""
+        if self.status == "dead":
+            what = "dies"
+        elif self.status == "unconscious":
+            what = "falls unconscious"
+        else:
+            what = "is wounded" if self.change < 0 else "is healed"
+        return f"{self.target} {what}{why}"
+
 
 class MonsterAdded(Event):
     """A monster or NPC enters the record with its stat line."""
@@ -72,6 +84,10 @@ class MonsterAdded(Event):
     def describe(self) -> str:
         m = self.monster
         return f"{m.name} appears (HD {m.hd}, {m.hp} hp, AC {m.ac})"
+
+    def describe_to_party(self) -> str | None:
+        """A newcomer as the characters see it: a name, not a stat line."""
+        return f"{self.monster.name} appears"
 
 
 # --- procedures ---------------------------------------------------------------------------

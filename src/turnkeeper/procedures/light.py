@@ -42,6 +42,10 @@ class LightLit(Event):
         lasts = f"{self.turns} turns" if self.turns is not None else "until resources wane"
         return f"{self.source} lit ({self.radius_ft} ft, {lasts}); 1 from {self.supply}"
 
+    def describe_to_party(self) -> str | None:
+        """How far the light reaches, not how long it lasts (EX-LIGHT-1: the referee's)."""
+        return f"{self.source} lit ({self.radius_ft} ft); 1 from {self.supply}"
+
 
 class LightBurned(Event):
     """A turn ends and the light has a turn less."""
@@ -57,6 +61,9 @@ class LightBurned(Event):
     def describe(self) -> str:
         return f"light burns down: {self.turns_left} turn{'s' * (self.turns_left != 1)} left"
 
+    def describe_to_party(self) -> str | None:
+        return None  # a flame burning on is nothing to see; the turns left are the referee's
+
 
 class LightWarning(Event):
     """The light is on its last turn(s): time to light another."""
@@ -68,6 +75,10 @@ class LightWarning(Event):
     def describe(self) -> str:
         last = "its last turn" if self.turns_left == 1 else f"{self.turns_left} turns left"
         return f"warning: the {self.source} is on {last}"
+
+    def describe_to_party(self) -> str | None:
+        """The characters see the flame gutter; they do not count its turns."""
+        return f"the {self.source} gutters: it will not burn much longer"
 
 
 class LightOut(Event):
@@ -97,6 +108,9 @@ class LightTimeSet(Event):
 
     def describe(self) -> str:
         return f"referee: the light has {self.turns_left} turns left"
+
+    def describe_to_party(self) -> str | None:
+        return None  # the referee's secret, even if a record of it were marked party
 
 
 # --- procedures ---------------------------------------------------------------------------

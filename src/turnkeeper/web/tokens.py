@@ -3,7 +3,8 @@
 A token is random (``secrets.token_urlsafe``); the store keeps only its SHA-256 digest, so a
 token is shown once, when it is made (``turnkeeper serve`` on first start, or ``turnkeeper
 tokens NAME --rotate``). A request is checked by hashing what it carries and comparing the
-digests in constant time.
+digests in constant time. One role's token can be renewed alone (:func:`renew_token`, ``tokens
+NAME --role player --rotate``): a player link that leaked is replaced and the referee's stays.
 
 >>> import tempfile, os
 >>> from turnkeeper.store import open_store
@@ -16,6 +17,11 @@ digests in constant time.
 (['player', 'referee'], {})
 >>> role_of(store, "Keep", made["player"]), role_of(store, "Keep", "guess")
 (<Role.PLAYER: 'player'>, None)
+>>> fresh = renew_token(store, "Keep", Role.PLAYER)
+>>> role_of(store, "Keep", made["player"]), role_of(store, "Keep", fresh).value
+(None, 'player')
+>>> role_of(store, "Keep", made["referee"]).value
+'referee'
 """
 
 from __future__ import annotations
@@ -55,21 +61,36 @@ def token_store(store: EventStore) -> TokenStore:
     return store
 
 
-def issue_tokens(store: EventStore, campaign: str, rotate: bool = False) -> dict[Role, str]:
-    """Make the tokens ``campaign`` lacks (every role's with ``rotate``); return the new ones.
+def issue_tokens(
+    store: EventStore, campaign: str, rotate: bool = False, role: Role | None = None
+) -> dict[Role, str]:
+    """Make the tokens ``campaign`` lacks (renew them too with ``rotate``); return the new ones.
 
-    Only the new tokens come back: the old ones are kept as hashes and cannot be shown again.
+    ``role`` limits it to that role's token (default: the referee's and the players'). Only
+    the new tokens come back: the old ones are kept as hashes and cannot be shown again.
     """
     tokens = token_store(store)
     have = tokens.token_hashes(campaign)
     store.version(campaign)  # NotFoundError for a campaign that does not exist
     made: dict[Role, str] = {}
-    for role in Role:
-        if rotate or role.value not in have:
-            token = secrets.token_urlsafe(24)
-            tokens.set_token_hash(campaign, role.value, digest(token))
-            made[role] = token
+    for each in Role if role is None else (role,):
+        if rotate or each.value not in have:
+            made[each] = _make(tokens, campaign, each)
     return made
+
+
+def renew_token(store: EventStore, campaign: str, role: Role) -> str:
+    """A new token for ``role`` in ``campaign`` (a new player link, say): the old one of that
+    role stops working at once, the other role's keeps working. Shown only now."""
+    tokens = token_store(store)
+    store.version(campaign)  # NotFoundError for a campaign that does not exist
+    return _make(tokens, campaign, role)
+
+
+def _make(tokens: TokenStore, campaign: str, role: Role) -> str:
+    token = secrets.token_urlsafe(24)
+    tokens.set_token_hash(campaign, role.value, digest(token))
+    return token
 
 
 def role_of(store: EventStore, campaign: str, token: str) -> Role | None:

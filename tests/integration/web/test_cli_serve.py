@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 import turnkeeper.cli  # noqa: F401  (registers the verbs)
 from turnkeeper.campaign import parse_party
 from turnkeeper.cli.app import app
+from turnkeeper.errors import NotFoundError
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
@@ -51,6 +52,53 @@ def test_tokens_are_made_once_and_rotated_on_demand(db: str) -> None:
         rotated = _json("tokens", "Keep", "--db", db, "--rotate")
         assert role_of(store, "Keep", _token(first["referee"])) is None
         assert role_of(store, "Keep", _token(rotated["referee"])) is Role.REFEREE
+    finally:
+        store.close()
+
+
+def test_rotating_one_role_keeps_the_other_roles_link(db: str) -> None:
+    """A leaked player link is replaced; the referee's link keeps working, and back again."""
+    first = _json("tokens", "Keep", "--db", db)
+    renewed = _json("tokens", "Keep", "--db", db, "--role", "player", "--rotate")
+    assert renewed["referee"] is None and renewed["player"] is not None
+    store = open_store(db)
+    try:
+        assert role_of(store, "Keep", _token(first["player"])) is None
+        assert role_of(store, "Keep", _token(renewed["player"])) is Role.PLAYER
+        assert role_of(store, "Keep", _token(first["referee"])) is Role.REFEREE
+    finally:
+        store.close()
+    referee = _json("tokens", "Keep", "--db", db, "--role", "referee", "--rotate")
+    store = open_store(db)
+    try:
+        assert referee["player"] is None
+        assert role_of(store, "Keep", _token(first["referee"])) is None
+        assert role_of(store, "Keep", _token(referee["referee"])) is Role.REFEREE
+        assert role_of(store, "Keep", _token(renewed["player"])) is Role.PLAYER
+    finally:
+        store.close()
+
+
+def test_the_hint_for_a_hidden_token_names_its_role(db: str) -> None:
+    _json("tokens", "Keep", "--db", db)
+    result = CliRunner().invoke(app, ["tokens", "Keep", "--db", db])
+    assert result.exit_code == 0, result.output
+    assert "--role player --rotate" in " ".join(result.output.split())
+
+
+def test_renew_token_renews_one_role_only(db: str) -> None:
+    from turnkeeper.web.tokens import issue_tokens, renew_token
+
+    store = open_store(db)
+    try:
+        made = issue_tokens(store, "Keep")
+        fresh = renew_token(store, "Keep", Role.PLAYER)
+        assert fresh != made[Role.PLAYER]
+        assert role_of(store, "Keep", fresh) is Role.PLAYER
+        assert role_of(store, "Keep", made[Role.PLAYER]) is None
+        assert role_of(store, "Keep", made[Role.REFEREE]) is Role.REFEREE
+        with pytest.raises(NotFoundError):
+            renew_token(store, "Nowhere", Role.PLAYER)
     finally:
         store.close()
 

@@ -143,6 +143,14 @@ class MoraleChecked(CombatEvent):
         result = "holds" if self.holds else "breaks and flees"
         return f"morale of {', '.join(self.names)}: {self.total} against {self.score}, {result}"
 
+    def describe_to_party(self) -> str | None:
+        """What the party sees of morale: the foes stand or run, never their morale score."""
+        result = "stand their ground" if self.holds else "break and flee"
+        return f"{', '.join(self.names)} {result}"
+
+    def rolls_to_party(self) -> tuple[RollRecord, ...]:
+        return ()  # 2d6 beside holds or breaks brackets the morale score
+
 
 class RoundBegan(CombatEvent):
     """A new round: the clock moves on by the ruleset's round length."""

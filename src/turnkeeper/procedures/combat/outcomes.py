@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from turnkeeper.kernel.combat_state import CombatState, Condition, Declaration
-from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.events import Event, RollRecord
 from turnkeeper.procedures.combat.events import CombatEvent
 
 __all__ = [
@@ -46,6 +46,22 @@ class Damaged(CombatEvent):
         cause = f" ({self.cause})" if self.cause else ""
         return f"{self.target} takes {self.amount} damage{cause}: {self.hp_after} hp{becomes}"
 
+    def describe_to_party(self) -> str | None:
+        """A blow as the characters see it: who is hurt or falls, never hit points left."""
+        if Condition.DEAD in self.becomes:
+            fate = "is struck down, dead"
+        elif Condition.UNCONSCIOUS in self.becomes:
+            fate = "falls unconscious"
+        elif self.amount > 0:
+            fate = "is wounded"
+        else:
+            fate = "is struck but unhurt"
+        cause = f" ({self.cause})" if self.cause else ""
+        return f"{self.target} {fate}{cause}"
+
+    def rolls_to_party(self) -> tuple[RollRecord, ...]:
+        return ()  # the damage die is the striker's weapon, a foe's stat
+
 
 class Declared(CombatEvent):
     """An actor announces what they will do (TP-CBT-1 steps 3 to 5, CB-ACT-*, PG-MOV-1)."""
@@ -81,6 +97,14 @@ class OpposedSave(CombatEvent):
             f"{self.totals[1]}: {who}"
         )
 
+    def describe_to_party(self) -> str | None:
+        """Who wins the clash, not the totals (a foe's save bonus is its stat)."""
+        who = f"{self.winner} acts first" if self.winner else "neither gives way: both act at once"
+        return f"{self.first} and {self.second} clash: {who}"
+
+    def rolls_to_party(self) -> tuple[RollRecord, ...]:
+        return ()
+
 
 class AttackMade(CombatEvent):
     """One attack roll against an armour class (TP-ATK-1, PG-ATK-1, PG-ATK-2)."""
@@ -109,6 +133,15 @@ class AttackMade(CombatEvent):
         result = "hits" if self.hit else "misses"
         roll = f"{self.total} against AC {self.ac}"
         return f"{self.attacker} {how} {self.target}{stray}: {roll}, {result}"
+
+    def describe_to_party(self) -> str | None:
+        """The attack as the table sees it: a hit or a miss, never the armour class."""
+        how = "shoots at" if self.ranged else "attacks"
+        stray = f" (aimed at {self.aimed_at})" if self.aimed_at != self.target else ""
+        return f"{self.attacker} {how} {self.target}{stray}: {'hits' if self.hit else 'misses'}"
+
+    def rolls_to_party(self) -> tuple[RollRecord, ...]:
+        return ()  # a total beside hit or miss brackets the armour class
 
 
 class Moved(CombatEvent):
@@ -164,6 +197,13 @@ class SaveRolled(CombatEvent):
     def describe(self) -> str:
         result = "saves" if self.success else "fails"
         return f"{self.name} saves against {self.target}: {self.total}, {result}"
+
+    def describe_to_party(self) -> str | None:
+        """Whether the save holds, not the number it needed (a foe's is its hit dice's)."""
+        return f"{self.name} {'saves' if self.success else 'fails a save'}"
+
+    def rolls_to_party(self) -> tuple[RollRecord, ...]:
+        return ()
 
 
 class ActionTaken(CombatEvent):
