@@ -15,7 +15,7 @@ from turnkeeper.procedures.combat import events as combat_events
 from turnkeeper.procedures.combat import outcomes as combat_outcomes
 from turnkeeper.procedures.dungeon import events as dungeon_events
 from turnkeeper.procedures.scenes import events as scene_events
-from turnkeeper.procedures.wilderness import discovery, weather
+from turnkeeper.procedures.wilderness import discovery, reveal, weather
 from turnkeeper.procedures.wilderness import events as wilderness_events
 
 #: Every event kind a journal may hold.
@@ -31,6 +31,7 @@ EVENTS = EventRegistry(
     *wilderness_events.EVENTS,
     *discovery.EVENTS,
     *weather.EVENTS,
+    *reveal.EVENTS,
     *combat_events.EVENTS,
     *combat_outcomes.EVENTS,
     *scene_events.EVENTS,

@@ -27,7 +27,7 @@ from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.dice import format_fraction, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
 from turnkeeper.kernel.wilderness_state import WildernessState
-from turnkeeper.procedures.wilderness import LoadMap, WildernessCommand
+from turnkeeper.procedures.wilderness import LoadMap, RevealOnMap, WildernessCommand
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
@@ -39,7 +39,9 @@ from turnkeeper.world.svg import render_svg
 verbs = typer.Typer()
 
 map_app = typer.Typer(
-    help="Wilderness hex maps: make, check, load and draw them.", no_args_is_help=True
+    help="Wilderness hex maps: make, check, load and draw them.\n\n"
+    "Example: `turnkeeper map new --width 12 --height 10 --seed 7 --out wild.toml`.",
+    no_args_is_help=True,
 )
 verbs.add_typer(map_app, name="map")
 
@@ -124,7 +126,10 @@ def new(
     out: Annotated[Path, typer.Option("--out", help="Map file to write (.toml or .json).")],
     as_json: bool = JsonOption,
 ) -> None:
-    """Generate a demo wilderness map and write it as a map file."""
+    """Generate a demo wilderness map and write it as a map file.
+
+    Example: `turnkeeper map new --width 12 --height 10 --seed 7 --out wild.toml`.
+    """
     fmt = format_for(out)
     hexmap = generate_map(width, height, seed)
     out.write_text(dumps_map(hexmap, fmt), encoding="utf-8")
@@ -137,7 +142,10 @@ def check(
     file: Annotated[Path, typer.Argument(help="Map file to check (.toml or .json).")],
     as_json: bool = JsonOption,
 ) -> None:
-    """Check a map file against the map format and summarise it."""
+    """Check a map file against the map format and summarise it.
+
+    Example: `turnkeeper map check wild.toml`.
+    """
     summary = {"file": str(file), "ok": True, **_summary(read_map(file))}
     emit(summary, as_json, lambda: _render_summary(summary, f"{file}: OK"))
 
@@ -202,8 +210,13 @@ def show(
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Draw the campaign's map as SVG (or a map file's, with --map): the referee's view, or
-    with --player only the hexes the party has seen and the features it has found."""
+    """Draw the campaign's map as SVG: the referee's view, or what the party knows.
+
+    With --player, only the hexes the party has seen and the features it has found; with
+    --map, a map file instead of the campaign's.
+
+    Example: `turnkeeper map show --player --out party.svg`.
+    """
     result: dict[str, Any] = {}
     if map_file is not None:
         hexmap, party_at, known, found = _from_file(map_file, known_file, party)
@@ -290,6 +303,53 @@ def map_load(
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Lay a wilderness map out in the campaign (embedded in the journal) and place the party."""
+    """Lay a wilderness map out in the campaign (embedded in the journal) and place the party.
+
+    Example: `turnkeeper map load wild.toml --at 0304`.
+    """
     data = MapFile.model_validate(map_to_data(read_map(file)))
     run_wilderness(db, campaign, LoadMap(data, Hex.parse(at)), as_json)
+
+
+def _reveal(
+    hexes: list[str], features: list[str] | None, hide: bool, db: str | None, campaign: str | None,
+    as_json: bool,
+) -> None:  # fmt: skip
+    command = RevealOnMap(tuple(Hex.parse(h) for h in hexes), tuple(features or ()), hide)
+    run_wilderness(db, campaign, command, as_json)
+
+
+FeatureOption = typer.Option(
+    None, "--feature", "-f", help="A feature by its name or id: 'Ruined Tower' (repeatable)."
+)
+
+
+@map_app.command("reveal")
+def map_reveal(
+    hexes: Annotated[list[str] | None, typer.Argument(help="Hexes the party learns of.")] = None,
+    features: list[str] | None = FeatureOption,
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Put hexes and features on the party's map by hand: a rumour, a map bought in town.
+
+    Example: `turnkeeper map reveal 0304 0305 --feature "Ruined Tower"`; the players' map shows
+    them at once, and the journal records what the party was told.
+    """
+    _reveal(hexes or [], features, False, db, campaign, as_json)
+
+
+@map_app.command("hide")
+def map_hide(
+    hexes: Annotated[list[str] | None, typer.Argument(help="Hexes taken off the map.")] = None,
+    features: list[str] | None = FeatureOption,
+    db: str | None = DbOption,
+    campaign: str | None = CampaignOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Take hexes and features off the party's map (the map was lost); for the referee only.
+
+    Example: `turnkeeper map hide 0304 --feature "Ruined Tower"`.
+    """
+    _reveal(hexes or [], features, True, db, campaign, as_json)

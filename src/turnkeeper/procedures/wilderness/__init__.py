@@ -79,6 +79,11 @@ from turnkeeper.procedures.wilderness.lost import (
     cost_here,
     lost_check,
 )
+from turnkeeper.procedures.wilderness.reveal import (
+    MapRevealed,
+    RevealOnMap,
+    reveal_on_map,
+)
 from turnkeeper.procedures.wilderness.travel import (
     Camp,
     LoadMap,
@@ -118,10 +123,12 @@ __all__ = [
     "LoadMap",
     "LostChecked",
     "MapLoaded",
+    "MapRevealed",
     "Moment",
     "MoveMade",
     "Movement",
     "PendingMove",
+    "RevealOnMap",
     "RollWeather",
     "Search",
     "SetWeather",
@@ -161,6 +168,7 @@ __all__ = [
     "pass_watches",
     "region_grid",
     "resolve_target",
+    "reveal_on_map",
     "road_multiplier",
     "roll_weather",
     "roll_wilderness_die",

@@ -60,6 +60,7 @@ from turnkeeper.procedures.wilderness.events import (
     TravelPointsSpent,
 )
 from turnkeeper.procedures.wilderness.lost import cost_here, lost_check
+from turnkeeper.procedures.wilderness.reveal import RevealOnMap, reveal_on_map
 from turnkeeper.procedures.wilderness.weather import roll_weather, set_weather
 from turnkeeper.world.hexes import Direction, Hex
 from turnkeeper.world.mapfile import MapFile
@@ -362,7 +363,7 @@ class RollWeather:
     """Roll new weather for the party's region from the ruleset's table."""
 
 
-WildernessCommand = LoadMap | Travel | Camp | Search | SetWeather | RollWeather
+WildernessCommand = LoadMap | Travel | Camp | Search | SetWeather | RollWeather | RevealOnMap
 
 
 def decide_wilderness(draft: Draft, command: WildernessCommand, dice: DiceSource) -> None:
@@ -378,5 +379,7 @@ def decide_wilderness(draft: Draft, command: WildernessCommand, dice: DiceSource
         search(draft, command, dice)
     elif isinstance(command, SetWeather):
         draft.add(*set_weather(state, command.weather, command.region))
+    elif isinstance(command, RevealOnMap):
+        draft.add(*reveal_on_map(state, command))
     else:
         draft.add(*roll_weather(state, dice))
