@@ -1,8 +1,9 @@
 """The session log: the journal as Markdown a table reads, day by day and turn by turn.
 
 Each line has its game time, what happened and what was rolled (the breakdown, with
-typed-in dice marked). The player's log leaves out every referee-only event. Undone
-commands stay in the log, struck through, because the record keeps everything.
+typed-in dice marked). In the referee's log undone commands stay, struck through, because
+the record keeps everything. The players' log is what their characters perceive: no
+referee-only event, each event's party line and rolls, and nothing of an undone command.
 """
 
 from __future__ import annotations
@@ -53,7 +54,15 @@ def render_markdown(
     turn_seen: int | None = None
     for record in recorded:
         event = record.event
-        if player and event.visibility is Visibility.REFEREE:
+        told = event.describe_to_party() if player else event.describe()
+        if told is None or (
+            player
+            and (
+                event.visibility is Visibility.REFEREE
+                or record.command in undone
+                or isinstance(event, CommandUndone)
+            )
+        ):
             continue
         date = date_at(record.at, time)
         day = day_number(record.at, time)
@@ -65,9 +74,10 @@ def render_markdown(
             turn_start = date_at(turn_index * turn - offset, time)
             lines += ["", f"### Turn of {turn_start.hour:02d}:{turn_start.minute:02d}", ""]
             turn_seen = turn_index
-        text = event.describe()
-        if event.rolls:
-            text += " (rolled " + "; ".join(roll.text() for roll in event.rolls) + ")"
+        text = told
+        rolls = event.rolls_to_party() if player else event.rolls
+        if rolls:
+            text += " (rolled " + "; ".join(roll.text() for roll in rolls) + ")"
         if event.visibility is Visibility.REFEREE:
             text = f"[referee] {text}"
         if record.command in undone:

@@ -50,3 +50,12 @@ def test_player_log_omits_referee_only_events(make_journal: MakeJournal) -> None
     log = render_markdown([r.to_record() for r in records], player=True)
     assert "idol" not in log and "ogre" not in log and "[referee]" not in log
     assert "torch lit" in log
+
+
+def test_player_log_tells_what_the_characters_perceive_and_forgets_the_undone(
+    make_journal: MakeJournal,
+) -> None:
+    log = render_markdown(session(make_journal).records, player=True)
+    assert "- 08:00 torch lit (30 ft); 1 from torches" in log
+    assert "3 turns" not in log and "turns left" not in log
+    assert "we camp" not in log and "undone" not in log
