@@ -119,6 +119,26 @@ class TokenStore(Protocol):
         ...
 
 
+@runtime_checkable
+class WatchStore(Protocol):
+    """A store that can tell when journals change, for screens that follow the table live.
+
+    Every writer moves a campaign's version, whichever process it runs in (the CLI, another
+    server on the same PostgreSQL), so watching the versions is watching every command.
+    """
+
+    def versions(self) -> dict[str, int]:
+        """Every campaign's version now, by name."""
+        ...
+
+    def wait_for_change(self, seen: Mapping[str, int], timeout: float) -> dict[str, int]:
+        """Every campaign's version once it differs from ``seen``, or after ``timeout`` seconds.
+
+        One waiter at a time per store: a server runs one watcher and fans its news out.
+        """
+        ...
+
+
 def stale(campaign: str, actual: int, expected: int) -> ConflictError:
     """The error a writer gets when someone else appended first.
 

@@ -15,24 +15,33 @@ a stale ``expected_version`` or append     409
 a command the rules do not allow now       422
 =========================================  ======
 
+The pages are Jinja2 templates (:mod:`turnkeeper.web.render`) with htmx and a little CSS
+served from the package (``/static``); a page's forms post with htmx and get back a fragment
+beside the form (an error keeps the form as it was typed), and its display follows the table
+live over server-sent events (:mod:`turnkeeper.web.live`).
+
 The service keeps journals in memory and is not thread-safe, so one lock serialises the
 calls of this process; several processes share a PostgreSQL store through its optimistic
-appends.
+appends. Nothing holds the lock while it waits: the live streams wait on the store's
+versions, outside it, and take the lock only to draw.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Annotated, Any
-from urllib.parse import parse_qsl, quote
+from urllib.parse import parse_qsl, quote, urlsplit
 
-from fastapi import Depends, FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.security import APIKeyQuery, HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter, ValidationError
+from sse_starlette import EventSourceResponse
 from starlette.exceptions import HTTPException
 
 from turnkeeper.campaign import CampaignState, Recorded
@@ -47,14 +56,17 @@ from turnkeeper.store.base import stale
 from turnkeeper.views import (
     PlayerState,
     map_svg,
+    player_log,
     player_record,
     player_state,
     referee_record,
     referee_state,
+    undone_commands,
 )
+from turnkeeper.web import live, render
 from turnkeeper.web.commands import CommandBody
-from turnkeeper.web.pages import dashboard, error_page
-from turnkeeper.web.tokens import Role, role_of
+from turnkeeper.web.controls import Control, form_body, table
+from turnkeeper.web.tokens import Role, renew_token, role_of
 
 _bearer = HTTPBearer(auto_error=False, description="The campaign's referee or player token.")
 _query = APIKeyQuery(name="token", auto_error=False, description="The token, for links.")
@@ -142,19 +154,32 @@ Token = Annotated[str | None, Depends(_token_of)]
 
 def create_app(campaigns: Campaigns) -> FastAPI:
     """The web application over ``campaigns`` (its store keeps the tokens too)."""
+    watcher = live.Watcher(campaigns.store)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        watcher.close()
+
     app = FastAPI(
         title="turnkeeper",
         summary="The referee's engine for old-school turn-based play, over HTTP.",
         version="0.1.0",
+        lifespan=lifespan,
     )
     app.state.campaigns = campaigns
     app.state.lock = threading.Lock()
+    app.state.watcher = watcher
+    app.mount("/static", StaticFiles(packages=[("turnkeeper.web", "static")]), name="static")
 
-    # -- errors: one JSON message (one HTML page for the pages) ------------------------------
+    # -- errors: one JSON message (an HTML page, or a fragment beside a form) ----------------
 
     def answer(request: Request, status: int, message: str, kind: str) -> Response:
-        if request.url.path.startswith("/campaigns/"):
-            return HTMLResponse(error_page(status, message), status_code=status)
+        if request.headers.get("HX-Request") == "true":
+            problem = render.fragment("problem", status=status, message=message)
+            return HTMLResponse(problem, status_code=status)
+        if request.url.path.startswith(("/campaigns/", "/open")):
+            return HTMLResponse(render.error_page(status, message), status_code=status)
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
         body = {"error": message, "type": kind}
         return JSONResponse(body, status_code=status, headers=headers)
@@ -192,15 +217,14 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     def get_log(
         request: Request, name: str, role: Reader, since: Annotated[int, Query(ge=0)] = 0
     ) -> dict[str, Any]:
-        player = role is Role.PLAYER
         with _service(request) as c:
-            records, state = c.log(name, since, player=player), c.state(name)
-        shape = player_record if player else referee_record
-        return {
-            "campaign": name,
-            "version": state.version,
-            "records": [shape(r, state) for r in records],
-        }
+            everything, state = c.log(name), c.state(name)
+        if role is Role.PLAYER:
+            shaped = [player_record(r, state) for r in player_log(everything, since)]
+        else:
+            undone = undone_commands(everything)
+            shaped = [referee_record(r, state, undone) for r in everything[since:]]
+        return {"campaign": name, "version": state.version, "records": shaped}
 
     @app.post(
         "/api/campaigns/{name}/commands", summary="Run one referee command (see docs/http-api.md)"
@@ -230,35 +254,158 @@ def create_app(campaigns: Campaigns) -> FastAPI:
 
     # -- the pages -------------------------------------------------------------------------
 
+    @app.get("/", response_class=HTMLResponse, summary="The front door: paste your link")
+    def front_door() -> str:
+        return render.page("index", title="turnkeeper", problem=None)
+
+    @app.get("/open", summary="Open the campaign a pasted link names")
+    def open_link(link: str = "") -> Response:
+        target = _campaign_link(link)
+        if target is None:
+            page = render.page(
+                "index",
+                title="turnkeeper",
+                problem="that is not a campaign link: it looks like "
+                "http://host:8765/campaigns/NAME?token=... (ask the referee for yours)",
+            )
+            return HTMLResponse(page, status_code=400)
+        return RedirectResponse(target, status_code=303)
+
     @app.get("/campaigns/{name}", response_class=HTMLResponse, summary="The dashboard page")
     def page(request: Request, name: str, role: Reader, token: Token) -> str:
+        links = _links(name, token or "")
         with _service(request) as c:
-            state = c.state(name)
-            records = c.log(name, max(0, state.version - 40), player=role is Role.PLAYER)
-        return dashboard(state, records, role, token or "")
+            state, records = c.state(name), c.log(name)
+            if role is Role.PLAYER:
+                return render.player_page(state, records, links)
+            return render.referee_page(state, records, links)
+
+    @app.get(
+        "/campaigns/{name}/display",
+        response_class=HTMLResponse,
+        summary="The page's display alone (what the live stream sends)",
+    )
+    def display(request: Request, name: str, role: Reader) -> str:
+        with _service(request) as c:
+            return _draw(c, name, role)[0]
+
+    @app.get(
+        "/campaigns/{name}/live",
+        response_class=EventSourceResponse,
+        summary="Server-sent events: the page's display each time the campaign moves",
+    )
+    async def follow(
+        request: Request,
+        name: str,
+        role: Reader,
+        token: Token,
+        since: Annotated[int | None, Query(ge=0)] = None,
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> EventSourceResponse:
+        # a browser that reconnects says what it saw last; a fresh page, what it was drawn at
+        seen = int(last_event_id) if last_event_id and last_event_id.isdigit() else since
+        given = token or ""
+
+        def draw() -> live.Drawn:
+            with _service(request) as c:
+                try:
+                    if role_of(c.store, name, given) is not role:
+                        return None  # the link was renewed: this page no longer follows
+                    return _draw(c, name, role)
+                except NotFoundError:
+                    return None
+
+        events = live.stream(watcher, name, seen, draw, render.fragment("revoked"))
+        return EventSourceResponse(events, ping=15)
 
     @app.post(
         "/campaigns/{name}/commands",
-        response_class=RedirectResponse,
-        status_code=303,
-        summary="A dashboard form's command; back to the dashboard",
+        response_class=HTMLResponse,
+        summary="A dashboard form's command: a fragment beside the form (htmx), else back",
     )
     async def page_command(
         name: str,
         request: Request,
         role: Referee,
         token: Token,
-    ) -> RedirectResponse:
-        form = {k: v for k, v in parse_qsl((await request.body()).decode("utf-8")) if v != ""}
+        hx_request: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        pairs = parse_qsl((await request.body()).decode("utf-8"), keep_blank_values=True)
+        control = _control_of(pairs)
         try:
-            body = _command_body.validate_python(form)
+            body = _command_body.validate_python(form_body(control, pairs))
         except ValidationError as error:
             raise TurnkeeperError(_first_problem(error.errors())) from None
-        _execute(request, name, body)
-        back = f"/campaigns/{quote(name, safe='')}?token={quote(token or '', safe='')}"
-        return RedirectResponse(back, status_code=303)
+        records, state = await run_in_threadpool(_execute, request, name, body)
+        if hx_request != "true":  # a plain form, without JavaScript: back to the page
+            return RedirectResponse(_links(name, token or "").page, status_code=303)
+        with _service(request) as c:
+            shown = _draw(c, name, Role.REFEREE)[0]
+        lines = [r.event.describe() for r in records][:3]
+        done = render.fragment("done", version=state.version, lines=lines, display=shown)
+        return HTMLResponse(done)
+
+    @app.post(
+        "/campaigns/{name}/player-link",
+        response_class=HTMLResponse,
+        summary="A new players' link; the old one stops working, the referee's stays",
+    )
+    def new_player_link(request: Request, name: str, role: Referee) -> str:
+        with _service(request) as c:
+            fresh = renew_token(c.store, name, Role.PLAYER)
+        base = str(request.base_url).rstrip("/")
+        return render.fragment("player_link", link=base + _links(name, fresh).page)
 
     return app
+
+
+def _links(name: str, token: str) -> render.Links:
+    """The URLs of a campaign's page, forms and stream, each carrying ``token``."""
+    path = f"/campaigns/{quote(name, safe='')}"
+    query = f"?token={quote(token, safe='')}"
+    return render.Links(
+        page=path + query,
+        commands=f"{path}/commands{query}",
+        live=f"{path}/live{query}",
+        player_link=f"{path}/player-link{query}",
+    )
+
+
+def _campaign_link(link: str) -> str | None:
+    """The path and query of a pasted campaign link, to open on this server; None for
+    anything else (so the front door never sends a browser to another site).
+
+    >>> _campaign_link("http://localhost:8765/campaigns/Old%20Keep?token=abc")
+    '/campaigns/Old%20Keep?token=abc'
+    >>> _campaign_link("https://evil.example/x?token=abc") is None
+    True
+    """
+    parts = urlsplit(link.strip())
+    segments = parts.path.split("/")
+    if len(segments) != 3 or segments[1] != "campaigns" or not segments[2]:
+        return None
+    if "token=" not in parts.query:
+        return None
+    return f"{parts.path}?{parts.query}"
+
+
+def _draw(c: Campaigns, name: str, role: Role) -> tuple[str, int]:
+    """The role's display of the campaign now, and the version it shows (under the lock)."""
+    state, records = c.state(name), c.log(name)
+    if role is Role.PLAYER:
+        return render.player_display(state, records), state.version
+    return render.referee_display(state, records), state.version
+
+
+def _control_of(pairs: list[tuple[str, str]]) -> Control:
+    """The control a form belongs to, by its ``verb``; a clear 400 for an unknown one."""
+    verbs = {control.verb: control for control in table()}
+    verb = next((value for key, value in pairs if key == "verb"), "")
+    control = verbs.get(verb)
+    if control is None:
+        known = ", ".join(verbs)
+        raise TurnkeeperError(f"verb: unknown verb {verb!r}; the verbs are {known}")
+    return control
 
 
 def _execute(request: Request, name: str, body: Any) -> tuple[list[Recorded], CampaignState]:

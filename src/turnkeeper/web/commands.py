@@ -1,76 +1,263 @@
-"""The referee's commands as JSON: a small vocabulary, each word mapped to a command class.
+"""The referee's commands as JSON: one vocabulary, each verb a body model that builds its command.
 
 The body of ``POST /api/campaigns/{name}/commands`` is one object with a ``verb`` and that
 verb's fields, plus two optional fields every verb takes: ``dice`` (faces of physical dice,
 typed in, used in order) and ``expected_version`` (the version the client last saw; a stale
 one is a 409 conflict, so two referees' tabs never act on a state they did not see).
 
-No rules live here: each word builds the same command the CLI verb builds.
+:data:`VERBS` is the one table: every body model below declares its ``verb`` and joins it as
+it is defined, and :data:`CommandBody` (the union the app validates, told apart by ``verb``)
+is built from it, so a verb exists in one place. Each model's title, docstring and field
+descriptions are what OpenAPI shows and what a dashboard form may use as its labels; its
+``where`` says where the party must be for it to make sense (:func:`verbs_now`).
+
+No rules live here: each verb builds the same command the CLI verb builds, and its parsers
+(durations, monster lines, sites, maps) are the engine's own.
 
 >>> from pydantic import TypeAdapter
 >>> body = TypeAdapter(CommandBody).validate_python({"verb": "turn", "mode": "cautious"})
 >>> body.verb, body.dice
 ('turn', None)
+>>> VERBS["combat_start"].where, VERBS["travel"].where
+(<Place.ANYWHERE: 'anywhere'>, <Place.WILDERNESS: 'wilderness'>)
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import re
+from collections.abc import Mapping
+from enum import StrEnum
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from turnkeeper.campaign import (
+    AddSupply,
     CampaignState,
     Command,
     CountdownAdd,
     CountdownEnd,
+    CountdownOutcome,
     CountdownTick,
+    CountdownTrigger,
+    Damage,
     Douse,
+    Heal,
     Light,
+    Note,
     Rest,
     SetLight,
     Undo,
+    UseSupply,
     Visibility,
     Wait,
     parse_duration,
 )
-from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures.dungeon import Turn
-from turnkeeper.procedures.wilderness import Camp, Search, Travel
+from turnkeeper.errors import IllegalCommandError, TurnkeeperError
+from turnkeeper.kernel.combat_state import Action, ActionKind, Combatant, Phase, Side
+from turnkeeper.kernel.scene_state import Outcome, SceneKind
+from turnkeeper.procedures.combat import (
+    Attack,
+    BeginRound,
+    Declare,
+    EndCombat,
+    Pin,
+    Resolve,
+    StartFight,
+)
+from turnkeeper.procedures.combat.roster import parse_monster
+from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
+from turnkeeper.procedures.scenes import (
+    Act,
+    CloseScene,
+    Compromise,
+    FreeAction,
+    GiveTokens,
+    GmAct,
+    OpenScene,
+    SpendDread,
+    TakeSpotlight,
+)
+from turnkeeper.procedures.wilderness import (
+    Camp,
+    LoadMap,
+    RevealOnMap,
+    RollWeather,
+    Search,
+    SetWeather,
+    Travel,
+)
+from turnkeeper.world.hexes import Hex
+from turnkeeper.world.mapfile import MapFile, loads_map, map_to_data
+from turnkeeper.world.sites import parse_site, site_from_data
+
+
+class Place(StrEnum):
+    """Where the party is, as far as the referee's verbs care: each verb fits one place."""
+
+    ANYWHERE = "anywhere"
+    SITE = "site"
+    WILDERNESS = "wilderness"
+    FIGHT = "fight"
+    SCENE = "scene"
+
+
+def places_now(state: CampaignState) -> frozenset[Place]:
+    """Where the party is now: always anywhere; in a site; out on the wilderness map (and not
+    in a site); in a fight that has not ended; in an open scene.
+
+    >>> from turnkeeper.campaign import Journal, parse_party
+    >>> from turnkeeper.rules.loader import preset
+    >>> party = parse_party('[[characters]]\\nname = "Aldo"\\nhp = 6')
+    >>> sorted(places_now(Journal.start("Keep", preset("ex"), party, seed=1).state))
+    [<Place.ANYWHERE: 'anywhere'>]
+    """
+    here = {Place.ANYWHERE}
+    if state.site is not None:
+        here.add(Place.SITE)
+    elif state.wilderness is not None:
+        here.add(Place.WILDERNESS)
+    if _fighting(state):
+        here.add(Place.FIGHT)
+    if state.scenes.scene is not None:
+        here.add(Place.SCENE)
+    return frozenset(here)
+
+
+def _fighting(state: CampaignState) -> bool:
+    combat = state.combat
+    return combat is not None and bool(combat.combatants) and combat.phase is not Phase.ENDED
+
+
+# --- what a form or a JSON body may give in text ----------------------------------------------
+
+
+def _split(separators: str) -> Any:
+    """Accept a list as is, or split one text (a form's field) at ``separators``."""
+    pattern = re.compile(separators)
+
+    def split(value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in pattern.split(value) if part.strip()]
+        return value
+
+    return BeforeValidator(split)
+
+
+#: Names, as a list or as one text "a,b,c" (the CLI's way of writing them).
+Names = Annotated[tuple[str, ...], _split(r",")]
+#: Monster stat lines, as a list or one per line of a text (a line holds commas itself).
+MonsterLines = Annotated[tuple[str, ...], _split(r"[\n;]")]
+#: Die faces, as a list or as one text "3,5" or "3 5" (as ``--dice`` takes them).
+Faces = Annotated[list[Annotated[int, Field(ge=1)]], _split(r"[,\s]+")]
+
+#: The sides as the referee names them (the CLI's words: party, foes).
+SideName = Literal["party", "foes"]
+_SIDES: Mapping[str, Side] = {"party": Side.PARTY, "foes": Side.OPPOSITION}
+
+
+# --- the table ----------------------------------------------------------------------------
+
+_VERBS: dict[str, type[_Verb]] = {}
+
+VERBS: Mapping[str, type[_Verb]] = MappingProxyType(_VERBS)
+"""Every verb of the HTTP API, by name, in the order the models are defined: the one table."""
 
 
 class _Verb(BaseModel):
+    """A referee command as JSON; subclasses declare ``verb: Literal["name"]`` and join VERBS."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    dice: list[Annotated[int, Field(ge=1)]] | None = Field(
-        None, description="Faces of physical dice rolled, in order, instead of seeded dice."
+    where: ClassVar[Place] = Place.ANYWHERE
+
+    dice: Faces | None = Field(
+        None,
+        description="Faces of physical dice rolled, in order, instead of seeded dice (3,5).",
     )
     expected_version: int | None = Field(
         None, ge=0, description="The campaign version the client saw; stale: 409, nothing done."
     )
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        field = cls.model_fields.get("verb")
+        names = get_args(field.annotation) if field is not None else ()
+        if len(names) != 1 or not isinstance(names[0], str):
+            raise TypeError(f"{cls.__name__} must declare verb: Literal['its name']")
+        other = _VERBS.setdefault(names[0], cls)
+        if other is not cls:
+            raise TypeError(f"two bodies share the verb {names[0]!r}: {other.__name__}")
+
+    @classmethod
+    def fits(cls, state: CampaignState) -> bool:
+        """Whether this verb makes sense where the party is now (the rules still decide)."""
+        return cls.where in places_now(state)
 
     def command(self, state: CampaignState) -> Command:
         """The command this body asks for, read against the state (for its ruleset)."""
         raise NotImplementedError
 
 
-class WaitBody(_Verb):
-    """Let game time pass: ``{"verb": "wait", "duration": "3 turns"}`` (2h, 1d, 10m...)."""
+def verbs_now(state: CampaignState) -> dict[str, type[_Verb]]:
+    """The verbs that fit where the party is now, in table order: what a dashboard offers.
+
+    >>> from turnkeeper.campaign import Journal, parse_party
+    >>> from turnkeeper.rules.loader import preset
+    >>> party = parse_party('[[characters]]\\nname = "Aldo"\\nhp = 6')
+    >>> now = verbs_now(Journal.start("Keep", preset("ex"), party, seed=1).state)
+    >>> "wait" in now, "turn" in now, "combat_attack" in now, "site_enter" in now
+    (True, False, False, True)
+    """
+    return {verb: body for verb, body in VERBS.items() if body.fits(state)}
+
+
+def _visibility(referee: bool) -> Visibility:
+    return Visibility.REFEREE if referee else Visibility.PARTY
+
+
+_REFEREE = "Only the referee sees it."
+_FORAGE = "On waning resources, forage the next TP instead of eating (TP-ENC-1)."
+
+
+# --- time, light, rest and supplies -----------------------------------------------------
+
+
+class WaitBody(_Verb, title="Wait"):
+    """Let game time pass; whatever the rules do on the way (checks, light) happens."""
 
     verb: Literal["wait"]
-    duration: str = Field(min_length=1)
+    duration: str = Field(
+        min_length=1, description="How long: 3 turns, 2h, 1d, 10m, 2 watches, 1 round."
+    )
 
     def command(self, state: CampaignState) -> Command:
         return Wait(parse_duration(self.duration, state.ruleset.time))
 
 
-class LightBody(_Verb):
+class RestBody(_Verb, title="Rest"):
+    """Rest a turn, as the rest cadence asks [EX-REST-1]."""
+
+    verb: Literal["rest"]
+    turns: int | None = Field(None, ge=1, description="Turns to rest (default: 1).")
+
+    def command(self, state: CampaignState) -> Command:
+        return Rest(self.turns)
+
+
+class LightBody(_Verb, title="Light"):
     """Light a source (default: the ruleset's first), set its turns left, or douse it."""
 
     verb: Literal["light"]
-    source: str | None = None
-    set_turns: int | None = Field(None, ge=0)
-    douse: bool = False
+    source: str | None = Field(
+        None, description="The light source to light: torch, lamp [EX-LIGHT-1, EX-LIGHT-2]."
+    )
+    set_turns: int | None = Field(
+        None, ge=0, description=f"Set the turns the burning light has left. {_REFEREE}"
+    )
+    douse: bool = Field(False, description="Put the light out.")
 
     def command(self, state: CampaignState) -> Command:
         if sum([self.source is not None, self.set_turns is not None, self.douse]) > 1:
@@ -85,27 +272,187 @@ class LightBody(_Verb):
         return Light(self.source or sources[0])
 
 
-class RestBody(_Verb):
-    """Rest a turn, or ``turns`` turns (EX-REST-1)."""
+class SupplyUseBody(_Verb, title="Use supplies"):
+    """Use some of an item by hand; an item on a usage die rolls its die [PG-USE-1]."""
 
-    verb: Literal["rest"]
-    turns: int | None = Field(None, ge=1)
+    verb: Literal["supply_use"]
+    item: str = Field(min_length=1, description="The item: rations, torches, arrows...")
+    amount: int = Field(1, ge=1, description="How many of a counted item.")
 
     def command(self, state: CampaignState) -> Command:
-        return Rest(self.turns)
+        return UseSupply(self.item, self.amount)
 
 
-class TurnBody(_Verb):
-    """One dungeon turn (the fields of ``turnkeeper turn``)."""
+class SupplyAddBody(_Verb, title="Add supplies"):
+    """Add to a counted item, or give an item its usage die [PG-USE-1]."""
 
+    verb: Literal["supply_add"]
+    item: str = Field(min_length=1, description="The item: rations, torches, arrows...")
+    amount: int = Field(0, ge=0, description="How many to add to a counted item.")
+    die: str | None = Field(None, description="A usage die for the item instead, e.g. d8.")
+
+    def command(self, state: CampaignState) -> Command:
+        return AddSupply(self.item, self.amount, self.die)
+
+
+class DamageBody(_Verb, title="Damage"):
+    """A character or monster takes damage [PG-HP-1]."""
+
+    verb: Literal["damage"]
+    target: str = Field(min_length=1, description="Who takes it: a character or a monster.")
+    amount: int = Field(ge=1, description="Hit points lost.")
+    reason: str = Field("", description="What did it (a trap, a fall...).")
+
+    def command(self, state: CampaignState) -> Command:
+        return Damage(self.target, self.amount, self.reason)
+
+
+class HealBody(_Verb, title="Heal"):
+    """A character or monster heals, never above its maximum."""
+
+    verb: Literal["heal"]
+    target: str = Field(min_length=1, description="Who heals: a character or a monster.")
+    amount: int = Field(ge=1, description="Hit points regained.")
+    reason: str = Field("", description="What healed them (a potion, a spell...).")
+
+    def command(self, state: CampaignState) -> Command:
+        return Heal(self.target, self.amount, self.reason)
+
+
+class NoteBody(_Verb, title="Note"):
+    """Write a note into the time record, for the table or the referee alone."""
+
+    verb: Literal["note"]
+    text: str = Field(min_length=1, description="The note.")
+    referee: bool = Field(False, description=f"A note for the referee. {_REFEREE}")
+
+    def command(self, state: CampaignState) -> Command:
+        return Note(self.text, _visibility(self.referee))
+
+
+class UndoBody(_Verb, title="Undo"):
+    """Undo the latest command (recorded in the log, forgotten by the state)."""
+
+    verb: Literal["undo"]
+
+    def command(self, state: CampaignState) -> Command:
+        return Undo()
+
+
+# --- countdowns ---------------------------------------------------------------------------
+
+
+class CountdownAddBody(_Verb, title="Start a countdown"):
+    """Start a countdown [DG-CD-3]."""
+
+    verb: Literal["countdown_add"]
+    name: str = Field(min_length=1, description="What the countdown is for.")
+    kind: str = Field(min_length=1, description="A countdown type of the ruleset: short, long...")
+    length: str = Field(min_length=1, description="A number or a die, e.g. 4 or d6.")
+    failure: str | None = Field(
+        None, description="Length of its failure countdown, a number or a die [DG-FCD-1]."
+    )
+    referee: bool = Field(False, description=f"Hidden from the players. {_REFEREE}")
+
+    def command(self, state: CampaignState) -> Command:
+        visibility = _visibility(self.referee)
+        return CountdownAdd(self.name, self.kind, self.length, self.failure, visibility)
+
+
+class CountdownTickBody(_Verb, title="Tick a countdown"):
+    """Tick a countdown by hand."""
+
+    verb: Literal["countdown_tick"]
+    name: str = Field(min_length=1, description="The countdown to tick.")
+    ticks: int = Field(1, ge=1, description="How many ticks.")
+
+    def command(self, state: CampaignState) -> Command:
+        return CountdownTick(self.name, self.ticks)
+
+
+class CountdownOutcomeBody(_Verb, title="A subtask's outcome"):
+    """A subtask's outcome ticks a countdown and its failure countdown [DG-FCD-1]."""
+
+    verb: Literal["countdown_outcome"]
+    name: str = Field(min_length=1, description="The countdown (or its failure countdown).")
+    outcome: str = Field(
+        min_length=1, description="failure, partial, success or greater (or -2, -1, 0, +1)."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return CountdownOutcome(self.name, self.outcome)
+
+
+class CountdownEndBody(_Verb, title="End a countdown"):
+    """End a countdown by hand."""
+
+    verb: Literal["countdown_end"]
+    name: str = Field(min_length=1, description="The countdown to end.")
+
+    def command(self, state: CampaignState) -> Command:
+        return CountdownEnd(self.name)
+
+
+class CountdownTriggerBody(_Verb, title="Trigger countdowns"):
+    """An extra trigger (a wound, an action) ticks the countdowns listening to it [DG-CD-4]."""
+
+    verb: Literal["countdown_trigger"]
+    trigger: str = Field(min_length=1, description="The trigger: wound, action...")
+    subject: str | None = Field(None, description="Only the countdowns of this creature.")
+
+    def command(self, state: CampaignState) -> Command:
+        return CountdownTrigger(self.trigger, self.subject)
+
+
+# --- sites --------------------------------------------------------------------------------
+
+
+class SiteEnterBody(_Verb, title="Enter a site"):
+    """Enter a site (a dungeon, ruin or cave): the clock switches to dungeon turns."""
+
+    verb: Literal["site_enter"]
+    site: dict[str, Any] | None = Field(
+        None, description="The site as data: the site file's tables (docs/site-format.md)."
+    )
+    site_text: str | None = Field(
+        None, description="The site file's text (TOML, docs/site-format.md), instead of site."
+    )
+    level: int | None = Field(None, description="The level to enter (default: the first).")
+    area: str | None = Field(None, description="The keyed area to enter at.")
+
+    @classmethod
+    def fits(cls, state: CampaignState) -> bool:
+        return state.site is None and not _fighting(state)
+
+    def command(self, state: CampaignState) -> Command:
+        if (self.site is None) == (self.site_text is None):
+            raise TurnkeeperError("site_enter: give the site as site (data) or site_text (TOML)")
+        site = (
+            parse_site(self.site_text, "site_text")
+            if self.site_text is not None
+            else site_from_data(self.site or {}, "site")
+        )
+        return EnterSite(site, self.level, self.area)
+
+
+class TurnBody(_Verb, title="Dungeon turn"):
+    """One dungeon turn: ten minutes pass and the ruleset's turn procedure runs."""
+
+    where = Place.SITE
     verb: Literal["turn"]
-    mode: str | None = None
-    noisy: bool = False
-    skip_check: bool = False
-    door: bool = False
-    level: int | None = None
-    area: str | None = None
-    hide: bool = True
+    mode: str | None = Field(
+        None, description="cautious, swift or running (the ruleset's movement modes)."
+    )
+    noisy: bool = Field(False, description="Tumult and trouble [EX-ENC-4].")
+    skip_check: bool = Field(
+        False, description="Off the lanes of traffic: no wandering check [EX-ENC-3]."
+    )
+    door: bool = Field(
+        False, description="A door or barrier this turn: a running party halts [EX-MOV-3]."
+    )
+    level: int | None = Field(None, description="Go to this level of the site.")
+    area: str | None = Field(None, description="Go to this keyed area.")
+    hide: bool = Field(True, description="Hide from what is heard coming [EX-ENC-5].")
 
     def command(self, state: CampaignState) -> Command:
         return Turn(
@@ -119,106 +466,460 @@ class TurnBody(_Verb):
         )
 
 
-class TravelBody(_Verb):
-    """Travel or explore toward a direction, a hex or a found feature (TP-WIL-*)."""
+class SiteLeaveBody(_Verb, title="Leave the site"):
+    """Leave the site the party is in."""
 
+    where = Place.SITE
+    verb: Literal["site_leave"]
+
+    def command(self, state: CampaignState) -> Command:
+        return LeaveSite()
+
+
+class SiteResumeBody(_Verb, title="Resume exploring"):
+    """The encounter is over without a fight being run: go on exploring."""
+
+    where = Place.SITE
+    verb: Literal["site_resume"]
+    fought: bool = Field(False, description="It came to a fight: a rest is due [EX-REST-2].")
+
+    def command(self, state: CampaignState) -> Command:
+        return EndEncounter(self.fought)
+
+
+class MapNoteBody(_Verb, title="Note on the party's map"):
+    """Write a note on the party's map; the referee does not correct it [EX-MAP-2]."""
+
+    where = Place.SITE
+    verb: Literal["map_note"]
+    text: str = Field(min_length=1, description="What the mapper writes, as the party sees it.")
+    area: str | None = Field(
+        None, description="The party's label for the place (default: where it stands)."
+    )
+    level: int | None = Field(None, description="The level (default: this one).")
+
+    def command(self, state: CampaignState) -> Command:
+        return NoteMap(self.text, self.area, self.level)
+
+
+# --- the wilderness -----------------------------------------------------------------------
+
+
+class MapLoadBody(_Verb, title="Load a wilderness map"):
+    """Lay a wilderness map out in the campaign (embedded in the journal) and place the party."""
+
+    verb: Literal["map_load"]
+    map: MapFile | None = Field(None, description="The map as data (the JSON map format).")
+    map_text: str | None = Field(None, description="The map file's text, instead of map.")
+    format: Literal["toml", "json"] = Field("toml", description="The format of map_text.")
+    at: str = Field(min_length=1, description="The party's hex: a label (0304) or q,r.")
+
+    def command(self, state: CampaignState) -> Command:
+        if (self.map is None) == (self.map_text is None):
+            raise TurnkeeperError("map_load: give the map as map (data) or map_text (file text)")
+        data = self.map
+        if self.map_text is not None:
+            read = loads_map(self.map_text, self.format, where="map_text")
+            data = MapFile.model_validate(map_to_data(read))
+        assert data is not None
+        return LoadMap(data, Hex.parse(self.at))
+
+
+class TravelBody(_Verb, title="Travel"):
+    """Travel toward a direction, a hex or a found feature, watch by watch [TP-WIL-6]."""
+
+    where = Place.WILDERNESS
     verb: Literal["travel"]
-    target: str = Field(min_length=1)
-    explore: bool = False
-    party: list[str] | None = None
-    vessel: str | None = None
-    milieu: str | None = None
-    forage: bool = False
+    target: str = Field(
+        min_length=1, description="A direction (n ne se s sw nw), a hex (0304) or a found feature."
+    )
+    explore: bool = Field(False, description="Explore the way instead of travelling [TP-WENC-2].")
+    party: Names | None = Field(
+        None, description="Travel conditions: mounted, carriage, over_20, over_50."
+    )
+    vessel: str | None = Field(
+        None, description="A vessel of the ruleset (river_boat, sailing_ship...); '' clears."
+    )
+    milieu: str | None = Field(
+        None, description="The wilderness die's milieu (desert, civilisation...); '' clears."
+    )
+    forage: bool = Field(False, description=_FORAGE)
 
     def command(self, state: CampaignState) -> Command:
         return Travel(
             self.target,
             explore=self.explore,
-            party=tuple(self.party) if self.party is not None else None,
+            party=self.party,
             vessel=self.vessel,
             milieu=self.milieu,
             waning="forage" if self.forage else "supplies",
         )
 
 
-class CampBody(_Verb):
-    """Make the night camp (TP-WENC-1/-2)."""
+class ExploreBody(TravelBody, title="Explore"):
+    """Explore toward a direction, a hex or a found feature: slower, and finds more [TP-WENC-2]."""
 
-    verb: Literal["camp"]
-    forage: bool = False
+    verb: Literal["explore"]  # type: ignore[assignment]
+    explore: bool = Field(True, description="Always true: exploring is travel that explores.")
 
     def command(self, state: CampaignState) -> Command:
-        return Camp("forage" if self.forage else "supplies")
+        return TravelBody.command(self.model_copy(update={"explore": True}), state)
 
 
-class SearchBody(_Verb):
-    """Search the party's hex (TP-DISC-2), for a named feature, or all day (TP-DISC-3)."""
+class SearchBody(_Verb, title="Search"):
+    """Search the party's hex: one hidden feature at random for 1 TP [TP-DISC-2]."""
 
+    where = Place.WILDERNESS
     verb: Literal["search"]
-    feature: str | None = None
-    all_day: bool = False
+    feature: str | None = Field(
+        None, description="A hidden feature the party seeks by name (2 TP) [TP-DISC-2]."
+    )
+    all_day: bool = Field(
+        False, description="Search all day for secrets; only at dawn [TP-DISC-3]."
+    )
 
     def command(self, state: CampaignState) -> Command:
         return Search(self.feature, self.all_day)
 
 
-class UndoBody(_Verb):
-    """Undo the latest command (recorded; the state forgets it)."""
+class CampBody(_Verb, title="Camp"):
+    """Make the night camp: the die is rolled and the night passes until morning [TP-WENC-1]."""
 
-    verb: Literal["undo"]
-
-    def command(self, state: CampaignState) -> Command:
-        return Undo()
-
-
-class CountdownAddBody(_Verb):
-    """Start a countdown (DG-CD-3); ``referee``: hidden from the players."""
-
-    verb: Literal["countdown_add"]
-    name: str = Field(min_length=1)
-    kind: str = Field(min_length=1)
-    length: str = Field(min_length=1, description="A number or a die, e.g. 4 or d6.")
-    failure: str | None = None
-    referee: bool = False
+    where = Place.WILDERNESS
+    verb: Literal["camp"]
+    forage: bool = Field(False, description=_FORAGE)
 
     def command(self, state: CampaignState) -> Command:
-        visibility = Visibility.REFEREE if self.referee else Visibility.PARTY
-        return CountdownAdd(self.name, self.kind, self.length, self.failure, visibility)
+        return Camp("forage" if self.forage else "supplies")
 
 
-class CountdownTickBody(_Verb):
-    """Tick a countdown by hand."""
+class WeatherSetBody(_Verb, title="Set the weather"):
+    """The referee sets the weather over a region (the party's by default)."""
 
-    verb: Literal["countdown_tick"]
-    name: str = Field(min_length=1)
-    ticks: int = Field(1, ge=1)
-
-    def command(self, state: CampaignState) -> Command:
-        return CountdownTick(self.name, self.ticks)
-
-
-class CountdownEndBody(_Verb):
-    """End a countdown by hand."""
-
-    verb: Literal["countdown_end"]
-    name: str = Field(min_length=1)
+    where = Place.WILDERNESS
+    verb: Literal["weather_set"]
+    weather: str = Field(min_length=1, description="The weather: clear, rain, storm...")
+    region: str | None = Field(None, description="The region (default: the party's).")
 
     def command(self, state: CampaignState) -> Command:
-        return CountdownEnd(self.name)
+        return SetWeather(self.weather, self.region)
 
 
-CommandBody = Annotated[
-    WaitBody
-    | LightBody
-    | RestBody
-    | TurnBody
-    | TravelBody
-    | CampBody
-    | SearchBody
-    | UndoBody
-    | CountdownAddBody
-    | CountdownTickBody
-    | CountdownEndBody,
-    Field(discriminator="verb"),
-]
-"""One referee command as JSON, told apart by its ``verb``."""
+class WeatherRollBody(_Verb, title="Roll the weather"):
+    """Roll new weather for the party's region from the climate's table."""
+
+    where = Place.WILDERNESS
+    verb: Literal["weather_roll"]
+
+    def command(self, state: CampaignState) -> Command:
+        return RollWeather()
+
+
+class MapRevealBody(_Verb, title="Reveal on the party's map"):
+    """Put hexes and features on the party's map by hand (a rumour, a bought map), or take
+    them off it with ``hide`` (recorded for the referee alone)."""
+
+    where = Place.WILDERNESS
+    verb: Literal["map_reveal"]
+    hexes: Names = Field((), description="Hexes by their numbers, comma-separated: 0304,0305.")
+    features: Names = Field((), description="Features by name or id, comma-separated.")
+    hide: bool = Field(False, description="Take them off the party's map instead.")
+
+    def command(self, state: CampaignState) -> Command:
+        return RevealOnMap(tuple(Hex.parse(h) for h in self.hexes), self.features, self.hide)
+
+
+# --- fights -------------------------------------------------------------------------------
+
+
+class CombatStartBody(_Verb, title="Start a fight"):
+    """Start a fight: the party against foes in stat lines, or the site's pending encounter."""
+
+    verb: Literal["combat_start"]
+    foes: MonsterLines = Field(
+        (),
+        description=(
+            "Foes, one stat line each (one per line in a form): "
+            "Goblin:hd=1,hp=4,ac=12,dex=1,count=3. None: the site's pending encounter."
+        ),
+    )
+    surprise: Literal["party", "foes", "both", "none"] | None = Field(
+        None, description="Who is surprised (default: the encounter's, else rolled)."
+    )
+    aware: tuple[SideName, ...] = Field(
+        (), description="Sides that cannot be surprised: party, foes."
+    )
+    attackers: SideName | None = Field(
+        None, description="The side trying for surprise: party or foes [CB-SUR-1]."
+    )
+
+    @classmethod
+    def fits(cls, state: CampaignState) -> bool:
+        return not _fighting(state)
+
+    def command(self, state: CampaignState) -> Command:
+        foes: list[Combatant] = []
+        for line in self.foes:
+            foes += parse_monster(line)
+        surprised: frozenset[Side] | None = None
+        if self.surprise is not None:
+            if self.surprise == "none":
+                surprised = frozenset()
+            elif self.surprise == "both":
+                surprised = frozenset(Side)
+            else:
+                surprised = frozenset({_SIDES[self.surprise]})
+        return StartFight(
+            foes=tuple(foes),
+            surprised=surprised,
+            aware=frozenset(_SIDES[side] for side in self.aware),
+            attackers=_SIDES[self.attackers] if self.attackers else None,
+        )
+
+
+class CombatRoundBody(_Verb, title="Next round"):
+    """Start the next round: the clock moves on and initiative is rolled (or kept)."""
+
+    where = Place.FIGHT
+    verb: Literal["combat_round"]
+    adjust: int = Field(
+        0, description="The referee's adjustment to the initiative face [TP-CBT-1]."
+    )
+    influence: int = Field(
+        0, description="The party's sway on the newcomers' reaction (face 1) [TP-INI-1]."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return BeginRound(self.adjust, self.influence)
+
+
+def _action(text: str, target: str | None, feet: int | None, magic_dice: int) -> Action:
+    """One declared action from ``ACTION`` or ``ACTION:TARGET``."""
+    kind_text, _, inline = text.partition(":")
+    try:
+        kind = ActionKind(kind_text.strip().lower())
+    except ValueError:
+        choices = ", ".join(k.value for k in ActionKind)
+        raise TurnkeeperError(f"unknown action {kind_text!r}: use one of {choices}") from None
+    return Action(kind=kind, target=inline.strip() or target, feet=feet, dice=magic_dice, note="")
+
+
+class CombatDeclareBody(_Verb, title="Declare"):
+    """Announce an actor's actions for this round; the rules refuse what is not allowed."""
+
+    where = Place.FIGHT
+    verb: Literal["combat_declare"]
+    actor: str = Field(min_length=1, description="Who declares.")
+    action: ActionKind = Field(description="What they do first.")
+    target: str | None = Field(None, description="The target of that action, if any.")
+    then: Names = Field(
+        (), description="Further actions, ACTION or ACTION:TARGET, e.g. move,attack:Goblin 1."
+    )
+    feet: int | None = Field(None, ge=0, description="How far a move goes [CB-ACT-3].")
+    magic_dice: int = Field(1, ge=1, description="Magic dice a caster rolls [TP-MAG-1].")
+
+    def command(self, state: CampaignState) -> Command:
+        actions = (
+            _action(self.action.value, self.target, self.feet, self.magic_dice),
+            *(_action(extra, None, None, self.magic_dice) for extra in self.then),
+        )
+        return Declare(self.actor, actions)
+
+
+class CombatResolveBody(_Verb, title="Resolve the round"):
+    """Resolve every declared action, beat by beat."""
+
+    where = Place.FIGHT
+    verb: Literal["combat_resolve"]
+
+    def command(self, state: CampaignState) -> Command:
+        return Resolve()
+
+
+class CombatAttackBody(_Verb, title="Attack"):
+    """Roll one attack at once, and its damage on a hit."""
+
+    where = Place.FIGHT
+    verb: Literal["combat_attack"]
+    attacker: str = Field(min_length=1, description="Who attacks.")
+    target: str = Field(min_length=1, description="Whom.")
+    ranged: bool = Field(False, description="A ranged attack.")
+
+    def command(self, state: CampaignState) -> Command:
+        return Attack(self.attacker, self.target, self.ranged)
+
+
+class CombatPinBody(_Verb, title="Pin in the order"):
+    """Pin a combatant to a place in the order of this and later rounds."""
+
+    where = Place.FIGHT
+    verb: Literal["combat_pin"]
+    name: str = Field(min_length=1, description="The combatant.")
+    place: int = Field(ge=1, description="Its place in the order, 1 first.")
+
+    def command(self, state: CampaignState) -> Command:
+        return Pin(self.name, self.place)
+
+
+class CombatEndBody(_Verb, title="End the fight"):
+    """End the fight: treasure, hit points back to the party, a rest due [PG-TRE-1, EX-REST-2]."""
+
+    where = Place.FIGHT
+    verb: Literal["combat_end"]
+    winner: SideName | None = Field(
+        None, description="party or foes (default: the side still standing)."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return EndCombat(_SIDES[self.winner] if self.winner else None)
+
+
+# --- scenes -------------------------------------------------------------------------------
+
+
+class SceneOpenBody(_Verb, title="Open a scene"):
+    """The GM sets a scene; new players sit down with their tokens [DG-LOOP-1, DG-SPOT-2]."""
+
+    verb: Literal["scene_open"]
+    kind: SceneKind = Field(description="combat, exploration, social or free.")
+    players: Names = Field(description="The players in the scene: a,b,c.")
+    creatures: Names = Field((), description="The GM's creatures: ogre,goblin.")
+    tokens: bool = Field(True, description="Spotlight tokens this scene [DG-SPOT-3].")
+    gm_first: bool = Field(False, description="The GM acts first each round.")
+
+    @classmethod
+    def fits(cls, state: CampaignState) -> bool:
+        return state.ruleset.spotlight.enabled and state.scenes.scene is None
+
+    def command(self, state: CampaignState) -> Command:
+        return OpenScene(self.kind, self.players, self.creatures, self.tokens, self.gm_first)
+
+
+class SceneSpotlightBody(_Verb, title="Take the spotlight"):
+    """The players choose who takes the spotlight; it costs a token [DG-SPOT-1, DG-SPOT-2]."""
+
+    where = Place.SCENE
+    verb: Literal["scene_spotlight"]
+    votes: dict[str, str] = Field(
+        default_factory=dict, description="Each voter's candidate: {voter: candidate}."
+    )
+    gm: str | None = Field(None, description="The GM's choice on a tie or dispute.")
+
+    def command(self, state: CampaignState) -> Command:
+        return TakeSpotlight(votes=tuple(self.votes.items()), gm_choice=self.gm)
+
+
+class SceneActBody(_Verb, title="Act"):
+    """The spotlit player acts; momentum may keep the spotlight [DG-ACT-1, DG-MOM-1]."""
+
+    where = Place.SCENE
+    verb: Literal["scene_act"]
+    player: str = Field(min_length=1, description="The spotlit player.")
+    what: str = Field(min_length=1, description="What they do.")
+    tags: Names = Field((), description="Tags such as momentum.")
+    outcome: Outcome | None = Field(
+        None, description="critical, success, partial or failure (or roll against a target)."
+    )
+    roll: str | None = Field(None, description="Roll this, e.g. d20+2.")
+    target: int | None = Field(None, description="The number the roll must reach.")
+
+    def command(self, state: CampaignState) -> Command:
+        return Act(self.player, self.what, self.tags, self.outcome, self.roll, self.target)
+
+
+class SceneFreeBody(_Verb, title="Free action"):
+    """One free action per round [DG-FREE-1]."""
+
+    where = Place.SCENE
+    verb: Literal["scene_free"]
+    actor: str = Field(
+        min_length=1, description="A player, or a GM creature after the GM's action."
+    )
+    what: str = Field(min_length=1, description="The free action.")
+
+    def command(self, state: CampaignState) -> Command:
+        return FreeAction(self.actor, self.what)
+
+
+class SceneGmBody(_Verb, title="The GM acts"):
+    """The GM acts; with the players' action it makes a round, and time passes [DG-RND-1]."""
+
+    where = Place.SCENE
+    verb: Literal["scene_gm"]
+    what: str = Field("passes", min_length=1, description="The GM's action.")
+    creature: str | None = Field(None, description="The creature that acts.")
+    tags: Names = Field((), description="Tags such as momentum.")
+    outcome: Outcome | None = Field(None, description="critical, success, partial or failure.")
+    roll: str | None = Field(None, description="Roll this, e.g. d20+2.")
+    target: int | None = Field(None, description="The number the roll must reach.")
+    during_rest: bool = Field(False, description="Taken during a rest: dread grows [DG-DREAD-1].")
+    creature_free: dict[str, str] = Field(
+        default_factory=dict,
+        description="Creatures' free actions after the GM's: {creature: what} [DG-FREE-1].",
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return GmAct(
+            self.what,
+            self.creature,
+            self.tags,
+            self.outcome,
+            self.roll,
+            self.target,
+            during_rest=self.during_rest,
+            creature_free=tuple(self.creature_free.items()),
+        )
+
+
+class SceneGiveBody(_Verb, title="Give tokens"):
+    """Give spotlight tokens to another player [DG-SPOT-2]."""
+
+    where = Place.SCENE
+    verb: Literal["scene_give"]
+    giver: str = Field(min_length=1, description="The player who gives.")
+    receiver: str = Field(min_length=1, description="The player who receives.")
+    count: int = Field(1, ge=1, description="How many tokens.")
+
+    def command(self, state: CampaignState) -> Command:
+        return GiveTokens(self.giver, self.receiver, self.count)
+
+
+class DreadSpendBody(_Verb, title="Spend dread"):
+    """Spend dread to enhance a creature the GM controls [DG-DREAD-1]."""
+
+    where = Place.SCENE
+    verb: Literal["dread_spend"]
+    amount: int = Field(ge=1, description="How much dread.")
+    what: str = Field(min_length=1, description="What it buys.")
+    creature: str | None = Field(None, description="The creature enhanced.")
+
+    def command(self, state: CampaignState) -> Command:
+        return SpendDread(self.amount, self.what, self.creature)
+
+
+class SceneCompromiseBody(_Verb, title="Compromise"):
+    """Take a roll that missed by 1 or 2 as a success; the GM gains dread [DG-DREAD-1]."""
+
+    where = Place.SCENE
+    verb: Literal["scene_compromise"]
+    player: str = Field(min_length=1, description="The player whose last roll just missed.")
+
+    def command(self, state: CampaignState) -> Command:
+        return Compromise(self.player)
+
+
+class SceneCloseBody(_Verb, title="Close the scene"):
+    """The scene ends [DG-LOOP-1]."""
+
+    where = Place.SCENE
+    verb: Literal["scene_close"]
+
+    def command(self, state: CampaignState) -> Command:
+        return CloseScene()
+
+
+if TYPE_CHECKING:
+    CommandBody = _Verb
+else:
+    CommandBody = Annotated[Union[tuple(VERBS.values())], Field(discriminator="verb")]  # noqa: UP007
+"""One referee command as JSON, told apart by its ``verb``: the union of :data:`VERBS`."""

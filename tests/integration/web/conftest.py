@@ -122,10 +122,8 @@ def markers() -> dict[str, str]:
     return dict(SECRETS)
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    store = open_store(str(tmp_path / "web.db"))
-    campaigns = Campaigns(store)
+def plant_secrets(campaigns: Campaigns) -> None:
+    """Start campaign Crypt with a referee secret of every kind (:data:`SECRETS`)."""
     party = parse_party('[[characters]]\nname = "Aldo"\nhp = 8\n[supplies]\ntorches = 3')
     campaigns.new("Crypt", preset("tp"), party, seed=5)
     campaigns.execute("Crypt", LoadMap(MAP, Hex.from_label("0000")))
@@ -137,6 +135,13 @@ def served(tmp_path: Path) -> Iterator[Served]:
     campaigns.execute("Crypt", Note(SECRETS["referee note"], Visibility.REFEREE))
     for _ in range(3):
         campaigns.execute("Crypt", Turn())
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    store = open_store(str(tmp_path / "web.db"))
+    campaigns = Campaigns(store)
+    plant_secrets(campaigns)
     tokens = issue_tokens(store, "Crypt")
     with TestClient(create_app(campaigns)) as client:
         yield Served(client, campaigns, "Crypt", tokens)

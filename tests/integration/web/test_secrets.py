@@ -9,7 +9,11 @@ search is known to look in the right place.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import TYPE_CHECKING
+
+import pytest
 
 from turnkeeper.views import player_state
 from turnkeeper.web.tokens import Role
@@ -100,3 +104,164 @@ def test_player_combat_tracker_hides_foe_stats() -> None:
     assert (aldo.hp, aldo.max_hp) == (6, 6)
     assert (ogre.hp, ogre.max_hp) == (None, None)
     assert "29" not in view.model_dump_json() and "31" not in view.model_dump_json()
+
+
+# -- what the characters perceive: foe stats, light turns, undone commands -------------------
+#
+# A second campaign in the same store, under ex (torches burn by the turn, EX-LIGHT-1): the
+# party lights a torch and lets it burn to its last turn, the referee sets its turns, a fight
+# against ogres of unusual stats (AC 37, HD 7, 83 hp, a 3d11 club), a stone that wounds one,
+# a troll's stat line, and two commands the referee takes back.
+
+LAIR = "Lair"
+OGRES = "Ogre:hd=7,hp=83,ac=37,damage=3d11,morale=11,count=2"
+#: What a player response must never show, each as a pattern, by what it gives away.
+STATS = {
+    "armour class": r"\bAC \d",
+    "hit dice": r"\bHD \d",
+    "hit points left": r"-?\d+ hp\b",
+    "damage dice": r"3d11",
+    "a total against its target": r"\d+ against (?:AC )?\d+",
+    "light turns": r"\d+ turns?\b|last turn",
+}
+UNDONE = {"undone note": "ZQUNDONENOTE", "undone blow": "ZQUNDONEBLOW"}
+LAIR_PATHS = tuple(p.replace("Crypt", LAIR) for p in PATHS)
+
+
+@pytest.fixture
+def lair(served: Served) -> dict[Role, str]:
+    """The lair campaign's tokens, its journal full of perceived and secret things."""
+    from turnkeeper.campaign import (
+        AddMonster,
+        Damage,
+        Light,
+        Monster,
+        Note,
+        SetLight,
+        Undo,
+        Wait,
+        parse_party,
+    )
+    from turnkeeper.kernel.combat_state import Action, ActionKind
+    from turnkeeper.procedures.combat import BeginRound, Declare, Resolve, StartFight
+    from turnkeeper.procedures.combat.roster import parse_monster
+    from turnkeeper.procedures.wilderness import LoadMap
+    from turnkeeper.rules.loader import preset
+    from turnkeeper.web.tokens import issue_tokens
+    from turnkeeper.world.hexes import Hex
+    from turnkeeper.world.mapfile import MapFile
+
+    c = served.campaigns
+    party = parse_party('[[characters]]\nname = "Aldo"\nhp = 40\nac = 12\n[supplies]\ntorches = 2')
+    c.new(LAIR, preset("ex"), party, seed=3)
+    tiny = MapFile.model_validate({"name": "Moor", "width": 2, "height": 1, "terrain": ["pp"]})
+    c.execute(LAIR, LoadMap(tiny, Hex.from_label("0000")))
+    c.execute(LAIR, Light("torch"))
+    c.execute(LAIR, Wait(1200))  # two turns: the torch is on its last (EX-LIGHT-1)
+    c.execute(LAIR, SetLight(2))
+    c.execute(LAIR, StartFight(foes=tuple(parse_monster(OGRES))))
+    c.execute(LAIR, BeginRound())
+    for actor, target in (("Aldo", "Ogre 1"), ("Ogre 1", "Aldo"), ("Ogre 2", "Aldo")):
+        c.execute(LAIR, Declare(actor, (Action(kind=ActionKind.ATTACK, target=target),)))
+    c.execute(LAIR, Resolve())
+    c.execute(LAIR, Damage("Ogre 1", 5, "a falling stone"))
+    c.execute(LAIR, Note(UNDONE["undone note"]))
+    c.execute(LAIR, Undo())
+    c.execute(LAIR, Damage("Ogre 2", 7, UNDONE["undone blow"]))
+    c.execute(LAIR, Undo())
+    c.execute(LAIR, AddMonster(Monster(name="Troll", hd=5, hp=51, max_hp=51, ac=33)))
+    assert c.state(LAIR).version <= 40, "the page shows the last 40 records: keep it short"
+    return issue_tokens(c.store, LAIR)
+
+
+def _lair_texts(served: Served, tokens: dict[Role, str], role: Role) -> dict[str, str]:
+    out = {}
+    for path in LAIR_PATHS:
+        response = served.client.get(path, headers={"Authorization": f"Bearer {tokens[role]}"})
+        assert response.status_code == 200, (path, response.text)
+        out[path] = response.text
+    return out
+
+
+def _party_words(served: Served, tokens: dict[Role, str], role: Role) -> dict[str, str]:
+    """What each response shows in words: the log's lines and rolls, the other bodies whole
+    (the log's JSON has numbers of its own: seq, game time)."""
+    texts = _lair_texts(served, tokens, role)
+    log = f"/api/campaigns/{LAIR}/log"
+    records = json.loads(texts[log])["records"]
+    texts[log] = "\n".join(
+        " ".join(
+            [r["text"], *(str(x) if isinstance(x, str) else x["breakdown"] for x in r["rolls"])]
+        )
+        for r in records
+    )
+    return texts
+
+
+def test_no_player_response_shows_foe_stats_or_light_turns(
+    served: Served, lair: dict[Role, str]
+) -> None:
+    """The players read what the characters perceive: a foe is hit, wounded, falls; the torch
+    gutters; never an armour class, hit dice, hit points, a damage die or turns left."""
+    for path, text in _party_words(served, lair, Role.PLAYER).items():
+        shown = {what: re.findall(pattern, text) for what, pattern in STATS.items()}
+        assert not any(shown.values()), f"{path} shows the players {shown}"
+    log = served.client.get(
+        f"/api/campaigns/{LAIR}/log", headers={"Authorization": f"Bearer {lair[Role.PLAYER]}"}
+    ).json()["records"]
+    said = [r["text"] for r in log]
+    assert "Aldo attacks Ogre 1: misses" in said
+    assert "Ogre 1 is wounded (a falling stone)" in said
+    assert "the torch gutters: it will not burn much longer" in said
+    assert "torch lit (30 ft); 1 from torches" in said
+    assert "Troll appears" in said
+
+
+def test_the_referee_still_reads_every_stat_and_turn(served: Served, lair: dict[Role, str]) -> None:
+    """The player check looks in the right place: the referee's log has them all."""
+    words = _party_words(served, lair, Role.REFEREE)[f"/api/campaigns/{LAIR}/log"]
+    missing = [what for what, pattern in STATS.items() if not re.search(pattern, words)]
+    assert not missing, f"the referee's log lacks {missing}: the player check proves nothing"
+    assert all(marker in words for marker in UNDONE.values())
+
+
+def test_player_log_data_carries_no_secret(served: Served, lair: dict[Role, str]) -> None:
+    """A player record is its line and its rolls: no event data (foe stat lines, turns)."""
+    records = served.client.get(
+        f"/api/campaigns/{LAIR}/log", headers={"Authorization": f"Bearer {lair[Role.PLAYER]}"}
+    ).json()["records"]
+    keys = {"seq", "command", "at", "date", "kind", "visibility", "text", "rolls"}
+    assert records and all(set(r) == keys for r in records)
+    dumped = json.dumps(records)
+    assert '"ac"' not in dumped and '"turns_left"' not in dumped and '"max_hp"' not in dumped
+
+
+def test_undone_commands_vanish_from_the_players_journal(
+    served: Served, lair: dict[Role, str]
+) -> None:
+    """The views' filter: an undo takes back what its command recorded, and is not itself
+    a line the players read; the referee's records say what was undone."""
+    from turnkeeper.views import player_log, referee_record, undone_commands
+
+    journal = served.campaigns.log(LAIR)
+    state = served.campaigns.state(LAIR)
+    shown = player_log(journal)
+    texts = " ".join(r.event.describe() for r in shown)
+    assert not [what for what, marker in UNDONE.items() if marker in texts]
+    assert not any(r.event.kind == "command.undone" for r in shown)
+    assert not any(r.event.describe_to_party() is None for r in shown)  # burnt turns unseen
+    assert [r.seq for r in player_log(journal, since=shown[-2].seq)] == [shown[-1].seq]
+    undone = undone_commands(journal)
+    marked = [referee_record(r, state, undone) for r in journal]
+    assert {r["undone"] for r in marked} == {True, False}
+    assert all(r["undone"] for r in marked if UNDONE["undone note"] in r["text"])
+
+
+def test_undone_commands_vanish_from_every_player_response(
+    served: Served, lair: dict[Role, str]
+) -> None:
+    """State, log, map and page: nothing an undone command recorded, nor the undo itself."""
+    for path, text in _lair_texts(served, lair, Role.PLAYER).items():
+        leaked = [what for what, marker in UNDONE.items() if marker in text]
+        assert not leaked, f"{path} shows the players what was undone: {leaked}"
+        assert "undone" not in text, path

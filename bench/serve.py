@@ -1,0 +1,356 @@
+"""Server benchmark: a bounded load over loopback HTTP against real ``turnkeeper serve`` processes.
+
+    .venv/bin/python bench/serve.py [--pg URL | --no-pg] [--clients 20] [--commands 2000]
+        [--reads 10000]
+
+Two setups, each on a fresh store holding one campaign (``ex`` preset) and its tokens:
+
+- **sqlite**: one ``turnkeeper serve`` process over a new SQLite file in a temp folder.
+- **postgresql**: two ``turnkeeper serve`` processes sharing one PostgreSQL store, in a schema
+  made for the run and dropped after it (the server is pointed at it with the connection
+  option ``search_path``), so runs never see each other. The URL is ``--pg``, else
+  ``TURNKEEPER_TEST_PG``, else the local test server; ``--no-pg`` leaves this setup out.
+
+``--clients`` concurrent clients (httpx, one keep-alive connection each; with two servers,
+half on each) share ``--commands`` referee commands (``wait 10 minutes``, ``light`` a torch,
+``rest``: legal in any order) and ``--reads`` reads of ``GET /api/campaigns/{name}/state`` (one in
+five with the player token), each client alternating one command and five reads. A 409
+(another writer appended first: expected with two servers) is counted and the command sent
+again until it lands, so every command is acknowledged once. Printed per setup: commands/s and
+reads/s over the mixed run, p50 and p99 latency of reads and of commands (a command's from its
+first send until it lands, retries included), the responses by status, and the CPU time the
+servers and this process (the clients) spent per request.
+
+Afterwards the journal is read back from the store and checked: versions contiguous 1..N,
+as many recorded commands as commands acknowledged, and every acknowledged record in the
+journal exactly once (nothing lost, nothing doubled).
+
+Targets: on SQLite at 20 clients, p99 of a state read under 50 ms and of a command under
+100 ms; on both setups, no lost or duplicated events and no 5xx. Exit status 1 on any FAIL.
+The servers are the bottleneck: the run takes about 2.5 minutes on a quiet 2-CPU machine, and
+longer on a busy one (the load average before each setup is printed beside its figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import httpx
+
+from turnkeeper.campaign import parse_party
+from turnkeeper.rules.loader import preset
+from turnkeeper.service import Campaigns
+from turnkeeper.store import SqlStore
+from turnkeeper.web.tokens import Role, issue_tokens
+
+PG_ENV = "TURNKEEPER_TEST_PG"
+PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+CAMPAIGN = "Bench Keep"
+PARTY = parse_party(
+    '[[characters]]\nname = "Aldo"\nhp = 8\n[[characters]]\nname = "Bea"\nhp = 6\n'
+    "[supplies]\ntorches = 100000\nrations = 100000\nwater = 100000\n"
+)
+COMMANDS: list[dict[str, object]] = [
+    {"verb": "wait", "duration": "10 minutes"},
+    {"verb": "light", "source": "torch"},  # lit or not, a fresh torch: legal in any order
+    {"verb": "wait", "duration": "10 minutes"},
+    {"verb": "rest"},
+]
+READ_P99_MS = 50.0
+COMMAND_P99_MS = 100.0
+results: list[bool] = []
+
+
+def report(label: str, figure: str, ok: bool | None = None, target: str = "") -> None:
+    if ok is not None:
+        results.append(ok)
+    verdict = "" if ok is None else ("PASS" if ok else "FAIL")
+    print(f"  {label:<46} {figure:>34}   {target:<10} {verdict}")
+
+
+def turnkeeper(*args: str) -> list[str]:
+    """The command line of the installed ``turnkeeper`` script (beside this Python)."""
+    script = Path(sys.executable).with_name("turnkeeper")
+    if script.exists():
+        return [str(script), *args]
+    return [sys.executable, "-m", "turnkeeper", *args]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) process ``pid`` has used so far; NaN off Linux."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Server:
+    base: str
+    pid: int
+
+
+@contextlib.contextmanager
+def server(url: str, log: Path) -> Iterator[Server]:
+    """A ``turnkeeper serve`` process over the store at ``url``, answering."""
+    port = free_port()
+    argv = turnkeeper("serve", "--host", "127.0.0.1", "--port", str(port), "--db", url, "--json")
+    with log.open("wb") as out:
+        process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise SystemExit(f"the server exited ({process.returncode}):\n{log.read_text()}")
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(f"{base}/openapi.json", timeout=1).status_code == 200:
+                    break
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the server did not answer in 30 s:\n{log.read_text()}")
+            time.sleep(0.1)
+        yield Server(base, process.pid)
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextlib.contextmanager
+def pg_schema(url: str) -> Iterator[str]:
+    """A fresh PostgreSQL schema; yields a store URL whose connections use only it."""
+    from sqlalchemy import create_engine, text
+
+    schema = f"tk_bench_{uuid.uuid4().hex[:12]}"
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        joiner = "&" if "?" in url else "?"
+        yield f"{url}{joiner}options={quote(f'-csearch_path={schema}', safe='')}"
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+def setup(url: str) -> tuple[dict[Role, str], int]:
+    """Start the campaign and make its tokens; the tokens and the journal's version."""
+    store = SqlStore(url)
+    try:
+        state = Campaigns(store).new(CAMPAIGN, preset("ex"), PARTY, seed=11)
+        return issue_tokens(store, CAMPAIGN), state.version
+    finally:
+        store.close()
+
+
+@dataclass
+class Tally:
+    """What the clients saw."""
+
+    reads_ms: list[float] = field(default_factory=list)
+    commands_ms: list[float] = field(default_factory=list)
+    read_status: Counter[str] = field(default_factory=Counter)
+    command_status: Counter[str] = field(default_factory=Counter)
+    acknowledged: int = 0
+    acked_seqs: list[int] = field(default_factory=list)
+    acked_kinds: dict[int, str] = field(default_factory=dict)
+
+
+async def client(
+    base: str, tokens: dict[Role, str], index: int, commands: int, reads: int, tally: Tally
+) -> None:
+    """One client: a command, then its share of reads, until its quota is done."""
+    path = f"/api/campaigns/{quote(CAMPAIGN, safe='')}"
+    referee = {"Authorization": f"Bearer {tokens[Role.REFEREE]}"}
+    player = {"Authorization": f"Bearer {tokens[Role.PLAYER]}"}
+    per_command = max(1, reads // max(1, commands))
+    done_reads = 0
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        for n in range(commands):
+            body = COMMANDS[(index + n) % len(COMMANDS)]
+            started = time.perf_counter()
+            landed: httpx.Response | None = None
+            while True:
+                try:
+                    answer = await http.post(f"{path}/commands", json=body, headers=referee)
+                except httpx.TransportError as error:
+                    tally.command_status[type(error).__name__] += 1
+                    break
+                tally.command_status[str(answer.status_code)] += 1
+                if answer.status_code != 409:
+                    landed = answer if answer.status_code == 200 else None
+                    break
+            if landed is not None:
+                tally.commands_ms.append((time.perf_counter() - started) * 1e3)
+                tally.acknowledged += 1
+                for record in landed.json()["records"]:
+                    tally.acked_seqs.append(record["seq"])
+                    tally.acked_kinds[record["seq"]] = record["kind"]
+            share = per_command if n < commands - 1 else reads - done_reads
+            for r in range(share):
+                headers = player if (done_reads + r) % 5 == 4 else referee
+                started = time.perf_counter()
+                try:
+                    answer = await http.get(f"{path}/state", headers=headers)
+                except httpx.TransportError as error:
+                    tally.read_status[type(error).__name__] += 1
+                    continue
+                tally.reads_ms.append((time.perf_counter() - started) * 1e3)
+                tally.read_status[str(answer.status_code)] += 1
+            done_reads += share
+
+
+async def load(
+    bases: list[str], tokens: dict[Role, str], clients: int, commands: int, reads: int
+) -> tuple[Tally, float]:
+    """``clients`` clients sharing the commands and reads; what they saw, and the seconds."""
+    tally = Tally()
+    quotas = [
+        (commands // clients + (i < commands % clients), reads // clients + (i < reads % clients))
+        for i in range(clients)
+    ]
+    started = time.perf_counter()
+    await asyncio.gather(
+        *(client(bases[i % len(bases)], tokens, i, c, r, tally) for i, (c, r) in enumerate(quotas))
+    )
+    return tally, time.perf_counter() - started
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The ``p``-th percentile (nearest rank) of ``values``; NaN for none."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+def check_journal(url: str, start_version: int, tally: Tally) -> bool:
+    """Versions contiguous, as many commands recorded as acknowledged, each ack's records once."""
+    store = SqlStore(url)
+    try:
+        records = store.read(CAMPAIGN)
+        version = store.version(CAMPAIGN)
+    finally:
+        store.close()
+    seqs = [int(str(r["seq"])) for r in records]
+    contiguous = seqs == list(range(1, len(seqs) + 1)) and version == len(seqs)
+    report("journal versions contiguous 1..N", f"N = {version:,}", contiguous, "contiguous")
+    recorded = {int(str(r["command"])) for r in records if int(str(r["seq"])) > start_version}
+    ok = len(recorded) == tally.acknowledged
+    figure = f"{len(recorded):,} / {tally.acknowledged:,}"
+    report("commands recorded / acknowledged", figure, ok, "equal")
+    kinds = {int(str(r["seq"])): r["kind"] for r in records}
+    doubled = len(tally.acked_seqs) - len(set(tally.acked_seqs))
+    lost = sum(1 for seq, kind in tally.acked_kinds.items() if kinds.get(seq) != kind)
+    unacked = len(set(seqs) - set(tally.acked_seqs) - set(range(1, start_version + 1)))
+    ok = doubled == 0 and lost == 0 and unacked == 0
+    figure = f"{lost} lost, {doubled} doubled, {unacked} unacked"
+    report("acknowledged records in the journal once", figure, ok, "0 each")
+    return contiguous and ok
+
+
+def run(
+    label: str,
+    url: str,
+    servers: int,
+    args: argparse.Namespace,
+    folder: Path,
+    latency_targets: bool,
+) -> None:
+    tokens, start_version = setup(url)
+    load_average = os.getloadavg()[0]
+    with contextlib.ExitStack() as stack:
+        running = [
+            stack.enter_context(server(url, folder / f"{label}-{n}.log")) for n in range(servers)
+        ]
+        server_cpu = -sum(cpu_seconds(s.pid) for s in running)
+        client_cpu = -sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+        bases = [s.base for s in running]
+        tally, seconds = asyncio.run(load(bases, tokens, args.clients, args.commands, args.reads))
+        server_cpu += sum(cpu_seconds(s.pid) for s in running)
+        client_cpu += sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+    requests = sum(tally.read_status.values()) + sum(tally.command_status.values())
+    print(
+        f"{label}: {servers} server process{'es' if servers > 1 else ''}, {args.clients} clients, "
+        f"{args.commands:,} commands and {args.reads:,} state reads in {seconds:.1f} s "
+        f"(load average {load_average:.1f} on {os.cpu_count()} CPUs before)"
+    )
+    report("commands per second (mixed run)", f"{tally.acknowledged / seconds:,.0f}/s")
+    report("reads per second (mixed run)", f"{len(tally.reads_ms) / seconds:,.0f}/s")
+    report("server CPU per request (all servers)", f"{server_cpu / requests * 1e3:.2f} ms")
+    report("client CPU per request (this process)", f"{client_cpu / requests * 1e3:.2f} ms")
+    read_p99 = percentile(tally.reads_ms, 99)
+    command_p99 = percentile(tally.commands_ms, 99)
+    report("state read p50", f"{percentile(tally.reads_ms, 50):.1f} ms")
+    ok = read_p99 < READ_P99_MS if latency_targets else None
+    report("state read p99", f"{read_p99:.1f} ms", ok, f"< {READ_P99_MS:g} ms")
+    report("command p50 (until it lands)", f"{percentile(tally.commands_ms, 50):.1f} ms")
+    ok = command_p99 < COMMAND_P99_MS if latency_targets else None
+    report("command p99 (until it lands)", f"{command_p99:.1f} ms", ok, f"< {COMMAND_P99_MS:g} ms")
+    for kind, statuses in (("reads", tally.read_status), ("commands", tally.command_status)):
+        shown = ", ".join(f"{status}: {count:,}" for status, count in sorted(statuses.items()))
+        report(f"{kind} by status", shown)
+    conflicts = tally.command_status.get("409", 0)
+    report("409 conflicts (retried until landed)", f"{conflicts:,}")
+    errors = sum(
+        count
+        for statuses in (tally.read_status, tally.command_status)
+        for status, count in statuses.items()
+        if status not in ("200", "409")
+    )
+    ok = errors == 0 and tally.acknowledged == args.commands
+    figure = f"{errors} errors, {tally.acknowledged:,} landed"
+    report("every request answered, every command landed", figure, ok, "0, all")
+    check_journal(url, start_version, tally)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pg", default=os.environ.get(PG_ENV) or PG_DEFAULT, help="PostgreSQL")
+    parser.add_argument("--no-pg", action="store_true", help="leave the PostgreSQL setup out")
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--commands", type=int, default=2000)
+    parser.add_argument("--reads", type=int, default=10_000)
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="tk-bench-serve-"))
+    try:
+        run("sqlite", f"sqlite:///{folder / 'serve.db'}", 1, args, folder, True)
+        if args.no_pg:
+            print("postgresql: left out (--no-pg)")
+        else:
+            with pg_schema(args.pg) as url:
+                run("postgresql", url, 2, args, folder, False)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

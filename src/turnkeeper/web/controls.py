@@ -1,0 +1,312 @@
+"""The dashboard's controls, read off the command table: one form per verb, no verb named here.
+
+Every verb the HTTP API takes is a pydantic body model (:mod:`turnkeeper.web.commands`); a
+control is that model's fields as form inputs: a checkbox for a yes/no, a number for a count,
+a select for a fixed choice (a ``Literal`` or an enum), a comma-separated line for a list,
+text for the rest; the field's description is its hint. A verb added to the table shows up on
+the dashboard with no template touched.
+
+Every form also takes the faces of physical dice, typed in (``4, 2, 6``), which become the
+body's ``dice``; the version the referee is looking at travels as ``expected_version``, so a
+form sent against a table that moved on is refused, not run blind.
+
+Where a verb belongs (in a site, the wilderness, a fight, a scene, or anywhere) is the body
+model's ``where`` (read from the verb's name for a model without one), so the dashboard can
+offer the controls that fit where the party is; damage and healing by hand sit beside the
+combat tracker, for a fight or a trap alike.
+
+>>> controls = table()
+>>> turn = next(c for c in controls if c.verb == "turn")
+>>> turn.place, [f.name for f in turn.fields][:3]
+('site', ['mode', 'noisy', 'skip_check'])
+>>> pairs = [("verb", "turn"), ("noisy", "false"), ("noisy", "true"), ("dice", "4, 2")]
+>>> form_body(turn, pairs)
+{'verb': 'turn', 'noisy': 'true', 'dice': [4, 2]}
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, BeforeValidator
+from pydantic.fields import FieldInfo
+
+from turnkeeper.errors import TurnkeeperError
+from turnkeeper.web import commands as command_table
+
+Kind = Literal["text", "longtext", "number", "checkbox", "select", "list", "json"]
+
+#: Fields every verb takes, handled by the form itself rather than shown as inputs.
+SHARED = frozenset({"verb", "dice", "expected_version"})
+
+#: Where the party must be for a verb to fit, by the first word of its name; first match wins.
+#: A verb that opens something (a fight, a scene, a site) fits anywhere.
+PLACES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("anywhere", ("start", "open", "enter", "load", "begin_scene", "new")),
+    ("fight", ("combat", "fight", "attack", "declare", "resolve", "round", "pin", "morale")),
+    ("scene", ("scene", "spotlight", "dread", "momentum", "token", "compromise", "act")),
+    ("wilderness", ("travel", "camp", "search", "explore", "forage", "map", "hex")),
+    ("site", ("turn", "site", "level", "area", "door", "leave", "encounter")),
+)
+
+#: Verbs the referee reaches for beside the combat tracker, in a fight or out of one.
+BY_HAND = frozenset({"damage", "heal"})
+
+#: The order the dashboard lists its groups in, with their headings.
+GROUPS: dict[str, str] = {
+    "fight": "The fight",
+    "by hand": "Damage and healing by hand",
+    "scene": "The scene",
+    "site": "The site",
+    "wilderness": "The wilderness",
+    "anywhere": "Anywhere: time, light, notes, and what starts a site, a fight or a scene",
+}
+
+#: Suggestions (HTML datalists drawn with the table's state) for fields that name something.
+SUGGEST: dict[str, str] = {
+    "actor": "tk-names",
+    "attacker": "tk-names",
+    "who": "tk-names",
+    "character": "tk-names",
+    "player": "tk-names",
+    "creature": "tk-names",
+    "name": "tk-names",
+    "feature": "tk-features",
+    "source": "tk-lights",
+    "mode": "tk-modes",
+    "target": "tk-targets",
+}
+
+
+@dataclass(frozen=True)
+class Input:
+    """One form input of a verb: what to call it, how to draw it, and its hint."""
+
+    name: str
+    label: str
+    kind: Kind
+    required: bool
+    default: str
+    checked: bool
+    choices: tuple[str, ...]
+    hint: str
+    suggest: str | None
+    splits: bool = False
+    """A list the model splits from text itself (so the form's text is passed whole)."""
+
+
+@dataclass(frozen=True)
+class Control:
+    """One verb's form: its title, what it does (the model's docstring) and its inputs."""
+
+    verb: str
+    title: str
+    help: str
+    place: str
+    fields: tuple[Input, ...]
+
+    def input(self, name: str) -> Input | None:
+        """The input called ``name``, if the verb has one."""
+        return next((f for f in self.fields if f.name == name), None)
+
+
+def bodies() -> dict[str, type[BaseModel]]:
+    """Every verb's body model, by verb: the table's ``VERBS`` when it has one, else the
+    members of the ``CommandBody`` union."""
+    verbs = getattr(command_table, "VERBS", None)
+    if isinstance(verbs, Mapping):
+        return {str(verb): model for verb, model in verbs.items()}
+    union = typing.get_args(command_table.CommandBody)[0]
+    found: dict[str, type[BaseModel]] = {}
+    for model in typing.get_args(union):
+        verb = typing.get_args(model.model_fields["verb"].annotation)[0]
+        found[str(verb)] = model
+    return found
+
+
+@cache
+def table() -> tuple[Control, ...]:
+    """Every verb's control, in the command table's order (the table does not change)."""
+    return tuple(_control(verb, model) for verb, model in bodies().items())
+
+
+def grouped(controls: Iterable[Control]) -> list[tuple[str, str, list[Control]]]:
+    """The controls by place, as ``(place, heading, controls)`` in :data:`GROUPS` order."""
+    by_place: dict[str, list[Control]] = {place: [] for place in GROUPS}
+    for control in controls:
+        by_place.setdefault(control.place, []).append(control)
+    return [(p, GROUPS.get(p, p), cs) for p, cs in by_place.items() if cs]
+
+
+def place_of(verb: str, model: type[BaseModel] | None = None) -> str:
+    """Where a verb fits: its model's ``where``, else read from its name (:data:`PLACES`).
+
+    >>> place_of("combat_attack"), place_of("travel"), place_of("wait"), place_of("combat_start")
+    ('fight', 'wilderness', 'anywhere', 'anywhere')
+    """
+    if verb in BY_HAND:
+        return "by hand"
+    where = getattr(model, "where", None)
+    if isinstance(where, Enum):
+        return str(where.value)
+    first, *rest = verb.lower().split("_")
+    if any(word in PLACES[0][1] for word in (first, *rest)):
+        return "anywhere"  # a verb that opens something fits anywhere
+    for place, words in PLACES[1:]:
+        if first in words:
+            return place
+    return "anywhere"
+
+
+def form_body(control: Control, pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    """A form's fields as a command body: lists split at commas, typed dice as faces.
+
+    Empty fields are left out (the model's default stands); for a field sent twice the last
+    wins, which is how an unticked box says no (a hidden ``false`` comes before it).
+    """
+    form: dict[str, str] = {}
+    for key, value in pairs:
+        form[key] = value.strip()
+    body: dict[str, Any] = {}
+    for key, value in form.items():
+        field = control.input(key)
+        kind = field.kind if field is not None else None
+        if value == "":
+            continue
+        if key == "dice":
+            body[key] = dice_faces(value)
+        elif field is not None and kind == "list" and not field.splits:
+            body[key] = [part.strip() for part in value.split(",") if part.strip()]
+        elif kind == "json":
+            try:
+                body[key] = json.loads(value)
+            except json.JSONDecodeError as error:
+                raise TurnkeeperError(f"{key}: not JSON ({error.msg})") from None
+        else:
+            body[key] = value
+    return body
+
+
+def dice_faces(text: str) -> list[int]:
+    """Faces of physical dice typed in, comma- or space-separated.
+
+    >>> dice_faces("4, 2 6")
+    [4, 2, 6]
+    >>> dice_faces("4, x")
+    Traceback (most recent call last):
+    turnkeeper.errors.TurnkeeperError: dice: 'x' is not a die's face; type faces like 4, 2, 6
+    """
+    faces = []
+    for part in re.split(r"[,\s]+", text.strip()):
+        if not part:
+            continue
+        if not part.isdigit() or int(part) < 1:
+            raise TurnkeeperError(f"dice: {part!r} is not a die's face; type faces like 4, 2, 6")
+        faces.append(int(part))
+    return faces
+
+
+# -- reading a body model ----------------------------------------------------------------------
+
+
+def _control(verb: str, model: type[BaseModel]) -> Control:
+    doc = (model.__doc__ or "").strip()
+    title = model.model_config.get("title") or verb.replace("_", " ")
+    fields = tuple(
+        _input(name, info) for name, info in model.model_fields.items() if name not in SHARED
+    )
+    return Control(
+        verb=verb,
+        title=str(title),
+        help=" ".join(doc.split()),
+        place=place_of(verb, model),
+        fields=fields,
+    )
+
+
+def _input(name: str, info: FieldInfo) -> Input:
+    annotation, _optional = _unwrap(info.annotation)
+    kind: Kind
+    choices: tuple[str, ...] = ()
+    if annotation is bool:
+        kind = "checkbox"
+    elif annotation in (int, float):
+        kind = "number"
+    elif typing.get_origin(annotation) is Literal:
+        kind, choices = "select", tuple(str(a) for a in typing.get_args(annotation))
+    elif isinstance(annotation, type) and issubclass(annotation, Enum):
+        kind, choices = "select", tuple(str(m.value) for m in annotation)
+    elif typing.get_origin(annotation) in (list, tuple, set, frozenset):
+        item, _optional = _unwrap((*typing.get_args(annotation), str)[0])
+        simple = item in (str, int) or typing.get_origin(item) is Literal
+        kind = "list" if simple or (isinstance(item, type) and issubclass(item, Enum)) else "json"
+    elif annotation is str:
+        kind = "longtext" if name.endswith("_text") else "text"
+    else:
+        kind = "json"
+    required = info.is_required()
+    default = info.get_default(call_default_factory=True) if not required else None
+    if isinstance(default, Enum):
+        default = default.value
+    return Input(
+        name=name,
+        label=info.title or name.replace("_", " "),
+        kind=kind,
+        required=required,
+        default=_text(default, kind),
+        checked=default is True,
+        choices=choices,
+        hint=info.description or "",
+        suggest=SUGGEST.get(name) if kind in ("text", "list") else None,
+        splits=any(
+            isinstance(m, BeforeValidator) for m in [*info.metadata, *_metadata(info.annotation)]
+        ),
+    )
+
+
+def _metadata(annotation: Any) -> list[Any]:
+    """Every ``Annotated`` extra on the way into ``annotation`` (through ``X | None``)."""
+    found: list[Any] = []
+    stack = [annotation]
+    while stack:
+        current = stack.pop()
+        if typing.get_origin(current) is typing.Annotated:
+            inner, *extras = typing.get_args(current)
+            found += extras
+            stack.append(inner)
+        elif typing.get_origin(current) in (typing.Union, types.UnionType):
+            stack += typing.get_args(current)
+    return found
+
+
+def _unwrap(annotation: Any) -> tuple[Any, bool]:
+    """The type inside ``X | None`` and ``Annotated[X, ...]``, and whether None was allowed."""
+    while typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
+    optional = False
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        members = [a for a in typing.get_args(annotation) if a is not type(None)]
+        optional = len(members) < len(typing.get_args(annotation))
+        annotation = members[0] if len(members) == 1 else str
+        while typing.get_origin(annotation) is typing.Annotated:
+            annotation = typing.get_args(annotation)[0]
+    return annotation, optional
+
+
+def _text(value: object, kind: Kind) -> str:
+    """A default as the form shows it; none, a yes/no or an empty list shows as blank."""
+    if value is None or isinstance(value, bool) or value in ((), [], {}, frozenset()):
+        return ""
+    if kind == "json":
+        return json.dumps(value, default=str)
+    if isinstance(value, list | tuple | set | frozenset):
+        return ", ".join(str(v) for v in value)
+    return str(value)

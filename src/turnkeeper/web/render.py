@@ -1,0 +1,201 @@
+"""The pages and their fragments, drawn by Jinja2 templates with autoescape on.
+
+Every value taken from a campaign is escaped by the template engine; the one piece of markup
+passed through whole is the map's SVG, which :func:`turnkeeper.world.svg.render_svg` escapes
+itself. The players' fragments are drawn from :func:`~turnkeeper.views.player_state`,
+:func:`~turnkeeper.views.player_record` and the party's map only: the template never sees the
+referee's state, so it cannot show what it was not given.
+
+A page is a frame (the campaign's name, the controls) around a *display*, the part that
+changes with every command. The live stream (:mod:`turnkeeper.web.live`) sends the display
+alone, so a form being filled in is never redrawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from turnkeeper.campaign import CampaignState, Recorded, Visibility
+from turnkeeper.clock.calendar import calendar
+from turnkeeper.errors import TurnkeeperError
+from turnkeeper.kernel.combat_state import CombatState, Declaration, Phase
+from turnkeeper.views import map_svg, player_log, player_record, player_state, undone_commands
+from turnkeeper.web.commands import places_now
+from turnkeeper.web.controls import grouped, table
+
+JOURNAL_LINES = 40
+"""How many of the latest journal records a display shows."""
+
+templates = Environment(
+    loader=PackageLoader("turnkeeper.web", "templates"),
+    autoescape=select_autoescape(default=True, default_for_string=True),
+    undefined=StrictUndefined,
+    extensions=["jinja2.ext.do"],
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+@dataclass(frozen=True)
+class Links:
+    """The URLs a page's forms and stream use, each carrying the page's own token."""
+
+    page: str
+    commands: str
+    live: str
+    player_link: str
+
+
+def page(name: str, **context: Any) -> str:
+    """A whole page from ``templates/{name}.html``."""
+    return templates.get_template(f"{name}.html").render(**context)
+
+
+def fragment(name: str, **context: Any) -> str:
+    """A fragment from ``templates/{name}.html`` (the same loader: it is all one set)."""
+    return page(name, **context)
+
+
+# -- the referee -------------------------------------------------------------------------------
+
+
+def places(state: CampaignState) -> list[str]:
+    """Where the party is now, as the command table's verbs name places (``anywhere`` aside).
+
+    >>> from turnkeeper.campaign import Journal, parse_party
+    >>> from turnkeeper.rules.loader import preset
+    >>> party = parse_party('[[characters]]\\nname = "Aldo"\\nhp = 6')
+    >>> places(Journal.start("Keep", preset("ex"), party, seed=1).state)
+    []
+    """
+    here = {str(place) for place in places_now(state)} - {"anywhere"}
+    return sorted(here)
+
+
+def fighting(combat: CombatState | None) -> bool:
+    """A fight is on: it has combatants and has not ended."""
+    return combat is not None and bool(combat.combatants) and combat.phase is not Phase.ENDED
+
+
+def next_actor(combat: CombatState) -> str | None:
+    """Who declares next: the first standing combatant in the round's order without a
+    declaration yet, while the round takes declarations."""
+    if combat.phase is not Phase.DECLARE:
+        return None
+    for beat in combat.order:
+        for name in beat:
+            found = combat.find(name)
+            if found is not None and found.standing and combat.declaration(name) is None:
+                return found.name
+    return None
+
+
+def declared_in_order(combat: CombatState) -> list[Declaration]:
+    """The round's declarations in the order they will be done: by beat, then the rest."""
+    placed = {name.casefold(): i for i, beat in enumerate(combat.order) for name in beat}
+    return sorted(combat.declarations, key=lambda d: placed.get(d.actor.casefold(), len(placed)))
+
+
+def referee_display(state: CampaignState, records: list[Recorded]) -> str:
+    """The referee's display from the whole journal (``records``): everything, the secrets
+    marked as the referee's and what an undo took back struck through."""
+    combat = state.combat if state.combat is not None and state.combat.combatants else None
+    undone = undone_commands(records)
+    lines = [
+        {
+            "seq": r.seq,
+            "date": calendar(r.at, state.ruleset.time),
+            "text": r.event.describe(),
+            "rolls": [roll.text() for roll in r.event.rolls],
+            "referee": r.event.visibility is Visibility.REFEREE,
+            "undone": r.command in undone,
+        }
+        for r in reversed(records[-JOURNAL_LINES:])
+    ]
+    return fragment(
+        "referee_display",
+        state=state,
+        here=places(state),
+        combat=combat,
+        fighting=fighting(state.combat),
+        next_actor=next_actor(combat) if combat is not None else None,
+        declarations=declared_in_order(combat) if combat is not None else [],
+        lines=lines,
+        map=_map(state, player=False),
+        names=_names(state),
+    )
+
+
+def referee_page(state: CampaignState, records: list[Recorded], links: Links) -> str:
+    """The referee's dashboard: the controls that fit where the party is, the display."""
+    here = places(state)
+    return page(
+        "referee",
+        title=f"{state.name} (referee)",
+        state=state,
+        here=here,
+        groups=grouped(table()),
+        links=links,
+        display=Markup(referee_display(state, records)),
+    )
+
+
+# -- the players -------------------------------------------------------------------------------
+
+
+def player_display(state: CampaignState, records: list[Recorded]) -> str:
+    """The players' display from the whole journal (``records``): the party's view, the
+    journal lines the characters perceive and the party's map, nothing else."""
+    view = player_state(state)
+    perceived = player_log(records)  # the whole journal: a later undo takes records back
+    lines = [player_record(r, state) for r in reversed(perceived[-JOURNAL_LINES:])]
+    return fragment("player_display", view=view, lines=lines, map=_map(state, player=True))
+
+
+def player_page(state: CampaignState, records: list[Recorded], links: Links) -> str:
+    """The players' page: the display, following the table live."""
+    view = player_state(state)
+    return page(
+        "player",
+        title=f"{view.campaign} (party)",
+        view=view,
+        links=links,
+        display=Markup(player_display(state, records)),
+    )
+
+
+# -- shared ------------------------------------------------------------------------------------
+
+
+def error_page(status: int, message: str) -> str:
+    """A page for a refused or failed request: the status and the one message."""
+    return page("error", title=f"turnkeeper: {status}", status=status, message=message)
+
+
+def _map(state: CampaignState, player: bool) -> Markup | None:
+    """The wilderness map as trusted markup (render_svg escapes its own text), or None."""
+    try:
+        return Markup(map_svg(state, player=player))
+    except TurnkeeperError:
+        return None
+
+
+def _names(state: CampaignState) -> dict[str, list[str]]:
+    """Suggestions for the referee's forms: who and what can be named now."""
+    people = [c.name for c in state.party.characters]
+    if state.combat is not None:
+        people += [c.name for c in state.combat.combatants if c.name not in people]
+    people += [s.name for s in state.scenes.seats if s.name not in people]
+    people += [c.name for c in state.countdowns]
+    features = []
+    if state.wilderness is not None:
+        features = sorted(state.wilderness.found)
+    return {
+        "tk-names": people,
+        "tk-features": features,
+        "tk-lights": list(state.ruleset.light.sources),
+    }

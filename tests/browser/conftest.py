@@ -1,0 +1,122 @@
+"""Fixtures for the browser tests: a real server over a temp SQLite store, and Chromium.
+
+The server is uvicorn in a thread on a free localhost port, serving a ``tp`` campaign with a
+generated wilderness map loaded and a referee note planted; the browser is Debian's Chromium
+driven by Playwright. Without ``/usr/bin/chromium`` every test here is skipped, saying so
+(``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from tests.browser.helpers import CHROMIUM, PARTY, SECRETS, Table
+
+from turnkeeper.campaign import Note, Visibility, parse_party
+from turnkeeper.procedures.wilderness import LoadMap
+from turnkeeper.rules.loader import preset
+from turnkeeper.service import Campaigns
+from turnkeeper.store import open_store
+from turnkeeper.web.tokens import issue_tokens
+from turnkeeper.world.generate import generate_map
+from turnkeeper.world.hexes import Hex
+from turnkeeper.world.mapfile import MapFile, map_to_data
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+
+@pytest.fixture(autouse=True)
+def chromium() -> None:
+    """Skip, saying why, on a machine without Debian's Chromium (``.ci/run`` installs it)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"the browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    """A ``tp`` campaign with a generated map loaded, served by uvicorn on a free port."""
+    import uvicorn
+
+    from turnkeeper.web.app import create_app
+
+    db = tmp_path / "table.db"
+    store = open_store(str(db))
+    campaigns = Campaigns(store)
+    campaigns.new("Vale", preset("tp"), parse_party(PARTY), seed=11)
+    hexmap = MapFile.model_validate(map_to_data(generate_map(8, 6, seed=3)))
+    campaigns.execute("Vale", LoadMap(hexmap, Hex.from_label("0302")))
+    campaigns.execute("Vale", Note(f"{SECRETS['referee note']}: the duke", Visibility.REFEREE))
+    store.set_current("Vale")
+    tokens = issue_tokens(store, "Vale")
+
+    port = _free_port()
+    config = uvicorn.Config(
+        create_app(campaigns),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=1,  # open event streams must not hold the shutdown up
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield Table(f"http://127.0.0.1:{port}", "Vale", db, tokens)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        store.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, without the background chatter a test does not need."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def pages(browser: Browser) -> Iterator[tuple[Page, Page]]:
+    """Two browser windows side by side: the referee's and the players'."""
+    referee = browser.new_context(viewport={"width": 1400, "height": 1000})
+    players = browser.new_context(viewport={"width": 1000, "height": 900})
+    try:
+        yield referee.new_page(), players.new_page()
+    finally:
+        referee.close()
+        players.close()

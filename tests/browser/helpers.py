@@ -1,0 +1,77 @@
+"""What the browser tests share: the campaign's secrets and site, the served table, shots."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from turnkeeper.web.tokens import Role
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+CHROMIUM = "/usr/bin/chromium"
+ARTEFACTS = Path(__file__).resolve().parents[2] / "test-artefacts"
+
+SECRETS = {
+    "referee note": "ZQREFEREENOTE",
+    "site notes": "ZQSITENOTE",
+    "area notes": "ZQAREANOTE",
+}
+
+PARTY = """
+[[characters]]
+name = "Aldo"
+hp = 8
+[[characters]]
+name = "Bea"
+hp = 6
+[supplies]
+torches = 3
+rations = 6
+water = 6
+"""
+
+SITE = f"""
+[site]
+name = "Old Crypt"
+description = "Damp steps down."
+notes = "{SECRETS["site notes"]}"
+[[levels]]
+number = 1
+name = "Upper"
+[levels.encounters]
+dice = "d6"
+[[levels.encounters.rows]]
+roll = 1
+creature = "giant rat"
+number = "1"
+text = "Squeaking."
+[[levels.areas]]
+key = "1"
+name = "Stair"
+description = "Worn steps."
+notes = "{SECRETS["area notes"]}"
+"""
+
+
+@dataclass
+class Table:
+    """A campaign served over HTTP: where, its two links, and the store's file."""
+
+    base: str
+    name: str
+    db: Path
+    tokens: dict[Role, str]
+
+    def link(self, role: Role) -> str:
+        return f"{self.base}/campaigns/{self.name}?token={self.tokens[role]}"
+
+
+def shoot(page: Page, name: str) -> Path:
+    """Keep a screenshot of ``page`` in test-artefacts/ (for a person to look at)."""
+    ARTEFACTS.mkdir(exist_ok=True)
+    path = ARTEFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,185 @@
+"""The table in a real browser: the referee plays from the dashboard, the players' page follows.
+
+Two windows over one real server: the referee's dashboard and the players' page beside it.
+Every command the referee sends must reach the players' page by itself (no reload) within
+about two seconds, and the players' page must never show a referee secret: a referee note,
+a site's notes, a foe's armour class or hit points.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from playwright.sync_api import expect
+from tests.browser.helpers import SECRETS, SITE, Table, shoot
+
+from turnkeeper.web.tokens import Role
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+FOLLOW_MS = 2000
+"""How long the players' page may take to show a command (the promise is within a second)."""
+
+VERSION = "Number(document.querySelector('#display .display').dataset.version)"
+
+
+def shown_version(page: Page) -> int:
+    return int(page.evaluate(VERSION))
+
+
+def act(referee: Page, verb: str, fields: dict[str, str] | None = None, dice: str = "") -> str:
+    """Fill one verb's form on the dashboard, send it, and answer what came back beside it."""
+    form = f"#control-{verb}"
+    summary = referee.locator(f"details:has({form}) > summary")
+    if summary.count() and not referee.locator(form).is_visible():
+        summary.click()  # a bulky verb is folded away until opened
+    referee.eval_on_selector(f"{form} .outcome", "slot => { slot.innerHTML = '' }")
+    for name, value in (fields or {}).items():
+        referee.fill(f"#f-{verb}-{name}", value)
+    if dice:
+        referee.fill(f"#f-{verb}-dice", dice)
+    referee.click(f"{form} button")
+    # attached, not visible: a verb that takes the party elsewhere hides its own group
+    referee.wait_for_selector(f"{form} .outcome > *", state="attached")
+    return referee.inner_text(f"{form} .outcome")
+
+
+def follows(players: Page, before: int) -> None:
+    """The players' page moved past version ``before`` by itself, without a reload."""
+    players.wait_for_function(f"v => {VERSION} > v", arg=before, timeout=FOLLOW_MS)
+
+
+def no_secrets(players: Page) -> None:
+    html = players.content()
+    leaked = [what for what, marker in SECRETS.items() if marker in html]
+    assert not leaked, f"the players' page shows {leaked}"
+
+
+def play(referee: Page, players: Page, verb: str, fields: dict[str, str] | None = None) -> str:
+    """One command from the dashboard, followed by the players' page; its answer."""
+    before = shown_version(players)
+    answer = act(referee, verb, fields)
+    assert answer.startswith("Done"), (verb, answer)
+    follows(players, before)
+    no_secrets(players)
+    return answer
+
+
+def test_the_referee_plays_a_turn_a_fight_and_a_day_while_the_players_page_follows(
+    table: Table, pages: tuple[Page, Page]
+) -> None:
+    referee, players = pages
+    referee.goto(table.link(Role.REFEREE))
+    players.goto(table.link(Role.PLAYER))
+    loaded = players.evaluate("performance.timeOrigin")
+    assert SECRETS["referee note"] in referee.content()
+    no_secrets(players)
+
+    # a dungeon turn
+    play(referee, players, "site_enter", {"site_text": SITE})
+    play(referee, players, "light")
+    play(referee, players, "turn", {"mode": "cautious"})
+    assert "Old Crypt" in players.inner_text(".site")
+    expect(referee.locator(".group[data-place=site]")).to_be_visible()
+
+    # a fight to its end: the foe's armour class and hit points stay the referee's
+    play(referee, players, "combat_start", {"foes": "Goblin:hd=1,hp=37,ac=19"})
+    expect(referee.locator(".group[data-place=fight]")).to_be_visible()
+    play(referee, players, "combat_round")
+    play(referee, players, "combat_attack", {"attacker": "Aldo", "target": "Goblin"})
+    foe = players.locator(".tracker tr.opposition")
+    assert "Goblin" in foe.inner_text()
+    assert "37" not in foe.inner_text() and "19" not in foe.inner_text()
+    assert "19" in referee.locator(".tracker tr.opposition").inner_text()
+    shoot(players, "players-fight")
+    play(referee, players, "damage", {"target": "Goblin", "amount": "40", "reason": "a cleaver"})
+    assert "down" in (referee.locator(".tracker tr.opposition").get_attribute("class") or "")
+    assert "down" in (foe.get_attribute("class") or "")
+    shoot(referee, "referee-fight")
+    play(referee, players, "combat_end")
+    assert "party won" in referee.inner_text(".tracker")
+
+    # a day of travel on the generated map
+    play(referee, players, "site_leave")
+    expect(referee.locator(".group[data-place=wilderness]")).to_be_visible()
+    expect(referee.locator(".group[data-place=site]")).to_be_hidden()
+    hex_before = players.inner_text(".wilderness")
+    play(referee, players, "travel", {"target": "n"})
+    play(referee, players, "travel", {"target": "ne"})
+    assert players.inner_text(".wilderness") != hex_before
+    play(referee, players, "camp")
+    assert "(day 2)" in players.inner_text(".meta")
+
+    # the players' page was never reloaded: it followed all of that by itself
+    assert players.evaluate("performance.timeOrigin") == loaded
+    shoot(referee, "referee-dashboard")
+    shoot(players, "players-page")
+    no_secrets(players)
+
+
+def test_an_error_shows_beside_its_form_and_the_form_keeps_what_was_typed(
+    table: Table, pages: tuple[Page, Page]
+) -> None:
+    referee, _ = pages
+    referee.goto(table.link(Role.REFEREE))
+    answer = act(referee, "wait", {"duration": "a fortnight or so"}, dice="3")
+    assert answer.startswith("400") and "duration" in answer, answer
+    assert referee.input_value("#f-wait-duration") == "a fortnight or so"
+    assert referee.input_value("#f-wait-dice") == "3"
+    assert referee.url == table.link(Role.REFEREE)  # no redirect away from the dashboard
+    answer = act(referee, "wait", {"duration": "1 turn"}, dice="3, 4")
+    assert answer.startswith("400") and "left over" in answer, answer
+    shoot(referee, "referee-error")
+
+
+def test_a_command_from_another_process_reaches_the_open_pages_without_losing_a_form(
+    table: Table, pages: tuple[Page, Page]
+) -> None:
+    referee, players = pages
+    referee.goto(table.link(Role.REFEREE))
+    players.goto(table.link(Role.PLAYER))
+    referee.fill("#f-note-text", "half a note, typed while the table moves")
+    before = shown_version(players)
+    cli = Path(sys.executable).with_name("turnkeeper")
+    subprocess.run(
+        [str(cli), "wait", "2 turns", "--db", str(table.db)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "TURNKEEPER_DB": str(table.db)},
+    )
+    follows(players, before)
+    follows(referee, before)
+    assert referee.input_value("#f-note-text") == "half a note, typed while the table moves"
+
+
+def test_a_new_players_link_shuts_the_old_one_and_the_front_door_opens_the_new(
+    table: Table, pages: tuple[Page, Page]
+) -> None:
+    referee, players = pages
+    referee.goto(table.link(Role.REFEREE))
+    players.goto(f"{table.base}/")
+    assert "Paste the link" in players.inner_text("body") or "link" in players.inner_text("h1, p")
+    assert table.tokens[Role.PLAYER] not in players.content()
+    players.fill("#link", table.link(Role.PLAYER))
+    players.click("form.open button")
+    players.wait_for_selector("#display .display")
+
+    referee.once("dialog", lambda dialog: dialog.accept())
+    referee.click("#player-link button")
+    referee.wait_for_selector("#player-link .outcome input.link")
+    fresh = referee.input_value("#player-link .outcome input.link")
+    assert fresh.startswith(f"{table.base}/campaigns/Vale?token=") and fresh != table.link(
+        Role.PLAYER
+    )
+
+    # the old page is told at the table's next move; the referee's own link still works
+    act(referee, "wait", {"duration": "1 turn"})
+    players.wait_for_selector(".revoked .problem", timeout=FOLLOW_MS)
+    assert referee.goto(table.link(Role.REFEREE)).status == 200  # type: ignore[union-attr]
+    assert players.goto(table.link(Role.PLAYER)).status == 401  # type: ignore[union-attr]
+    assert players.goto(fresh).status == 200  # type: ignore[union-attr]

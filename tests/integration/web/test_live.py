@@ -1,0 +1,177 @@
+"""The pages' live stream: a command from another process reaches an open page within a second.
+
+A real server (uvicorn in a thread) streams server-sent events; another process writes to the
+same store (SQLite, and PostgreSQL with TURNKEEPER_TEST_PG, through LISTEN/NOTIFY). The
+players' stream carries the party's display only, and a reconnecting client catches up from
+the version it last saw (``Last-Event-ID``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import httpx
+import pytest
+import uvicorn
+from tests.conftest import Backend
+from tests.integration.web.conftest import SECRETS, plant_secrets
+
+from turnkeeper.service import Campaigns
+from turnkeeper.store.sql import SqlStore
+from turnkeeper.web.app import create_app
+from turnkeeper.web.live import Watcher
+from turnkeeper.web.tokens import Role, issue_tokens
+
+WRITER = """
+import sys
+from turnkeeper.campaign import Wait
+from turnkeeper.service import Campaigns
+from turnkeeper.store.sql import SqlStore
+store = SqlStore(sys.argv[1], schema=sys.argv[2] or None)
+Campaigns(store).execute("Crypt", Wait(600))
+store.close()
+"""
+
+
+def write_from_another_process(backend: Backend) -> None:
+    """Ten minutes pass in campaign Crypt, run by a process of its own."""
+    command = [sys.executable, "-c", WRITER, backend.url, backend.schema or ""]
+    subprocess.run(command, check=True, capture_output=True, timeout=60)
+
+
+@dataclass
+class Live:
+    base: str
+    store: SqlStore
+    tokens: dict[Role, str]
+    backend: Backend
+
+    def stream(self, role: Role) -> str:
+        return f"{self.base}/campaigns/Crypt/live?token={self.tokens[role]}"
+
+
+@pytest.fixture
+def live(backend: Backend) -> Iterator[Live]:
+    store = SqlStore(backend.url, schema=backend.schema)
+    campaigns = Campaigns(store)
+    plant_secrets(campaigns)
+    tokens = issue_tokens(store, "Crypt")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    config = uvicorn.Config(
+        create_app(campaigns),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    try:
+        yield Live(f"http://127.0.0.1:{port}", store, tokens, backend)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        store.close()
+
+
+def first_display(response: httpx.Response, within: float) -> tuple[str, str]:
+    """The id and data of the first ``display`` event on an open stream."""
+    deadline = time.monotonic() + within
+    event, ident, data = "", "", []
+    for line in response.iter_lines():
+        assert time.monotonic() < deadline, "no display event in time"
+        if line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("id:"):
+            ident = line.split(":", 1)[1].strip()
+        elif line.startswith("data:"):
+            data.append(line[5:].removeprefix(" "))
+        elif line == "" and event:
+            if event == "display":
+                return ident, "\n".join(data)
+            event, data = "", []
+    raise AssertionError("the stream ended")
+
+
+def test_a_command_from_another_process_reaches_an_open_players_stream(live: Live) -> None:
+    version = live.store.version("Crypt")
+    with (
+        httpx.Client(timeout=10) as client,
+        client.stream("GET", live.stream(Role.PLAYER) + f"&since={version}") as response,
+    ):
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        writer = threading.Thread(target=write_from_another_process, args=(live.backend,))
+        writer.start()
+        writer.join()
+        started = time.monotonic()
+        ident, data = first_display(response, within=30)
+        assert time.monotonic() - started < 1.5
+    assert int(ident) == live.store.version("Crypt") > version
+    assert f'data-version="{ident}"' in data
+    leaked = [what for what, marker in SECRETS.items() if marker in data]
+    assert not leaked, f"the players' stream carries {leaked}"
+
+
+def test_a_reconnecting_page_catches_up_from_the_version_it_last_saw(live: Live) -> None:
+    version = live.store.version("Crypt")
+    with (
+        httpx.Client(timeout=10) as client,
+        client.stream(
+            "GET", live.stream(Role.REFEREE), headers={"Last-Event-ID": str(version - 1)}
+        ) as response,
+    ):
+        ident, data = first_display(response, within=5)
+    assert int(ident) == version
+    assert SECRETS["referee note"] in data  # the referee's display carries the secrets
+
+
+def test_the_watcher_hears_a_write_from_another_process(backend: Backend) -> None:
+    """SQLite by its poll, PostgreSQL by the NOTIFY the writer's commit sends."""
+    store = SqlStore(backend.url, schema=backend.schema)
+    store.create("Crypt")
+    store.append("Crypt", 0, [{"kind": "clock.waited"}])
+
+    async def hear() -> int | None:
+        watcher = Watcher(store)
+        try:
+            assert await watcher.next_version("Crypt", None, timeout=5) == 1
+            writer = asyncio.create_task(asyncio.to_thread(_append_elsewhere, backend))
+            heard = await watcher.next_version("Crypt", 1, timeout=30)
+            await writer
+            return heard
+        finally:
+            watcher.close()
+
+    try:
+        assert asyncio.run(hear()) == 2
+    finally:
+        store.close()
+
+
+APPEND = """
+import sys
+from turnkeeper.store.sql import SqlStore
+store = SqlStore(sys.argv[1], schema=sys.argv[2] or None)
+store.append("Crypt", 1, [{"kind": "clock.waited"}])
+store.close()
+"""
+
+
+def _append_elsewhere(backend: Backend) -> None:
+    command = [sys.executable, "-c", APPEND, backend.url, backend.schema or ""]
+    subprocess.run(command, check=True, capture_output=True, timeout=60)
