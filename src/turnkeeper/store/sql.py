@@ -61,7 +61,6 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
@@ -89,7 +88,9 @@ events_table = Table(
     Column("at", BigInteger),
     Column("kind", String(100)),
     Column("visibility", String(20)),
-    Column("data", JSON().with_variant(JSONB(), "postgresql"), nullable=False),
+    # Plain JSON on every database: PostgreSQL's json keeps the text as written, key order
+    # included (jsonb sorts keys, which would reorder a ruleset's light sources on replay).
+    Column("data", JSON(), nullable=False),
     PrimaryKeyConstraint("campaign", "seq"),
 )
 

@@ -115,6 +115,8 @@ def _token_of(
 
 
 def _authorise(request: Request, name: str, token: str | None) -> Role:
+    if "\x00" in name or (token is not None and "\x00" in token):
+        raise Refused(401, "a campaign name or token holds a NUL character: check the link")
     if not token:
         raise Refused(
             401,

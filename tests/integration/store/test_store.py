@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import signal
 import subprocess
@@ -59,6 +60,19 @@ def test_records_round_trip_opaque_fields(store: SqlStore) -> None:
     odd = {"kind": "note", "data": {"text": "naïve ☃", "n": None}, "extra": [1, 2.5, True]}
     store.append("keep", 0, [odd, {"data": {}}])
     assert store.read("keep") == [{"seq": 1, **odd}, {"seq": 2, "data": {}}]
+
+
+def test_records_keep_their_key_order_on_every_backend(store: SqlStore) -> None:
+    """A ruleset's light sources are listed torch first: "the first source" must stay the
+    torch when the journal is read back (PostgreSQL's jsonb would sort the keys)."""
+    store.create("keep")
+    sources = {"torch": {"radius_ft": 30}, "lamp": {"radius_ft": 30}, "candle": {}}
+    store.append("keep", 0, [{"kind": "x", "data": {"sources": sources, "b": 1, "a": 2}}])
+    (back,) = store.read("keep")
+    assert list(back["data"]["sources"]) == ["torch", "lamp", "candle"]
+    assert list(back["data"]) == ["sources", "b", "a"]
+    (text,) = json.loads(store.read_json("keep"))
+    assert list(text["data"]["sources"]) == ["torch", "lamp", "candle"]
 
 
 def test_campaigns_and_delete(store: SqlStore) -> None:
