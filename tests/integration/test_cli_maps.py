@@ -107,3 +107,18 @@ def test_map_show_around_a_hex_draws_only_its_window(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     drawn = set(re.findall(r">(\d{4})</text>", out.read_text(encoding="utf-8")))
     assert drawn == {"0505", "0405", "0406", "0504", "0506", "0605", "0606"}
+
+
+def test_a_csv_grid_made_elsewhere_loads_and_a_bad_cell_names_its_row_and_column(
+    tmp_path: Path,
+) -> None:
+    grid = tmp_path / "vale.csv"
+    grid.write_text("plains,hills,forest\nwater,Deep Forest,M\n", encoding="utf-8")
+    done = runner.invoke(app, ["map", "check", str(grid), "--json"])
+    assert done.exit_code == 0, done.output
+    summary = json.loads(done.stdout)
+    assert (summary["width"], summary["height"]) == (3, 2)
+    grid.write_text("p,h\np,lava\n", encoding="utf-8")
+    bad = runner.invoke(app, ["map", "check", str(grid)])
+    assert bad.exit_code != 0
+    assert "row 2, column 2: unknown terrain 'lava'" in str(bad.exception)

@@ -10,6 +10,8 @@ path and what was expected.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import tomllib
 from collections.abc import Mapping
@@ -230,17 +232,67 @@ def dumps_map(hexmap: HexMap, fmt: str = "toml") -> str:
 
 
 def format_for(path: Path) -> str:
-    """The file format a path's extension names (.toml or .json)."""
+    """The file format a path's extension names (.toml, .json, or a .csv terrain grid)."""
     suffix = path.suffix.lower()
-    if suffix in (".toml", ".json"):
+    if suffix in (".toml", ".json", ".csv"):
         return suffix[1:]
-    raise MapError(f"{path}: map files end in .toml or .json, not {suffix or '(no extension)'!r}")
+    raise MapError(
+        f"{path}: map files end in .toml, .json or .csv, not {suffix or '(no extension)'!r}"
+    )
 
 
 def loads_map(text: str, fmt: str, where: str = "<map>") -> HexMap:
-    """Read map file text in ``fmt`` ("toml" or "json")."""
+    """Read map file text in ``fmt`` ("toml", "json", or "csv": a grid of terrain)."""
+    if fmt == "csv":
+        return map_from_data(_csv_grid(text, where), where)
     try:
         data = tomllib.loads(text) if fmt == "toml" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as error:
         raise MapError(f"{where}: not valid {fmt.upper()}: {error}") from None
     return map_from_data(data, where)
+
+
+#: A terrain cell of a grid made elsewhere: its letter, or its name in any case and spacing.
+_CELL_TERRAIN = {
+    **{letter: letter for letter in TERRAIN_LETTERS.values()},
+    **{t.key.replace("_", ""): letter for t, letter in TERRAIN_LETTERS.items()},
+}
+
+
+def _csv_grid(text: str, where: str) -> dict[str, object]:
+    r"""A map made elsewhere as a CSV grid, one row of hexes per line, one terrain a cell (a
+    letter, ``f``, or a name, ``deep forest``): the map file's data for it.
+
+    >>> data = _csv_grid("plains,hills\nF,water\n", "vale.csv")
+    >>> data["terrain"], data["width"], data["height"], data["name"]
+    (['ph', 'Fw'], 2, 2, 'vale')
+    >>> _csv_grid("p,h\np,lava\n", "vale.csv")
+    Traceback (most recent call last):
+    ...
+    turnkeeper.world.errors.MapError: vale.csv: row 2, column 2: unknown terrain 'lava'; ...
+    """
+    rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
+    if not rows:
+        raise MapError(f"{where}: the grid is empty: one row of terrain per line")
+    width = len(rows[0])
+    letters = []
+    for number, row in enumerate(rows, start=1):
+        if len(row) != width:
+            raise MapError(f"{where}: row {number} has {len(row)} cells; the first row has {width}")
+        line = []
+        for column, cell in enumerate(row, start=1):
+            key = cell.strip()
+            letter = _CELL_TERRAIN.get(key) or _CELL_TERRAIN.get(
+                key.casefold().replace(" ", "").replace("_", "")
+            )
+            if letter is None:
+                known = ", ".join(t.key.replace("_", " ") for t in TERRAIN_LETTERS)
+                raise MapError(
+                    f"{where}: row {number}, column {column}: unknown terrain {key!r}; "
+                    f"use a letter ({''.join(sorted(TERRAIN_LETTERS.values()))}) or a name: "
+                    f"{known}"
+                )
+            line.append(letter)
+        letters.append("".join(line))
+    name = Path(where).stem or "imported map"
+    return {"name": name, "width": width, "height": len(rows), "terrain": letters}
