@@ -32,7 +32,7 @@ _SQRT3 = math.sqrt(3)
 #: One unit of the terrain paths: hex centres sit at ``(3 col, 2 row + col % 2)`` units.
 _UNIT_X, _UNIT_Y = SIZE / 2, SIZE * _SQRT3 / 2
 #: The legend's column, to the right of the map.
-LEGEND_WIDTH = 96
+LEGEND_WIDTH = 112
 #: A drawing of at most this many hexes writes every hex's number and terrain symbol.
 LABELLED_HEXES = 4000
 
