@@ -183,3 +183,43 @@ def test_a_new_players_link_shuts_the_old_one_and_the_front_door_opens_the_new(
     assert referee.goto(table.link(Role.REFEREE)).status == 200  # type: ignore[union-attr]
     assert players.goto(table.link(Role.PLAYER)).status == 401  # type: ignore[union-attr]
     assert players.goto(fresh).status == 200  # type: ignore[union-attr]
+
+
+UNDER = """([x, y]) => {
+    const svg = document.querySelector('.map svg');
+    const point = svg.createSVGPoint(); point.x = x; point.y = y;
+    const at = point.matrixTransform(svg.getScreenCTM().inverse());
+    return [at.x, at.y, svg.viewBox.baseVal.width];
+}"""
+
+
+def test_the_map_zooms_around_the_pointer_pans_and_keeps_its_view_through_updates(
+    table: Table, pages: tuple[Page, Page]
+) -> None:
+    referee, players = pages
+    players.goto(table.link(Role.PLAYER))
+    referee.goto(table.link(Role.REFEREE))
+    where = players.locator(".map svg").bounding_box()
+    assert where is not None
+    x, y = where["x"] + where["width"] / 2, where["y"] + where["height"] / 2
+    before = players.evaluate(UNDER, [x, y])
+    players.mouse.move(x, y)
+    players.mouse.wheel(0, -300)  # zoom in
+    players.wait_for_function(
+        f"document.querySelector('.map svg').viewBox.baseVal.width < {before[2]}"
+    )
+    after = players.evaluate(UNDER, [x, y])
+    assert abs(after[0] - before[0]) < 1 and abs(after[1] - before[1]) < 1  # the hex stays put
+    players.mouse.down()
+    players.mouse.move(x + 40, y + 10)
+    players.mouse.up()
+    panned = players.evaluate(UNDER, [x, y])
+    assert panned[0] < after[0] - 5  # the map moved with the pointer
+    zoomed = panned[2]
+    shown = shown_version(players)
+    play(referee, players, "note", {"text": "a crow circles the party"})
+    assert shown_version(players) > shown
+    assert players.evaluate(UNDER, [x, y])[2] == zoomed  # the live update kept the view
+    players.locator(".map svg").focus()
+    players.keyboard.press("0")
+    assert players.evaluate(UNDER, [x, y])[2] == before[2]

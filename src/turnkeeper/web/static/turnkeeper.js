@@ -47,4 +47,90 @@
     if (event.target && event.target.id === "every-control") showFittingControls();
   });
   document.addEventListener("DOMContentLoaded", showFittingControls);
+
+  // Zoom and pan on the map, by wheel, drag, pinch and keys; the hex under the pointer stays
+  // put. The view survives the live updates: a new drawing of the map takes the last view.
+  var mapView = null;
+
+  function mapSvg() { return document.querySelector(".map svg"); }
+
+  function box(svg) { return svg.viewBox.baseVal; }
+
+  function setBox(svg, x, y, width, height) {
+    svg.setAttribute("viewBox", [x, y, width, height].join(" "));
+    mapView = [x, y, width, height];
+  }
+
+  function pointIn(svg, clientX, clientY) {
+    var point = svg.createSVGPoint();
+    point.x = clientX; point.y = clientY;
+    return point.matrixTransform(svg.getScreenCTM().inverse());
+  }
+
+  function zoomAt(svg, clientX, clientY, factor) {
+    var b = box(svg), at = pointIn(svg, clientX, clientY);
+    setBox(svg, at.x - (at.x - b.x) * factor, at.y - (at.y - b.y) * factor,
+           b.width * factor, b.height * factor);
+  }
+
+  function centre(svg) {
+    var r = svg.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  }
+
+  function readyMap() {
+    var svg = mapSvg();
+    if (!svg || svg.dataset.zoomable) return;
+    svg.dataset.zoomable = "yes";
+    svg.setAttribute("tabindex", "0");
+    svg.dataset.home = svg.getAttribute("viewBox");
+    if (mapView) svg.setAttribute("viewBox", mapView.join(" "));
+    var pointers = {}, pinch = null;
+
+    svg.addEventListener("wheel", function (event) {
+      event.preventDefault();
+      zoomAt(svg, event.clientX, event.clientY, event.deltaY > 0 ? 1.2 : 1 / 1.2);
+    }, { passive: false });
+
+    svg.addEventListener("pointerdown", function (event) {
+      svg.setPointerCapture(event.pointerId);
+      pointers[event.pointerId] = [event.clientX, event.clientY];
+    });
+    svg.addEventListener("pointermove", function (event) {
+      var last = pointers[event.pointerId];
+      if (!last) return;
+      var ids = Object.keys(pointers);
+      if (ids.length === 1) {
+        var from = pointIn(svg, last[0], last[1]), to = pointIn(svg, event.clientX, event.clientY);
+        var b = box(svg);
+        setBox(svg, b.x - (to.x - from.x), b.y - (to.y - from.y), b.width, b.height);
+      } else if (ids.length === 2) {
+        var other = pointers[ids[0] == event.pointerId ? ids[1] : ids[0]];
+        var span = Math.hypot(event.clientX - other[0], event.clientY - other[1]);
+        if (pinch) {
+          zoomAt(svg, (event.clientX + other[0]) / 2, (event.clientY + other[1]) / 2, pinch / span);
+        }
+        pinch = span;
+      }
+      pointers[event.pointerId] = [event.clientX, event.clientY];
+    });
+    function lift(event) { delete pointers[event.pointerId]; pinch = null; }
+    svg.addEventListener("pointerup", lift);
+    svg.addEventListener("pointercancel", lift);
+
+    svg.addEventListener("keydown", function (event) {
+      var b = box(svg), step = b.width / 10, c = centre(svg);
+      var moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+      if (event.key === "+" || event.key === "=") zoomAt(svg, c[0], c[1], 1 / 1.2);
+      else if (event.key === "-") zoomAt(svg, c[0], c[1], 1.2);
+      else if (event.key === "0") { svg.setAttribute("viewBox", svg.dataset.home); mapView = null; }
+      else if (moves[event.key]) setBox(svg, b.x + moves[event.key][0], b.y + moves[event.key][1], b.width, b.height);
+      else return;
+      event.preventDefault();
+    });
+  }
+
+  document.addEventListener("htmx:afterSettle", readyMap);
+  document.addEventListener("htmx:sseMessage", readyMap);
+  document.addEventListener("DOMContentLoaded", readyMap);
 })();
