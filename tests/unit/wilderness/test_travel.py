@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from turnkeeper.dice import TypedDice
 from turnkeeper.errors import IllegalCommandError, NotFoundError
-from turnkeeper.procedures.wilderness import Camp, Search, Travel
+from turnkeeper.kernel.wilderness_state import Movement
+from turnkeeper.procedures.wilderness import Camp, MoveMade, Search, Travel, TravelPointsSpent
 from turnkeeper.procedures.wilderness.costs import (
     daily_tp,
     hex_cost_for,
@@ -213,3 +214,14 @@ PARTY_OVER_20 = '[[characters]]\nname = "Aldo"\nhp = 10\n[supplies]\nrations = 4
 
 def _moves(records):  # type: ignore[no-untyped-def]
     return [r.event for r in records if r.event.kind == "wilderness.moved"]
+
+
+def test_travel_points_read_as_mixed_numbers_for_people() -> None:
+    from fractions import Fraction
+
+    from turnkeeper.world.hexes import Hex
+
+    moved = MoveMade(to=Hex.from_offset(1, 1), cost=Fraction(9, 4), paid=Fraction(3, 2),
+                     movement=Movement.TRAVEL)  # fmt: skip
+    assert moved.describe().endswith(": 1½ TP of 2¼ TP")
+    assert TravelPointsSpent(amount=Fraction(75, 4), on="search").describe().startswith("18¾ TP")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import ClassVar, Literal
 
-from turnkeeper.dice import format_fraction
+from turnkeeper.dice import format_mixed
 from turnkeeper.kernel.events import Event, Visibility
 from turnkeeper.kernel.state import CampaignState, night_of, wilderness_of, with_wilderness
 from turnkeeper.kernel.wilderness_state import (
@@ -28,7 +28,7 @@ SpentOn = Literal["search", "named_search", "all_day", "forage"]
 
 
 def _tp(value: Fraction) -> str:
-    return format_fraction(value) + " TP"
+    return format_mixed(value) + " TP"
 
 
 class MapLoaded(Event):

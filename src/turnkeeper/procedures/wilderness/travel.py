@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from turnkeeper.dice import DiceSource, format_fraction
+from turnkeeper.dice import DiceSource, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError
 from turnkeeper.kernel.events import Event
 from turnkeeper.kernel.schedule import Draft, wait
@@ -219,7 +219,7 @@ def travel(draft: Draft, command: Travel, dice: DiceSource) -> None:
         if wild.position == goal and wild.pending is None:
             break
         if left <= 0 and stop(
-            f"no TP left today ({format_fraction(wild.tp_spent)} of {daily} spent): "
+            f"no TP left today ({format_mixed(wild.tp_spent)} of {daily} spent): "
             "make camp with `turnkeeper camp`"
         ):
             break
@@ -252,8 +252,8 @@ def travel(draft: Draft, command: Travel, dice: DiceSource) -> None:
                 remaining > left + daily
                 and left < daily
                 and stop(
-                    f"hex {nxt.label} costs {format_fraction(cost)} TP and only "
-                    f"{format_fraction(left)} are left today: camp and begin it fresh (TP-WIL-6)"
+                    f"hex {nxt.label} costs {format_mixed(cost)} TP and only "
+                    f"{format_mixed(left)} are left today: camp and begin it fresh (TP-WIL-6)"
                 )
             ):
                 break
@@ -332,7 +332,7 @@ def search(draft: Draft, command: Search, dice: DiceSource) -> None:
     if cost + owed > left:
         extra = " after the TP owed to foraging" if owed else ""
         raise IllegalCommandError(
-            f"this search takes {format_fraction(cost)} TP and {format_fraction(left)} are "
+            f"this search takes {format_mixed(cost)} TP and {format_mixed(left)} are "
             f"left today{extra}: make camp first"
         )
     if owed:
