@@ -122,3 +122,13 @@ def test_a_csv_grid_made_elsewhere_loads_and_a_bad_cell_names_its_row_and_column
     bad = runner.invoke(app, ["map", "check", str(grid)])
     assert bad.exit_code != 0
     assert "row 2, column 2: unknown terrain 'lava'" in str(bad.exception)
+
+
+def test_map_show_writes_a_png_for_printing(tmp_path: Path) -> None:
+    made = tmp_path / "wild.toml"
+    assert runner.invoke(app, ["map", "new", "--width", "8", "--height", "6", "--seed", "4",
+                               "--out", str(made)]).exit_code == 0  # fmt: skip
+    out = tmp_path / "wild.png"
+    done = runner.invoke(app, ["map", "show", "--map", str(made), "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    assert out.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") and out.stat().st_size > 10_000

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -131,8 +132,9 @@ def new(
     Example: `turnkeeper map new --width 12 --height 10 --seed 7 --out wild.toml`.
     """
     fmt = format_for(out)
-    hexmap = generate_map(width, height, seed)
-    out.write_text(dumps_map(hexmap, fmt), encoding="utf-8")
+    with working(width * height, as_json, f"making a {width} x {height} map"):
+        hexmap = generate_map(width, height, seed)
+        out.write_text(dumps_map(hexmap, fmt), encoding="utf-8")
     summary = {"file": str(out), "seed": seed, **_summary(hexmap)}
     emit(summary, as_json, lambda: _render_summary(summary, f"wrote {out}"))
 
@@ -212,8 +214,8 @@ def show(
 ) -> None:
     """Draw the campaign's map as SVG: the referee's view, or what the party knows.
 
-    With --player, only the hexes the party has seen and the features it has found; with
-    --map, a map file instead of the campaign's.
+    With --player, only the hexes it has seen and the features it has found.
+    With --map, a map file instead of the campaign's map.
 
     Example: `turnkeeper map show --player --out party.svg`.
     """
@@ -233,16 +235,17 @@ def show(
     middle = Hex.parse(around) if around is not None else None
     if middle is not None and middle not in hexmap:
         raise NotFoundError(f"hex {around} is off the map {hexmap.name!r}")
-    svg = render_svg(
-        hexmap,
-        party_at,
-        known,
-        player=player,
-        found_features=found,
-        around=middle,
-        radius=radius if middle is not None else None,
-    )
-    out.write_text(svg, encoding="utf-8")
+    with working(hexmap.width * hexmap.height, as_json, f"drawing {hexmap.name}"):
+        svg = render_svg(
+            hexmap,
+            party_at,
+            known,
+            player=player,
+            found_features=found,
+            around=middle,
+            radius=radius if middle is not None else None,
+        )
+        write_picture(svg, out)
     result |= {"file": str(out), "player": player, "known_hexes": len(known), "bytes": len(svg)}
     emit(
         result,
@@ -320,7 +323,7 @@ def _reveal(
 
 
 FeatureOption = typer.Option(
-    None, "--feature", "-f", help="A feature by its name or id: 'Ruined Tower' (repeatable)."
+    None, "--feature", "-f", help="A feature by its name or id, e.g. Ashford (repeatable)."
 )
 
 
@@ -334,8 +337,9 @@ def map_reveal(
 ) -> None:
     """Put hexes and features on the party's map by hand: a rumour, a map bought in town.
 
-    Example: `turnkeeper map reveal 0304 0305 --feature "Ruined Tower"`; the players' map shows
-    them at once, and the journal records what the party was told.
+    The players' map shows them at once; the journal records what they were told.
+
+    Example: `turnkeeper map reveal 0308 --feature Ashford`.
     """
     _reveal(hexes or [], features, False, db, campaign, as_json)
 
@@ -350,6 +354,27 @@ def map_hide(
 ) -> None:
     """Take hexes and features off the party's map (the map was lost); for the referee only.
 
-    Example: `turnkeeper map hide 0304 --feature "Ruined Tower"`.
+    Example: `turnkeeper map hide 0308 --feature Ashford`.
     """
     _reveal(hexes or [], features, True, db, campaign, as_json)
+
+
+def write_picture(svg: str, out: Path) -> None:
+    """Write a map drawing: SVG, or PNG for printing when ``out`` ends in .png (resvg)."""
+    if out.suffix.lower() != ".png":
+        out.write_text(svg, encoding="utf-8")
+        return
+    import resvg_py  # a rasteriser, loaded only when a PNG is asked for
+
+    out.write_bytes(bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=2)))
+
+
+#: Maps of more hexes than this take over a second to make or draw: a spinner says so.
+SLOW_HEXES = 100_000
+
+
+def working(hexes: int, as_json: bool, what: str) -> AbstractContextManager[object]:
+    """A spinner on the terminal while a big map is made or drawn (none for --json)."""
+    if as_json or hexes < SLOW_HEXES:
+        return nullcontext()
+    return console().status(f"{what} ({hexes:,} hexes)...")

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from turnkeeper.cli.app import JsonOption, console, emit
-from turnkeeper.cli.maps import campaign_map, exact_tp, read_map, run_wilderness
+from turnkeeper.cli.maps import campaign_map, exact_tp, read_map, run_wilderness, write_picture
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
 from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.dice import format_mixed
@@ -38,10 +38,15 @@ from turnkeeper.world.svg import render_svg
 verbs = typer.Typer()
 
 PartyOption = typer.Option(
-    None, "--party", help="Travel conditions, comma-separated: mounted,carriage,over_20,over_50."
+    None,
+    "--party",
+    help="How the party travels, comma-separated: mounted, carriage, more than 20 people "
+    "(`over_20`) or 50 (`over_50`).",
 )
 VesselOption = typer.Option(
-    None, "--vessel", help="A vessel of the ruleset (river_boat, sailing_ship...); '' clears."
+    None,
+    "--vessel",
+    help="A vessel of the ruleset, e.g. a river boat (`river_boat`); '' goes on foot.",
 )
 
 
@@ -96,26 +101,42 @@ def travel_command(
     target: str = typer.Argument(
         ..., help="A direction (n ne se s sw nw), a hex (0304), a found feature, or 'cost'."
     ),
-    explore: bool = typer.Option(False, "--explore", help="Explore (TP-WENC-2), not travel."),
+    explore: bool = typer.Option(
+        False,
+        "--explore",
+        help="Explore rather than travel: the wilderness die comes more often [TP-WENC-2].",
+    ),
     party: str | None = PartyOption,
     vessel: str | None = VesselOption,
     milieu: str | None = typer.Option(
-        None, "--milieu", help="The die's milieu (desert, civilisation...); '' clears."
+        None,
+        "--milieu",
+        help="The milieu the wilderness die is rolled in, e.g. desert; '' clears [TP-WENC-3].",
     ),
     forage: bool = typer.Option(
-        False, "--forage", help="On waning resources, forage the next TP instead of eating."
+        False,
+        "--forage",
+        help="On waning resources, forage the next travel point instead of eating.",
     ),
-    terrain: str | None = typer.Option(None, "--terrain", help="travel cost: the terrain."),
-    road: str = typer.Option("none", "--road", help="travel cost: none, road or trail."),
-    weather: str = typer.Option("clear", "--weather", help="travel cost: clear, rain, ..."),
-    ruleset: str = typer.Option("tp", "--ruleset", help="travel cost: the ruleset."),
+    terrain: str | None = typer.Option(
+        None, "--terrain", help="For travel cost: the terrain, e.g. hills."
+    ),
+    road: str = typer.Option("none", "--road", help="For travel cost: none, road or trail."),
+    weather: str = typer.Option(
+        "clear", "--weather", help="For travel cost: the weather, e.g. rain."
+    ),
+    ruleset: str = typer.Option("tp", "--ruleset", help="For travel cost: the ruleset."),
     db: str | None = DbOption,
     campaign: str | None = CampaignOption,
     dice: str | None = DiceOption,
     player: bool = PlayerOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Travel or explore toward a hex; ``travel cost`` prints what a hex costs (TP-WIL-6)."""
+    """Travel or explore toward a hex; `travel cost` prints what a hex costs [TP-WIL-6].
+
+    Example: `turnkeeper travel ne` goes one hex north-east;
+    `turnkeeper travel cost --terrain hills --party mounted` needs no campaign.
+    """
     if target == "cost":
         _cost(terrain, road, weather, party, vessel, ruleset, as_json)
         return
@@ -139,17 +160,22 @@ def camp_command(
     player: bool = PlayerOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Make the night camp: the die is rolled and the night passes until the morning."""
+    """Make the night camp: the die is rolled and the night passes until the morning.
+
+    Example: `turnkeeper camp`.
+    """
     run_wilderness(db, campaign, Camp("forage" if forage else "supplies"), as_json, dice, player)
 
 
 @verbs.command("search")
 def search_command(
     feature: str | None = typer.Option(
-        None, "--for", help="A hidden feature the party seeks by name (2 TP, TP-DISC-2)."
+        None,
+        "--for",
+        help="Seek a hidden feature by its name, at the cost of 2 travel points [TP-DISC-2].",
     ),
     all_day: bool = typer.Option(
-        False, "--all-day", help="Search all day for secrets (TP-DISC-3); only at dawn."
+        False, "--all-day", help="Search all day for secret features; only at dawn [TP-DISC-3]."
     ),
     db: str | None = DbOption,
     campaign: str | None = CampaignOption,
@@ -157,21 +183,31 @@ def search_command(
     player: bool = PlayerOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Search the party's hex: one hidden feature at random for 1 TP (TP-DISC-2)."""
+    """Search the party's hex for a hidden feature, at the cost of 1 travel point [TP-DISC-2].
+
+    Example: `turnkeeper search`; `turnkeeper search --for "Hollow Ruin"`.
+    """
     run_wilderness(db, campaign, Search(feature, all_day), as_json, dice, player)
 
 
 @verbs.command("weather")
 def weather_command(
-    set_to: str | None = typer.Option(None, "--set", help="Set the weather: clear, rain, ..."),
+    set_to: str | None = typer.Option(
+        None, "--set", help="Set the weather, e.g. rain or heavy snow (`heavy_snow`)."
+    ),
     region: str | None = typer.Option(None, "--region", help="The region (default: the party's)."),
-    roll_new: bool = typer.Option(False, "--roll", help="Roll new weather from the table."),
+    roll_new: bool = typer.Option(
+        False, "--roll", help="Roll new weather from the climate's table."
+    ),
     db: str | None = DbOption,
     campaign: str | None = CampaignOption,
     dice: str | None = DiceOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Show the weather per region, set it, or roll it from the climate's table."""
+    """Show the weather per region, set it, or roll it from the climate's table.
+
+    Example: `turnkeeper weather --set rain`; `turnkeeper weather --roll`.
+    """
     if set_to is not None and roll_new:
         raise IllegalCommandError("weather: either --set a state or --roll, not both")
     if set_to is not None:
@@ -228,7 +264,11 @@ def route_command(
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """The route of fewest days, then fewest TP, under the current weather (TP-WIL-6..8)."""
+    """The route of fewest days, then fewest travel points, under the current weather
+    [TP-WIL-6..8].
+
+    Example: `turnkeeper route here 0808 --out route.svg`.
+    """
     known: frozenset[Hex] | None = None
     found: frozenset[str] | None = None
     here: Hex | None = None
@@ -289,7 +329,7 @@ def route_command(
             player=player,
             found_features=found if player else None,
         )
-        out.write_text(picture, encoding="utf-8")
+        write_picture(picture, out)
         data["svg"] = str(out)
 
     def render() -> None:

@@ -149,8 +149,8 @@ def render_svg(
         chosen = codes == terrain.value
         if chosen.any():
             out.append(_terrain_path(terrain, cols[chosen], rows[chosen]))
-    out.extend(_roads(hexmap, cols, rows, visible))
     out.append("</g>")
+    out.extend(_roads(hexmap, cols, rows, visible))
     if labelled:
         out.extend(_labels(hexmap, cols, rows))
     out.extend(_features(hexmap, player, found, visible))
@@ -263,17 +263,17 @@ def _roads(
     for col, row in zip(cols[on_road].tolist(), rows[on_road].tolist(), strict=True):
         hex_ = Hex.from_offset(col, row)
         kind = Road(int(hexmap.road[row, col]))
-        x1, y1 = 3 * col, 2 * row + (col & 1)
+        x1, y1 = centre(hex_)
         for other in hex_.neighbours()[:3]:  # n, ne, se: each pair drawn once
             if visible(other) and hexmap.road[other.row, other.col]:
-                x2, y2 = 3 * other.col, 2 * other.row + (other.col & 1)
-                segments.setdefault(kind, []).append(f"M{x1} {y1}L{x2} {y2}")
+                x2, y2 = centre(other)
+                segments.setdefault(kind, []).append(f"M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}")
     for kind, parts in segments.items():
         dash = "" if kind is Road.ROAD else ' stroke-dasharray="3 2"'
         width = 3 if kind is Road.ROAD else 2
         yield (
             f'<path fill="none" stroke="#7a4a1a" stroke-width="{width}"{dash} '
-            f'vector-effect="non-scaling-stroke" d="{"".join(parts)}"/>'
+            f'stroke-linecap="round" d="{"".join(parts)}"/>'
         )
 
 
