@@ -44,26 +44,30 @@ def odds_command(
         None, help="Dice notation, e.g. 3d6 or 2d20kl1; or 'turn' for a dungeon turn's odds."
     ),
     usage: str | None = typer.Option(
-        None, "--usage", help="A usage die (PG-USE-1): how many uses it lasts, e.g. d12."
+        None, "--usage", help="How many uses a usage die lasts, e.g. d12 [PG-USE-1]."
     ),
     chain: str | None = typer.Option(
         None, "--chain", help="The usage dice chain, largest first (default 12,10,8,6,4)."
     ),
     set_items: list[str] | None = SetOption,
     ruleset: str | None = typer.Option(
-        None, "--ruleset", "-r", help="odds turn, or --usage: a preset name or ruleset file."
+        None, "--ruleset", "-r", help="For odds turn or --usage: a preset name or a ruleset file."
     ),
     turns: int | None = typer.Option(
-        None, "--turns", help="odds turn: the span in turns (default: an hour)."
+        None, "--turns", help="For odds turn: the span in turns (default: an hour)."
     ),
-    mode: str | None = typer.Option(None, "--mode", "-m", help="odds turn: a movement mode."),
-    noisy: bool = typer.Option(False, "--noisy", help="odds turn: tumult and trouble (EX-ENC-4)."),
+    mode: str | None = typer.Option(None, "--mode", "-m", help="For odds turn: a movement mode."),
+    noisy: bool = typer.Option(
+        False, "--noisy", help="For odds turn: tumult or trouble every turn [EX-ENC-4]."
+    ),
     as_json: bool = JsonOption,
 ) -> None:
     """Exact odds of dice notation, of a usage die's lifetime, or of a dungeon turn.
 
-    With `turn`, as in `odds turn --ruleset ex [--turns N] [--mode M] [--noisy]`: event rates, light
-    lifetimes and rests over a span of dungeon turns.
+    With `turn`: the event rates, light lifetimes and rests of dungeon turns.
+
+    Example: `turnkeeper odds 3d6`; `turnkeeper odds --usage d10`;
+    `turnkeeper odds turn --ruleset ex --turns 6 --mode cautious`.
     """
     turn_options = turns is not None or mode is not None or noisy
     if expression == _TURN:
@@ -131,10 +135,12 @@ LISTED_OUTCOMES = 30
 
 
 def _render_table(title: str, distribution: dict[int, Fraction], mean: Fraction, note: str) -> None:
-    rows = list(distribution.items())
-    summarised = len(rows) > LISTED_OUTCOMES
-    if summarised:
-        rows = _bands(distribution, LISTED_OUTCOMES // 2)
+    summarised = len(distribution) > LISTED_OUTCOMES
+    rows = (
+        _bands(distribution, LISTED_OUTCOMES // 2)
+        if summarised
+        else [(str(outcome), chance) for outcome, chance in distribution.items()]
+    )
     table = Table(title=title)
     table.add_column("results" if summarised else "result", justify="right")
     table.add_column("chance", justify="right")
@@ -144,8 +150,7 @@ def _render_table(title: str, distribution: dict[int, Fraction], mean: Fraction,
     at_least = sum(distribution.values(), Fraction(0))
     for outcome, chance in rows:
         bar = "█" * round(30 * chance / biggest) if biggest else ""
-        shown = outcome if isinstance(outcome, str) else str(outcome)
-        table.add_row(shown, f"{float(chance):.2%}", f"{float(at_least):.2%}", bar)
+        table.add_row(outcome, f"{float(chance):.2%}", f"{float(at_least):.2%}", bar)
         at_least -= chance
     console().print(table)
     console().print(
