@@ -90,7 +90,7 @@ VERBS: dict[str, Verb] = {
         "Light a source (default: the ruleset's first), set its turns left, or douse it.",
         CAMPAIGN,
     ),
-    "rest": Verb("campaign", "Rest a turn, as the rest cadence asks (EX-REST-1).", CAMPAIGN),
+    "rest": Verb("campaign", "Rest a turn, as the party must now and then [EX-REST-1].", CAMPAIGN),
     "supply": Verb(
         "party",
         "The party's supplies by hand: use them (a usage die rolls) or add found ones.",
@@ -124,7 +124,7 @@ VERBS: dict[str, Verb] = {
     "map": Verb("maps", "Wilderness hex maps: make, check, load and draw them.", WILDERNESS),
     "travel": Verb(
         "wilderness",
-        "Travel or explore toward a hex; ``travel cost`` prints what a hex costs (TP-WIL-6).",
+        "Travel or explore toward a hex; `travel cost` prints what a hex costs [TP-WIL-6].",
         WILDERNESS,
     ),
     "camp": Verb(
@@ -134,7 +134,7 @@ VERBS: dict[str, Verb] = {
     ),
     "search": Verb(
         "wilderness",
-        "Search the party's hex: one hidden feature at random for 1 TP (TP-DISC-2).",
+        "Search the party's hex for a hidden feature, at the cost of 1 travel point [TP-DISC-2].",
         WILDERNESS,
     ),
     "weather": Verb(
@@ -144,13 +144,14 @@ VERBS: dict[str, Verb] = {
     ),
     "route": Verb(
         "wilderness",
-        "The route of fewest days, then fewest TP, under the current weather (TP-WIL-6..8).",
+        "The route of fewest days, then fewest travel points, under the current weather "
+        "[TP-WIL-6..8].",
         WILDERNESS,
     ),
     "combat": Verb("combat", "Run a fight: rounds, initiative, declarations, attacks.", COMBAT),
     "damage": Verb(
         "party",
-        "Wound a character or a monster by hand: a trap, a fall, a spell (hit points [PG-HP-1]).",
+        "Wound a character or a monster by hand: a trap, a fall, a spell [PG-HP-1].",
         COMBAT,
     ),
     "heal": Verb(

@@ -35,17 +35,19 @@ from turnkeeper.campaign import (
 )
 from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
-from turnkeeper.cli.runner import open_campaigns, records_data, run, show_records
+from turnkeeper.cli.runner import open_campaigns, records_data, run, show_lines, show_records
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.combat_state import Phase
 from turnkeeper.rules.loader import find_ruleset
-from turnkeeper.views import referee_state
+from turnkeeper.views import player_log, referee_record, referee_state, undone_commands
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
 
 countdown_app = typer.Typer(
-    help="Countdowns: start, tick, list and end them.", no_args_is_help=True
+    help="Countdowns: start, tick, list and end them.\n\n"
+    'Example: `turnkeeper countdown add "ghouls wake" --type short --length d6`.',
+    no_args_is_help=True,
 )
 verbs.add_typer(countdown_app, name="countdown")
 
@@ -68,7 +70,10 @@ def new_command(
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Start a campaign and make it the current one."""
+    """Start a campaign and make it the current one.
+
+    Example: `turnkeeper new keep --ruleset ex --party examples/party.toml`.
+    """
     rules = find_ruleset(ruleset)
     members = load_party(party, rules) if party is not None else None
     with open_campaigns(db, create=True) as campaigns:
@@ -85,7 +90,8 @@ def new_command(
 
 
 campaigns_app = typer.Typer(
-    help="List the campaigns (the current one starred); `campaigns delete NAME` removes one.",
+    help="List the campaigns (the current one starred); `campaigns delete NAME` removes one."
+    "\n\nExample: `turnkeeper campaigns`.",
     invoke_without_command=True,
 )
 verbs.add_typer(campaigns_app, name="campaigns")
@@ -97,7 +103,7 @@ def campaigns_command(
 ) -> None:
     """List the campaigns (the current one starred); `campaigns delete NAME` removes one.
 
-    Example: `turnkeeper campaigns`; `turnkeeper campaigns delete old-keep`.
+    Example: `turnkeeper campaigns`.
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -123,8 +129,8 @@ def campaigns_delete(
 ) -> None:
     """Delete a campaign and its whole journal (asks first; export it to keep a copy).
 
-    Example: `turnkeeper export -c old-keep --out old-keep.jsonl`, then
-    `turnkeeper campaigns delete old-keep --yes`.
+    Example: `turnkeeper export -c old-keep --out old-keep.jsonl` keeps a copy;
+    then `turnkeeper campaigns delete old-keep --yes` deletes it without asking.
     """
     with open_campaigns(db) as campaigns:
         if name not in campaigns.names():
@@ -144,7 +150,10 @@ def use_command(
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Choose the current campaign."""
+    """Choose the current campaign.
+
+    Example: `turnkeeper use keep`.
+    """
     with open_campaigns(db) as campaigns:
         campaigns.use(name)
     emit({"current": name}, as_json, lambda: console().print(f"Now using [bold]{name}[/]."))
@@ -246,7 +255,10 @@ def status_panel(state: CampaignState) -> Panel:
 def status_command(
     campaign: str | None = CampaignOption, db: str | None = DbOption, as_json: bool = JsonOption
 ) -> None:
-    """Show the campaign now: date and time, light, supplies, countdowns, hit points."""
+    """Show the campaign now: date and time, light, supplies, countdowns, hit points.
+
+    Example: `turnkeeper status`.
+    """
     with open_campaigns(db) as campaigns:
         state = campaigns.state(campaigns.resolve(campaign))
     emit(referee_state(state), as_json, lambda: console().print(status_panel(state)))
@@ -254,17 +266,33 @@ def status_command(
 
 @verbs.command("log")
 def log_command(
-    since: int = typer.Option(0, "--since", min=0, help="Only records after this seq."),
+    since: int = typer.Option(
+        0, "--since", min=0, help="Only the records after this number (seq)."
+    ),
     player: bool = typer.Option(False, "--player", help="The players' view: no referee events."),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Show the time record: every event, its game time and its rolls."""
+    """Show the time record: every event, its game time and its rolls.
+
+    Example: `turnkeeper log --since 40 --player`.
+    """
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
-        records, state = campaigns.log(name, since, player), campaigns.state(name)
-    emit(records_data(records, state, player), as_json, lambda: show_records(records, state))
+        journal, state = campaigns.log(name), campaigns.state(name)
+    if player:
+        records = player_log(journal, since)
+        emit(
+            records_data(records, state, player),
+            as_json,
+            lambda: show_lines(records, player=True),
+        )
+        return
+    undone = undone_commands(journal)
+    records = journal[since:]
+    data = [referee_record(r, state, undone) for r in records]
+    emit(data, as_json, lambda: show_records(records, state))
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -285,13 +313,16 @@ def _forward(duration: str) -> str:
 # ignore_unknown_options: a negative span comes in as the argument, not an unknown option.
 @verbs.command("wait", context_settings={"ignore_unknown_options": True})
 def wait_command(
-    duration: str = typer.Argument(..., help="How long: 3 turns, 2h, 1d, 10m, 2 watches."),
+    duration: str = typer.Argument(..., help='How long: "3 turns", 2h, 1d, 10m, "2 watches".'),
     dice: str | None = DiceOption,
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Let game time pass; whatever the rules do on the way (encounter checks, light) happens."""
+    """Let game time pass; whatever the rules do on the way (encounter checks, light) happens.
+
+    Example: `turnkeeper wait "3 turns"`; `turnkeeper wait 2h`.
+    """
     run(
         db,
         campaign,
@@ -304,13 +335,18 @@ def wait_command(
 @verbs.command("light")
 def light_command(
     source: str | None = typer.Argument(None, help="A light source of the ruleset (torch, lamp)."),
-    set_turns: int | None = typer.Option(None, "--set-turns", min=0, help="Set turns left."),
+    set_turns: int | None = typer.Option(
+        None, "--set-turns", min=0, help="Set the turns the light has left."
+    ),
     douse: bool = typer.Option(False, "--douse", help="Put the light out."),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Light a source (default: the ruleset's first), set its turns left, or douse it."""
+    """Light a source (default: the ruleset's first), set its turns left, or douse it.
+
+    Example: `turnkeeper light torch`; `turnkeeper light --douse`.
+    """
     if sum([source is not None, set_turns is not None, douse]) > 1:
         raise TurnkeeperError("give one of SOURCE, --set-turns N or --douse")
 
@@ -335,7 +371,10 @@ def rest_command(
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Rest a turn, as the rest cadence asks (EX-REST-1)."""
+    """Rest a turn, as the party must now and then [EX-REST-1].
+
+    Example: `turnkeeper rest`; `turnkeeper rest --turns 2`.
+    """
     run(db, campaign, Rest(turns), as_json, dice)
 
 
@@ -343,23 +382,33 @@ def rest_command(
 def undo_command(
     campaign: str | None = CampaignOption, db: str | None = DbOption, as_json: bool = JsonOption
 ) -> None:
-    """Undo the latest command (recorded in the log, forgotten by the state)."""
+    """Undo the latest command (recorded in the log, forgotten by the state).
+
+    Example: `turnkeeper undo`.
+    """
     run(db, campaign, Undo(), as_json)
 
 
 @countdown_app.command("add")
 def countdown_add(
     name: str = typer.Argument(..., help="What the countdown is for."),
-    kind: str = typer.Option(..., "--type", "-t", help="A countdown type of the ruleset."),
+    kind: str = typer.Option(
+        ..., "--type", "-t", help="A countdown type of the ruleset, e.g. short."
+    ),
     length: str = typer.Option(..., "--length", "-n", help="A number or a die, e.g. 4 or d6."),
-    failure: str | None = typer.Option(None, "--failure", help="Length of its failure countdown."),
+    failure: str | None = typer.Option(
+        None, "--failure", help="The length of its failure countdown."
+    ),
     referee: bool = typer.Option(False, "--referee", help="Hidden from the players."),
     dice: str | None = DiceOption,
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Start a countdown (DG-CD-3)."""
+    """Start a countdown; it ticks down with the rounds or days its type names [DG-CD-3].
+
+    Example: `turnkeeper countdown add "ghouls wake" --type short --length d6`.
+    """
     visibility = Visibility.REFEREE if referee else Visibility.PARTY
     run(db, campaign, CountdownAdd(name, kind, length, failure, visibility), as_json, dice)
 
@@ -372,7 +421,10 @@ def countdown_tick(
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Tick a countdown by hand."""
+    """Tick a countdown down by hand.
+
+    Example: `turnkeeper countdown tick "ghouls wake" --ticks 2`.
+    """
     run(db, campaign, CountdownTick(name, ticks), as_json)
 
 
@@ -383,7 +435,10 @@ def countdown_end(
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """End a countdown by hand."""
+    """End a countdown by hand.
+
+    Example: `turnkeeper countdown end "ghouls wake"`.
+    """
     run(db, campaign, CountdownEnd(name), as_json)
 
 
@@ -391,7 +446,10 @@ def countdown_end(
 def countdown_list(
     campaign: str | None = CampaignOption, db: str | None = DbOption, as_json: bool = JsonOption
 ) -> None:
-    """List the running countdowns."""
+    """List the running countdowns.
+
+    Example: `turnkeeper countdown list`.
+    """
     with open_campaigns(db) as campaigns:
         countdowns = campaigns.state(campaigns.resolve(campaign)).countdowns
     data = [c.model_dump(mode="json") for c in countdowns]
@@ -413,14 +471,20 @@ def countdown_list(
 
 @verbs.command("export")
 def export_command(
-    format: str = typer.Option("jsonl", "--format", "-f", help="jsonl or markdown."),
+    format: str = typer.Option(
+        "jsonl", "--format", "-f", help="jsonl (to import again) or markdown (to read)."
+    ),
     player: bool = typer.Option(False, "--player", help="The players' copy (markdown only)."),
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file.")] = None,
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Export the journal as JSON Lines (re-importable) or a Markdown session log."""
+    """Export the journal as JSON Lines (re-importable) or a Markdown session log.
+
+    Example: `turnkeeper export --out keep.jsonl`;
+    `turnkeeper export --format markdown --player --out session.md`.
+    """
     if format not in ("jsonl", "markdown"):
         raise TurnkeeperError(f"--format {format!r}: choose jsonl or markdown")
     if player and format == "jsonl":
@@ -454,7 +518,10 @@ def import_command(
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Import an exported journal as a campaign (and make it current)."""
+    """Import an exported journal as a campaign (and make it current).
+
+    Example: `turnkeeper import keep.jsonl --name keep-copy`.
+    """
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as error:

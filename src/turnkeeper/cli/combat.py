@@ -32,9 +32,16 @@ from turnkeeper.procedures.combat.round import (
 verbs = typer.Typer()
 
 combat_app = typer.Typer(
-    help="Run a fight: rounds, initiative, declarations, attacks.", no_args_is_help=True
+    help="Run a fight: rounds, initiative, declarations, attacks.\n\n"
+    "Example: `turnkeeper combat start --foes examples/foes.toml`.",
+    no_args_is_help=True,
 )
-simulate_app = typer.Typer(help="Simulate procedures many times over.", no_args_is_help=True)
+simulate_app = typer.Typer(
+    help="Simulate procedures many times over.\n\n"
+    "Example: `turnkeeper simulate fight --party examples/fighters.toml "
+    "--foes examples/foes.toml`.",
+    no_args_is_help=True,
+)
 verbs.add_typer(combat_app, name="combat")
 verbs.add_typer(simulate_app, name="simulate")
 
@@ -48,7 +55,7 @@ _ACTIONS = {
     "tackle": ActionKind.MANEUVER,
     "shove": ActionKind.MANEUVER,
 }
-_FOES = typer.Option(None, "--foes", help="A foes file (TOML, examples/foes.toml).")
+_FOES = typer.Option(None, "--foes", help="A foes file (TOML), e.g. examples/foes.toml.")
 _MONSTERS = typer.Option(
     None, "--monster", help='A foe in one line: "Goblin:hd=1,hp=4,ac=12,dex=1,count=3".'
 )
@@ -149,14 +156,18 @@ def start(
     ),
     aware: list[str] | None = _AWARE,
     attackers: str | None = typer.Option(
-        None, "--attackers", help="CB-SUR-1: the side trying for surprise (party or foes)."
+        None, "--attackers", help="The side trying for surprise: party or foes [CB-SUR-1]."
     ),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     dice: str | None = DiceOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Start a fight: the party against foes from a file, the command line or the encounter."""
+    """Start a fight: the party against foes from a file, the command line or the encounter.
+
+    Example: `turnkeeper combat start --foes examples/foes.toml`;
+    `turnkeeper combat start --monster "Rat:hd=1,ac=12,count=3" --surprise foes`.
+    """
     opposition = _foes([Path(f) for f in foes or []], monster or [])
     surprised: frozenset[Side] | None = None
     if surprise is not None:
@@ -183,7 +194,10 @@ def status(
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """The fight: round, initiative, order, every combatant's hit points and conditions."""
+    """The fight: round, initiative, order, every combatant's hit points and conditions.
+
+    Example: `turnkeeper combat status`.
+    """
     name, combat = _current(db, campaign)
     emit({"campaign": name, "combat": combat_data(combat)}, as_json, lambda: _render(combat))
 
@@ -191,17 +205,23 @@ def status(
 @combat_app.command("round")
 def next_round(
     adjust: int = typer.Option(
-        0, "--adjust", help="TP-CBT-1 step 2: the referee's adjustment to the initiative face."
+        0, "--adjust", help="The referee's adjustment to the initiative die's face [TP-CBT-1]."
     ),
     influence: int = typer.Option(
-        0, "--influence", help="TP-INI-1 face 1: the party's sway on the newcomers' reaction."
+        0,
+        "--influence",
+        help="The party's sway on the newcomers' reaction, when the initiative die shows 1 "
+        "[TP-INI-1].",
     ),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     dice: str | None = DiceOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Start the next round: the clock moves on and initiative is rolled (or kept)."""
+    """Start the next round: the clock moves on and initiative is rolled (or kept).
+
+    Example: `turnkeeper combat round`.
+    """
     run(db, campaign, BeginRound(adjust, influence), as_json, dice)
 
 
@@ -209,17 +229,24 @@ def next_round(
 def declare(
     actor: str = typer.Argument(..., help="Who declares."),
     action: str = typer.Argument(
-        ..., help="attack, ranged, cast, move, move_far, maneuver, other, on_turn, instant."
+        ..., help="attack, ranged, cast, move, move-far, maneuver, other, on-turn or instant."
     ),
     target: str | None = typer.Argument(None, help="The target, if any."),
     then: list[str] | None = _THEN,
-    feet: int | None = typer.Option(None, "--feet", help="CB-ACT-3: how far a move goes."),
-    magic_dice: int = typer.Option(1, "--magic-dice", help="TP-MAG-1: magic dice to roll."),
+    feet: int | None = typer.Option(
+        None, "--feet", help="How far a move goes, in feet [CB-ACT-3]."
+    ),
+    magic_dice: int = typer.Option(
+        1, "--magic-dice", help="How many magic dice a spell rolls [TP-MAG-1]."
+    ),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Announce an actor's actions for this round; the rules refuse what is not allowed."""
+    """Announce an actor's actions for this round; the rules refuse what is not allowed.
+
+    Example: `turnkeeper combat declare Aldo attack "Goblin 1"`.
+    """
     actions = (
         _action(action, target, feet, magic_dice),
         *(_action(extra, None, None, magic_dice) for extra in then or []),
@@ -234,7 +261,10 @@ def resolve(
     dice: str | None = DiceOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Resolve every declared action, beat by beat."""
+    """Resolve every declared action, beat by beat.
+
+    Example: `turnkeeper combat resolve`.
+    """
     run(db, campaign, Resolve(), as_json, dice)
 
 
@@ -248,7 +278,10 @@ def attack(
     dice: str | None = DiceOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Roll one attack at once (and its damage on a hit)."""
+    """Roll one attack at once (and its damage on a hit).
+
+    Example: `turnkeeper combat attack Aldo "Goblin 3"`.
+    """
     run(db, campaign, Attack(attacker, target, ranged), as_json, dice)
 
 
@@ -260,7 +293,10 @@ def pin(
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Pin a combatant to a place in the order of this and later rounds."""
+    """Pin a combatant to a place in the order of this and later rounds.
+
+    Example: `turnkeeper combat pin Aldo 1`.
+    """
     run(db, campaign, Pin(name, place), as_json)
 
 
@@ -274,7 +310,10 @@ def end(
     dice: str | None = DiceOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """End the fight: treasure (PG-TRE-1), hit points back to the party, rest due (EX-REST-2)."""
+    """End the fight: treasure, hit points back to the party, a rest due [PG-TRE-1, EX-REST-2].
+
+    Example: `turnkeeper combat end --winner party`.
+    """
     command = EndCombat(_side(winner, "--winner") if winner else None)
     run(db, campaign, command, as_json, dice)
 
@@ -282,13 +321,18 @@ def end(
 @simulate_app.command("fight")
 def simulate_fight_command(
     ruleset: str = typer.Option("tp", "--ruleset", "-r", help="A preset name or a ruleset file."),
-    party: str = typer.Option(..., "--party", help="The party (TOML, examples/fighters.toml)."),
-    foes: str = typer.Option(..., "--foes", help="The foes (TOML, examples/foes.toml)."),
+    party: str = typer.Option(
+        ..., "--party", help="The party file (TOML), e.g. examples/fighters.toml."
+    ),
+    foes: str = typer.Option(..., "--foes", help="The foes file (TOML), e.g. examples/foes.toml."),
     runs: int = typer.Option(10_000, "--runs", help="How many fights."),
     seed: int = typer.Option(0, "--seed", help="The seed: the same seed, the same figures."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Who wins, in how many rounds, at what cost: many fights at once."""
+    """Who wins, in how many rounds, at what cost: many fights at once.
+
+    Example: `turnkeeper simulate fight --party examples/fighters.toml --foes examples/foes.toml`.
+    """
     from rich.progress import Progress
 
     from turnkeeper.analysis.simulate import simulate_fight

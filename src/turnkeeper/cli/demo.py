@@ -55,7 +55,10 @@ def demo_command(
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Play a short seeded expedition into the example dungeon (replaces an earlier demo)."""
+    """Play a short seeded expedition into the example dungeon (replaces an earlier demo).
+
+    Example: `turnkeeper demo --seed 7`.
+    """
     rules = find_ruleset(ruleset)
     party = load_party(str(files("turnkeeper.examples") / "party.toml"), rules)
     with open_campaigns(db, create=True) as campaigns:

@@ -25,7 +25,10 @@ verbs = typer.Typer()
 
 @verbs.command()
 def version() -> None:
-    """Print turnkeeper's version."""
+    """Print turnkeeper's version.
+
+    Example: `turnkeeper version`.
+    """
     print(__version__)
 
 
@@ -37,7 +40,11 @@ def roll_command(
     set_items: list[str] | None = SetOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Roll dice notation and show every die and the total."""
+    """Roll dice notation and show every die and the total.
+
+    Example: `turnkeeper roll 4d6kh3`;
+    `turnkeeper roll d20+STR --set STR=2 --dice 14`.
+    """
     parsed = parse(expression)
     values = set_values(set_items)
     faces = typed_faces(dice)

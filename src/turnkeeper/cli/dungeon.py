@@ -31,11 +31,14 @@ from turnkeeper.world.sites import load_site
 verbs = typer.Typer()
 
 site_app = typer.Typer(
-    help="Enter, leave and look at sites (dungeons, ruins, caves).", no_args_is_help=True
+    help="Enter, leave and look at sites (dungeons, ruins, caves).\n\n"
+    "Example: `turnkeeper site enter examples/site.toml`.",
+    no_args_is_help=True,
 )
 verbs.add_typer(site_app, name="site")
 map_app = typer.Typer(
-    help="The party's own map of the site (EX-MAP-2): what the mapper wrote down.",
+    help="The party's own map of the site: what the mapper wrote down [EX-MAP-2].\n\n"
+    'Example: `turnkeeper site map note "stairs down, behind the altar"`.',
     no_args_is_help=True,
 )
 site_app.add_typer(map_app, name="map")
@@ -44,19 +47,26 @@ site_app.add_typer(map_app, name="map")
 @verbs.command("turn")
 def turn_command(
     mode: str | None = typer.Option(
-        None, "--mode", "-m", help="cautious, swift or running (the ruleset's movement modes)."
+        None,
+        "--mode",
+        "-m",
+        help="How the party moves: cautious, swift or running (the ruleset's modes).",
     ),
-    noisy: bool = typer.Option(False, "--noisy", help="Tumult and trouble (EX-ENC-4)."),
+    noisy: bool = typer.Option(
+        False, "--noisy", help="Tumult or trouble: a likelier wandering encounter [EX-ENC-4]."
+    ),
     skip_check: bool = typer.Option(
-        False, "--skip-check", help="Off the lanes of traffic: no wandering check (EX-ENC-3)."
+        False,
+        "--skip-check",
+        help="A seldom-visited corner: no wandering check this turn [EX-ENC-3].",
     ),
     door: bool = typer.Option(
-        False, "--door", help="A door or barrier this turn: a running party halts (EX-MOV-3)."
+        False, "--door", help="A door or barrier this turn: a running party halts [EX-MOV-3]."
     ),
     level: int | None = typer.Option(None, "--level", help="Go to this level of the site."),
     area: str | None = typer.Option(None, "--area", help="Go to this keyed area."),
     no_hide: bool = typer.Option(
-        False, "--no-hide", help="Do not hide from what is heard coming (EX-ENC-5)."
+        False, "--no-hide", help="Do not hide from what is heard coming [EX-ENC-5]."
     ),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
@@ -66,8 +76,9 @@ def turn_command(
 ) -> None:
     """One dungeon turn: ten minutes pass and the ruleset's turn procedure runs.
 
-    Example: `turnkeeper turn --mode cautious`; without --mode the party moves as it did last
-    turn in this site (or in the ruleset's first mode), and the line above the turn says so.
+    Without --mode the party moves as last turn here (else in the first mode).
+
+    Example: `turnkeeper turn --mode cautious`; `turnkeeper turn --noisy`.
     """
 
     def command(state: CampaignState) -> Turn:
@@ -101,7 +112,10 @@ def site_enter(
     player: bool = PlayerOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Enter a site: the clock switches to dungeon turns."""
+    """Enter a site: the clock switches to dungeon turns.
+
+    Example: `turnkeeper site enter examples/site.toml`.
+    """
     run(db, campaign, EnterSite(load_site(file), level, area), as_json, player=player)
 
 
@@ -112,19 +126,27 @@ def site_leave(
     player: bool = PlayerOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Leave the site the party is in."""
+    """Leave the site the party is in.
+
+    Example: `turnkeeper site leave`.
+    """
     run(db, campaign, LeaveSite(), as_json, player=player)
 
 
 @site_app.command("resume")
 def site_resume(
-    fought: bool = typer.Option(False, "--fought", help="It came to a fight (EX-REST-2)."),
+    fought: bool = typer.Option(
+        False, "--fought", help="It came to a fight: a rest is due [EX-REST-2]."
+    ),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     player: bool = PlayerOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """The encounter is over: go on exploring."""
+    """The encounter is over: go on exploring.
+
+    Example: `turnkeeper site resume --fought`.
+    """
     run(db, campaign, EndEncounter(fought), as_json, player=player)
 
 
@@ -140,7 +162,10 @@ def site_map_note(
     player: bool = PlayerOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Write a note on the party's map; the referee does not correct it (EX-MAP-2)."""
+    """Write a note on the party's map; the referee does not correct it [EX-MAP-2].
+
+    Example: `turnkeeper site map note "stairs down, behind the altar"`.
+    """
     run(db, campaign, NoteMap(text, area, level), as_json, player=player)
 
 
@@ -151,7 +176,10 @@ def site_show(
     player: bool = PlayerOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """The site the party is in: the referee's whole site, or the party's view."""
+    """The site the party is in: the referee's whole site, or the party's view.
+
+    Example: `turnkeeper site show --player`.
+    """
     with open_campaigns(db) as campaigns:
         state = campaigns.state(campaigns.resolve(campaign))
     visit = state.site

@@ -22,11 +22,15 @@ from turnkeeper.errors import IllegalCommandError
 verbs = typer.Typer()
 
 supply_app = typer.Typer(
-    help="The party's supplies by hand: use them (a usage die rolls) or add found ones.",
+    help="The party's supplies by hand: use them (a usage die rolls) or add found ones."
+    "\n\nExample: `turnkeeper supply use torches`.",
     no_args_is_help=True,
 )
 verbs.add_typer(supply_app, name="supply")
-party_app = typer.Typer(help="The party: who is in it and how they fare.", no_args_is_help=True)
+party_app = typer.Typer(
+    help="The party: who is in it and how they fare.\n\nExample: `turnkeeper party show`.",
+    no_args_is_help=True,
+)
 verbs.add_typer(party_app, name="party")
 
 ReasonOption = typer.Option("", "--reason", "-r", help="Why, for the record: 'pit trap'.")
@@ -42,10 +46,11 @@ def damage_command(
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Wound a character or a monster by hand: a trap, a fall, a spell (hit points [PG-HP-1]).
+    """Wound a character or a monster by hand: a trap, a fall, a spell [PG-HP-1].
 
-    Example: `turnkeeper damage Bea 2d6 --reason "pit trap"` rolls 2d6 and records the roll;
-    in a fight the foe or character takes it in the fight's tracker.
+    The dice are kept with the wound; in a fight, the fight's tracker takes it.
+
+    Example: `turnkeeper damage Bea 2d6 --reason "pit trap"`.
     """
     run(db, campaign, Damage(target, amount, reason), as_json, dice, lines=True)
 
@@ -76,9 +81,9 @@ def supply_use(
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Use a supply: a counted one goes down, a usage die is rolled (usage die [PG-USE-1]).
+    """Use a supply: a counted one goes down, a usage die is rolled [PG-USE-1].
 
-    Example: `turnkeeper supply use arrows` rolls the arrows' usage die after a fight.
+    Example: `turnkeeper supply use arrows` rolls the arrows' usage die.
     """
     run(db, campaign, UseSupply(item, amount), as_json, dice, lines=True)
 
@@ -88,7 +93,7 @@ def supply_add(
     item: str = typer.Argument(..., help="The supply: torches, rations, oil..."),
     amount: int = typer.Option(0, "--amount", "-n", min=0, help="How many found or bought."),
     die: str | None = typer.Option(
-        None, "--die", help="Give a usage-die supply its die instead: d8 [PG-USE-1]."
+        None, "--die", help="Give a usage-die supply a fresh die instead, e.g. d8 [PG-USE-1]."
     ),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
@@ -96,7 +101,8 @@ def supply_add(
 ) -> None:
     """Add found or bought supplies, or give a usage-die supply a fresh die.
 
-    Example: `turnkeeper supply add torches -n 3`; `turnkeeper supply add arrows --die d10`.
+    Example: `turnkeeper supply add torches -n 3`;
+    `turnkeeper supply add arrows --die d10`.
     """
     if amount == 0 and die is None:
         raise IllegalCommandError("say how many with --amount N, or give a usage die with --die")

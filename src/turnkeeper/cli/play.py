@@ -50,8 +50,9 @@ def play_command(
 ) -> None:
     """A session at the table: every verb without the prefix, with completion and history.
 
-    Example: `turnkeeper play keep`, then `turn --mode cautious`, `combat start`,
-    `combat attack Aldo "giant rats 1"`, `rest`; Tab completes, Ctrl-D leaves.
+    Tab completes verbs, options and the campaign's names; Ctrl-D leaves.
+
+    Example: `turnkeeper play keep`, then `turn --mode cautious` at its prompt.
     """
     with open_campaigns(db) as campaigns:
         Table(campaigns, campaigns.resolve(campaign)).run()

@@ -25,8 +25,14 @@ from turnkeeper.tables import roll_overloaded, roll_ranged, table_odds
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
 
-rules_app = typer.Typer(help="Show and check rulesets (presets or your own TOML files).")
-table_app = typer.Typer(help="Roll a ruleset's tables and overloaded dice.")
+rules_app = typer.Typer(
+    help="Show and check rulesets (presets or your own TOML files).\n\n"
+    "Example: `turnkeeper rules show ex`."
+)
+table_app = typer.Typer(
+    help="Roll a ruleset's tables and overloaded dice.\n\n"
+    "Example: `turnkeeper table roll reaction --set CHA=1`."
+)
 verbs.add_typer(rules_app, name="rules")
 verbs.add_typer(table_app, name="table")
 
@@ -45,7 +51,10 @@ FileArgument = typer.Argument(..., help="A ruleset TOML file to check.")
 
 @verbs.command("rulesets")
 def rulesets_command(as_json: bool = JsonOption) -> None:
-    """List the shipped presets: one per seed text."""
+    """List the shipped presets: one per seed text.
+
+    Example: `turnkeeper rulesets`.
+    """
     infos = presets()
     data = [info.model_dump(mode="json", exclude={"description"}) for info in infos]
 
@@ -94,7 +103,10 @@ def show_command(
     name: str = typer.Argument(..., help="A preset name (tp, ex, pg, dg, cb) or a ruleset file."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Show a whole ruleset as resolved: its own keys and everything it extends."""
+    """Show a whole ruleset as resolved: its own keys and everything it extends.
+
+    Example: `turnkeeper rules show ex`.
+    """
     rules = find_ruleset(name)
     data = rules.model_dump(mode="json")
     emit(
@@ -107,7 +119,10 @@ def check_command(
     file: Path = FileArgument,
     as_json: bool = JsonOption,
 ) -> None:
-    """Check a ruleset file: prints ok, or the one thing wrong (exit 2)."""
+    """Check a ruleset file: prints ok, or the one thing wrong (exit 2).
+
+    Example: `turnkeeper rules check mine.toml` (mine.toml: `extends = "ex"`).
+    """
     rules = load_ruleset(file)
     data = {"ok": True, "file": str(file), "name": rules.name, "title": rules.ruleset.title}
     emit(data, as_json, lambda: console().print(f"[green]ok[/] {file}: {rules.name}"))
@@ -123,7 +138,10 @@ def _table_names(rules: Ruleset) -> str:
 
 @table_app.command("list")
 def list_command(ruleset: str = RulesetOption, as_json: bool = JsonOption) -> None:
-    """List the ranged tables and overloaded dice a ruleset can roll."""
+    """List the ranged tables and overloaded dice a ruleset can roll.
+
+    Example: `turnkeeper table list --ruleset tp`.
+    """
     rules = find_ruleset(ruleset)
     data: list[dict[str, Any]] = [
         {"name": name, "kind": "table", "dice": table.dice, "milieus": []}
@@ -156,13 +174,19 @@ def table_roll_command(
     ),
     ruleset: str = RulesetOption,
     milieu: str | None = typer.Option(
-        None, "--milieu", help="Overloaded dice: swap faces for a milieu, e.g. desert (TP-WENC-3)."
+        None,
+        "--milieu",
+        help="For an overloaded die: the milieu whose faces it uses, e.g. desert [TP-WENC-3].",
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible dice."),
     set_items: list[str] | None = SetOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Roll a ruleset's ranged table or overloaded die and show the result."""
+    """Roll a ruleset's ranged table or overloaded die and show the result.
+
+    Example: `turnkeeper table roll reaction --set CHA=1`;
+    `turnkeeper table roll wilderness --milieu desert`.
+    """
     rules = find_ruleset(ruleset)
     values = set_values(set_items)
     # The adapter, not the core, draws a fresh seed; printing it makes the roll repeatable.

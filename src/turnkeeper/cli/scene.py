@@ -41,10 +41,15 @@ from turnkeeper.procedures.scenes import (
 verbs = typer.Typer()
 
 scene_app = typer.Typer(
-    help="Dungeoneers scenes: spotlight, actions, rounds, momentum and dread.",
+    help="Dungeoneers scenes: spotlight, actions, rounds, momentum and dread.\n\n"
+    "Example: `turnkeeper scene open combat --players Aldo,Bea --creatures ogre`.",
     no_args_is_help=True,
 )
-dread_app = typer.Typer(help="The GM's dread pool (DG-DREAD-1).", no_args_is_help=True)
+dread_app = typer.Typer(
+    help="The GM's dread pool, spent to enhance the GM's creatures [DG-DREAD-1].\n\n"
+    'Example: `turnkeeper scene dread spend 1 "a thicker hide" --creature ogre`.',
+    no_args_is_help=True,
+)
 verbs.add_typer(scene_app, name="scene")
 scene_app.add_typer(dread_app, name="dread")
 
@@ -138,7 +143,11 @@ def open_scene(
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """The GM sets a scene (DG-LOOP-1); new players sit down with their tokens (DG-SPOT-2)."""
+    """The GM sets a scene; new players sit down with their spotlight tokens
+    [DG-LOOP-1, DG-SPOT-2].
+
+    Example: `turnkeeper scene open combat --players Aldo,Bea --creatures ogre`.
+    """
     command = OpenScene(kind, _names(players), _names(creatures), not no_tokens, gm_first)
     _run(db, campaign, command, as_json)
 
@@ -146,7 +155,8 @@ def open_scene(
 @scene_app.command("spotlight")
 def spotlight(
     vote: Annotated[
-        list[str] | None, typer.Option("--vote", help="VOTER=CANDIDATE (repeatable).")
+        list[str] | None,
+        typer.Option("--vote", help="A player's vote: VOTER=CANDIDATE (repeatable)."),
     ] = None,
     gm: Annotated[
         str | None, typer.Option("--gm", help="The GM's choice on a tie or dispute.")
@@ -155,7 +165,10 @@ def spotlight(
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """The players choose who takes the spotlight; it costs a token (DG-SPOT-1, DG-SPOT-2)."""
+    """The players choose who takes the spotlight; it costs a token [DG-SPOT-1, DG-SPOT-2].
+
+    Example: `turnkeeper scene spotlight --vote Aldo=Bea --vote Bea=Bea`.
+    """
     command = TakeSpotlight(votes=_pairs(vote, "--vote"), gm_choice=gm)
     _run(db, campaign, command, as_json)
 
@@ -177,7 +190,10 @@ def act(
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """The spotlit player acts (DG-ACT-1); momentum may keep the spotlight (DG-MOM-1)."""
+    """The spotlit player acts; momentum may keep the spotlight [DG-ACT-1, DG-MOM-1].
+
+    Example: `turnkeeper scene act Bea "shoots the ogre" --roll d20 --target 12`.
+    """
     command = Act(player, what, tuple(tag or ()), _outcome(outcome), roll, target)
     _run(db, campaign, command, as_json, dice)
 
@@ -190,7 +206,10 @@ def free(
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """One free action per round (DG-FREE-1)."""
+    """Take a free action: one per round [DG-FREE-1].
+
+    Example: `turnkeeper scene free Aldo "draws his sword"`.
+    """
     _run(db, campaign, FreeAction(actor, what), as_json)
 
 
@@ -201,7 +220,9 @@ def gm_action(
         str | None, typer.Option("--creature", help="The creature that acts.")
     ] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="A tag such as momentum.")] = None,
-    outcome: Annotated[str | None, typer.Option("--outcome", help="critical, success, ...")] = None,
+    outcome: Annotated[
+        str | None, typer.Option("--outcome", help="critical, success, partial or failure.")
+    ] = None,
     roll: Annotated[str | None, typer.Option("--roll", help="Roll this, e.g. d20+2.")] = None,
     target: Annotated[
         int | None, typer.Option("--target", help="The number the roll must reach.")
@@ -209,7 +230,8 @@ def gm_action(
     during_rest: Annotated[
         bool,
         typer.Option(
-            "--during-rest", help="Taken during a rest: +dread (implied while the party rests)."
+            "--during-rest",
+            help="Taken during a rest: the GM gains dread (implied while the party rests).",
         ),
     ] = False,
     creature_free: Annotated[
@@ -223,7 +245,10 @@ def gm_action(
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """The GM acts; with the players' action it makes a round (DG-RND-1), and time passes."""
+    """The GM acts; with the players' action it makes a round, and time passes [DG-RND-1].
+
+    Example: `turnkeeper scene gm "the ogre swings at Bea" --creature ogre`.
+    """
     command = GmAct(
         what,
         creature,
@@ -246,7 +271,10 @@ def give(
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Give spotlight tokens to another player (DG-SPOT-2)."""
+    """Give spotlight tokens to another player [DG-SPOT-2].
+
+    Example: `turnkeeper scene give Aldo Bea 1`.
+    """
     _run(db, campaign, GiveTokens(giver, receiver, count), as_json)
 
 
@@ -261,7 +289,10 @@ def spend_dread(
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Spend dread to enhance a creature the GM controls (DG-DREAD-1)."""
+    """Spend dread to enhance a creature the GM controls [DG-DREAD-1].
+
+    Example: `turnkeeper scene dread spend 1 "a thicker hide" --creature ogre`.
+    """
     _run(db, campaign, SpendDread(amount, what, creature), as_json)
 
 
@@ -272,7 +303,10 @@ def compromise(
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Take a roll that missed by 1 or 2 as a success; the GM gains dread (DG-DREAD-1)."""
+    """Take a roll that missed by 1 or 2 as a success; the GM gains dread [DG-DREAD-1].
+
+    Example: `turnkeeper scene compromise Aldo`.
+    """
     _run(db, campaign, Compromise(player), as_json)
 
 
@@ -280,7 +314,10 @@ def compromise(
 def status(
     db: str | None = DbOption, campaign: str | None = CampaignOption, as_json: bool = JsonOption
 ) -> None:
-    """The scene, the spotlight, every player's tokens and the dread pool."""
+    """The scene, the spotlight, every player's tokens and the dread pool.
+
+    Example: `turnkeeper scene status`.
+    """
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
         state = campaigns.state(name)
@@ -291,5 +328,8 @@ def status(
 def close(
     db: str | None = DbOption, campaign: str | None = CampaignOption, as_json: bool = JsonOption
 ) -> None:
-    """The scene ends (DG-LOOP-1)."""
+    """End the scene [DG-LOOP-1].
+
+    Example: `turnkeeper scene close`.
+    """
     _run(db, campaign, CloseScene(), as_json)
