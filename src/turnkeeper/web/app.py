@@ -66,7 +66,7 @@ from turnkeeper.views import (
 from turnkeeper.web import live, render
 from turnkeeper.web.commands import CommandBody
 from turnkeeper.web.controls import Control, form_body, table
-from turnkeeper.web.tokens import Role, renew_token, role_of
+from turnkeeper.web.tokens import Role, TokenCheck, renew_token
 
 _bearer = HTTPBearer(auto_error=False, description="The campaign's referee or player token.")
 _query = APIKeyQuery(name="token", auto_error=False, description="The token, for links.")
@@ -123,8 +123,9 @@ def _authorise(request: Request, name: str, token: str | None) -> Role:
             "no access token: send 'Authorization: Bearer TOKEN' or add ?token=TOKEN "
             "(turnkeeper serve prints the links)",
         )
-    with _service(request) as c:
-        role = role_of(c.store, name, token)
+    tokens: TokenCheck = request.app.state.tokens
+    with _service(request):
+        role = tokens.role(name, token)
     if role is None:
         raise Refused(
             401,
@@ -171,6 +172,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     )
     app.state.campaigns = campaigns
     app.state.lock = threading.Lock()
+    app.state.tokens = TokenCheck(campaigns.store)
     app.state.watcher = watcher
     app.mount("/static", StaticFiles(packages=[("turnkeeper.web", "static")]), name="static")
 
@@ -316,7 +318,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         def draw() -> live.Drawn:
             with _service(request) as c:
                 try:
-                    if role_of(c.store, name, given) is not role:
+                    if app.state.tokens.role(name, given) is not role:
                         return None  # the link was renewed: this page no longer follows
                     return _draw(c, name, role)
                 except NotFoundError:
@@ -360,6 +362,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     def new_player_link(request: Request, name: str, role: Referee) -> str:
         with _service(request) as c:
             fresh = renew_token(c.store, name, Role.PLAYER)
+            app.state.tokens.forget(name)
         base = str(request.base_url).rstrip("/")
         return render.fragment("player_link", link=base + _links(name, fresh).page)
 

@@ -29,6 +29,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 
 from turnkeeper.errors import TurnkeeperError
@@ -95,10 +97,56 @@ def _make(tokens: TokenStore, campaign: str, role: Role) -> str:
 
 def role_of(store: EventStore, campaign: str, token: str) -> Role | None:
     """The role ``token`` grants in ``campaign``, or None for a wrong or missing token."""
+    return _match(token_store(store).token_hashes(campaign), token)
+
+
+def _match(hashes: Mapping[str, str], token: str) -> Role | None:
     given = digest(token)
     found: Role | None = None
-    for role, kept in token_store(store).token_hashes(campaign).items():
+    for role, kept in hashes.items():
         # compare every digest, so the time taken does not say which role nearly matched
         if hmac.compare_digest(given, kept) and role in _ROLES:
             found = Role(role)
     return found
+
+
+class TokenCheck:
+    """Tokens checked against digests read from the store at most once a ``ttl`` per
+    campaign, so a busy table's every request does not read them again. A renewal made
+    through :meth:`forget`'s caller counts at once; one made elsewhere (the CLI's ``tokens
+    --rotate``) within ``ttl`` seconds.
+
+    >>> import tempfile, os
+    >>> from turnkeeper.store import open_store
+    >>> store = open_store(os.path.join(tempfile.mkdtemp(), "t.db"))
+    >>> store.create("Keep")
+    >>> made = issue_tokens(store, "Keep")
+    >>> check = TokenCheck(store, ttl=60)
+    >>> check.role("Keep", made["referee"]).value
+    'referee'
+    >>> fresh = renew_token(store, "Keep", Role.REFEREE)
+    >>> check.role("Keep", made["referee"]).value  # still the digests read a moment ago
+    'referee'
+    >>> check.forget("Keep")
+    >>> check.role("Keep", made["referee"]), check.role("Keep", fresh).value
+    (None, 'referee')
+    """
+
+    def __init__(
+        self, store: EventStore, ttl: float = 1.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.store, self.ttl, self.clock = store, ttl, clock
+        self._read: dict[str, tuple[float, Mapping[str, str]]] = {}
+
+    def role(self, campaign: str, token: str) -> Role | None:
+        """The role ``token`` grants in ``campaign``, or None."""
+        now = self.clock()
+        kept = self._read.get(campaign)
+        if kept is None or now - kept[0] > self.ttl:
+            kept = (now, token_store(self.store).token_hashes(campaign))
+            self._read[campaign] = kept
+        return _match(kept[1], token)
+
+    def forget(self, campaign: str) -> None:
+        """Read the campaign's digests afresh next time (after a renewal here)."""
+        self._read.pop(campaign, None)
