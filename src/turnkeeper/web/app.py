@@ -35,6 +35,7 @@ from contextlib import asynccontextmanager, contextmanager
 from typing import Annotated, Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
+import anyio.to_thread
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
@@ -45,7 +46,7 @@ from pydantic import TypeAdapter, ValidationError
 from sse_starlette import EventSourceResponse
 from starlette.exceptions import HTTPException
 
-from turnkeeper.campaign import CampaignState, Recorded
+from turnkeeper.campaign import CampaignState, Recorded, snapshots
 from turnkeeper.errors import (
     ConflictError,
     IllegalCommandError,
@@ -135,13 +136,13 @@ def _authorise(request: Request, name: str, token: str | None) -> Role:
     return role
 
 
-def _any_role(
+async def _any_role(
     request: Request, name: str, token: Annotated[str | None, Depends(_token_of)]
 ) -> Role:
     return _authorise(request, name, token)
 
 
-def _referee_only(
+async def _referee_only(
     request: Request, name: str, token: Annotated[str | None, Depends(_token_of)]
 ) -> Role:
     role = _authorise(request, name, token)
@@ -161,6 +162,9 @@ def create_app(campaigns: Campaigns) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # The snapshot format's tag is the state's JSON schema: made now, not under the lock
+        # by the first request that takes a snapshot.
+        await anyio.to_thread.run_sync(snapshots.state_format)
         yield
         watcher.close()
 
@@ -212,7 +216,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         response_model=None,
         summary="The campaign now: the whole state (referee) or the party's view (player)",
     )
-    def get_state(request: Request, name: str, role: Reader) -> Response:
+    async def get_state(request: Request, name: str, role: Reader) -> Response:
         with _service(request) as c:
             state = c.state(name)
         # Serialised here, not by FastAPI's generic encoder: ten times quicker for a state.
@@ -223,7 +227,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         return Response(text, media_type="application/json")
 
     @app.get("/api/campaigns/{name}/log", summary="The journal after seq `since`")
-    def get_log(
+    async def get_log(
         request: Request, name: str, role: Reader, since: Annotated[int, Query(ge=0)] = 0
     ) -> dict[str, Any]:
         with _service(request) as c:
@@ -238,7 +242,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     @app.post(
         "/api/campaigns/{name}/commands", summary="Run one referee command (see docs/http-api.md)"
     )
-    def post_command(
+    async def post_command(
         request: Request, name: str, body: CommandBody, role: Referee
     ) -> dict[str, Any]:
         records, state = _execute(request, name, body)
