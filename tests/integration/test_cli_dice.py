@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -172,3 +173,17 @@ def test_pg_use_1_a_long_lifetime_is_summarised_for_people_and_whole_in_json() -
     assert "170 results in bands; --json lists each one" in shown
     data = json.loads(CliRunner().invoke(app, ["odds", "--usage", "d12", "--json"]).stdout)
     assert len(data["distribution"]) == 170 and data["mean"] == "20"
+
+
+def test_odds_plot_draws_the_histogram_with_its_mean_and_quartiles(tmp_path: Path) -> None:
+    picture = tmp_path / "3d6.svg"
+    done = CliRunner().invoke(app, ["odds", "3d6", "--plot", str(picture), "--json"])
+    assert done.exit_code == 0, done.output
+    drawn = picture.read_text(encoding="utf-8")
+    assert "mean 10½" in drawn and "median 10" in drawn and "lower quartile 8" in drawn
+    assert json.loads(done.stdout)["plot"] == str(picture)
+    png = tmp_path / "usage.png"
+    assert CliRunner().invoke(app, ["odds", "--usage", "d8", "--plot", str(png)]).exit_code == 0
+    assert png.read_bytes().startswith(b"\x89PNG")
+    wrong = CliRunner().invoke(app, ["odds", "3d6", "--plot", str(tmp_path / "x.gif")])
+    assert "a plot is a .png or .svg file" in str(wrong.exception)

@@ -89,7 +89,7 @@ def test_help_and_roll_load_no_heavy_library(args: tuple[str, ...]) -> None:
     ],
 )
 def test_odds_and_rules_load_no_store_route_kernel_or_server(args: tuple[str, ...]) -> None:
-    assert not {"sqlalchemy", "numba", "fastapi", "uvicorn"} & set(loaded_by(*args))
+    assert not {"sqlalchemy", "numba", "fastapi", "uvicorn", "matplotlib"} & set(loaded_by(*args))
 
 
 def test_campaign_verbs_load_the_store_but_not_the_route_kernel_or_the_server(

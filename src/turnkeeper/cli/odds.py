@@ -4,7 +4,8 @@ a dungeon turn under a ruleset."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -60,6 +61,10 @@ def odds_command(
     noisy: bool = typer.Option(
         False, "--noisy", help="For odds turn: tumult or trouble every turn [EX-ENC-4]."
     ),
+    plot: Annotated[
+        Path | None,
+        typer.Option(help="Also draw a histogram, mean and quartiles marked: x.png or x.svg."),
+    ] = None,
     as_json: bool = JsonOption,
 ) -> None:
     """Exact odds of dice notation, of a usage die's lifetime, or of a dungeon turn.
@@ -75,6 +80,10 @@ def odds_command(
             raise TurnkeeperError("odds turn takes --ruleset, --turns, --mode and --noisy only")
         if ruleset is None:
             raise TurnkeeperError("odds turn needs a ruleset: odds turn --ruleset ex")
+        if plot is not None:
+            raise TurnkeeperError(
+                "--plot draws dice and usage dice odds; odds turn has no plot yet"
+            )
         show_turn_odds(ruleset, turns, mode, noisy, as_json)
         return
     if turn_options or (ruleset is not None and usage is None):
@@ -123,9 +132,18 @@ def odds_command(
             "mean": format_fraction(mean),
         }
         title = f"odds of {parsed}"
+    if plot is not None:
+        # matplotlib loads only for a plot (an adapter's edge: heavy and rarely needed)
+        from turnkeeper.analysis.plots import plot_distribution
+
+        unit = "uses" if usage is not None else "total"
+        plot_distribution(distribution, title, plot, unit, mean)
+        record["plot"] = str(plot)
 
     def render() -> None:
         _render_table(title, distribution, mean, note)
+        if plot is not None:
+            console().print(f"plotted in {plot}", highlight=False)
 
     emit(record, as_json, render)
 
@@ -154,9 +172,9 @@ def _render_table(title: str, distribution: dict[int, Fraction], mean: Fraction,
         at_least -= chance
     console().print(table)
     console().print(
-        f"mean [bold]{format_mixed(mean)}[/] ({float(mean):.3f})"
+        f"mean [bold]{_mean_words(mean)}[/] ({float(mean):.3f})"
         + (
-            f"; quartiles {', '.join(str(q) for q in _quartiles(distribution))}"
+            f"; quartiles {', '.join(str(q) for q in exact.quartiles(distribution))}"
             if summarised
             else ""
         )
@@ -165,6 +183,12 @@ def _render_table(title: str, distribution: dict[int, Fraction], mean: Fraction,
         console().print(f"[dim]{len(distribution)} results in bands; --json lists each one[/]")
     if note:
         console().print(f"[dim]{note}[/]")
+
+
+def _mean_words(mean: Fraction) -> str:
+    """A mean as people read it: a mixed number when its fraction is a simple one (10½),
+    else the exact fraction, whose decimal follows it."""
+    return format_mixed(mean) if mean.denominator <= 8 else format_fraction(mean)
 
 
 def _bands(distribution: dict[int, Fraction], count: int) -> list[tuple[str, Fraction]]:
@@ -188,25 +212,6 @@ def _bands(distribution: dict[int, Fraction], count: int) -> list[tuple[str, Fra
             key = str(start) if start == end else f"{start}-{end}"
         bands[key] = bands.get(key, Fraction(0)) + chance
     return list(bands.items())
-
-
-def _quartiles(distribution: dict[int, Fraction]) -> tuple[int, int, int]:
-    """The results below which a quarter, a half and three quarters of the chance lie."""
-    found: list[int] = []
-    running = Fraction(0)
-    marks = iter((Fraction(1, 4), Fraction(1, 2), Fraction(3, 4)))
-    mark = next(marks)
-    for outcome, chance in sorted(distribution.items()):
-        running += chance
-        while running >= mark:
-            found.append(outcome)
-            next_mark = next(marks, None)
-            if next_mark is None:
-                return found[0], found[1], found[2]
-            mark = next_mark
-    last = max(distribution)
-    found += [last] * (3 - len(found))
-    return found[0], found[1], found[2]
 
 
 def show_turn_odds(

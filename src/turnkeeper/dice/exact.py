@@ -154,3 +154,27 @@ def mean(expression: Expression, values: Mapping[str, int] | None = None) -> Fra
     return sum(
         (outcome * p for outcome, p in distribution(expression, values).items()), Fraction(0)
     )
+
+
+def quartiles(distribution: Mapping[int, Fraction]) -> tuple[int, int, int]:
+    """The results at which a quarter, a half and three quarters of the chance are reached.
+
+    >>> from turnkeeper.dice import parse
+    >>> quartiles(distribution(parse("3d6")))
+    (8, 10, 13)
+    """
+    found: list[int] = []
+    running = Fraction(0)
+    marks = iter((Fraction(1, 4), Fraction(1, 2), Fraction(3, 4)))
+    mark = next(marks)
+    for outcome, chance in sorted(distribution.items()):
+        running += chance
+        while running >= mark:
+            found.append(outcome)
+            next_mark = next(marks, None)
+            if next_mark is None:
+                return found[0], found[1], found[2]
+            mark = next_mark
+    last = max(distribution)
+    found += [last] * (3 - len(found))
+    return found[0], found[1], found[2]
