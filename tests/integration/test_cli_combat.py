@@ -157,3 +157,16 @@ def test_the_players_log_tells_hits_not_armour_class_and_forgets_undone_commands
     assert "cousin" not in people and "a wrong note" not in people and "undone" not in people
     referee = tk(db, "log", "--json")
     assert any(r["text"] == "a wrong note" and r["undone"] for r in referee)
+
+
+def test_simulate_fight_plots_the_rounds_fights_take(tmp_path: Path) -> None:
+    picture = tmp_path / "rounds.svg"
+    done = runner.invoke(
+        app,
+        ["simulate", "fight", "--ruleset", "pg", "--party", str(EXAMPLES / "fighters.toml"),
+         "--foes", str(EXAMPLES / "foes.toml"), "--runs", "500", "--plot", str(picture),
+         "--json"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    drawn = picture.read_text(encoding="utf-8")
+    assert "rounds of 500 fights under pg" in drawn and "median" in drawn

@@ -16,6 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from turnkeeper.dice import format_mixed
 from turnkeeper.dice.exact import quartiles
@@ -54,6 +55,7 @@ def plot_distribution(
         axes.annotate(
             f"{name} {mark}", (mark, max(chances)), rotation=90, va="top", ha="right", fontsize=8
         )
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # results are whole numbers
     axes.set_title(title)
     axes.set_xlabel(unit)
     axes.set_ylabel("chance (%)")

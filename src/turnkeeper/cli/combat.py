@@ -7,8 +7,9 @@ of seeded ones. ``simulate fight`` is the designer's view: many fights at once, 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -327,6 +328,10 @@ def simulate_fight_command(
     foes: str = typer.Option(..., "--foes", help="The foes file (TOML), e.g. examples/foes.toml."),
     runs: int = typer.Option(10_000, "--runs", help="How many fights."),
     seed: int = typer.Option(0, "--seed", help="The seed: the same seed, the same figures."),
+    plot: Annotated[
+        Path | None,
+        typer.Option(help="Also draw the rounds fights take as a histogram: x.png or x.svg."),
+    ] = None,
     as_json: bool = JsonOption,
 ) -> None:
     """Who wins, in how many rounds, at what cost: many fights at once.
@@ -359,6 +364,13 @@ def simulate_fight_command(
                 progress=lambda done: progress.update(task, completed=done),
             )
     data = {"ruleset": rules.name, "seed": seed, **odds.to_dict()}
+    if plot is not None:
+        from turnkeeper.analysis.plots import plot_distribution  # matplotlib: only for a plot
+
+        share = {r: Fraction(count, odds.runs) for r, count in odds.rounds.items()}
+        title = f"rounds of {odds.runs} fights under {rules.name}"
+        plot_distribution(share, title, plot, "rounds")
+        data["plot"] = str(plot)
 
     def render() -> None:
         table = Table(title=f"{runs} fights under {rules.name}", box=None)
