@@ -182,6 +182,13 @@ def check_dice(dice: Dice) -> Dice:
             )
     if len(dice.selected("rr")) == dice.sides:
         raise DiceNotationError(f"{dice}: rerolling every face of a d{dice.sides} never stops")
+    shown = frozenset(range(1, dice.sides + 1)) - dice.selected("rr")
+    if shown <= dice.selected("e"):
+        faces = ", ".join(map(str, sorted(shown)))
+        raise DiceNotationError(
+            f"{dice}: every face it can show ({faces}) explodes, so it would never stop: "
+            f"explode on fewer faces (e{dice.sides} explodes a d{dice.sides} only on {dice.sides})"
+        )
     return dice
 
 

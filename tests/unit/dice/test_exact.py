@@ -102,15 +102,12 @@ def test_reroll_once_of_every_face_is_the_same_die() -> None:
     assert distribution(parse("d3ro<4")) == distribution(parse("d3"))
 
 
-def test_every_face_exploding_runs_every_chain_to_the_bound() -> None:
-    """d2rr1e2 (hypothesis found it): only 2 is left and it always explodes, so each die is
-    EXPLODE_DEPTH + 1 twos, in the odds as in the rolling."""
-    from turnkeeper.dice import SeededDice, roll
-    from turnkeeper.dice.nodes import EXPLODE_DEPTH
-
-    assert distribution(parse("d2rr1e2")) == {2 * (EXPLODE_DEPTH + 1): Fraction(1)}
-    assert roll("d2rr1e2", SeededDice(1)).total == 2 * (EXPLODE_DEPTH + 1)
-    assert distribution(parse("2d1e1")) == {2 * (EXPLODE_DEPTH + 1): Fraction(1)}
+def test_an_explosion_that_can_never_stop_is_refused_as_d20_refuses_it() -> None:
+    """d2rr1e2 (hypothesis found it): only 2 is left and it always explodes; 1d1e1 too."""
+    for text in ("d2rr1e2", "2d1e1", "1d1e1", "1d6e>0"):
+        with pytest.raises(DiceNotationError, match="would never stop"):
+            parse(text)
+    assert distribution(parse("1d2e2"))[1] == Fraction(1, 2)  # a 1 stops it
 
 
 def test_a_thousand_dice_are_weighed_without_recursing() -> None:

@@ -62,8 +62,8 @@ def test_dropped_and_rerolled_faces_are_recorded_but_not_kept() -> None:
 
 
 def test_explosion_stops_at_the_documented_depth() -> None:
-    result = roll("1d1e1", SeededDice(0))
-    assert result.total == EXPLODE_DEPTH + 1
+    result = roll("1d2e2", TypedDice([2] * (EXPLODE_DEPTH + 1)))
+    assert result.total == 2 * (EXPLODE_DEPTH + 1)
     assert len(result.dice) == EXPLODE_DEPTH + 1
 
 
