@@ -11,7 +11,8 @@ import re
 
 import typer
 
-from turnkeeper.errors import DiceInputError, DiceNotationError
+from turnkeeper.dice import parse_faces
+from turnkeeper.errors import DiceNotationError
 
 DbOption = typer.Option(
     None, "--db", help="SQLite file or database URL (default: $TURNKEEPER_DB, else user data)."
@@ -27,7 +28,6 @@ SetOption = typer.Option(
 )
 PlayerOption = typer.Option(False, "--player", help="Show only what the party perceives.")
 
-_FACE = re.compile(r"\d{1,6}")
 _SET_ITEM = re.compile(r"\s*([A-Z][A-Z0-9_]*)\s*=\s*([+-]?\d{1,9})\s*")
 
 
@@ -37,14 +37,7 @@ def typed_faces(text: str | None) -> list[int] | None:
     >>> typed_faces("3,5"), typed_faces("3 5"), typed_faces(None)
     ([3, 5], [3, 5], None)
     """
-    if text is None:
-        return None
-    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
-    if not parts or not all(_FACE.fullmatch(p) for p in parts):
-        raise DiceInputError(
-            f"--dice {text!r}: give the faces you rolled as numbers, e.g. --dice 3,5"
-        )
-    return [int(p) for p in parts]
+    return None if text is None else parse_faces(text, "--dice")
 
 
 def set_values(items: list[str] | None) -> dict[str, int]:

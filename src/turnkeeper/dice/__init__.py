@@ -16,7 +16,7 @@ Fraction(287, 40)
 from turnkeeper.dice.expression import Expression, format_fraction, format_mixed, parse, roll
 from turnkeeper.dice.nodes import EXPLODE_DEPTH
 from turnkeeper.dice.rolling import DieFace, Roll
-from turnkeeper.dice.sources import DiceSource, SeededDice, TypedDice
+from turnkeeper.dice.sources import DiceSource, SeededDice, TypedDice, parse_faces
 from turnkeeper.dice.usage import DEFAULT_CHAIN, UsageDie, UsageLifetime, usage_lifetime
 from turnkeeper.errors import DiceInputError, DiceNotationError
 
@@ -36,6 +36,7 @@ __all__ = [
     "format_fraction",
     "format_mixed",
     "parse",
+    "parse_faces",
     "roll",
     "usage_lifetime",
 ]

@@ -6,6 +6,7 @@ The core never touches global random state: every procedure is handed a :class:`
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
@@ -55,6 +56,33 @@ class SeededDice:
 
     def __repr__(self) -> str:
         return f"SeededDice({self.seed})"
+
+
+#: A face as typed: a whole number of up to six digits (no die has more sides).
+_FACE = re.compile(r"[0-9]{1,6}")
+
+
+def parse_faces(text: str, what: str = "dice") -> list[int]:
+    """The faces of physical dice a referee typed in, in the order rolled: ``3,5`` or ``3 5``;
+    ``what`` names the field in a mistake's message (``--dice`` on the command line).
+
+    >>> parse_faces("4, 2 6")
+    [4, 2, 6]
+    >>> try:
+    ...     parse_faces("4, x")
+    ... except DiceInputError as error:
+    ...     print(error)
+    dice '4, x': 'x' is not a die's face; type the faces rolled, e.g. 3,5
+    """
+    parts = [part for part in re.split(r"[,\s]+", text.strip()) if part]
+    if not parts:
+        raise DiceInputError(f"{what} {text!r}: type the faces rolled, e.g. 3,5")
+    for part in parts:
+        if not _FACE.fullmatch(part) or int(part) < 1:
+            raise DiceInputError(
+                f"{what} {text!r}: {part!r} is not a die's face; type the faces rolled, e.g. 3,5"
+            )
+    return [int(part) for part in parts]
 
 
 class TypedDice:

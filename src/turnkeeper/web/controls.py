@@ -27,7 +27,6 @@ combat tracker, for a fight or a trap alike.
 from __future__ import annotations
 
 import json
-import re
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -39,6 +38,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, BeforeValidator
 from pydantic.fields import FieldInfo
 
+from turnkeeper.dice import parse_faces
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.web import commands as command_table
 
@@ -182,7 +182,7 @@ def form_body(control: Control, pairs: Iterable[tuple[str, str]]) -> dict[str, A
         if value == "":
             continue
         if key == "dice":
-            body[key] = dice_faces(value)
+            body[key] = parse_faces(value)
         elif field is not None and kind == "list" and not field.splits:
             body[key] = [part.strip() for part in value.split(",") if part.strip()]
         elif kind == "json":
@@ -193,25 +193,6 @@ def form_body(control: Control, pairs: Iterable[tuple[str, str]]) -> dict[str, A
         else:
             body[key] = value
     return body
-
-
-def dice_faces(text: str) -> list[int]:
-    """Faces of physical dice typed in, comma- or space-separated.
-
-    >>> dice_faces("4, 2 6")
-    [4, 2, 6]
-    >>> dice_faces("4, x")
-    Traceback (most recent call last):
-    turnkeeper.errors.TurnkeeperError: dice: 'x' is not a die's face; type faces like 4, 2, 6
-    """
-    faces = []
-    for part in re.split(r"[,\s]+", text.strip()):
-        if not part:
-            continue
-        if not part.isdigit() or int(part) < 1:
-            raise TurnkeeperError(f"dice: {part!r} is not a die's face; type faces like 4, 2, 6")
-        faces.append(int(part))
-    return faces
 
 
 # -- reading a body model ----------------------------------------------------------------------
