@@ -187,3 +187,18 @@ def test_odds_plot_draws_the_histogram_with_its_mean_and_quartiles(tmp_path: Pat
     assert png.read_bytes().startswith(b"\x89PNG")
     wrong = CliRunner().invoke(app, ["odds", "3d6", "--plot", str(tmp_path / "x.gif")])
     assert "a plot is a .png or .svg file" in str(wrong.exception)
+
+
+def test_ex_enc_1_odds_turn_vs_answers_for_two_rulesets_side_by_side() -> None:
+    data = json.loads(
+        CliRunner().invoke(app, ["odds", "turn", "-r", "ex", "--vs", "tp", "--json"]).stdout
+    )
+    ex, tp = data["compared"]
+    assert (ex["ruleset"], tp["ruleset"]) == ("ex", "tp")
+    encounter = {o["ruleset"]: o for o in data["compared"]}
+    rates = {r["event"]: r for r in encounter["ex"]["events"]}
+    assert rates["encounter"]["at_least_one"] == "91/216"  # an hour: 1 in 6 every other turn
+    shown = CliRunner().invoke(app, ["odds", "turn", "-r", "ex", "--vs", "tp"]).stdout
+    assert "ex against tp" in shown and "42.1%" in shown and "66.5%" in shown
+    wrong = CliRunner().invoke(app, ["odds", "3d6", "--vs", "tp"])
+    assert "--vs compares rulesets on odds turn" in str(wrong.exception)

@@ -61,6 +61,10 @@ def odds_command(
     noisy: bool = typer.Option(
         False, "--noisy", help="For odds turn: tumult or trouble every turn [EX-ENC-4]."
     ),
+    versus: Annotated[
+        str | None,
+        typer.Option("--vs", help="For odds turn: the same question under a second ruleset."),
+    ] = None,
     plot: Annotated[
         Path | None,
         typer.Option(help="Also draw a histogram, mean and quartiles marked: x.png or x.svg."),
@@ -84,8 +88,10 @@ def odds_command(
             raise TurnkeeperError(
                 "--plot draws dice and usage dice odds; odds turn has no plot yet"
             )
-        show_turn_odds(ruleset, turns, mode, noisy, as_json)
+        show_turn_odds(ruleset, turns, mode, noisy, as_json, versus)
         return
+    if versus is not None:
+        raise TurnkeeperError("--vs compares rulesets on odds turn: odds turn -r ex --vs tp")
     if turn_options or (ruleset is not None and usage is None):
         raise TurnkeeperError(
             "--turns, --mode and --noisy are for a turn's odds (odds turn --ruleset ex); "
@@ -215,41 +221,64 @@ def _bands(distribution: dict[int, Fraction], count: int) -> list[tuple[str, Fra
 
 
 def show_turn_odds(
-    ruleset: str, turns: int | None, mode: str | None, noisy: bool, as_json: bool
+    ruleset: str,
+    turns: int | None,
+    mode: str | None,
+    noisy: bool,
+    as_json: bool,
+    versus: str | None = None,
 ) -> None:
-    """Exact odds of the ruleset's dungeon turn: event rates, light lifetimes, rests.
+    """Exact odds of the ruleset's dungeon turn: event rates, light lifetimes, rests; with
+    ``versus``, the same question under a second ruleset, side by side.
 
-    ``turnkeeper odds turn --ruleset R`` lands here (see :func:`odds_command`).
+    ``turnkeeper odds turn --ruleset R [--vs R2]`` lands here (see :func:`odds_command`).
     """
     # The turn's procedures and the rulesets load only for `odds turn`, not for dice.
     from turnkeeper.analysis.turn_odds import turn_odds
     from turnkeeper.rules.loader import find_ruleset
 
-    odds = turn_odds(find_ruleset(ruleset), turns=turns, mode=mode, noisy=noisy)
-    data = odds.to_data()
+    names = [ruleset] if versus is None else [ruleset, versus]
+    odds = [turn_odds(find_ruleset(name), turns=turns, mode=mode, noisy=noisy) for name in names]
+    data = odds[0].to_data() if versus is None else {"compared": [o.to_data() for o in odds]}
 
     def render() -> None:
+        first = odds[0]
         title = (
-            f"{odds.ruleset}: {odds.turns} turns ({odds.turns * odds.minutes} min), "
-            f"{odds.procedure}" + (f", {odds.mode}" if odds.mode else "")
+            " against ".join(o.ruleset for o in odds)
+            + f": {first.turns} turns ({first.turns * first.minutes} min)"
+            + (f", {first.mode}" if first.mode else "")
         )
         table = Table(title=title)
-        for column in ("event", "per turn", "at least once", "expected"):
-            table.add_column(column, justify="left" if column == "event" else "right")
-        for rate in odds.events:
-            table.add_row(
-                rate.event,
-                _percent(rate.per_turn),
-                _percent(rate.at_least_one),
-                f"{float(rate.expected):.3f}",
-            )
+        table.add_column("event")
+        for o in odds:
+            suffix = f" ({o.ruleset})" if versus is not None else ""
+            table.add_column(f"per turn{suffix}", justify="right")
+            table.add_column(f"at least once{suffix}", justify="right")
+            if versus is None:
+                table.add_column("expected", justify="right")
+        # Side by side, exact fractions would not fit a terminal: percentages (--json is exact).
+        shown = _percent if versus is None else (lambda value: f"{float(value):.1%}")
+        events = list(dict.fromkeys(rate.event for o in odds for rate in o.events))
+        for event in events:
+            cells = [event.replace("_", " ")]
+            for o in odds:
+                rate = next((r for r in o.events if r.event == event), None)
+                if rate is None:
+                    cells += ["-", "-"]
+                    continue
+                cells += [shown(rate.per_turn), shown(rate.at_least_one)]
+                if versus is None:
+                    cells.append(f"{float(rate.expected):.3f}")
+            table.add_row(*cells)
         console().print(table)
-        for light in odds.lights:
-            console().print(
-                f"{light.source}: lasts {float(light.expected_turns):.2f} turns on average; "
-                f"lasts the whole span {_percent(light.lasts_span)}"
-            )
-        console().print(f"turns of rest due: {float(odds.rest_turns):.2f}")
+        for o in odds:
+            under = f" under {o.ruleset}" if versus is not None else ""
+            for light in o.lights:
+                console().print(
+                    f"{light.source}{under}: lasts {float(light.expected_turns):.2f} turns on "
+                    f"average; lasts the whole span {_percent(light.lasts_span)}"
+                )
+            console().print(f"turns of rest due{under}: {float(o.rest_turns):.2f}")
 
     emit(data, as_json, render)
 
