@@ -154,6 +154,8 @@ def test_route_draws_on_the_campaign_map(tmp_path: Path, tk: Tk) -> None:
     assert route["svg"] == str(out) and route["campaign"] == "Keep"
     assert route["planned_over"] == "the hexes the party has seen or visited"
     drawn = out.read_text("utf-8")
+    days = route["days"]
+    assert f"day {days}: " in drawn and f"{days} day" in drawn  # each day's end is marked
     assert "<polyline" in drawn and "(the party’s map)" in drawn and "dragon" not in drawn
     back = tk(db, "route", "0303", "here")
     assert back["hexes"][-1] == "0001" and "planned_over" not in back

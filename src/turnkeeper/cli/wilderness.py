@@ -326,6 +326,10 @@ def route_command(
             route=route.hexes,
             route_note=f"{route.days} day{'' if route.days == 1 else 's'}, "
             f"{format_mixed(route.tp)} TP",
+            route_marks=[
+                (hex_, f"day {day}: {format_mixed(tp)} TP")
+                for day, (hex_, tp) in enumerate(route.day_ends, start=1)
+            ],
             player=player,
             found_features=found if player else None,
         )

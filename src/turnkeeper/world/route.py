@@ -138,6 +138,9 @@ class Route:
     hexes: tuple[Hex, ...]
     tp: Fraction
     days: int
+    day_ends: tuple[tuple[Hex, Fraction], ...] = ()
+    """Where the party camps at each day's end, and the TP that day spent (its own points,
+    those put into a move it finishes tomorrow included)."""
 
 
 def _exact(costs: FloatGrid | CostGrid, hex_: Hex) -> Fraction | None:
@@ -163,8 +166,11 @@ def plan_route(
 
     >>> import numpy as np
     >>> m = HexMap.build("v", np.array([[0, 1, 0]], np.uint8))
-    >>> plan_route(m, Hex(0, 0), Hex(2, -1), np.array([[1.0, 1.5, 1.0]]))
-    Route(hexes=(Hex(q=0, r=0), Hex(q=1, r=0), Hex(q=2, r=-1)), tp=Fraction(5, 2), days=1)
+    >>> route = plan_route(m, Hex(0, 0), Hex(2, -1), np.array([[1.0, 1.5, 1.0]]))
+    >>> route.hexes, route.tp, route.days
+    ((Hex(q=0, r=0), Hex(q=1, r=0), Hex(q=2, r=-1)), Fraction(5, 2), 1)
+    >>> route.day_ends
+    ((Hex(q=2, r=-1), Fraction(5, 2)),)
     """
     tp = cost_grid.tp if isinstance(cost_grid, CostGrid) else cost_grid
     if tp.shape != (hexmap.height, hexmap.width):
@@ -192,5 +198,11 @@ def plan_route(
         for h in hexes[1:]
     ]
     total = sum((c for c in costs if c is not None), start=Fraction(0))
-    days = len(plan_days(costs, daily_tp, max_movement_points, impassable_factor))
-    return Route(hexes, total, days)
+    plans = plan_days(costs, daily_tp, max_movement_points, impassable_factor)
+    ends: list[tuple[Hex, Fraction]] = []
+    where = hexes[0]
+    for plan in plans:
+        if plan.completed:
+            where = hexes[plan.completed[-1] + 1]  # move i enters hexes[i + 1]
+        ends.append((where, plan.spent + plan.carried_out))
+    return Route(hexes, total, len(plans), tuple(ends))

@@ -111,13 +111,15 @@ def render_svg(
     around: Hex | None = None,
     radius: int | None = None,
     route_note: str | None = None,
+    route_marks: Sequence[tuple[Hex, str]] = (),
 ) -> str:
     """The map as an SVG document.
 
     ``player=True`` draws only ``known`` hexes (none if not given), cropped to them, and only
     the features whose ids are in ``found_features``; referee notes are never drawn for
     players. ``around`` and ``radius`` draw only the hexes within ``radius`` of ``around``.
-    ``route_note`` is written at the route's end (its days and TP).
+    ``route_note`` is written at the route's end (its days and TP), ``route_marks`` beside
+    the hexes where its days end.
 
     >>> import numpy as np
     >>> m = HexMap.build("Vale", np.zeros((1, 2), np.uint8))
@@ -156,6 +158,14 @@ def render_svg(
     out.extend(_features(hexmap, player, found, visible))
     if route:
         out.extend(_route(route, route_note))
+    for hex_, text in route_marks:
+        x, y = centre(hex_)
+        out.append(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#fff" stroke="#1040c0" '
+            f'stroke-width="1.5"/><text x="{x - 6:.1f}" y="{y + 12:.1f}" font-size="6" '
+            f'fill="#1040c0" text-anchor="end" stroke="#fff" stroke-width="1.5" '
+            f'paint-order="stroke">{escape(text)}</text>'
+        )
     if party_at is not None and (not player or visible(party_at)):
         x, y = centre(party_at)
         out.append(
