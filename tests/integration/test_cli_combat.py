@@ -170,3 +170,22 @@ def test_simulate_fight_plots_the_rounds_fights_take(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     drawn = picture.read_text(encoding="utf-8")
     assert "rounds of 500 fights under pg" in drawn and "median" in drawn
+
+
+def test_pg_hp_1_healing_in_a_fight_brings_the_fallen_to_and_lasts_past_the_fight(
+    db: str, tk: Tk
+) -> None:
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=30,ac=10")
+    tk(db, "combat", "round")
+    tk(db, "damage", "Bo", "5", "--reason", "a club")  # Bo has 5 hp: 0, unconscious
+    fallen = next(c for c in tk(db, "status")["combat"]["combatants"] if c["name"] == "Bo")
+    assert "unconscious" in fallen["conditions"]
+    healed = tk(db, "heal", "Bo", "1d4", "--dice", "3", "--reason", "a potion")
+    (record,) = healed["records"]
+    assert record["kind"] == "combat.healed" and record["data"]["hp_after"] == 3
+    assert record["rolls"][0]["breakdown"] == "1d4 (3) = 3"
+    back = next(c for c in tk(db, "status")["combat"]["combatants"] if c["name"] == "Bo")
+    assert "unconscious" not in back["conditions"] and back["hp"] == 3
+    assert tk(db, "heal", "Bo", "9")["records"][0]["data"]["hp_after"] == 5  # never above most
+    tk(db, "combat", "end")
+    assert {c["name"]: c["hp"] for c in tk(db, "party", "show")["characters"]}["Bo"] == 5

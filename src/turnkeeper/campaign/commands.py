@@ -16,7 +16,7 @@ from typing import Any, Literal, get_args
 from turnkeeper.campaign.hooks import HOOKS
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.kernel.combat_state import Combatant, Phase
+from turnkeeper.kernel.combat_state import Combatant, Condition, Phase
 from turnkeeper.kernel.events import CommandUndone, Event, NoteMade, RollRecord, Visibility
 from turnkeeper.kernel.party import Monster
 from turnkeeper.kernel.schedule import Draft, wait
@@ -25,6 +25,7 @@ from turnkeeper.procedures import countdowns, hit_points, light, rest, supplies
 from turnkeeper.procedures.combat import (
     CombatCommand,
     EndCombat,
+    Healed,
     StartFight,
     damage_events,
     decide_in_campaign,
@@ -264,10 +265,15 @@ def _heal(state: CampaignState, command: Heal, dice: DiceSource) -> list[Event]:
     amount, rolls = _amount(command.amount, dice)
     combatant = _in_the_fight(state, command.target)
     if combatant is not None:
-        raise IllegalCommandError(
-            f"{combatant.name} is in the fight: healing in a fight is not kept yet; heal once "
-            "the fight ends (`combat end`)"
+        if amount < 1:
+            raise IllegalCommandError(f"healing must be at least 1, not {amount}")
+        if Condition.DEAD in combatant.conditions:
+            raise IllegalCommandError(f"{combatant.name} is dead and cannot heal")
+        hp = min(combatant.max_hp, combatant.hp + amount)
+        healed = Healed(
+            target=combatant.name, amount=hp - combatant.hp, hp_after=hp, cause=command.reason
         )
+        return _with_rolls([healed], rolls)
     return _with_rolls(hit_points.heal(state, command.target, amount, command.reason), rolls)
 
 

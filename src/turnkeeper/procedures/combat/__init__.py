@@ -60,6 +60,7 @@ from turnkeeper.procedures.combat.initiative import (
     roll_initiative,
     settle_surprise,
 )
+from turnkeeper.procedures.combat.outcomes import Healed
 from turnkeeper.procedures.combat.round import (
     Attack,
     BeginRound,
@@ -87,6 +88,7 @@ __all__ = [
     "Declaration",
     "Declare",
     "EndCombat",
+    "Healed",
     "Phase",
     "Pin",
     "Resolve",

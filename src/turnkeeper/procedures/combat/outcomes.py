@@ -63,6 +63,33 @@ class Damaged(CombatEvent):
         return ()  # the damage die is the striker's weapon, a foe's stat
 
 
+class Healed(CombatEvent):
+    """Hit points given back in a fight (a potion, a spell), never above the most; above 0
+    a fallen character comes to (PG-HP-1: unconscious at 0)."""
+
+    kind: ClassVar[str] = "combat.healed"
+    target: str
+    amount: int
+    hp_after: int
+    cause: str = ""
+
+    def apply_combat(self, state: CombatState) -> CombatState:
+        target = state.get(self.target)
+        conditions = target.conditions
+        if self.hp_after > 0:
+            conditions = conditions - {Condition.UNCONSCIOUS}
+        changed = target.model_copy(update={"hp": self.hp_after, "conditions": conditions})
+        return state.replace(changed)
+
+    def describe(self) -> str:
+        cause = f" ({self.cause})" if self.cause else ""
+        return f"{self.target} heals {self.amount}{cause}: {self.hp_after} hp"
+
+    def describe_to_party(self) -> str | None:
+        cause = f" ({self.cause})" if self.cause else ""
+        return f"{self.target} is healed{cause}"
+
+
 class Declared(CombatEvent):
     """An actor announces what they will do (TP-CBT-1 steps 3 to 5, CB-ACT-*, PG-MOV-1)."""
 
@@ -220,6 +247,7 @@ class ActionTaken(CombatEvent):
 #: The events of this procedure, for the command table's registry.
 EVENTS: tuple[type[Event], ...] = (
     Damaged,
+    Healed,
     Declared,
     OpposedSave,
     AttackMade,
