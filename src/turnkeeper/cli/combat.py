@@ -18,8 +18,10 @@ from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
-from turnkeeper.kernel.combat_state import Action, ActionKind, Combatant, CombatState, Side
+from turnkeeper.kernel.combat_state import Combatant, CombatState, Side
+from turnkeeper.procedures.combat.actions import parse_action
 from turnkeeper.procedures.combat.campaign import StartFight
+from turnkeeper.procedures.combat.roster import parse_monster, parse_roster
 from turnkeeper.procedures.combat.round import (
     Attack,
     BeginRound,
@@ -28,6 +30,7 @@ from turnkeeper.procedures.combat.round import (
     Pin,
     Resolve,
 )
+from turnkeeper.rules.loader import find_ruleset
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -46,16 +49,6 @@ simulate_app = typer.Typer(
 verbs.add_typer(combat_app, name="combat")
 verbs.add_typer(simulate_app, name="simulate")
 
-_ACTIONS = {
-    **{kind.value: kind for kind in ActionKind},
-    "shoot": ActionKind.RANGED,
-    "spell": ActionKind.CAST,
-    "far": ActionKind.MOVE_FAR,
-    "move-far": ActionKind.MOVE_FAR,
-    "on-turn": ActionKind.ON_TURN,
-    "tackle": ActionKind.MANEUVER,
-    "shove": ActionKind.MANEUVER,
-}
 _FOES = typer.Option(None, "--foes", help="A foes file (TOML), e.g. examples/foes.toml.")
 _MONSTERS = typer.Option(
     None, "--monster", help='A foe in one line: "Goblin:hd=1,hp=4,ac=12,dex=1,count=3".'
@@ -74,18 +67,7 @@ def _side(text: str, option: str) -> Side:
         raise TurnkeeperError(f"{option} {text!r}: say party or foes") from None
 
 
-def _action(text: str, target: str | None, feet: int | None, magic_dice: int) -> Action:
-    kind_text, _, inline_target = text.partition(":")
-    kind = _ACTIONS.get(kind_text.strip().lower())
-    if kind is None:
-        choices = ", ".join(k.value for k in ActionKind)
-        raise TurnkeeperError(f"unknown action {kind_text!r}: use one of {choices}")
-    return Action(kind=kind, target=inline_target or target, feet=feet, dice=magic_dice, note="")
-
-
 def _foes(files: list[Path], monsters: list[str]) -> tuple[Combatant, ...]:
-    from turnkeeper.procedures.combat.roster import parse_monster, parse_roster
-
     foes: list[Combatant] = []
     for file in files:
         if not file.is_file():
@@ -249,8 +231,8 @@ def declare(
     Example: `turnkeeper combat declare Aldo attack "Goblin 1"`.
     """
     actions = (
-        _action(action, target, feet, magic_dice),
-        *(_action(extra, None, None, magic_dice) for extra in then or []),
+        parse_action(action, target, feet, magic_dice),
+        *(parse_action(extra, None, None, magic_dice) for extra in then or []),
     )
     run(db, campaign, Declare(actor, actions), as_json)
 
@@ -341,8 +323,6 @@ def simulate_fight_command(
     from rich.progress import Progress
 
     from turnkeeper.analysis.simulate import simulate_fight
-    from turnkeeper.procedures.combat.roster import parse_roster
-    from turnkeeper.rules.loader import find_ruleset
 
     rules = find_ruleset(ruleset)
     fighters: list[Combatant] = []

@@ -55,7 +55,7 @@ from turnkeeper.campaign import (
     parse_duration,
 )
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
-from turnkeeper.kernel.combat_state import Action, ActionKind, Combatant, Phase, Side
+from turnkeeper.kernel.combat_state import ActionKind, Combatant, Phase, Side
 from turnkeeper.kernel.scene_state import Outcome, SceneKind
 from turnkeeper.procedures.combat import (
     Attack,
@@ -66,6 +66,7 @@ from turnkeeper.procedures.combat import (
     Resolve,
     StartFight,
 )
+from turnkeeper.procedures.combat.actions import parse_action
 from turnkeeper.procedures.combat.roster import parse_monster
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
 from turnkeeper.procedures.scenes import (
@@ -693,17 +694,6 @@ class CombatRoundBody(_Verb, title="Next round"):
         return BeginRound(self.adjust, self.influence)
 
 
-def _action(text: str, target: str | None, feet: int | None, magic_dice: int) -> Action:
-    """One declared action from ``ACTION`` or ``ACTION:TARGET``."""
-    kind_text, _, inline = text.partition(":")
-    try:
-        kind = ActionKind(kind_text.strip().lower())
-    except ValueError:
-        choices = ", ".join(k.value for k in ActionKind)
-        raise TurnkeeperError(f"unknown action {kind_text!r}: use one of {choices}") from None
-    return Action(kind=kind, target=inline.strip() or target, feet=feet, dice=magic_dice, note="")
-
-
 class CombatDeclareBody(_Verb, title="Declare"):
     """Announce an actor's actions for this round; the rules refuse what is not allowed."""
 
@@ -720,8 +710,8 @@ class CombatDeclareBody(_Verb, title="Declare"):
 
     def command(self, state: CampaignState) -> Command:
         actions = (
-            _action(self.action.value, self.target, self.feet, self.magic_dice),
-            *(_action(extra, None, None, self.magic_dice) for extra in self.then),
+            parse_action(self.action.value, self.target, self.feet, self.magic_dice),
+            *(parse_action(extra, None, None, self.magic_dice) for extra in self.then),
         )
         return Declare(self.actor, actions)
 

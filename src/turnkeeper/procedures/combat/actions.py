@@ -15,8 +15,9 @@ saying why, and changes nothing.
 
 from __future__ import annotations
 
-from turnkeeper.errors import IllegalCommandError
+from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.kernel.combat_state import (
+    Action,
     ActionKind,
     Combatant,
     CombatState,
@@ -26,7 +27,36 @@ from turnkeeper.kernel.combat_state import (
 )
 from turnkeeper.rules.schema import Ruleset
 
-__all__ = ["MAIN_KINDS", "check_declaration", "check_load"]
+__all__ = ["ACTION_WORDS", "MAIN_KINDS", "check_declaration", "check_load", "parse_action"]
+
+#: The words a referee types for an action: each kind's own name, and the usual others.
+ACTION_WORDS: dict[str, ActionKind] = {
+    **{kind.value: kind for kind in ActionKind},
+    "shoot": ActionKind.RANGED,
+    "spell": ActionKind.CAST,
+    "far": ActionKind.MOVE_FAR,
+    "move-far": ActionKind.MOVE_FAR,
+    "on-turn": ActionKind.ON_TURN,
+    "tackle": ActionKind.MANEUVER,
+    "shove": ActionKind.MANEUVER,
+}
+
+
+def parse_action(
+    text: str, target: str | None = None, feet: int | None = None, magic_dice: int = 1
+) -> Action:
+    """One declared action as a referee writes it, ``ACTION`` or ``ACTION:TARGET``.
+
+    >>> parse_action("shoot:Goblin 1").kind.value, parse_action("attack", "Orc").target
+    ('ranged', 'Orc')
+    """
+    kind_text, _, inline = text.partition(":")
+    kind = ACTION_WORDS.get(kind_text.strip().lower())
+    if kind is None:
+        choices = ", ".join(k.value for k in ActionKind)
+        raise TurnkeeperError(f"unknown action {kind_text!r}: use one of {choices}")
+    return Action(kind=kind, target=inline.strip() or target, feet=feet, dice=magic_dice, note="")
+
 
 #: What a CB main action is (CB-ACT-1); in TP and PG these are the 'things' and 'actions'.
 MAIN_KINDS = frozenset(
