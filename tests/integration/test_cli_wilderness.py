@@ -168,3 +168,66 @@ def test_route_draws_on_the_campaign_map(tmp_path: Path, tk: Tk) -> None:
         tk(db, "route", "here", "0303", "--map", str(path))
     with pytest.raises(TurnkeeperError, match="--player"):
         tk(db, "route", "0000", "0303", "--map", str(path), "--player")
+
+
+ROAD_THEN_FOREST = """
+name = "Road"
+width = 1
+height = 12
+terrain = ["p", "p", "p", "p", "p", "f", "f", "f", "f", "f", "p", "p"]
+roads = ["R", "R", "R", "R", "R", ".", ".", ".", ".", ".", "R", "R"]
+"""
+
+
+def _ride(tmp_path: Path, tk: Tk) -> str:
+    db = str(tmp_path / "ride.db")
+    path = tmp_path / "road.toml"
+    path.write_text(ROAD_THEN_FOREST, encoding="utf-8")
+    tk(db, "new", "Ride", "--ruleset", "tp", "--seed", "3")
+    tk(db, "map", "load", str(path), "--at", "0000")
+    return db
+
+
+def test_tp_wil_7_mounted_on_a_road_four_hexes_take_one_tp_and_four_hours(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """TP-WIL-7 is a daily cap, not a per-hex price: mounted (x2) on a road (x2), 4 hexes
+    take 1 TP and one 4-hour watch (the exploring die, after the first TP: 5, free turn)."""
+    db = _ride(tmp_path, tk)
+    data = tk(db, "travel", "0004", "--explore", "--party", "mounted", "--dice", "5")
+    assert (data["at"], data["tp_spent"], data["date"]) == ("0004", "1", "1-01-01 12:00")
+    cost = tk(db, "travel", "cost", "--terrain", "plains", "--road", "road", "--party", "mounted")
+    assert cost["tp_per_hex"] == cost["tp_spent"] == "1/4"
+
+
+def test_tp_wil_7_four_road_hexes_then_forest_make_seven_hexes_in_a_day(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """Mounted: 4 road hexes for 1 TP, then forest (x2 x1/2, 1 TP a hex) for the 3 TP left:
+    7 hexes in the day. Dice: the die after the first TP 5 (free turn); getting lost off
+    the road 6 (on course); the die after the last TP 5."""
+    db = _ride(tmp_path, tk)
+    data = tk(db, "travel", "0011", "--explore", "--party", "mounted", "--dice", "5,6,5")
+    assert (data["at"], data["tp_spent"], data["date"]) == ("0007", "4", "1-01-02 00:00")
+    # The time of arrival moves the die: after the first TP at 12:00 (4 hexes), not 16:00.
+    die = [
+        (r["data"]["moment"], r["date"]) for r in data["records"] if r["kind"] == "wilderness.die"
+    ]
+    assert die == [("first", "1-01-01 12:00"), ("last", "1-01-02 00:00")]
+
+
+def test_tp_wil_7_the_days_moves_stop_at_eight_movement_points(tmp_path: Path, tk: Tk) -> None:
+    """ "With 4 travel points, they cannot move more than 8 movement points": on the road
+    the party takes 8 hexes for 2 TP, then must camp with 2 TP unspent."""
+    db = str(tmp_path / "long.db")
+    path = tmp_path / "long.toml"
+    rows = ", ".join(['"p"'] * 10)
+    roads = ", ".join(['"R"'] * 10)
+    text = f'name = "Long"\nwidth = 1\nheight = 10\nterrain = [{rows}]\nroads = [{roads}]\n'
+    path.write_text(text, encoding="utf-8")
+    tk(db, "new", "Long", "--ruleset", "tp", "--seed", "3")
+    tk(db, "map", "load", str(path), "--at", "0000")
+    data = tk(db, "travel", "0009", "--explore", "--party", "mounted", "--dice", "5")
+    assert (data["at"], data["tp_spent"], data["date"]) == ("0008", "2", "1-01-01 16:00")
+    with pytest.raises(TurnkeeperError, match="8 movement points today"):
+        tk(db, "travel", "s")

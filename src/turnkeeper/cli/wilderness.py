@@ -85,13 +85,8 @@ def _cost(
         if cost.impassable:
             console().print(f"{terrain}: impassable (TP-WIL-8)")
         else:
-            assert cost.tp_per_hex is not None and cost.tp_spent is not None
-            floor = (
-                ""
-                if cost.tp_spent == cost.tp_per_hex
-                else f" (a day pays {format_mixed(cost.tp_spent)})"
-            )
-            console().print(f"{terrain}: {format_mixed(cost.tp_per_hex)} TP per hex{floor}")
+            assert cost.tp_per_hex is not None
+            console().print(f"{terrain}: {format_mixed(cost.tp_per_hex)} TP per hex")
 
     emit(data, as_json, render)
 

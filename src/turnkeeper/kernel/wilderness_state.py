@@ -5,6 +5,7 @@ The campaign state holds a :class:`WildernessState`. The map is embedded as its 
 numpy :class:`~turnkeeper.world.hexmap.HexMap` is built from it once and cached.
 
 - TP-WIL-1: ``tp_spent`` counts today's travel points, one per watch.
+- TP-WIL-7: ``movement_points`` counts today's hexes entered, each 1 movement point.
 - TP-WIL-6: ``pending`` is a move begun with the last points of a day; the party stays in
   its hex until the next day's first points finish it.
 - TP-WIL-10: ``visited`` hexes and the hexes of ``found`` features are travel destinations;
@@ -89,6 +90,7 @@ class WildernessState(BaseModel):
     milieu: str | None = Field(None, description="TP-WENC-3: the referee's milieu for the die.")
     day_started_at: int = Field(0, description="When today's travel began (game seconds).")
     tp_spent: Fraction = Fraction(0)
+    movement_points: int = Field(0, description="TP-WIL-7: hexes entered today.")
     pending: PendingMove | None = None
     checks_done: tuple[str, ...] = Field((), description="Today's wilderness-die moments.")
     lost_checked: bool = Field(False, description="TP-LOST-1: rolled once a day.")

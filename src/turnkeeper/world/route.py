@@ -1,25 +1,24 @@
 """Route planning over the hex map: fewest travel days, then fewest TP (TP-WIL-6..8).
 
-Why minimising TP minimises days: TP-WIL-6 lets a move start with the points left at the
-end of a day and finish with the next day's, so as long as no single hex costs more than a
-day's TP, no point is ever left idle and a route of ``T`` TP takes exactly
-``ceil(T / daily_tp)`` days, which only grows with ``T``. The other limit on a day, TP-WIL-7
-(at most ``max_movement_points`` hexes, 2 x daily TP in the text), is folded into the cost as
-a per-hex floor of ``daily_tp / max_movement_points`` TP (1/2 TP), so a day's TP can never
-buy more hexes than the cap allows and the day count stays a function of TP alone. So a
-least-TP route is a fewest-days route, and a plain shortest-path search finds it. TP-WIL-8's
-limit (``impassable_factor`` x daily TP, 2 in the text) is a parameter too: a ruleset that
-raises it lets routes cross dearer hexes. The one exception: hexes costing more than a day's
-TP (e.g. a big party in hills in the rain) may force the party to camp with a few points
-idle; there the TP-minimal route can, rarely, take a day more than a cleverer ordering
-would. ``Route.days`` is always computed exactly by
-:func:`~turnkeeper.world.travel.plan_days` on the chosen path.
+A hex costs its exact TP (1 / the product of the multipliers, TP-WIL-6); a day has
+``daily_tp`` TP and at most ``max_movement_points`` hexes (TP-WIL-7, 2 x daily TP in the
+text), and TP-WIL-6 lets a move start with the points left at the end of a day and finish
+with the next day's. The search weighs each hex by the share of a day it takes at least:
+its TP, or ``daily_tp / max_movement_points`` (1/2 TP) when it is cheaper, since a day
+never enters more hexes than the cap whatever TP remain. Minimising that weight minimises
+days as long as a day's hexes are all above or all below 1/2 TP; a day that mixes cheap road
+hexes with dear ones (4 road hexes mounted, then forest) is over-weighed, so among routes
+of such days the search may, rarely, not pick the one with fewest days. ``Route.tp`` (the
+exact TP) and ``Route.days`` are always computed exactly by
+:func:`~turnkeeper.world.travel.plan_days` on the chosen path. TP-WIL-8's limit
+(``impassable_factor`` x daily TP, 2 in the text) is a parameter too: a ruleset that raises
+it lets routes cross dearer hexes.
 
 The search is a Dijkstra compiled with numba (:mod:`turnkeeper.world._dijkstra`) that runs
 on the hex grid itself: no graph is built, the six neighbours of a hex are found by offset
-arithmetic, and because the TP-WIL-7 floor makes every hex cost at least 1/2 TP, its queue
-is a handful of buckets 1/2 TP wide instead of a heap. :func:`plan_route` stops the search
-as soon as the goal's cost is final.
+arithmetic, and because every hex weighs at least 1/2 TP, its queue is a handful of buckets
+1/2 TP wide instead of a heap. :func:`plan_route` stops the search as soon as the goal's
+weight is final.
 """
 
 from __future__ import annotations
@@ -66,8 +65,8 @@ def effective_grid(
     max_movement_points: int = 2 * DAILY_TP,
     impassable_factor: int = IMPASSABLE_FACTOR,
 ) -> FloatGrid:
-    """Per-hex TP as the route search pays it: TP-WIL-8 impassable as ``inf``, and the
-    TP-WIL-7 floor applied (vectorised twin of :func:`~turnkeeper.world.travel.effective_cost`).
+    """Per-hex weight of the route search: TP-WIL-8 impassable as ``inf``, else the TP, at
+    least the share of a day the TP-WIL-7 cap gives a hex (see the module docstring).
 
     >>> effective_grid(np.array([[0.25, 8.0]])).tolist()
     [[0.5, inf]]
@@ -76,7 +75,7 @@ def effective_grid(
     """
     floor = daily_tp / max_movement_points
     out = np.maximum(np.asarray(tp, dtype=np.float64), floor)
-    # The raw grid, not the floored one, decides impassability, as effective_cost does.
+    # The raw TP, not the weight, decides impassability, as effective_cost does.
     out[np.asarray(tp, dtype=np.float64) >= impassable_factor * daily_tp] = np.inf
     return out
 
@@ -120,7 +119,8 @@ def route_costs(
     max_movement_points: int = 2 * DAILY_TP,
     impassable_factor: int = IMPASSABLE_FACTOR,
 ) -> FloatGrid:
-    """Least TP from ``start`` to every hex, as a ``[row, col]`` grid (``inf`` = unreachable).
+    """Least route weight (TP, each hex at least 1/2 TP under TP-WIL-7) from ``start`` to
+    every hex, as a ``[row, col]`` grid (``inf`` = unreachable).
 
     >>> import numpy as np
     >>> route_costs(np.array([[1.0, 1.0, 3.0]]), Hex(0, 0)).tolist()
@@ -133,7 +133,7 @@ def route_costs(
 @dataclass(frozen=True)
 class Route:
     """A planned journey: the hexes from start to goal (both included), its exact TP and
-    the travel days it takes (TP-WIL-6)."""
+    the travel days it takes (TP-WIL-6, TP-WIL-7)."""
 
     hexes: tuple[Hex, ...]
     tp: Fraction
@@ -193,10 +193,7 @@ def plan_route(
     while nodes[-1] != source:
         nodes.append(int(pred.flat[nodes[-1]]))
     hexes = tuple(Hex.from_offset(n % width, n // width) for n in reversed(nodes))
-    costs = [
-        effective_cost(_exact(cost_grid, h), daily_tp, max_movement_points, impassable_factor)
-        for h in hexes[1:]
-    ]
+    costs = [effective_cost(_exact(cost_grid, h), daily_tp, impassable_factor) for h in hexes[1:]]
     total = sum((c for c in costs if c is not None), start=Fraction(0))
     plans = plan_days(costs, daily_tp, max_movement_points, impassable_factor)
     ends: list[tuple[Hex, Fraction]] = []

@@ -1,7 +1,7 @@
 """Travel-point arithmetic of the wilderness (TP-WIL-2, TP-WIL-5..8), pure and exact.
 
 Costs are exact :class:`~fractions.Fraction` TP. The multiplier *values* are data (the
-ruleset carries them); this module only multiplies, floors and splits into days. The seed's
+ruleset carries them); this module only multiplies and splits into days. The seed's
 values are kept below as documented defaults for demos and tests.
 
 >>> hex_cost([Fraction(2), Fraction(1, 2)])  # TP-WIL-5: mounted, escorting a carriage
@@ -83,8 +83,10 @@ def is_impassable(
 
 
 def movement_floor(daily_tp: int = DAILY_TP, max_movement_points: int = 2 * DAILY_TP) -> Fraction:
-    """TP-WIL-7 as a per-hex floor: at most ``max_movement_points`` hexes a day means each
-    hex takes at least ``daily_tp / max_movement_points`` TP (1/2 TP with 4 TP a day).
+    """The share of a day's TP one hex takes from the TP-WIL-7 cap: ``daily_tp /
+    max_movement_points`` (1/2 TP with 4 TP a day). Not a price (a hex costs its exact TP):
+    the route search weighs hexes by at least this, so a day's TP never looks like more
+    hexes than the cap allows.
 
     >>> movement_floor()
     Fraction(1, 2)
@@ -95,15 +97,18 @@ def movement_floor(daily_tp: int = DAILY_TP, max_movement_points: int = 2 * DAIL
 def effective_cost(
     cost: Fraction | None,
     daily_tp: int = DAILY_TP,
-    max_movement_points: int = 2 * DAILY_TP,
     impassable_factor: int = IMPASSABLE_FACTOR,
 ) -> Fraction | None:
-    """What entering the hex really takes from the day: ``None`` if impassable (TP-WIL-8),
-    else the cost raised to the TP-WIL-7 floor."""
+    """What entering the hex takes from the day: ``None`` if impassable (TP-WIL-8), else its
+    exact TP (TP-WIL-6): TP-WIL-7 caps the day's movement points, not the price of a hex.
+
+    >>> effective_cost(Fraction(1, 4)), effective_cost(Fraction(8))
+    (Fraction(1, 4), None)
+    """
     if is_impassable(cost, daily_tp, impassable_factor):
         return None
     assert cost is not None
-    return max(cost, movement_floor(daily_tp, max_movement_points))
+    return cost
 
 
 @dataclass(frozen=True)
@@ -114,7 +119,7 @@ class DayPlan:
     hexes); ``carried_in`` are yesterday's points that paid part of today's first move;
     ``spent`` are today's own points on moves finished today; ``carried_out`` are today's
     points put into a move that finishes tomorrow (the party stays in its hex overnight);
-    ``unused`` are points left idle at camp.
+    ``unused`` are points left idle at camp (the TP-WIL-7 cap may leave some).
     """
 
     day: int
@@ -133,18 +138,20 @@ def plan_days(
 ) -> list[DayPlan]:
     """Split a sequence of hex costs into travel days (TP-WIL-6, TP-WIL-7, TP-WIL-8).
 
-    A day never spends more than ``daily_tp`` of its own points. A move that does not fit
-    in what is left today may be started with today's remaining points and finished with
-    tomorrow's first points; if even today's rest plus all of tomorrow would not pay it,
-    the party camps with the rest unused and starts the move fresh in the morning. A move
-    dearer than two days (only when a ruleset's ``impassable_factor`` is above 2) takes
-    whole days from a fresh morning. Each hex takes at least the TP-WIL-7 floor. An
-    impassable hex raises.
+    A day never spends more than ``daily_tp`` of its own points, and never enters more than
+    ``max_movement_points`` hexes (each hex is 1 movement point, TP-WIL-2): at the cap the
+    party camps, whatever TP remain. A move that does not fit in what is left today may be
+    started with today's remaining points and finished with tomorrow's first points (it
+    counts on the day the party enters the hex); if even today's rest plus all of tomorrow
+    would not pay it, the party camps with the rest unused and starts the move fresh in the
+    morning. A move dearer than two days (only when a ruleset's ``impassable_factor`` is
+    above 2) takes whole days from a fresh morning. An impassable hex raises.
 
     >>> [d.completed for d in plan_days([Fraction(1, 4)] * 10)]  # TP-WIL-7: 8 hexes a day
     [(0, 1, 2, 3, 4, 5, 6, 7), (8, 9)]
+    >>> [(len(d.completed), d.spent) for d in plan_days([Fraction(1, 4)] * 4 + [1] * 3)]
+    [(7, Fraction(4, 1))]
     """
-    floor = movement_floor(daily_tp, max_movement_points)
     plans: list[DayPlan] = []
     left = Fraction(daily_tp)
     carried_in = Fraction(0)
@@ -166,7 +173,9 @@ def plan_days(
                 "travel conditions"
             )
         assert cost is not None
-        need = max(cost, floor)
+        need = cost
+        if len(done) >= max_movement_points:  # TP-WIL-7: the day's movement points are spent
+            close(carried_out=Fraction(0), unused=left)
         if need > left:
             if left + daily_tp >= need and left > 0:
                 need -= left

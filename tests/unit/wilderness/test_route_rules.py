@@ -76,13 +76,15 @@ def test_tp_wil_8_the_travel_procedure_follows_the_ruleset_too(start, tmp_path: 
         assert journal.state.wilderness.position == PEAK
 
 
-def test_tp_wil_7_max_movement_factor_sets_the_per_hex_floor(tmp_path: Path) -> None:
-    road = grid(["p" * 9], ["R" * 9])
-    goal = Hex.parse("0800")
-    mounted = ("mounted",)  # x2 x2 on the road: 1/4 TP a hex, floored to 1/2 by TP-WIL-7
-    assert best_route(preset("tp"), road, WEST, goal, party=mounted).tp == 4
-    mine = user_rules(tmp_path, "max_movement_factor = 4")  # floor 4 / 16 = 1/4 TP
-    assert best_route(mine, road, WEST, goal, party=mounted).tp == 2
+def test_tp_wil_7_max_movement_factor_sets_the_daily_cap(tmp_path: Path) -> None:
+    road = grid(["p" * 10], ["R" * 10])
+    goal = Hex.parse("0900")
+    mounted = ("mounted",)  # x2 x2 on the road: 1/4 TP a hex, 8 hexes a day at most
+    route = best_route(preset("tp"), road, WEST, goal, party=mounted)
+    assert (route.tp, route.days) == (Fraction(9, 4), 2)
+    mine = user_rules(tmp_path, "max_movement_factor = 4")  # 16 movement points a day
+    route = best_route(mine, road, WEST, goal, party=mounted)
+    assert (route.tp, route.days) == (Fraction(9, 4), 1)
 
 
 def test_tp_wil_1_travel_points_per_day_moves_the_impassable_limit(tmp_path: Path) -> None:

@@ -124,16 +124,42 @@ def test_tp_wil_6_a_move_needing_a_third_day_is_not_begun(start) -> None:
     assert journal.state.wilderness.pending is not None  # 4 today, 2 tomorrow
 
 
-def test_tp_wil_7_at_most_eight_hexes_a_day(start) -> None:
-    """Mounted on a road (x4) still covers at most 8 hexes a day."""
+def test_tp_wil_7_mounted_on_a_road_four_hexes_cost_one_tp_and_four_hours(start) -> None:
+    """TP-WIL-7 is a daily cap, not a per-hex price: mounted (x2) on a road (x2) a hex
+    costs 1/4 TP, so 4 hexes take 1 TP and one 4-hour watch."""
     journal = start(["p"] * 10, roads=["R"] * 10)
+    assert hex_cost_for(TP, "plains", "road", party=["mounted"]).tp_spent == Fraction(1, 4)
+    journal.execute(Travel("0004", explore=True, party=("mounted",)), NONE)
+    wild = journal.state.wilderness
+    assert wild.position == Hex(0, 4) and wild.tp_spent == 1 and wild.movement_points == 4
+    assert journal.state.now == 4 * 3600
+
+
+def test_tp_wil_7_the_days_moves_stop_at_eight_movement_points(start) -> None:
+    """ "With 4 travel points, they cannot move more than 8 movement points": mounted on a
+    road the 8th hex is reached with 2 TP spent, and the day's moves stop there."""
+    journal = start(["p"] * 12, roads=["R"] * 12)
     for _ in range(8):
         journal.execute(Travel("s", party=("mounted",)), NONE)
     wild = journal.state.wilderness
-    assert wild.position == Hex(0, 8) and wild.tp_spent == 4
-    with pytest.raises(IllegalCommandError, match="no TP left"):
+    assert wild.position == Hex(0, 8) and wild.tp_spent == 2 and wild.movement_points == 8
+    before = journal.version
+    with pytest.raises(IllegalCommandError, match=r"8 movement points today.*TP-WIL-7"):
         journal.execute(Travel("s"), NONE)
-    assert hex_cost_for(TP, "plains", "road", party=["mounted"]).tp_spent == Fraction(1, 2)
+    assert journal.version == before
+    journal.execute(Camp(), NONE)
+    journal.execute(Travel("s"), NONE)  # a new day, a new 8
+    assert journal.state.wilderness.movement_points == 1
+
+
+def test_tp_wil_7_four_road_hexes_then_forest_make_seven_hexes_in_the_day(start) -> None:
+    """Mounted: 4 road hexes (1/4 TP each, 1 TP in all), then forest (x2 x1/2: 1 TP a hex)
+    for the 3 TP left: 7 hexes in the day, as the text's numbers give."""
+    journal = start(["p"] * 5 + ["f"] * 5, roads=["R"] * 5 + ["."] * 5)
+    journal.execute(Travel("0009", explore=True, party=("mounted",)), NONE)
+    wild = journal.state.wilderness
+    assert wild.position == Hex(0, 7) and wild.tp_spent == 4 and wild.movement_points == 7
+    assert journal.state.now == 16 * 3600
 
 
 def test_tp_wil_8_a_hex_costing_eight_tp_is_impassable(start) -> None:

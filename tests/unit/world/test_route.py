@@ -128,7 +128,10 @@ def test_route_stopping_at_the_goal_costs_what_the_full_search_says(
         return
     route = plan_route(hexmap, start, goal, tp)
     assert route.hexes[0] == start and route.hexes[-1] == goal
-    assert float(route.tp) == pytest.approx(best)
+    # The search weighs a hex at least 1/2 TP (TP-WIL-7's share of a day); the TP are exact.
+    weights = [max(float(tp[h.row, h.col]), 0.5) for h in route.hexes[1:]]
+    assert sum(weights) == pytest.approx(best)
+    assert float(route.tp) == pytest.approx(sum(float(tp[h.row, h.col]) for h in route.hexes[1:]))
 
 
 def test_bucket_queue_refuses_free_hexes_and_auto_falls_back_to_the_heap() -> None:
@@ -171,13 +174,13 @@ def test_route_tp_is_exact_fraction_from_the_cost_grid() -> None:
     assert slow.tp == F(6) and slow.days == 2
 
 
-def test_tp_wil_7_floor_applies_to_routes() -> None:
+def test_tp_wil_7_caps_a_routes_day_at_eight_hexes() -> None:
     m = _map(["p" * 10])
     mounted_road = cost_grid(
         HexMap.build("t", m.terrain, np.full((1, 10), Road.ROAD, np.uint8)), party=[2]
     )
     route = plan_route(m, Hex.from_offset(0, 0), Hex.from_offset(9, 0), mounted_road)
-    assert route.tp == F(9, 2) and route.days == 2  # 9 hexes: 8 on day 1 at most
+    assert route.tp == F(9, 4) and route.days == 2  # 9 hexes at 1/4 TP: 8 on day 1 at most
 
 
 def test_unreachable_goal_is_an_illegal_command() -> None:

@@ -70,9 +70,12 @@ def test_tp_wil_6_a_move_spans_at_most_two_days() -> None:
 def test_tp_wil_7_at_most_eight_hexes_a_day() -> None:
     mounted_on_road = hex_cost([MOUNTED, ROAD])
     assert mounted_on_road == F(1, 4)
-    assert effective_cost(mounted_on_road) == F(1, 2)
+    assert effective_cost(mounted_on_road) == F(1, 4)  # a daily cap, not a per-hex price
     plans = plan_days([mounted_on_road] * 20)
     assert [len(d.completed) for d in plans] == [8, 8, 4]
+    assert [(d.spent, d.unused) for d in plans] == [(2, 2), (2, 2), (1, 3)]
+    # The text's numbers: mounted, 4 road hexes (1 TP), then forest at 1 TP: 7 in the day.
+    assert [len(d.completed) for d in plan_days([mounted_on_road] * 4 + [1] * 4)] == [7, 1]
     assert [
         len(d.completed) for d in plan_days([F(1, 3)] * 9, daily_tp=3, max_movement_points=6)
     ] == [6, 3]

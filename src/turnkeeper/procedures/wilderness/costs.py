@@ -7,7 +7,8 @@ ruleset's numbers for a party, a terrain, a road, the weather and a vessel.
 - TP-WIL-2: 1 TP buys ``movement_points_per_tp`` movement points; a hex is 1 movement point.
 - TP-WIL-3, TP-WIL-4: party and environment multipliers all multiply.
 - TP-WIL-6: a hex costs 1 / (product) TP.
-- TP-WIL-7: at most ``max_movement_factor`` x daily TP hexes a day, as a per-hex floor.
+- TP-WIL-7: at most ``max_movement_factor`` x daily TP movement points (hexes) a day, a
+  daily cap counted by the travel procedure; a hex still costs its exact TP.
 - TP-WIL-8: a hex costing ``impassable_factor`` x daily TP or more cannot be entered.
 - TP-WIL-9 (the project's default): a vessel replaces the party's and the ground's
   multipliers by its own on the terrains it goes over, and brings its own TP a day; weather
@@ -167,16 +168,10 @@ def is_impassable(rules: Ruleset, cost: Fraction | None, vessel_name: str | None
     return cost is None or cost >= rules.travel.impassable_factor * daily_tp(rules, vessel_name)
 
 
-def day_cost(rules: Ruleset, cost: Fraction, vessel_name: str | None = None) -> Fraction:
-    """What entering the hex takes from the day: at least the TP-WIL-7 floor (1/2 TP)."""
-    return max(
-        cost, Fraction(daily_tp(rules, vessel_name), max_movement_points(rules, vessel_name))
-    )
-
-
 @dataclass(frozen=True)
 class HexCost:
-    """A hex's cost for a party: the exact TP, what the day pays, and whether it is passable."""
+    """A hex's cost for a party: the exact TP, what the day pays (the same TP, or None when
+    impassable), and whether it is passable."""
 
     tp_per_hex: Fraction | None
     tp_spent: Fraction | None
@@ -191,17 +186,18 @@ def hex_cost_for(
     party: Iterable[str] = (),
     vessel_name: str | None = None,
 ) -> HexCost:
-    """The cost of one hex, with TP-WIL-7 and TP-WIL-8 applied.
+    """The cost of one hex, with TP-WIL-8 applied: a mounted party on a road pays 1/4 TP a
+    hex (TP-WIL-7 caps the hexes of a day, not what one costs).
 
     >>> from turnkeeper.rules import preset
     >>> hex_cost_for(preset("tp"), "plains", "road", party=["mounted"])
-    HexCost(tp_per_hex=Fraction(1, 4), tp_spent=Fraction(1, 2), impassable=False)
+    HexCost(tp_per_hex=Fraction(1, 4), tp_spent=Fraction(1, 4), impassable=False)
     """
     cost = tp_per_hex(rules, terrain, road, weather, party, vessel_name)
     if is_impassable(rules, cost, vessel_name):
         return HexCost(cost, None, True)
     assert cost is not None
-    return HexCost(cost, day_cost(rules, cost, vessel_name), False)
+    return HexCost(cost, cost, False)
 
 
 def region_grid(hexmap: HexMap, weather: Mapping[str, str], default: str) -> NDArray[np.object_]:

@@ -95,11 +95,13 @@ class MoveMade(Event):
         pending = PendingMove(
             to=self.to, cost=self.cost, paid=before + self.paid, movement=self.movement
         )
+        arrived = pending.remaining <= 0
         return with_wilderness(
             state,
             wild.with_(
                 tp_spent=wild.tp_spent + self.paid,
-                pending=None if pending.remaining <= 0 else pending,
+                movement_points=wild.movement_points + arrived,
+                pending=None if arrived else pending,
             ),
         )
 
@@ -223,6 +225,7 @@ class Camped(Event):
             state,
             wild.with_(
                 tp_spent=Fraction(0),
+                movement_points=0,
                 checks_done=(),
                 lost_checked=False,
                 day_started_at=self.morning,
