@@ -19,7 +19,7 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.combat_state import Combatant, Condition, Phase
 from turnkeeper.kernel.events import CommandUndone, Event, NoteMade, RollRecord, Visibility
 from turnkeeper.kernel.party import Monster
-from turnkeeper.kernel.schedule import Draft, wait
+from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures import countdowns, hit_points, light, rest, supplies
 from turnkeeper.procedures.combat import (
@@ -216,7 +216,7 @@ def _passing_time(procedure: Callable[[Draft, Any, DiceSource], None]) -> Handle
 def _wait(draft: Draft, command: Wait, dice: DiceSource) -> None:
     if command.seconds < 1:
         raise IllegalCommandError(f"wait at least 1 second, not {command.seconds}")
-    wait(draft, command.seconds, dice)
+    rest.wait_resting(draft, command.seconds, dice)  # waiting is resting (EX-REST-1)
 
 
 def _undo(state: CampaignState, command: Undo, dice: DiceSource) -> list[Event]:

@@ -9,6 +9,10 @@
   (:func:`mark_running`, :func:`mark_fight`, called by the dungeon and combat procedures).
 - EX-REST-3: when a full turn passes after a rest fell due without resting, the party is
   wearied: -2 to skill checks and -4 to hit (:func:`weariness_penalty`) until a turn of rest.
+- Waiting is resting: time the party waits out in a site (``wait``, a camp) is rest, so it
+  never wearies the party and a wait of a full turn of rest recovers (:func:`wait_resting`);
+  the site's checks still run at each turn's end. Outside a site a wait is rest too when a
+  rest is owed for running or a fight.
 - TP-ENC-1 face 3: forced rest spends the turn resting and consumes food and water per
   character (``ruleset.rest.consumes``); a shortfall is recorded, not refused.
 """
@@ -193,6 +197,43 @@ def take_rest(
         draft.add(RestInterrupted(reason=broken))
     else:
         draft.add(Rested())
+
+
+def _rest_matters(state: CampaignState) -> bool:
+    """The ruleset keeps a rest cadence, or a rest is due, or someone is wearied."""
+    if state.ruleset.rest.active_turns is not None or state.rest.due_at is not None:
+        return True
+    return any(c.has(WEARIED) for c in state.party.living)
+
+
+def wait_resting(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
+    """Let ``seconds`` pass with the party at rest (EX-REST-1 to EX-REST-3): a party that
+    sits still in a site (or anywhere a rest is owed for running or a fight) is resting,
+    not exploring.
+
+    The site's checks still run at each turn's end (the dungeon hook). Once a full
+    ``rest_turns`` of the wait has passed unbroken the party has rested: weariness goes and
+    the count of active turns starts at the wait's end. An encounter at the end of a turn
+    spoils that turn's rest, as it spoils a ``rest``. A wait shorter than a rest, or out of
+    a site with no rest due, is only time passing. Returns why the wait was broken, or None.
+    """
+    state = draft.state
+    turn = state.scales.turn
+    needed = state.ruleset.rest.rest_turns * turn
+    # Out of a site only a rest for running or a fight is owed: the cadence's one lapses.
+    owed = state.rest.due_at is not None and not state.rest.due_by_cadence
+    resting = state.site is not None or owed
+    if not resting or seconds < needed or not _rest_matters(state):
+        return wait(draft, seconds, dice)
+    start = state.now
+    draft.add(RestStarted(reason="waiting"))
+    broken = wait(draft, seconds, dice)
+    rested = draft.state.now - start - (turn if broken is not None else 0)
+    if rested >= needed:
+        draft.add(Rested())
+    else:
+        draft.add(RestInterrupted(reason=broken or "the end of the wait"))
+    return broken
 
 
 def forced_rest(draft: Draft, dice: DiceSource) -> None:

@@ -24,7 +24,8 @@ def test_a_long_wait_fires_everything_due_in_time_order(make_journal: MakeJourna
     journal.execute(MarkRunning())  # EX-REST-2: a rest due now, in a site or not
     records = journal.execute(Wait(2 * 86400))
     at = {(r.event.kind, r.at) for r in records}
-    assert ("light.out", 3 * TURN) in at and ("rest.wearied", TURN) in at
+    assert ("light.out", 3 * TURN) in at and ("rest.done", 2 * 86400) in at
+    assert "rest.wearied" not in {kind for kind, _ in at}  # waiting is resting (EX-REST-1)
     # EX-REST-1: hours in no site are not exploration turns: no rest falls due by them.
     assert "rest.due" not in {kind for kind, _ in at}
     assert ("countdown.ended", 2 * TURN) in at  # the SC ran out after 2 exploration rounds

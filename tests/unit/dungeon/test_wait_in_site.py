@@ -55,7 +55,9 @@ def test_ex_enc_1_an_encounter_breaks_the_wait(inside: Inside) -> None:
     assert len(rolled) == 1 and rolled[0].at == start + 4 * TURN
     broken = of(records, "clock.wait_broken")[0]
     assert broken.event.describe() == "the wait is broken at 08:40 by an encounter: 20m not waited"
-    assert journal.state.now == start + 4 * TURN and records[-1] is broken
+    assert journal.state.now == start + 4 * TURN and broken in records
+    # Waiting is resting (EX-REST-1): three quiet turns were rest before the rats came.
+    assert records[-1].event.kind == "rest.done"
     pending = journal.state.site.encounter if journal.state.site else None
     assert pending is not None and pending.creature == "giant rats"
     records = journal.execute(Wait(2 * TURN), TypedDice([]))  # no check while it is met
@@ -148,6 +150,13 @@ def test_the_turn_command_checks_its_turn_once(inside: Inside, face_of: FaceOf) 
     assert len(of(records, "dungeon.die")) == 1 and not of(records, "dungeon.turn_passed")
 
 
+def explore(journal: Journal, turns: int, dice: list[int]) -> None:
+    """Active turns (cautious), the wandering checks' d6 typed in: a wait would be rest."""
+    typed = TypedDice(dice)
+    for _ in range(turns):
+        journal.execute(Turn(mode="cautious"), typed)
+
+
 # rest broken by an encounter: turn 2 d6 6, turn 4 d6 6, turn 6 d6 6 (nothing); then the
 # rats of the test above on the rest's turn 8
 QUIET_CHECKS = [6, 6, 6]
@@ -158,7 +167,7 @@ def test_ex_rest_1_ex_rest_3_a_rest_broken_by_an_encounter_does_not_refresh(
     inside: Inside,
 ) -> None:
     journal = inside("ex")
-    journal.execute(Wait(7 * TURN), TypedDice(QUIET_CHECKS))  # due after 5, wearied after 6
+    explore(journal, 7, QUIET_CHECKS)  # due after 5, wearied after 6
     assert all(c.has("wearied") for c in journal.state.party.characters)
     due = journal.state.rest.due_at
     assert due is not None
@@ -186,7 +195,7 @@ def test_ex_rest_1_a_longer_rest_broken_midway_is_cut_short(inside: Inside) -> N
 
 def test_ex_rest_1_an_unbroken_rest_in_a_site_still_refreshes(inside: Inside) -> None:
     journal = inside("ex")
-    journal.execute(Wait(7 * TURN), TypedDice(QUIET_CHECKS))
+    explore(journal, 7, QUIET_CHECKS)
     records = journal.execute(Rest(), TypedDice([6]))
     assert of(records, "rest.done") and not of(records, "rest.interrupted")
     assert not any(c.has("wearied") for c in journal.state.party.characters)

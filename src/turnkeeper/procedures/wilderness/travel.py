@@ -6,7 +6,10 @@
   in its hex, and the next day's first points finish it. A move that would need a third day
   is not begun: camp and start it fresh (from a fresh morning any passable hex is begun,
   which matters only when a ruleset's ``impassable_factor`` is above 2).
-- TP-WIL-7, TP-WIL-8: the per-hex floor and impassable hexes (:mod:`.costs`).
+- TP-WIL-7: each hex costs its exact TP (a mounted party on a road enters 4 hexes with
+  1 TP, in 4 hours), and a day's moves stop at twice the daily TP in movement points (8
+  hexes), whatever TP remain: the party makes camp.
+- TP-WIL-8: impassable hexes (:mod:`.costs`).
 - TP-WIL-10: ``travel`` to a hex or a found feature needs a known destination; a step into a
   hex the party has never entered is exploration, and so is ``--explore``.
 - TP-WENC-1, TP-WENC-2: the die is rolled when the day's spent TP crosses the moments of the
@@ -26,13 +29,15 @@ from fractions import Fraction
 from turnkeeper.dice import DiceSource, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError
 from turnkeeper.kernel.events import Event
-from turnkeeper.kernel.schedule import Draft, wait
+from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState, wilderness_of
 from turnkeeper.kernel.wilderness_state import Movement, WildernessState
+from turnkeeper.procedures.rest import wait_resting
 from turnkeeper.procedures.wilderness.costs import (
     best_route,
     daily_tp,
     hex_cost_for,
+    max_movement_points,
     vessel,
 )
 from turnkeeper.procedures.wilderness.die import (
@@ -223,6 +228,12 @@ def travel(draft: Draft, command: Travel, dice: DiceSource) -> None:
             "make camp with `turnkeeper camp`"
         ):
             break
+        cap = max_movement_points(rules, wild.vessel)
+        if wild.movement_points >= cap and stop(
+            f"the party has moved {cap} movement points today, the most a day allows "
+            f"(twice its {daily} TP, TP-WIL-7): make camp with `turnkeeper camp`"
+        ):
+            break
         if wild.forage_owed:
             if not forage(moving, dice, movement, command.waning) and stop(
                 "the party must forage for a whole TP (TP-WENC-4 face 3) and has less "
@@ -296,7 +307,7 @@ def camp(draft: Draft, command: Camp, dice: DiceSource) -> None:
     day = state.scales.day
     start = _wild(draft).day_started_at
     morning = start + ((draft.state.now - start) // day + 1) * day
-    wait(draft, morning - draft.state.now, dice)
+    wait_resting(draft, morning - draft.state.now, dice)  # a camp in a site is a rest
     draft.add(Camped(morning=morning, day=draft.state.day))
     del wild
 
