@@ -12,18 +12,41 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from turnkeeper.campaign import snapshots
 from turnkeeper.campaign.commands import Command, decide
 from turnkeeper.campaign.registry import EVENTS
+from turnkeeper.clock.calendar import start_offset
 from turnkeeper.dice import DiceSource, SeededDice
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.kernel.events import CampaignStarted, CommandUndone, Event, Recorded
+from turnkeeper.kernel.events import (
+    CampaignStarted,
+    ClockAdvanced,
+    CommandUndone,
+    Event,
+    Recorded,
+    Visibility,
+)
 from turnkeeper.kernel.party import Party
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.rules.schema import Ruleset
 
+NAME_LIMIT = 200
+"""The longest campaign name, in characters (the store's column; a name is typed, not pasted)."""
+
 
 def start_campaign(name: str, ruleset: Ruleset, party: Party, seed: int) -> list[Event]:
-    """The events that start a campaign: the ruleset and party, embedded for replay."""
+    """The events that start a campaign: the ruleset and party, embedded for replay.
+
+    Everything the first record needs is checked here, before anything is stored: a name
+    the store keeps, a calendar the dates can be read from.
+    """
     if not name.strip():
         raise TurnkeeperError("a campaign needs a name")
+    if len(name) > NAME_LIMIT:
+        raise TurnkeeperError(
+            f"a campaign name is at most {NAME_LIMIT} characters, this one has {len(name):,}: "
+            "choose a shorter one"
+        )
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        raise TurnkeeperError("a campaign name cannot hold control characters (tabs, newlines)")
+    start_offset(ruleset.time)  # a calendar_start that is no date is the ruleset's error now
     return [CampaignStarted(name=name, seed=seed, ruleset=ruleset, party=party)]
 
 
@@ -212,3 +235,97 @@ class Journal:
         self._records.extend(new)
         if snapshots.due(before, self.version):
             self.checkpoints.append(self.state)
+
+
+# --- a journal from elsewhere -----------------------------------------------------------------
+
+REFEREE_ONLY = frozenset(
+    {
+        "site.entered",  # the whole site, secrets and all
+        "dungeon.die",
+        "dungeon.omen",
+        "dungeon.good",
+        "dungeon.encounter",
+        "encounter.die",
+        "light.time_set",
+    }
+)
+"""Kinds the procedures always record for the referee alone, whatever their class default."""
+
+_NAMES_A_COUNTDOWN = {
+    "countdown.ticked": "name",
+    "countdown.ended": "name",
+    "countdown.spent": "name",
+    "countdown.precision_wound": "countdown",
+}
+"""Countdown events, and the field naming their countdown: they are seen as it is."""
+
+
+def _seen_by(event: Event, state: CampaignState) -> Visibility | None:
+    """Who the engine shows ``event`` to in ``state``; None where the referee chooses (a note)."""
+    if type(event).model_fields["visibility"].default is Visibility.REFEREE:
+        return Visibility.REFEREE
+    if event.kind in REFEREE_ONLY:
+        return Visibility.REFEREE
+    started = getattr(event, "countdown", None) if event.kind == "countdown.started" else None
+    if started is not None:
+        return Visibility(started.visibility)
+    field = _NAMES_A_COUNTDOWN.get(event.kind)
+    if field is not None:
+        named = getattr(event, field)
+        for countdown in state.countdowns:
+            if countdown.name == named:
+                return Visibility(countdown.visibility)
+    return None
+
+
+def replay(records: Sequence[Recorded]) -> Journal:
+    """The journal ``records`` make, each record checked against what the engine writes.
+
+    A journal from elsewhere (an import) is folded one record at a time, as the engine
+    appended it, and refused (TurnkeeperError naming the record) where it could not have
+    been written by turnkeeper: a command number that is not its first record's seq, time
+    running backwards, a record whose ``at`` is not the time its fold reaches, or a
+    referee-only event (an encounter check, a referee's countdown) shown to the party.
+    """
+    if not records:
+        raise TurnkeeperError("an empty journal has no campaign: start one first")
+    journal = Journal(records[:1])
+    previous = records[0]
+    for record in records[1:]:
+        event, before = record.event, journal.state
+        where = f"record {record.seq} ({event.kind})"
+        if isinstance(event, CampaignStarted):
+            raise TurnkeeperError(f"{where}: a journal starts its campaign once, at record 1")
+        if record.command not in (record.seq, previous.command) or record.command > record.seq:
+            raise TurnkeeperError(
+                f"{where}: belongs to command {record.command}, but a command is numbered by "
+                "its first record"
+            )
+        shown = event.visibility is Visibility.PARTY
+        if shown and _seen_by(event, before) is Visibility.REFEREE:
+            raise TurnkeeperError(
+                f"{where} is the referee's alone but is marked for the party: the journal was "
+                "changed by hand; export it again from turnkeeper"
+            )
+        if isinstance(event, ClockAdvanced) and (
+            event.to < before.now or event.seconds != event.to - before.now
+        ):
+            raise TurnkeeperError(
+                f"{where}: time runs backwards or skips (from {before.now} s to {event.to} s "
+                f"in {event.seconds} s): time only runs forward"
+            )
+        journal.append([record])
+        now = journal.state.now
+        if now < before.now and not isinstance(event, CommandUndone):
+            raise TurnkeeperError(
+                f"{where}: time runs backwards (from {before.now} s to {now} s): "
+                "time only runs forward"
+            )
+        if record.at != now:
+            raise TurnkeeperError(
+                f"{where}: says it happened at {record.at} s, but the journal before it "
+                f"reaches {now} s"
+            )
+        previous = record
+    return journal

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
-from turnkeeper.errors import ConflictError, NotFoundError
+from turnkeeper.errors import ConflictError, NotFoundError, TurnkeeperError
 
 Record = dict[str, object]
 """One journal record as JSON: ``{"seq", "command", "at", "kind", "visibility", "data", ...}``."""
@@ -23,8 +23,9 @@ Record = dict[str, object]
 class EventStore(Protocol):
     """Append-only journals, one per campaign, with optimistic concurrency."""
 
-    def create(self, campaign: str) -> None:
-        """Start an empty journal (version 0); ConflictError if the campaign exists."""
+    def create(self, campaign: str, records: Sequence[Mapping[str, object]] = ()) -> None:
+        """Start a journal holding ``records`` (numbered 1, 2, ...), in one transaction: the
+        campaign appears with its first records or not at all. ConflictError if it exists."""
         ...
 
     def append(
@@ -75,6 +76,11 @@ class SnapshotStore(Protocol):
     (:func:`turnkeeper.campaign.snapshots.state_format`); the service reads the newest one in
     its own format and folds only the records after it. Dropping snapshots changes no state.
     """
+
+    def writable(self) -> bool:
+        """False when the store can only be read (a read-only file or folder): a reader then
+        keeps no snapshot, since reading never writes."""
+        ...
 
     def save_snapshot(self, campaign: str, version: int, tag: str, state: str) -> None:
         """Keep the state folded up to ``version``."""
@@ -137,6 +143,10 @@ class WatchStore(Protocol):
         One waiter at a time per store: a server runs one watcher and fans its news out.
         """
         ...
+
+
+class StoreUnavailable(TurnkeeperError):
+    """The store cannot be written now (a full disk, a read-only file): nothing was written."""
 
 
 def stale(campaign: str, actual: int, expected: int) -> ConflictError:

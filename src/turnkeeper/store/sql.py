@@ -31,9 +31,11 @@ next to nothing beside drawing a page).
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -42,6 +44,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Column,
+    Connection,
     DateTime,
     Engine,
     ForeignKey,
@@ -61,11 +64,11 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError
 
 from turnkeeper.errors import ConflictError, TurnkeeperError
-from turnkeeper.store.base import Record, missing, numbered, stale
+from turnkeeper.store.base import Record, StoreUnavailable, missing, numbered, stale
 
 metadata = MetaData()
 
@@ -141,10 +144,14 @@ POLL_SECONDS = 0.25
 SYNC_MODES = ("normal", "full")
 
 
-def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
+def _sqlite_pragmas(synchronous: str, read_only: bool) -> Callable[[Any, Any], None]:
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        # WAL mode is kept in the file: asking for it again is a write, which a read-only
+        # file refuses, so it is asked for only where it is not on yet
+        (mode,) = cursor.execute("PRAGMA journal_mode").fetchone()
+        if not read_only and str(mode).lower() != "wal":
+            cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=30000")
@@ -161,8 +168,15 @@ class SqlStore:
 
     def __init__(self, url: str, *, schema: str | None = None) -> None:
         self.url = url
-        parsed = make_url(url)
+        try:
+            parsed = make_url(url)
+        except ArgumentError:
+            raise StoreUnavailable(
+                f"cannot read the store address {url!r}: give a file path, or a URL such as "
+                "sqlite:///path/turnkeeper.db or postgresql+psycopg://user@host/db"
+            ) from None
         synchronous = "normal"
+        self._file: str | None = None  # the SQLite file, if the store is one
         if parsed.get_backend_name() == "sqlite":
             synchronous = str(parsed.query.get("synchronous", "normal")).lower()
             if synchronous not in SYNC_MODES:
@@ -170,27 +184,90 @@ class SqlStore:
                     f"synchronous={synchronous!r} in {url}: choose normal or full"
                 )
             parsed = parsed.difference_update_query(["synchronous"])
-        engine = create_engine(parsed, json_serializer=_dumps)
-        if engine.dialect.name == "sqlite":
-            event.listen(engine, "connect", _sqlite_pragmas(synchronous))
-        self._engine: Engine = engine
+            if parsed.database and parsed.database != ":memory:" and "uri" not in parsed.query:
+                self._file = parsed.database
         self._listener: Any = None  # the LISTEN connection on PostgreSQL, made by the first wait
         self._listener_lock = threading.Lock()
-        if schema is not None:
-            self._engine = engine.execution_options(schema_translate_map={None: schema})
-        metadata.create_all(self._engine)
+        self._read_only = False
+        try:
+            self._engine = _engine(parsed, synchronous, schema, read_only=False)
+            metadata.create_all(self._engine)
+        except OperationalError as error:
+            if self._file is None or not os.path.isfile(self._file):
+                raise self._unavailable(error) from None
+            # A SQLite file in WAL mode in a folder we may not write cannot make its shared
+            # memory file: it is opened immutable instead, which reads it as it stands.
+            self._engine.dispose()
+            self._read_only = True
+            immutable = parsed.set(database=f"file:{self._file}").update_query_dict(
+                {"immutable": "1", "uri": "true"}
+            )
+            try:
+                self._engine = _engine(immutable, synchronous, schema, read_only=True)
+                metadata.create_all(self._engine)
+            except DBAPIError as again:
+                raise self._unavailable(again) from None
+        except DBAPIError as error:  # not a database at all (/etc/passwd), say
+            raise self._unavailable(error) from None
+        except (ImportError, ArgumentError):  # a scheme unknown, or its driver missing
+            raise StoreUnavailable(
+                f"cannot open the store {self._shown()}: turnkeeper speaks sqlite:///PATH "
+                "and postgresql+psycopg://USER@HOST/DB"
+            ) from None
+
+    def writable(self) -> bool:
+        """False for a SQLite file (or its folder) this process may only read."""
+        if self._read_only:
+            return False
+        if self._file is None:
+            return True
+        folder = os.path.dirname(os.path.abspath(self._file))
+        return os.access(self._file, os.W_OK) and os.access(folder, os.W_OK)
+
+    def _shown(self) -> str:
+        return self._file or make_url(self.url).render_as_string(hide_password=True)
+
+    def _unavailable(self, error: DBAPIError) -> StoreUnavailable:
+        """One line for a store that cannot be opened or written; nothing was written."""
+        cause = str(error.orig).strip() or type(error.orig).__name__
+        lowered = cause.lower()
+        if "full" in lowered:
+            fix = "no space is left on its disk: free some space, then retry"
+        elif "readonly" in lowered or "read-only" in lowered or "read only" in lowered:
+            fix = "it is read-only: check the permissions of the file and its folder"
+        elif "not a database" in lowered:
+            fix = "that file is not a turnkeeper store: give another --db"
+        else:
+            first = cause.splitlines()[0]
+            fix = f"{first}: check the path or address, and that the database is running"
+        return StoreUnavailable(
+            f"cannot use the store {self._shown()}: {fix} (nothing was written)"
+        )
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A write transaction; a full disk or a read-only file is one StoreUnavailable."""
+        try:
+            with self._engine.begin() as conn:
+                yield conn
+        except OperationalError as error:
+            raise self._unavailable(error) from None
 
     # -- campaigns -------------------------------------------------------------------------
 
-    def create(self, campaign: str) -> None:
-        """Start an empty journal; ConflictError if the name is taken."""
+    def create(self, campaign: str, records: Sequence[Mapping[str, object]] = ()) -> None:
+        """Start a journal holding ``records``, in one transaction; ConflictError if the name
+        is taken. A process killed meanwhile leaves no campaign, never one at version 0."""
+        rows = [_row(campaign, record) for record in numbered(0, records)]
         try:
-            with self._engine.begin() as conn:
+            with self._writing() as conn:
                 conn.execute(
                     insert(campaigns_table).values(
-                        name=campaign, version=0, created=datetime.now(UTC)
+                        name=campaign, version=len(rows), created=datetime.now(UTC)
                     )
                 )
+                if rows:
+                    conn.execute(insert(events_table), rows)
                 _notify(conn, campaign)
         except IntegrityError:
             raise ConflictError(
@@ -216,7 +293,7 @@ class SqlStore:
 
     def delete(self, campaign: str) -> None:
         """Remove a campaign, its journal, and the current pointer if it named it."""
-        with self._engine.begin() as conn:
+        with self._writing() as conn:
             conn.execute(delete(snapshots_table).where(snapshots_table.c.campaign == campaign))
             conn.execute(delete(tokens_table).where(tokens_table.c.campaign == campaign))
             conn.execute(delete(events_table).where(events_table.c.campaign == campaign))
@@ -239,7 +316,7 @@ class SqlStore:
         rows = [_row(campaign, record) for record in numbered(expected_version, records)]
         new_version = expected_version + len(rows)
         try:
-            with self._engine.begin() as conn:
+            with self._writing() as conn:
                 # The write comes first so SQLite takes its write lock at once (waiting on the
                 # busy timeout) instead of upgrading a read snapshot that may go stale.
                 moved = conn.execute(
@@ -359,7 +436,7 @@ class SqlStore:
         """
         table = snapshots_table
         try:
-            with self._engine.begin() as conn:
+            with self._writing() as conn:
                 newest = conn.execute(
                     select(func.max(table.c.version)).where(table.c.campaign == campaign)
                 ).scalar_one_or_none()
@@ -393,7 +470,7 @@ class SqlStore:
         query = delete(snapshots_table)
         if campaign is not None:
             query = query.where(snapshots_table.c.campaign == campaign)
-        with self._engine.begin() as conn:
+        with self._writing() as conn:
             conn.execute(query)
 
     # -- access tokens for the web server (hashes only) -----------------------------------
@@ -401,7 +478,7 @@ class SqlStore:
     def set_token_hash(self, campaign: str, role: str, digest: str) -> None:
         """Keep the token hash for ``role``, replacing the old one (a rotation)."""
         table = tokens_table
-        with self._engine.begin() as conn:
+        with self._writing() as conn:
             found = conn.execute(
                 select(campaigns_table.c.name).where(campaigns_table.c.name == campaign)
             ).first()
@@ -431,7 +508,7 @@ class SqlStore:
 
     def set_current(self, campaign: str | None) -> None:
         """Point bare CLI verbs at ``campaign``; None clears the pointer."""
-        with self._engine.begin() as conn:
+        with self._writing() as conn:
             conn.execute(delete(settings_table).where(settings_table.c.key == CURRENT))
             if campaign is not None:
                 conn.execute(insert(settings_table).values(key=CURRENT, value=campaign))
@@ -446,6 +523,15 @@ class SqlStore:
 
     def __repr__(self) -> str:
         return f"SqlStore({self._engine.url.render_as_string(hide_password=True)!r})"
+
+
+def _engine(url: URL, synchronous: str, schema: str | None, *, read_only: bool) -> Engine:
+    engine = create_engine(url, json_serializer=_dumps)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas(synchronous, read_only))
+    if schema is not None:
+        return engine.execution_options(schema_translate_map={None: schema})
+    return engine
 
 
 def _notify(conn: Any, campaign: str) -> None:
