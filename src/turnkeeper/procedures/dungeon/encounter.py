@@ -2,6 +2,8 @@
 
 The dungeon turn and the wait's dungeon hook both meet encounters through
 :func:`meet_encounter` (EX-ENC-1, TP-DUN-1 face 1; surprise EX-SUR-1 to EX-SUR-5, EX-ENC-5).
+The party's DEX/Stealth and WIS/Scout are skill checks: a wearied character rolls them at
+the ruleset's penalty (EX-REST-3, -2 under EX).
 The roll and the secrets land in a referee-only :class:`EncounterRolled`; the party gets a
 :class:`Perceived` of what its characters see or hear.
 """
@@ -12,10 +14,12 @@ from dataclasses import dataclass
 
 from turnkeeper.dice import DiceSource
 from turnkeeper.kernel.events import NoteMade, RollRecord, Visibility
+from turnkeeper.kernel.party import Character
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.dungeon.events import EncounterRolled, Perceived, _visit
 from turnkeeper.procedures.dungeon.wandering import roll_encounter
+from turnkeeper.procedures.rest import weariness_penalty
 from turnkeeper.procedures.surprise import Approach, SurpriseSituation
 from turnkeeper.rules.schema import MovementMode
 from turnkeeper.world.sites import PendingEncounter
@@ -39,8 +43,13 @@ class TurnSituation:
         return Approach.ENTERING if self.occupied else Approach.WANDERING
 
 
+def _skill(state: CampaignState, character: Character, stat: str) -> int:
+    """A character's bonus to a skill check on ``stat``, -2 when wearied (EX-REST-3)."""
+    return character.stats.get(stat, 0) + weariness_penalty(character, "skill", state.ruleset.rest)
+
+
 def _best(state: CampaignState, stat: str) -> int:
-    return max((c.stats.get(stat, 0) for c in state.party.living), default=0)
+    return max((_skill(state, c, stat) for c in state.party.living), default=0)
 
 
 def meet_encounter(draft: Draft, dice: DiceSource, situation: TurnSituation) -> None:
@@ -61,7 +70,7 @@ def meet_encounter(draft: Draft, dice: DiceSource, situation: TurnSituation) -> 
         party_stealth=_best(state, rules.stealth_stat),
         party_notice=_best(state, rules.notice_stat),
         party_notice_each=tuple(
-            (c.name, c.stats.get(rules.notice_stat, 0)) for c in state.party.living
+            (c.name, _skill(state, c, rules.notice_stat)) for c in state.party.living
         ),
         party_has_light=not state.light.dark,
         foes_in_darkness=not visit.site.site.lit,
