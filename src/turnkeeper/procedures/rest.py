@@ -236,13 +236,24 @@ def wait_resting(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
     return broken
 
 
+def _eat_and_drink(draft: Draft, dice: DiceSource) -> None:
+    """TP-ENC-1 face 3: every living character consumes the ruleset's food and water."""
+    eaters = len(draft.state.party.living)
+    for item, each in draft.state.ruleset.rest.consumes.items():
+        draft.add(*consume(draft.state, item, each * eaters, dice, "forced rest"))
+
+
 def forced_rest(draft: Draft, dice: DiceSource) -> None:
     """TP-ENC-1 face 3: rest this turn and consume food and water for every living character."""
-    state = draft.state
-    eaters = len(state.party.living)
-    for item, each in state.ruleset.rest.consumes.items():
-        draft.add(*consume(draft.state, item, each * eaters, dice, "forced rest"))
+    _eat_and_drink(draft, dice)
     take_rest(draft, dice, "forced rest")
+
+
+def forced_rest_day(draft: Draft, dice: DiceSource) -> None:
+    """TP-ENC-1 face 3 in downtime: the day the face governs is spent resting, and food and
+    water are consumed; the day passes in the wait that rolled the face."""
+    _eat_and_drink(draft, dice)
+    draft.add(RestStarted(reason="forced rest"), Rested())
 
 
 def _lapsed(state: CampaignState) -> bool:

@@ -2,9 +2,16 @@
 
 TP-ENC-1's default (the text does not say which turns): the generic encounter die serves
 turns that have no die of their own. In downtime (the party in a haven, between
-expeditions) each day that a wait passes rolls it once, at the day's end; an encounter face
-breaks the wait so the referee can play it out. The other faces are recorded for the
-referee to narrate: in a haven there is no light to relight nor a dungeon to rouse.
+expeditions) the turn is a day, and the die is rolled at the start of the turn it governs:
+at each midnight a wait passes, for the day that begins. Each face does what the text says:
+
+- 1 Encounter: the wait breaks so the referee can play it out.
+- 3 Forced Rest: the day is spent resting, and every living character consumes food and
+  water (``ruleset.rest.consumes``).
+- 4 Waning Resources: a burning light is relit from the supplies (a new torch, another dose
+  of oil) or goes out, and spell effects end.
+- 2 Environment effect, 5 Free Turn, 6 Good Encounter: recorded for the referee to narrate.
+
 Rulesets without an ``encounter`` die (EX, PG) roll nothing.
 """
 
@@ -17,7 +24,9 @@ from turnkeeper.dice import DiceSource
 from turnkeeper.kernel.events import Event, RollRecord, Visibility
 from turnkeeper.kernel.schedule import Draft, Hook
 from turnkeeper.kernel.state import CampaignState
-from turnkeeper.procedures.dungeon.events import EncounterDieRolled
+from turnkeeper.procedures.dungeon.events import EncounterDieRolled, SpellEffectsEnded
+from turnkeeper.procedures.light import waning_resources
+from turnkeeper.procedures.rest import forced_rest_day
 from turnkeeper.rules.schema import FaceEvent
 from turnkeeper.tables import roll_overloaded
 
@@ -29,18 +38,25 @@ def _frames(state: CampaignState) -> frozenset[str]:
     return frozenset() if away or DIE not in state.ruleset.dice else frozenset({"day"})
 
 
-def _day_passed(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
-    """TP-ENC-1: roll the encounter die once for the downtime day ending at ``boundary``."""
+def _day_begins(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
+    """TP-ENC-1: roll the encounter die for the downtime day beginning at ``boundary`` and
+    play its face."""
     result = roll_overloaded(draft.state.ruleset.dice[DIE], dice)
+    event = result.face.event
     draft.add(
         EncounterDieRolled(
             face=result.number,
-            event=result.face.event,
+            event=event,
             label=result.face.label,
             rolls=(RollRecord.of(result.roll),),
             visibility=Visibility.REFEREE,
         )
     )
+    if event is FaceEvent.FORCED_REST:
+        forced_rest_day(draft, dice)
+    elif event is FaceEvent.WANING_RESOURCES:
+        draft.add(*waning_resources(draft.state, dice))
+        draft.add(SpellEffectsEnded())
 
 
 def _breaks(events: Sequence[Event]) -> str | None:
@@ -48,5 +64,5 @@ def _breaks(events: Sequence[Event]) -> str | None:
     return "an encounter" if met else None
 
 
-#: At each downtime day's end: the generic encounter die (TP-ENC-1).
-DOWNTIME_HOOK = Hook("downtime", _frames, _day_passed, _breaks)
+#: At each downtime day's start: the generic encounter die and its face (TP-ENC-1).
+DOWNTIME_HOOK = Hook("downtime", _frames, _day_begins, _breaks)

@@ -84,6 +84,8 @@ class DungeonTurnTaken(Event):
     noisy: bool = False
     level: int
     area: str | None = None
+    resting: bool = False
+    """TP-DUN-1 face 4 (Forced Rest) at the turn's start: the party rests and covers nothing."""
 
     def apply(self, state: CampaignState) -> CampaignState:
         been = _visit(state).been_at(self.level, self.area).visited  # EX-MAP-2
@@ -96,7 +98,16 @@ class DungeonTurnTaken(Event):
             visited=been,
         )
 
+    def data(self) -> dict[str, object]:
+        """Left out at its default, so the journals of turns before it stay as they were."""
+        dumped = super().data()
+        if not self.resting:
+            dumped.pop("resting")
+        return dumped
+
     def describe(self) -> str:
+        if self.resting:
+            return f"turn {self.turn}: a forced rest, no distance covered"
         pace = self.mode or "moving"
         if self.halted_at_door:
             reach = "halts at a door for the rest of the turn"

@@ -43,7 +43,7 @@ from turnkeeper.procedures.dungeon.wandering import check_due, wandering_chance,
 from turnkeeper.procedures.light import waning_resources
 from turnkeeper.procedures.rest import forced_rest, mark_fight, mark_running
 from turnkeeper.rules.schema import FaceEvent, MovementMode
-from turnkeeper.tables import roll_overloaded
+from turnkeeper.tables import FaceResult, roll_overloaded
 from turnkeeper.world.sites import MapNote, Site
 
 __all__ = [
@@ -224,6 +224,16 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
         area_key = None
     area = level.area(area_key) if area_key is not None else None
     can_read = not state.light.dark or visit.site.site.lit
+    # TP-DUN-1: the die is rolled at the start of the turn it governs; a Forced Rest face
+    # makes the turn a rest where the party stays put, so it must be known before the move.
+    overloaded = state.ruleset.dungeon.procedure == "overloaded"
+    rolled = (
+        roll_overloaded(state.ruleset.dice[state.ruleset.dungeon.die], dice) if overloaded else None
+    )
+    resting = rolled is not None and rolled.face.event is FaceEvent.FORCED_REST
+    if resting:
+        level_number, area_key = visit.level, visit.area
+        area = level.area(area_key) if area_key is not None else None
     # The turn passes below; the dungeon hook must not check this turn a second time.
     this_turn = draft.fork(_QUIET)
     turn = visit.turns + 1
@@ -231,21 +241,22 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
         DungeonTurnTaken(
             turn=turn,
             mode=mode_name,
-            feet=mode.feet_per_turn if mode else None,
+            feet=mode.feet_per_turn if mode and not resting else None,
             map_use=(mode.map_use if mode else True) and can_read,  # EX-MAP-1
-            halted_at_door=command.door and bool(mode and mode.halts_at_doors),  # EX-MOV-3
+            halted_at_door=command.door and bool(mode and mode.halts_at_doors) and not resting,
             noisy=command.noisy,
             level=level_number,
             area=area_key,
+            resting=resting,
         )
     )
     hiding = command.hide and bool(area and area.hiding_place)
     off_lanes = command.skip_check or bool(area and area.off_lanes)
     situation = TurnSituation(mode_name, mode, hiding, bool(area and area.occupied))
-    rested = turn_check(this_turn, dice, turn, situation, command.noisy, off_lanes)
+    rested = turn_check(this_turn, dice, turn, situation, command.noisy, off_lanes, rolled)
     if not rested:
         wait(this_turn, this_turn.state.scales.turn, dice)
-    if mode is not None and mode.rest_after:
+    if mode is not None and mode.rest_after and not resting:
         this_turn.add(*mark_running(this_turn.state))  # EX-REST-2: at once, after the turn
     draft.add(*this_turn.events)
 
@@ -260,17 +271,19 @@ def turn_check(
     situation: TurnSituation,
     noisy: bool = False,
     off_lanes: bool = False,
+    rolled: FaceResult | None = None,
 ) -> bool:
     """The ruleset's check for site turn ``turn``; True if the turn was spent resting.
 
     Overloaded (TP-DUN-1, TP-DUN-2): the dungeon die and its face. Classic (EX-ENC-1 to
     EX-ENC-4): the wandering check when ``turn`` is due, skipped off the lanes (EX-ENC-3).
     The turn command and the wait's dungeon hook both come here; a forced rest's turn
-    leaves out the hooks the draft is quiet about.
+    leaves out the hooks the draft is quiet about. ``rolled``: the dungeon die the turn
+    command rolled at the turn's start.
     """
     rules = draft.state.ruleset.dungeon
     if rules.procedure == "overloaded":
-        return _overloaded_face(draft, dice, situation)
+        return _overloaded_face(draft, dice, situation, rolled)
     if not (_visit(draft.state).site.site.wandering and check_due(turn, rules.check_every_turns)):
         return False
     chance = wandering_chance(rules, situation.mode_name, noisy)
@@ -293,10 +306,13 @@ def turn_check(
     return False
 
 
-def _overloaded_face(draft: Draft, dice: DiceSource, situation: TurnSituation) -> bool:
-    """Roll the dungeon die and apply its face; True if the turn was spent resting."""
+def _overloaded_face(
+    draft: Draft, dice: DiceSource, situation: TurnSituation, rolled: FaceResult | None = None
+) -> bool:
+    """Roll the dungeon die (unless ``rolled``) and apply its face; True if the turn was
+    spent resting."""
     state = draft.state
-    result = roll_overloaded(state.ruleset.dice[state.ruleset.dungeon.die], dice)
+    result = rolled or roll_overloaded(state.ruleset.dice[state.ruleset.dungeon.die], dice)
     face = result.face
     draft.add(
         DungeonDieRolled(
