@@ -183,3 +183,106 @@ def test_ex_mov_1_turn_without_a_mode_says_which_mode_it_used_and_why(
     tk(db, "turn", "--mode", "running", "--skip-check")
     again = tk(db, "turn", "--skip-check", as_json=False)
     assert "mode: running (as the party moved last turn" in again
+
+
+WEARY_PARTY = """
+leader = "Ana"
+[[characters]]
+name = "Ana"
+hp = 6
+stats = { DEX = 0, WIS = 0, CHA = 1 }
+[[characters]]
+name = "Bo"
+hp = 8
+stats = { WIS = 0 }
+"""
+
+
+def _in_the_cells(tk: Tk, tmp: Path) -> str:
+    """An ex campaign whose party stands in the Cells (off the lanes: no check is rolled)."""
+    party = tmp / "party.toml"
+    party.write_text(WEARY_PARTY, encoding="utf-8")
+    db = str(tmp / "keep.db")
+    tk(db, "new", "Keep", "--ruleset", "ex", "--party", str(party), "--seed", "3")
+    tk(db, "site", "enter", SITE, "--area", "3")
+    return db
+
+
+def test_ex_rest_3_a_wearied_partys_wis_scout_check_is_at_minus_2(tmp_path: Path, tk: Tk) -> None:
+    """EX-REST-3: "-2 penalty to skill checks"; EX-SUR-4 calls the surprise roll a WIS/Scout
+    skill check. Seven turns without rest weary the party; on turn 8 it moves swiftly into
+    the Gatehouse and meets the rats: its check reads 2d6 (4, 4) + NOTICE (-2) = 6, not 8,
+    so the rats' 2d6 (3, 4) = 7 surprise it. Dice: check 1, rats 1, 2d4 (2, 3), 2d4 (1, 1)
+    x10 ft, the rats' DEX/Stealth (3, 4), the party's WIS/Scout (4, 4), reaction (5, 5)."""
+    db = _in_the_cells(tk, tmp_path)
+    for _ in range(7):
+        tk(db, "turn", "--mode", "cautious")
+    shown = tk(db, "status")
+    assert "wearied" in json.dumps(shown)
+    dice = "1,1,2,3,1,1,3,4,4,4,5,5"
+    turn = tk(db, "turn", "--mode", "swift", "--area", "1", "--no-hide", "--dice", dice)
+    met = next(r for r in turn["records"] if r["kind"] == "dungeon.encounter")
+    breakdowns = [roll["breakdown"] for roll in met["rolls"]]
+    assert "2d6 (4, 4) + NOTICE (-2) = 6" in breakdowns
+    assert met["data"]["encounter"]["party_surprised"] is True
+
+
+def test_ex_rest_1_wait_3h_in_a_site_is_rest_not_exploration(tmp_path: Path, tk: Tk) -> None:
+    """`wait 3h` in a site: the party sat still for three hours, so it is not wearied (the
+    issue: it used to end wearied, -2 skill and -4 to hit), and the site's checks still ran
+    on every second turn of the wait."""
+    db = _in_the_cells(tk, tmp_path)
+    waited = tk(db, "wait", "3h")
+    kinds = [r["kind"] for r in waited["records"]]
+    assert "rest.wearied" not in kinds and kinds[-1] == "rest.done"
+    assert kinds.count("dungeon.check") == 9  # turns 2, 4, ... 18 (skipped off the lanes)
+    assert "wearied" not in json.dumps(tk(db, "status"))
+
+
+def _tp_haven(tk: Tk, tmp: Path) -> str:
+    party = tmp / "party.toml"
+    party.write_text(PARTY, encoding="utf-8")  # torches 6, rations 10, water 10
+    db = str(tmp / "haven.db")
+    tk(db, "new", "Haven", "--ruleset", "tp", "--party", str(party), "--seed", "3")
+    return db
+
+
+def test_tp_enc_1_forced_rest_in_downtime_eats_food_and_water(tmp_path: Path, tk: Tk) -> None:
+    """TP-ENC-1 face 3: "the players must take the current turn to rest and consume food and
+    water": `wait 1d --dice 3` rolls the die at the start of the day it governs (midnight)
+    and Ana and Bo each eat a ration and drink a water."""
+    db = _tp_haven(tk, tmp_path)
+    waited = tk(db, "wait", "1d", "--dice", "3")
+    die = next(r for r in waited["records"] if r["kind"] == "encounter.die")
+    assert (die["date"], die["data"]["label"]) == ("1-01-02 00:00", "Forced rest")
+    assert "rest.done" in [r["kind"] for r in waited["records"]]
+    supplies = tk(db, "status")["supplies"]["counted"]
+    assert (supplies["rations"], supplies["water"]) == (8, 8)
+
+
+def test_tp_enc_1_waning_resources_in_downtime_burns_the_lit_torch(tmp_path: Path, tk: Tk) -> None:
+    """TP-ENC-1 face 4: "the players must reignite their light source (a new torch...)":
+    under tp a light lasts until this face (TP-ENC-2), so in downtime the lit torch goes
+    out and another is lit from the supplies."""
+    db = _tp_haven(tk, tmp_path)
+    tk(db, "light", "torch")  # 5 torches left
+    waited = tk(db, "wait", "1d", "--dice", "4")
+    kinds = [r["kind"] for r in waited["records"]]
+    assert kinds[kinds.index("encounter.die") :][1:4] == [
+        "light.out",
+        "light.lit",
+        "dungeon.spells_end",
+    ]
+    assert tk(db, "status")["supplies"]["counted"]["torches"] == 4
+
+
+def test_tp_dun_1_a_forced_rest_turn_covers_no_distance(tmp_path: Path, tk: Tk) -> None:
+    """TP-DUN-1 face 4 (Forced Rest), rolled at the start of the turn: the party rests the
+    turn where it is and eats, and covers no distance (it was logged as 120 ft cautious)."""
+    db = _tp_haven(tk, tmp_path)
+    tk(db, "site", "enter", SITE, "--area", "3")
+    turn = tk(db, "turn", "--mode", "cautious", "--area", "1", "--dice", "4")
+    taken = next(r for r in turn["records"] if r["kind"] == "dungeon.turn")
+    assert taken["text"] == "turn 1: a forced rest, no distance covered"
+    assert taken["data"]["feet"] is None and taken["data"]["area"] == "3"
+    assert "rest.done" in [r["kind"] for r in turn["records"]]
