@@ -7,14 +7,12 @@ the calendar turns those into dates a referee reads.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from turnkeeper.errors import RulesetError
 from turnkeeper.rules.schema import TimeScales
-
-MONTHS_A_YEAR = 12
-_START = re.compile(r"^\s*(\d+)-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2}))?\s*$")
+from turnkeeper.rules.schema.time import CALENDAR_START as _START
+from turnkeeper.rules.schema.time import MONTHS_A_YEAR
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -5,6 +5,9 @@ Clock units (``s m h d w``) are fixed; game units (``round``, ``turn``, ``watch`
 ``1 round`` is 10 s under TP-TIME-1, 1 min under PG-TIME-1 and 6 s under DG-RND-1/CB-RND-1.
 :func:`format_duration` writes the canonical clock form, which :func:`parse_duration` reads
 back to the same number of seconds.
+
+A duration is at most :data:`MAX_DURATION` (100 years of 365 days), checked as it is read:
+game time is kept in SQLite's 64-bit integers, and no referee waits out a century.
 """
 
 from __future__ import annotations
@@ -30,6 +33,12 @@ _GAME_WORDS: dict[str, str] = {
     "turn": "turn", "turns": "turn", "watch": "watch", "watches": "watch",
     "month": "month", "months": "month",
 }  # fmt: skip
+#: The longest duration a referee may give, in seconds: 100 years of 365 days.
+MAX_DURATION = 100 * 365 * 86400
+_LONGEST = "a duration is at most 100 years (36,500 days)"
+# A number of more digits than this is past MAX_DURATION in any unit: refused unread.
+_MOST_DIGITS = 12
+
 _PART = re.compile(r"\s*(\d+)\s*([a-z]+(?: rounds?)?)\s*,?", re.IGNORECASE)
 
 
@@ -57,19 +66,31 @@ def parse_duration(text: str, time: TimeScales | None = None) -> int:
     stripped = text.strip()
     if not stripped:
         raise TurnkeeperError(f"empty duration: {hint}")
+    if len(stripped) > 100:
+        raise TurnkeeperError(f"duration {_cut(text)!r} is too long to read: {hint}")
     total, position = 0, 0
     while position < len(stripped):
         match = _PART.match(stripped, position)
         if match is None:
             raise TurnkeeperError(
-                f"cannot read duration {text!r} at {stripped[position:]!r}: {hint}"
+                f"cannot read duration {_cut(text)!r} at {_cut(stripped[position:])!r}: {hint}"
             )
         seconds = _unit_seconds(match[2], time)
         if seconds is None:
-            raise TurnkeeperError(f"unknown unit {match[2]!r} in duration {text!r}: {hint}")
-        total += int(match[1]) * seconds
+            raise TurnkeeperError(f"unknown unit {match[2]!r} in duration {_cut(text)!r}: {hint}")
+        digits = match[1].lstrip("0")
+        if len(digits) > _MOST_DIGITS:
+            raise TurnkeeperError(f"duration {_cut(text)!r} is too long: {_LONGEST}")
+        total += int(digits or "0") * seconds
+        if total > MAX_DURATION:
+            raise TurnkeeperError(f"duration {_cut(text)!r} is too long: {_LONGEST}")
         position = match.end()
     return total
+
+
+def _cut(text: str) -> str:
+    """A duration as the user gave it, cut short in a message if it is long."""
+    return text if len(text) <= 40 else f"{text[:40]}..."
 
 
 def format_duration(seconds: int) -> str:

@@ -7,7 +7,7 @@ naming the file and the key.
 
 from __future__ import annotations
 
-import tomllib
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ from pydantic import ConfigDict, Field, ValidationError, field_validator, model_
 
 from turnkeeper.dice import UsageDie, parse
 from turnkeeper.errors import DiceNotationError, TurnkeeperError
+from turnkeeper.files import parse_toml, read_text
 from turnkeeper.frozen import Frozen
 from turnkeeper.rules.schema import Ruleset
 
@@ -210,18 +211,15 @@ def parse_party(text: str, source: str = "party file", ruleset: Ruleset | None =
     >>> party.leader, party.supplies.dice
     ('Aldo', {'arrows': 10})
     """
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise PartyFileError(f"{source}: not valid TOML ({error})") from None
-    data = dict(raw)
+    data = dict(parse_toml(text, source, PartyFileError))
     if isinstance(data.get("supplies"), Mapping):
         try:
             data["supplies"] = _supplies(data["supplies"])
         except PartyFileError as error:
             raise PartyFileError(f"{source}: {error}; see docs/party.md") from None
     try:
-        party = Party.model_validate(data)
+        # strictly, as JSON: a file's `hp = true` or `hp = "3"` is a slip, not 1 or 3
+        party = Party.model_validate_json(json.dumps(data, default=str), strict=True)
     except ValidationError as error:
         first = error.errors()[0]
         where = _where(tuple(first["loc"])) or "(top level)"
@@ -240,9 +238,5 @@ def parse_party(text: str, source: str = "party file", ruleset: Ruleset | None =
 
 def load_party(path: str | Path, ruleset: Ruleset | None = None) -> Party:
     """Read a party file from disk (the one I/O in this package, kept at the edge)."""
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as error:
-        raise PartyFileError(f"{file}: cannot read the party file ({error.strerror})") from None
-    return parse_party(text, str(file), ruleset)
+    text = read_text(path, "party file", PartyFileError, missing=PartyFileError)
+    return parse_party(text, str(path), ruleset)

@@ -19,7 +19,6 @@ what was expected.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -31,12 +30,16 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from turnkeeper.errors import NotFoundError, RulesetError
+from turnkeeper.files import parse_toml, read_text
 from turnkeeper.rules.schema import Ruleset, RulesetInfo
 from turnkeeper.rules.schema.base import MisplacedValue
 
 __all__ = ["find_ruleset", "load_ruleset", "parse_ruleset", "preset", "presets"]
 
 _PRESETS: Traversable = files("turnkeeper.rules") / "presets"
+
+#: The most files an ``extends`` chain may hold, the ruleset's own file included.
+MAX_EXTENDS = 16
 
 
 @dataclass(frozen=True)
@@ -77,19 +80,12 @@ def _path_source(path: Path) -> _Source:
 
 
 def _read_toml(source: _Source) -> dict[str, Any]:
-    try:
-        text = source.file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise NotFoundError(f"{source.shown}: no such ruleset file") from None
-    except OSError as error:
-        raise RulesetError(f"{source.shown}: cannot read the file ({error.strerror})") from None
-    except UnicodeDecodeError:
-        raise RulesetError(f"{source.shown}: not a text file (TOML must be UTF-8)") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        # tomllib's message already ends "(at line L, column C)"
-        raise RulesetError(f"{source.shown}: not valid TOML: {error}") from None
+    file = source.file
+    if isinstance(file, Path):
+        text = read_text(file, "ruleset file", RulesetError)
+    else:
+        text = file.read_text(encoding="utf-8")  # a shipped preset
+    return parse_toml(text, source.shown, RulesetError)
 
 
 def _merge(
@@ -150,6 +146,11 @@ def _resolved_data(
     if source.key in chain:
         raise RulesetError(
             f"{source.shown}: extends: goes round in a circle ({' -> '.join((*chain, source.key))})"
+        )
+    if len(chain) >= MAX_EXTENDS:
+        raise RulesetError(
+            f"{source.shown}: extends: the chain is more than {MAX_EXTENDS} files long; "
+            f"a ruleset extends at most {MAX_EXTENDS - 1} others in a row"
         )
     data = _read_toml(source)
     target = data.pop("extends", None)
@@ -300,7 +301,7 @@ def preset(name: str) -> Ruleset:
 
 
 def presets() -> list[RulesetInfo]:
-    """What each shipped preset encodes: name, title, seed text and catalogue prefix."""
+    """What each shipped preset encodes: name, title, rules text and rule-ID prefix."""
     return [preset(name).ruleset for name in _preset_names()]
 
 

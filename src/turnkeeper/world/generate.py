@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from turnkeeper.world.errors import MapError
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import Feature, HexMap, Road, Terrain, Visibility
+from turnkeeper.world.mapfile import check_map_size
 
 _ADJECTIVES = ("Old", "Grey", "Broken", "Silent", "Red", "Hollow", "Sunken", "Black", "Pale")
 _THINGS = (
@@ -121,8 +123,9 @@ def generate_map(width: int, height: int, seed: int, name: str | None = None) ->
     >>> (m.width, m.height), m == generate_map(12, 8, seed=7)
     ((12, 8), True)
     """
-    if width < 1 or height < 1:
-        raise ValueError(f"a map needs at least one hex (got {width} x {height})")
+    check_map_size(width, height)
+    if not 0 <= seed < 2**63:
+        raise MapError(f"seed {seed}: a map's seed is a whole number from 0 to {2**63 - 1:,}")
     rng = np.random.default_rng(seed)
     terrain = _terrain(rng, height, width)
     road = np.zeros_like(terrain)

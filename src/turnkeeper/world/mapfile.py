@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -22,9 +21,14 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.files import MAX_NAME_LENGTH, parse_json, parse_toml
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import ROAD_LETTERS, TERRAIN_LETTERS, Feature, HexMap
+
+#: The widest and tallest map: 4 million hexes make and draw in seconds, and a route search
+#: over them fits in memory.
+MAX_MAP_SIDE = 2000
 
 _TERRAIN_CHARS = "".join(TERRAIN_LETTERS.values())
 _ROAD_CHARS = "".join(ROAD_LETTERS.values())
@@ -52,9 +56,9 @@ class MapFile(BaseModel):
 
     model_config = ConfigDict(extra="forbid", title="turnkeeper map", defer_build=True)
 
-    name: str = Field(min_length=1)
-    width: int = Field(ge=1, le=10000, description="Columns of hexes.")
-    height: int = Field(ge=1, le=10000, description="Rows of hexes.")
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
+    width: int = Field(strict=True, ge=1, le=MAX_MAP_SIDE, description="Columns of hexes.")
+    height: int = Field(strict=True, ge=1, le=MAX_MAP_SIDE, description="Rows of hexes.")
     terrain: list[str] = Field(
         description=(
             "One string per row (top to bottom), one letter per hex: p plains, h hills, "
@@ -112,6 +116,22 @@ def _grid(rows: list[str], key: str, width: int, height: int, table: Any, where:
     return codes.reshape(height, width).astype(np.uint8)
 
 
+def check_map_size(width: int, height: int, where: str = "map") -> None:
+    """Refuse a map larger than :data:`MAX_MAP_SIDE` on a side before anything is made of it.
+
+    >>> check_map_size(2001, 10)
+    Traceback (most recent call last):
+    ...
+    turnkeeper.world.errors.MapError: map: 2001 x 10 hexes: maps are at most 2,000 x 2,000 hexes
+    """
+    if not (1 <= width <= MAX_MAP_SIDE and 1 <= height <= MAX_MAP_SIDE):
+        raise MapError(
+            f"{where}: {width} x {height} hexes: maps are at most "
+            f"{MAX_MAP_SIDE:,} x {MAX_MAP_SIDE:,} hexes"
+            + ("" if width >= 1 and height >= 1 else ", and at least 1 x 1")
+        )
+
+
 def map_from_data(data: Any, where: str = "<map>") -> HexMap:
     """Check plain data (as read from TOML or JSON) and build the map it describes."""
     try:
@@ -119,7 +139,15 @@ def map_from_data(data: Any, where: str = "<map>") -> HexMap:
     except ValidationError as error:
         first = error.errors()[0]
         path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
-        raise MapError(f"{where}: {path.lstrip('.') or '(top level)'}: {first['msg']}") from None
+        message = first["msg"]
+        if first["type"] in ("less_than_equal", "greater_than_equal") and path in (
+            ".width",
+            ".height",
+        ):
+            message = (
+                f"maps are at most {MAX_MAP_SIDE:,} x {MAX_MAP_SIDE:,} hexes, got {first['input']}"
+            )
+        raise MapError(f"{where}: {path.lstrip('.') or '(top level)'}: {message}") from None
     terrain = _grid(spec.terrain, "terrain", spec.width, spec.height, _TERRAIN_TABLE, where)
     road = (
         _grid(spec.roads, "roads", spec.width, spec.height, _ROAD_TABLE, where)
@@ -245,11 +273,9 @@ def loads_map(text: str, fmt: str, where: str = "<map>") -> HexMap:
     """Read map file text in ``fmt`` ("toml", "json", or "csv": a grid of terrain)."""
     if fmt == "csv":
         return map_from_data(_csv_grid(text, where), where)
-    try:
-        data = tomllib.loads(text) if fmt == "toml" else json.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as error:
-        raise MapError(f"{where}: not valid {fmt.upper()}: {error}") from None
-    return map_from_data(data, where)
+    if fmt == "toml":
+        return map_from_data(parse_toml(text, where, MapError), where)
+    return map_from_data(parse_json(text, where, MapError), where)
 
 
 #: A terrain cell of a grid made elsewhere: its letter, or its name in any case and spacing.

@@ -25,7 +25,6 @@ key path and what was expected.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Collection, Mapping
 from itertools import pairwise
 from pathlib import Path
@@ -35,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from turnkeeper.dice import parse
 from turnkeeper.errors import NotFoundError, TurnkeeperError
+from turnkeeper.files import MAX_NAME_LENGTH, parse_toml, read_text
 
 __all__ = [
     "Area",
@@ -182,7 +182,7 @@ class SiteLevel(_Model):
 
 
 class SiteInfo(_Model):
-    name: str = Field(min_length=1)
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
     kind: Literal["dungeon", "ruin", "cave", "site"] = "dungeon"
     description: str = ""
     notes: str = Field("", description="For the referee only.")
@@ -263,17 +263,14 @@ def _dotted(loc: tuple[int | str, ...]) -> str:
 
 def parse_site(text: str, shown: str = "<site>") -> Site:
     """Read a site from TOML text; ``shown`` names the file in messages."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise SiteError(f"{shown}: not valid TOML: {error}") from None
-    return site_from_data(data, shown)
+    return site_from_data(parse_toml(text, shown, SiteError), shown)
 
 
 def site_from_data(data: Mapping[str, Any], shown: str = "<site>") -> Site:
     """Check already-read site data against the format; one :class:`SiteError` if broken."""
     try:
-        site = Site.model_validate(dict(data))
+        # strictly: a file's `number = "1"` or `lit = 1` is a slip, not 1 or true
+        site = Site.model_validate(dict(data), strict=True)
     except ValidationError as error:
         first = error.errors()[0]
         more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
@@ -309,14 +306,7 @@ def _check_dice(site: Site, shown: str) -> None:
 
 def load_site(path: str | Path) -> Site:
     """Load a site file; a missing or broken file is one clear error."""
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise NotFoundError(f"{file}: no such site file") from None
-    except OSError as error:
-        raise SiteError(f"{file}: cannot read the file ({error.strerror})") from None
-    return parse_site(text, str(file))
+    return parse_site(read_text(path, "site file", SiteError), str(path))
 
 
 class PendingEncounter(_Model):

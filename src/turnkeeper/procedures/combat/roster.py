@@ -35,13 +35,13 @@ campaign's party file serves as a ``--party`` file too.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from typing import Any
 
 from pydantic import ValidationError
 
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.files import parse_toml
 from turnkeeper.kernel.combat_state import Combatant, Side
 
 __all__ = ["RosterError", "encounter_foes", "parse_monster", "parse_roster"]
@@ -84,10 +84,7 @@ def _combatant(entry: Mapping[str, Any], side: Side, where: str) -> list[Combata
 
 def parse_roster(text: str, source: str = "roster") -> list[Combatant]:
     """Every combatant of a roster file's text, party side first, in file order."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise RosterError(f"{source}: not valid TOML ({error})") from None
+    data = parse_toml(text, source, RosterError)
     stray = set(data) - set(_SECTIONS) - {"supplies", "leader"}
     if stray:
         raise RosterError(

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from itertools import pairwise
 
 from pydantic import Field, model_validator
 
-from turnkeeper.rules.schema.base import DiceExpression, Rules, Whole
+from turnkeeper.rules.schema.base import DiceExpression, MisplacedValue, Rules, Whole
 
 # --- time -------------------------------------------------------------------------------
+
+#: The calendar's months a year (its days a month are the ruleset's ``month_days``).
+MONTHS_A_YEAR = 12
+#: ``calendar_start`` as written: year-month-day, then the hour and minute if given.
+CALENDAR_START = re.compile(r"^\s*(\d{1,6})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2}))?\s*$")
 
 
 class TimeScales(Rules):
@@ -29,6 +35,54 @@ class TimeScales(Rules):
     calendar_start: str = Field(
         "1-01-01T08:00", description="The campaign's first moment: year-month-day and hour."
     )
+
+    @model_validator(mode="after")
+    def _calendar_starts_on_a_date(self) -> TimeScales:
+        # checked with the ruleset, so `rules check` refuses what `new` could not start from
+        match = CALENDAR_START.match(self.calendar_start)
+        if match is None:
+            raise MisplacedValue(
+                "calendar_start",
+                "expected year-month-day and hour such as 1-01-01T08:00 (a year of at most "
+                f"6 digits), got {self.calendar_start!r}",
+            )
+        month, day = int(match[2]), int(match[3])
+        hour, minute = int(match[4] or 0), int(match[5] or 0)
+        if int(match[1]) < 1 or not 1 <= month <= MONTHS_A_YEAR:
+            raise MisplacedValue(
+                "calendar_start",
+                f"no such date {self.calendar_start!r}: years count from 1, months from 1 "
+                f"to {MONTHS_A_YEAR}",
+            )
+        if not 1 <= day <= self.month_days:
+            raise MisplacedValue(
+                "calendar_start",
+                f"no such date {self.calendar_start!r}: a month has days 1 to "
+                f"{self.month_days} (month_days)",
+                ("month_days",),
+            )
+        if hour >= self.day_hours or minute >= 60:
+            raise MisplacedValue(
+                "calendar_start",
+                f"no such time {self.calendar_start!r}: a day has hours 0 to "
+                f"{self.day_hours - 1} (day_hours) and an hour minutes 0 to 59",
+                ("day_hours",),
+            )
+        return self
+
+    max_wait_days: Whole | None = Field(
+        None,
+        gt=0,
+        le=36_500,  # a century: beyond it one command would keep a server deciding for hours
+        exclude_if=lambda days: days is None,  # journals written before it stay identical
+        description="The longest wait one command may pass, in days (none: a year, 12 months).",
+    )
+
+    @property
+    def longest_wait(self) -> int:
+        """The seconds one wait may pass at most: ``max_wait_days``, else a year of 12 months."""
+        days = self.max_wait_days if self.max_wait_days is not None else 12 * self.month_days
+        return days * self.day_hours * 3600
 
 
 # --- overloaded dice and tables ----------------------------------------------------------
