@@ -1,7 +1,9 @@
-"""CLI verbs: ``rulesets``, ``rules show|check`` and ``table roll|list``.
+"""CLI verbs: ``rulesets``, ``rules show|check|explain`` and ``table roll|list``.
 
 Rulesets are data (the presets and the user's own TOML files); these verbs list them, show
-one resolved in full, check a file, and roll its tables and overloaded dice.
+one resolved in full, check a file, explain a rule ID from the project's rule reference
+(:mod:`turnkeeper.rules.reference`, also docs/rules.md), and roll its tables and
+overloaded dice.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 import typer
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 from rich.tree import Tree
 
 from turnkeeper.cli.app import JsonOption, console, emit
@@ -20,14 +23,15 @@ from turnkeeper.cli.options import SetOption, set_values
 from turnkeeper.dice import SeededDice, format_fraction, parse
 from turnkeeper.errors import DiceNotationError, IllegalCommandError, NotFoundError
 from turnkeeper.rules import Ruleset, find_ruleset, load_ruleset, presets
-from turnkeeper.tables import roll_overloaded, roll_ranged, table_odds
+from turnkeeper.rules.reference import entry_lines, find_rule, preset_values, rules_of, text_of
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
 
 rules_app = typer.Typer(
     help="Show and check rulesets (presets or your own TOML files).\n\n"
-    "Example: `turnkeeper rules show ex`."
+    "Explain any rule by its ID: the project's rule reference, also in docs/rules.md.\n\n"
+    "Example: `turnkeeper rules show ex`; `turnkeeper rules explain tp-wil-7`."
 )
 table_app = typer.Typer(
     help="Roll a ruleset's tables and overloaded dice.\n\n"
@@ -66,26 +70,31 @@ def rulesets_command(as_json: bool = JsonOption) -> None:
             table.add_row(info.name, info.title, info.text, info.prefix)
         console().print(table)
         console().print("[dim]turnkeeper rules show NAME shows one in full[/]")
+        console().print(
+            "[dim]every rule ID explained: docs/rules.md, or turnkeeper rules explain TP-WIL-7[/]"
+        )
 
     emit(data, as_json, render)
 
 
 def _tree(label: str, data: Any) -> Tree:
-    tree = Tree(f"[bold]{escape(label)}[/]")
+    tree = Tree(Text(label, style="bold"))
     _grow(tree, data)
     return tree
 
 
 def _grow(tree: Tree, data: Any) -> None:
+    # Labels are Text, not markup: a list of words such as ["fighter"] would read as a tag.
     for key, value in data.items():
         if isinstance(value, dict) and value:
-            _grow(tree.add(f"[bold cyan]{key}[/]"), value)
+            _grow(tree.add(Text(str(key), style="bold cyan")), value)
         elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            branch = tree.add(f"[bold cyan]{key}[/]")
+            branch = tree.add(Text(str(key), style="bold cyan"))
             for index, item in enumerate(value):
-                _grow(branch.add(f"[cyan]{index + 1}[/]"), item)
+                _grow(branch.add(Text(str(index + 1), style="cyan")), item)
         else:
-            tree.add(f"[cyan]{escape(str(key))}[/] = {_scalar(value)}")
+            shown = Text("none", style="dim") if value is None else Text(_scalar(value))
+            tree.add(Text.assemble((str(key), "cyan"), " = ", shown))
 
 
 def _scalar(value: Any) -> str:
@@ -94,8 +103,8 @@ def _scalar(value: Any) -> str:
     if isinstance(value, dict):
         return "{}"
     if value is None:
-        return "[dim]none[/]"
-    return escape(str(value))
+        return "none"
+    return str(value)
 
 
 @rules_app.command("show")
@@ -109,9 +118,19 @@ def show_command(
     """
     rules = find_ruleset(name)
     data = rules.model_dump(mode="json")
-    emit(
-        data, as_json, lambda: console().print(_tree(f"{rules.name}: {rules.ruleset.title}", data))
-    )
+
+    def render() -> None:
+        console().print(_tree(f"{rules.name}: {rules.ruleset.title}", data))
+        if rules.ruleset.prefix:
+            console().print(
+                f"its rules ({rules.ruleset.prefix}-...) explained: docs/rules.md, or "
+                f"turnkeeper rules explain {rules.ruleset.prefix.lower()}",
+                style="dim",
+                markup=False,
+                highlight=False,
+            )
+
+    emit(data, as_json, render)
 
 
 @rules_app.command("check")
@@ -126,6 +145,56 @@ def check_command(
     rules = load_ruleset(file)
     data = {"ok": True, "file": str(file), "name": rules.name, "title": rules.ruleset.title}
     emit(data, as_json, lambda: console().print(f"[green]ok[/] {file}: {rules.name}"))
+
+
+@rules_app.command("explain")
+def explain_command(
+    rule_id: str = typer.Argument(
+        ...,
+        metavar="ID",
+        help="A rule ID in any case, such as tp-wil-7; or a text's prefix (tp, ex, pg, dg, cb) "
+        "to list its rules.",
+    ),
+    as_json: bool = JsonOption,
+) -> None:
+    """Explain a rule by its ID: what it requires, its ruleset keys, its tests, its source.
+
+    The project's rule reference: the same entries as docs/rules.md. A text's prefix lists
+    that text's rules.
+
+    Example: `turnkeeper rules explain tp-wil-7`; `turnkeeper rules explain cb`.
+    """
+    listed = rules_of(rule_id)
+    if listed is not None:
+        rows = [
+            {"id": found, "title": entry.title, "origin": entry.origin} for found, entry in listed
+        ]
+        emit(
+            rows,
+            as_json,
+            lambda: console().print(
+                "\n".join(f"{row['id']}: {row['title']}" for row in rows),
+                markup=False,
+                highlight=False,
+            ),
+        )
+        return
+    found, entry = find_rule(rule_id)
+    text = text_of(found)
+    data = {
+        "id": found,
+        "text": text.title,
+        "preset": text.preset,
+        **entry.model_dump(mode="json", exclude={"preset_keys"}),
+        "preset_keys": preset_values(found, entry),
+    }
+    emit(
+        data,
+        as_json,
+        lambda: console().print(
+            "\n".join(entry_lines(found, entry)), markup=False, highlight=False, soft_wrap=True
+        ),
+    )
 
 
 # --- table roll, table list -----------------------------------------------------------------------
@@ -187,6 +256,9 @@ def table_roll_command(
     Example: `turnkeeper table roll reaction --set CHA=1`;
     `turnkeeper table roll wilderness --milieu desert`.
     """
+    # Deferred to the verb that rolls: the exact odds load icepool, which `rules` never needs.
+    from turnkeeper.tables import roll_overloaded, roll_ranged, table_odds
+
     rules = find_ruleset(ruleset)
     values = set_values(set_items)
     # The adapter, not the core, draws a fresh seed; printing it makes the roll repeatable.
