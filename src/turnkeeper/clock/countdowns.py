@@ -7,8 +7,8 @@ that start, tick and end countdowns in a campaign are in
 - DG-CD-1: a rapid countdown (RC) ticks at the end of a combat or social round, a short one
   (SC) at the end of an exploration round, a day one (DC) at the end of a day, a generic one
   (GC) only when a rule says so. The types come from ``ruleset.countdowns.types``; when a
-  ruleset names none, :data:`DEFAULT_TYPES` (the catalogue's) apply.
-- DG-CD-2 (the catalogue's default): the end of a longer frame ends every countdown of a
+  ruleset names none, :data:`DEFAULT_TYPES` (the text's four) apply.
+- DG-CD-2 (the project's default reading): the end of a longer frame ends every countdown of a
   shorter type, whether or not a countdown of the longer type runs. Generic countdowns tick
   on no frame and so are never ended by one.
 - DG-CD-5: the seed's example ticks an SC on combat rounds; the definition stands.
@@ -49,12 +49,12 @@ OUTCOME_NUMBERS: dict[str, str] = {
 
 
 def countdown_types(ruleset: Ruleset) -> dict[str, CountdownType]:
-    """The ruleset's countdown types, or the catalogue's four (DG-CD-1) when it names none."""
+    """The ruleset's countdown types, or the text's four (DG-CD-1) when it names none."""
     return dict(ruleset.countdowns.types) or dict(DEFAULT_TYPES)
 
 
 def failure_outcomes(ruleset: Ruleset) -> dict[str, tuple[int, int]]:
-    """The four-outcome rule of DG-FCD-1, from the ruleset or the catalogue's defaults."""
+    """The four-outcome rule of DG-FCD-1, from the ruleset or the project's defaults."""
     return dict(ruleset.countdowns.failure_outcomes) or dict(DEFAULT_OUTCOMES)
 
 

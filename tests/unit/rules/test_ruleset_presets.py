@@ -18,11 +18,12 @@ def test_every_preset_loads_and_names_its_text(name: str) -> None:
     rules = preset(name)
     assert rules.name == name
     assert rules.ruleset.prefix == name.upper()
-    assert rules.ruleset.text.endswith(".txt")
+    assert rules.ruleset.text and not rules.ruleset.text.endswith(".txt")  # by its title
     header = (files("turnkeeper.rules") / "presets" / f"{name}.toml").read_text()
-    # the header comment names the source text and the prefix of the rule IDs it encodes
-    assert header.splitlines()[1].startswith('# Source text: "')
+    # the header comment names the rules text, the prefix of its rule IDs and the reference
+    assert header.splitlines()[1].startswith('# Rules text: "')
     assert f"Rule IDs: {name.upper()}-" in header
+    assert "docs/rules.md" in header and "turnkeeper rules explain" in header
 
 
 def test_presets_lists_all_five() -> None:

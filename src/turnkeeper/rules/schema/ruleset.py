@@ -29,8 +29,12 @@ class RulesetInfo(Rules):
 
     name: str
     title: str
-    text: str = Field("", description="The seed file the preset encodes.")
-    prefix: str = Field("", description="The catalogue prefix, e.g. 'TP'.")
+    text: str = Field("", description="The rules text the ruleset encodes, by its title.")
+    prefix: str = Field(
+        "",
+        description="The prefix of the text's rule IDs, e.g. 'TP'; the project's rule reference "
+        "explains each (docs/rules.md, `turnkeeper rules explain TP-WIL-7`).",
+    )
     description: str = ""
 
 
