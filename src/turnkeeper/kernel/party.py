@@ -50,6 +50,9 @@ class Character(Model):
     equipment: tuple[str, ...] = ()
     healed_day: int | None = Field(None, description="The day of the last daily healing.")
     damage: str = Field("d6", description="PG-ATK-2: the weapon's damage, a dice expression.")
+    attack_bonus: int = Field(
+        0, description="PG-ATK-2: the hit bonus (HB) and any magic weapon's, added to attacks."
+    )
 
     @field_validator("damage")
     @classmethod

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from turnkeeper.campaign import PartyFileError, load_party, parse_party
+from turnkeeper.campaign import Journal, PartyFileError, load_party, parse_party
+from turnkeeper.dice import TypedDice
+from turnkeeper.procedures.combat import attack_bonus, hits, party_combatants
 from turnkeeper.rules.loader import preset
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -55,3 +57,17 @@ def test_a_broken_party_file_is_one_error_naming_file_and_key(text: str, message
 def test_a_missing_party_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(PartyFileError, match="cannot read the party file"):
         load_party(tmp_path / "nope.toml")
+
+
+def test_pg_atk_2_a_character_carries_a_hit_bonus_into_the_fight() -> None:
+    """PG-ATK-2: "adds any bonuses (HB if available, STR for melee...)": the party file's
+    ``attack_bonus`` (refused before) reaches the fight, so under pg a fighter with HB 1 and
+    STR 2 who rolls 11 totals 14 against AC 14: equal to or higher, a hit."""
+    text = '[[characters]]\nname = "Aldo"\nhp = 8\nattack_bonus = 1\nstats = { STR = 2 }\n'
+    party = parse_party(text)
+    assert party.characters[0].attack_bonus == 1
+    pg = preset("pg")
+    aldo = party_combatants(Journal.start("hb", pg, party, seed=1).state)[0]
+    bonus = attack_bonus(aldo, pg, ranged=False, second_wind=False)
+    assert (aldo.attack_bonus, bonus) == (1, 3)
+    assert hits(TypedDice([11]).die(20) + bonus, 14, pg)

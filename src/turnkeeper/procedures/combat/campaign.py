@@ -63,6 +63,7 @@ def party_combatants(state: CampaignState) -> tuple[Combatant, ...]:
                 level=character.level,
                 save=character.save,
                 damage=character.damage,
+                attack_bonus=character.attack_bonus,
                 conditions=conditions,
             )
         )
