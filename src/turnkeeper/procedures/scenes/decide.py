@@ -120,6 +120,18 @@ def _open(state: SceneState, command: OpenScene, rules: Ruleset) -> list[SceneEv
     ]
 
 
+def _one_vote_each(votes: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """DG-SPOT-1: each player has one vote; the same vote given again counts once, and two
+    different candidates from one voter are refused."""
+    cast: dict[str, str] = {}
+    for voter, candidate in votes:
+        if cast.setdefault(voter, candidate) != candidate:
+            raise _illegal(
+                f"{voter} votes for both {cast[voter]} and {candidate}: one vote each (DG-SPOT-1)"
+            )
+    return tuple(cast.items())
+
+
 def _majority(scene: Scene, votes: tuple[tuple[str, str], ...]) -> str | None:
     for voter, candidate in votes:
         for who in (voter, candidate):
@@ -140,7 +152,7 @@ def _spotlight(state: SceneState, command: TakeSpotlight, rules: Ruleset) -> lis
         raise _illegal("the spotlight is with the GM: the GM acts next (scene gm)")
     if scene.spotlit is not None:
         raise _illegal(f"{scene.spotlit} already holds the spotlight and acts next")
-    votes = tuple(command.votes) if not isinstance(command.votes, Mapping) else ()
+    votes = _one_vote_each(tuple(command.votes) if not isinstance(command.votes, Mapping) else ())
     winner = _majority(scene, votes)
     if winner is not None and command.gm_choice not in (None, winner):
         raise _illegal(
