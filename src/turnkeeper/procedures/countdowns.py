@@ -6,6 +6,10 @@ records what happens to countdowns as events. Interpretations, documented:
 - A countdown that runs out ends and leaves the state, unless it deals precision wounds
   after it ends (DG-CD-4, suffocating): then it stays, spent, and each further tick is a
   :class:`PrecisionWound` for its subject.
+- DG-CD-1, DG-RND-1: time passes in rounds of one kind (the open scene's; out of a scene
+  each type's first round, so a rapid countdown ticks on combat rounds): ``wait 1m`` ticks a
+  rapid countdown 10 times, not 11 (10 combat rounds and a social round); a countdown ticks
+  at most once when several of its frames end at the same instant.
 - DG-FCD-2: when the regular countdown runs out the task succeeds, when the failure one
   does it fails; either way both end. On a partial success the regular countdown ticks
   first, so a tie goes to the party. A pair ended early by a longer frame (DG-CD-2) or by
@@ -14,7 +18,7 @@ records what happens to countdowns as events. Interpretations, documented:
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, get_args
 
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.clock.countdowns import (
@@ -30,8 +34,10 @@ from turnkeeper.clock.countdowns import (
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.errors import DiceNotationError, IllegalCommandError
 from turnkeeper.kernel.events import Event, RollRecord, Visibility
+from turnkeeper.kernel.scene_state import Frame
 from turnkeeper.kernel.schedule import Draft, Hook
 from turnkeeper.kernel.state import CampaignState
+from turnkeeper.rules.schema import CountdownType
 
 # --- events -------------------------------------------------------------------------------
 
@@ -282,11 +288,37 @@ def trigger(state: CampaignState, name: str, subject: str | None = None) -> list
     return draft.events
 
 
+#: DG-RND-1's kinds of round: the play is in one kind at a time.
+ROUND_FRAMES: frozenset[str] = frozenset(get_args(Frame))
+
+
+def _rounds_passing(state: CampaignState, types: dict[str, CountdownType]) -> frozenset[str]:
+    """DG-RND-1: the kind of round time passes in. A round is a combat, a social or an
+    exploration round, never two at once: in an open scene its own kind (a free scene has
+    no rounds); out of any scene, the project's default, each countdown type's first round
+    (a rapid countdown's combat round, a short one's exploration round)."""
+    scene = state.scenes.scene
+    if scene is not None:
+        frame = scene.kind.frame
+        return frozenset({frame}) if frame is not None else frozenset()
+    firsts = (next((f for f in t.ticks_on if f in ROUND_FRAMES), None) for t in types.values())
+    return frozenset(f for f in firsts if f is not None)
+
+
+def _passing(frame: str, rounds: frozenset[str]) -> bool:
+    return frame not in ROUND_FRAMES or frame in rounds
+
+
 def _frame_end(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
+    """DG-CD-1, DG-CD-2: countdowns tick at the end of their frames, once however many of
+    them end together, and the end of a longer frame ends the shorter countdowns. The
+    rounds ending are those :func:`_frames` asked the wait for, or the round a scene ended."""
     types = countdown_types(draft.state.ruleset)
+    ticked: set[str] = set()
     for frame in boundary.frames:
         for countdown in draft.state.countdowns:
-            if ticks_at_frame(countdown, frame, types):
+            if countdown.name not in ticked and ticks_at_frame(countdown, frame, types):
+                ticked.add(countdown.name)
                 _tick(draft, countdown.name, f"{frame.replace('_', ' ')} ends")
         for countdown in draft.state.countdowns:
             if ends_at_frame(countdown, frame, types) and countdown in draft.state.countdowns:
@@ -294,9 +326,13 @@ def _frame_end(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
 
 
 def _frames(state: CampaignState) -> frozenset[str]:
+    """The frames a wait stops at for the countdowns: only rounds of the kind passing."""
     if not state.countdowns:
         return frozenset()
-    return frames_watched(state.countdowns, countdown_types(state.ruleset))
+    types = countdown_types(state.ruleset)
+    rounds = _rounds_passing(state, types)
+    watched = frames_watched(state.countdowns, types)
+    return frozenset(f for f in watched if _passing(f, rounds))
 
 
 #: At each frame's end countdowns tick (DG-CD-1), and shorter ones end (DG-CD-2).

@@ -19,6 +19,8 @@ from turnkeeper.campaign import (
 )
 from turnkeeper.dice import TypedDice
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.scene_state import SceneKind
+from turnkeeper.procedures.scenes import OpenScene
 
 MakeJournal = Callable[..., Journal]
 ROUND, EXPLORATION, DAY = 6, 600, 86400
@@ -173,3 +175,35 @@ def test_dg_fcd_1_a_failure_countdown_ends_with_its_type_s_longer_frame(
     assert (left(journal, "chase"), left(journal, "chase (failure)")) == (8, 9)
     journal.execute(Wait(EXPLORATION))
     assert names(journal) == []
+
+
+def test_dg_cd_1_wait_1m_ticks_a_rapid_countdown_as_rounds_of_one_kind(
+    make_journal: MakeJournal,
+) -> None:
+    """DG-CD-1: an RC "ticks at the end of a combat round or social round", and a round is
+    of one kind (DG-RND-1): a minute out of any scene is 10 combat rounds of 6 s, 10 ticks,
+    not 11 (the social round of the same minute counted too); in an open social scene the
+    minute is one social round, 1 tick."""
+    journal = make_journal("dg")
+    journal.execute(CountdownAdd("fuse", "RC", "20"))
+    records = journal.execute(Wait(60))
+    assert len([r for r in records if r.event.kind == "countdown.ticked"]) == 10
+    assert left(journal, "fuse") == 10
+    journal.execute(OpenScene(SceneKind.SOCIAL, ("freya",)))
+    journal.execute(Wait(60))
+    assert left(journal, "fuse") == 9
+
+
+def test_dg_cd_4_a_suffocating_creature_takes_a_wound_a_combat_round_not_two(
+    make_journal: MakeJournal,
+) -> None:
+    """DG-CD-4: once the RC runs out, "1 precision wound whenever the countdown would tick":
+    in a combat scene a minute is 10 rounds, 10 wounds; the social round ending at the same
+    instant as the 10th combat round no longer adds an 11th."""
+    journal = make_journal("dg")
+    journal.execute(CountdownAdd("suffocating", "RC", "1", subject="Aldo", after_end="wound"))
+    journal.execute(CountdownTick("suffocating"))
+    assert journal.state.countdown("suffocating").spent
+    journal.execute(OpenScene(SceneKind.COMBAT, ("freya",)))
+    records = journal.execute(Wait(60))
+    assert len([r for r in records if r.event.kind == "countdown.precision_wound"]) == 10
