@@ -286,3 +286,24 @@ def test_tp_dun_1_a_forced_rest_turn_covers_no_distance(tmp_path: Path, tk: Tk) 
     assert taken["text"] == "turn 1: a forced rest, no distance covered"
     assert taken["data"]["feet"] is None and taken["data"]["area"] == "3"
     assert "rest.done" in [r["kind"] for r in turn["records"]]
+
+
+def test_pg_rea_1_a_hungry_foe_s_surprise_leaves_pg_s_reaction_alone(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """PG-REA-1 reads 2d6 + the leader's CHA only; the -2 for a hungry foe that won
+    surprise is the Exploration text's (EX-SUR-5), not Playing the Game's. Turn 2's check
+    1 meets the hungry rats (1; 2d4 (2, 3); 2d4 (1, 1) x10 ft); the party is surprised on
+    d6 1 (PG-SUR-1), the rats are not (6); reaction 2d6 (4, 4) + CHA 1 = 9: indifferent."""
+    party = tmp_path / "party.toml"
+    party.write_text(PARTY, encoding="utf-8")
+    db = str(tmp_path / "pg.db")
+    tk(db, "new", "Keep", "--ruleset", "pg", "--party", str(party), "--seed", "3")
+    tk(db, "site", "enter", SITE, "--area", "1")
+    tk(db, "turn", "--no-hide")
+    turn = tk(db, "turn", "--no-hide", "--dice", "1,1,2,3,1,1,1,6,4,4")
+    met = next(r for r in turn["records"] if r["kind"] == "dungeon.encounter")
+    encounter = met["data"]["encounter"]
+    assert encounter["party_surprised"] is True and encounter["creature"] == "giant rats"
+    assert (encounter["reaction"], encounter["reaction_modifier"]) == ("indifferent", 0)
+    assert "2d6 (4, 4) + CHA (1) = 9" in [roll["breakdown"] for roll in met["rolls"]]

@@ -163,3 +163,27 @@ def test_cli_scene_persists_between_shell_invocations(db: str) -> None:
     assert again.stderr.strip().splitlines() == [
         "error: no scene is open: the GM sets one first (scene open KIND)"
     ]
+
+
+def test_dg_spot_1_one_players_repeated_votes_count_once(db: str, scene: Tk) -> None:
+    """DG-SPOT-1: the players agree by majority, one vote each: freya voting ulfarmi three
+    times against alberich's own vote is a tie of one vote each, which the GM breaks, not a
+    3-1 majority for ulfarmi; a player naming two candidates is refused."""
+    scene(db, "open", "exploration", "--players", "freya,ulfarmi,alberich")
+    votes = ["--vote", "freya=ulfarmi"] * 3 + ["--vote", "alberich=alberich"]
+    with pytest.raises(IllegalCommandError, match=r"no majority \(ulfarmi 1, alberich 1\)"):
+        scene(db, "spotlight", *votes)
+    with pytest.raises(IllegalCommandError, match="freya votes for both ulfarmi and alberich"):
+        scene(db, "spotlight", "--vote", "freya=ulfarmi", "--vote", "freya=alberich")
+    taken = scene(db, "spotlight", *votes, "--gm", "alberich")
+    assert taken["records"][0]["data"]["votes"] == [["freya", "ulfarmi"], ["alberich", "alberich"]]
+
+
+def test_dg_cd_1_wait_1m_ticks_a_rapid_countdown_ten_times_not_eleven(
+    db: str, scene: Tk, tk: Tk
+) -> None:
+    """DG-CD-1 with DG-RND-1: `wait 1m` out of a scene passes 10 combat rounds of 6 s; the
+    social round ending with the tenth is not a second kind of round at the same time."""
+    tk(db, "countdown", "add", "fuse", "--type", "rapid", "--length", "20")
+    waited = tk(db, "wait", "1m")
+    assert [r["kind"] for r in waited["records"]].count("countdown.ticked") == 10
