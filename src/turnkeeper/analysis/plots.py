@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -26,6 +26,10 @@ from turnkeeper.errors import TurnkeeperError
 FORMATS = (".png", ".svg")
 
 
+#: One colour per ruleset compared: the first as odds have always been drawn, then a second.
+COLOURS = ("#3f78c8", "#e08a1e", "#3a9a5b", "#9b59b6")
+
+
 def plot_distribution(
     distribution: Mapping[int, Fraction],
     title: str,
@@ -35,29 +39,69 @@ def plot_distribution(
 ) -> None:
     """A histogram of an exact distribution, its mean (``mean``, or the distribution's own)
     and quartiles marked, written to ``path`` (.png or .svg)."""
+    plot_compared([("", distribution, mean)], title, path, unit)
+
+
+def plot_compared(
+    series: Sequence[tuple[str, Mapping[int, Fraction], Fraction | None]],
+    title: str,
+    path: str | Path,
+    unit: str = "result",
+) -> None:
+    """Histograms side by side, one per ``(label, distribution, mean)`` (a ruleset against
+    another: ``--vs``), each with its mean and quartiles marked in its colour; a mean of
+    None is the distribution's own."""
     out = Path(path)
     if out.suffix.lower() not in FORMATS:
         raise TurnkeeperError(f"--plot {out}: a plot is a .png or .svg file")
-    results = sorted(distribution)
-    chances = [float(distribution[r]) * 100 for r in results]
-    if mean is None:
-        mean = sum((r * p for r, p in distribution.items()), Fraction(0))
-    shown = format_mixed(mean) if mean.denominator <= 8 else f"{float(mean):.2f}"
-    low, middle, high = quartiles(dict(distribution))
+    if len(series) > len(COLOURS):
+        raise TurnkeeperError(f"a plot compares at most {len(COLOURS)} distributions")
     # A bare Figure draws straight to a file: no pyplot state, no window, no display needed.
     figure = Figure(figsize=(8, 4.5))
     figure.subplots_adjust(left=0.08, right=0.97, bottom=0.12, top=0.9)
     axes = figure.subplots()
-    axes.bar(results, chances, width=0.9, color="#3f78c8")
-    axes.axvline(float(mean), color="#c00000", linewidth=2, label=f"mean {shown}")
-    for mark, name in ((low, "lower quartile"), (middle, "median"), (high, "upper quartile")):
-        axes.axvline(mark, color="#444444", linestyle="--", linewidth=1)
-        axes.annotate(
-            f"{name} {mark}", (mark, max(chances)), rotation=90, va="top", ha="right", fontsize=8
+    width = 0.9 / len(series)
+    single = len(series) == 1
+    for index, (label, distribution, mean) in enumerate(series):
+        colour = COLOURS[index]
+        results = sorted(distribution)
+        chances = [float(distribution[r]) * 100 for r in results]
+        offset = (index - (len(series) - 1) / 2) * width  # bars side by side, marks where true
+        if mean is None:
+            mean = sum((r * p for r, p in distribution.items()), Fraction(0))
+        shown = format_mixed(mean) if mean.denominator <= 8 else f"{float(mean):.2f}"
+        named = f"{label}: " if label else ""
+        axes.bar(
+            [r + offset for r in results], chances, width=width, color=colour, label=label or None
         )
+        axes.axvline(
+            float(mean),
+            color="#c00000" if single else colour,
+            linewidth=2,
+            label=f"{named}mean {shown}",
+        )
+        # Quartiles that fall on one result share one mark and one label.
+        marks: dict[int, list[str]] = {}
+        names = ("lower quartile", "median", "upper quartile")
+        for mark, name in zip(quartiles(dict(distribution)), names, strict=True):
+            marks.setdefault(mark, []).append(name)
+        for mark, named_here in marks.items():
+            axes.axvline(mark, color="#444444" if single else colour, linestyle="--", linewidth=1)
+            said = "quartiles" if len(named_here) == 3 else ", ".join(named_here)
+            axes.annotate(
+                f"{named}{said} {mark}",
+                (mark, 0.99 - 0.5 * index),
+                xycoords=("data", "axes fraction"),
+                rotation=90,
+                va="top",
+                ha="right",
+                fontsize=8,
+                color="#222222" if single else colour,
+                bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "linewidth": 0},
+            )
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # results are whole numbers
     axes.set_title(title)
-    axes.set_xlabel(unit)
+    axes.set_xlabel(unit.replace("_", " "))
     axes.set_ylabel("chance (%)")
-    axes.legend(loc="upper right")
+    axes.legend(loc="best", fontsize=8)
     figure.savefig(out)
