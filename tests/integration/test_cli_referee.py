@@ -40,7 +40,7 @@ def test_readme_at_the_table_fight_starts_from_the_pending_encounter(keep: str, 
     assert any("5 giant rats" in t for t in texts(turn))
     started = tk(keep, "combat", "start")
     assert texts(started)[0].startswith("combat: Aldo, Bea against giant rats 1, giant rats 2")
-    tk(keep, "combat", "round")
+    tk(keep, "combat", "round", "--dice", "6,1")  # the party acts first (PG-INI-1's d6 a side)
     hit = tk(keep, "combat", "attack", "Aldo", "giant rats 1")
     assert texts(hit)[0].startswith("Aldo attacks giant rats 1")
     ended = tk(keep, "combat", "end")

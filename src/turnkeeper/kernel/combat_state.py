@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from turnkeeper.errors import NotFoundError
 from turnkeeper.rules.schema import FaceEvent, Side
+from turnkeeper.rules.schema.combat import ActionKind
 
 __all__ = [
     "Action",
@@ -114,27 +115,14 @@ class Phase(StrEnum):
     ENDED = "ended"
 
 
-class ActionKind(StrEnum):
-    """The kinds of thing an actor declares; each is one 'thing' of TP-ACT-1."""
-
-    ATTACK = "attack"
-    RANGED = "ranged"
-    CAST = "cast"
-    MOVE = "move"
-    MOVE_FAR = "move_far"
-    MANEUVER = "maneuver"
-    OTHER = "other"
-    ON_TURN = "on_turn"
-    INSTANT = "instant"
-
-
 class Action(Frozen):
     """One thing an actor means to do this round.
 
-    ``target`` names a combatant; a move with a target closes into melee with it, a move
-    without one leaves every melee. ``feet`` is the distance of a CB move action;
-    ``dice`` the number of magic dice a caster rolls (TP-MAG-1); ``stat`` the stat of a
-    maneuver's opposed save (TP-INI-2).
+    ``target`` names a combatant; a move with a foe for target closes into melee with it, a
+    move without one, or towards a friend, leaves every melee. ``feet`` is the distance of a
+    CB move action; ``dice`` the number of magic dice a caster rolls (TP-MAG-1); ``stat``
+    the stat of a maneuver's opposed save (TP-INI-2); ``note`` what the player describes
+    ("take oil from my pouch"), which tells two things of one kind apart (TP-ACT-1).
     """
 
     kind: ActionKind
@@ -163,6 +151,10 @@ class Declaration(Frozen):
     def casts(self) -> bool:
         return any(action.kind is ActionKind.CAST for action in self.actions)
 
+    @property
+    def instant(self) -> bool:
+        return any(action.kind is ActionKind.INSTANT for action in self.actions)
+
 
 class CombatState(Frozen):
     """The whole fight: combatants, the round, initiative and what has been declared.
@@ -185,6 +177,12 @@ class CombatState(Frozen):
     face_event: FaceEvent | None = None
     second_wind: bool = False
     declarations: tuple[Declaration, ...] = ()
+    acted: tuple[str, ...] = Field(
+        (), description="Who has acted at once this round (`combat attack`): nothing to resolve."
+    )
+    done: tuple[Side, ...] = Field(
+        (), description="Sides the referee has said are done announcing (or acting) this round."
+    )
     instants_used: tuple[str, ...] = ()
     reaction: str | None = None
     winner: Side | None = None
@@ -215,11 +213,39 @@ class CombatState(Frozen):
         return any(c.standing for c in self.members(side))
 
     def declaration(self, name: str) -> Declaration | None:
-        """What ``name`` declared this round, if anything."""
+        """What ``name`` declared for their turn this round, if anything (an instant reaction
+        taken outside the turn is not their turn's declaration, CB-ACT-5)."""
         for declaration in self.declarations:
-            if declaration.actor.casefold() == name.casefold():
+            if declaration.actor.casefold() == name.casefold() and not declaration.instant:
                 return declaration
         return None
+
+    def pending(self) -> tuple[Declaration, ...]:
+        """The declarations still to resolve: not taken at once, not instant reactions."""
+        acted = {n.casefold() for n in self.acted}
+        return tuple(
+            d for d in self.declarations if d.actor.casefold() not in acted and not d.instant
+        )
+
+    def can_act(self, combatant: Combatant) -> bool:
+        """Standing, and not losing the surprise round (PG-SUR-1, CB-SUR-1, EX-SUR-5)."""
+        lost = self.in_free_round and Condition.SURPRISED in combatant.conditions
+        return combatant.standing and not lost
+
+    def still_to_act(self, side: Side) -> tuple[str, ...]:
+        """Members of ``side`` able to act who have neither declared nor acted this round;
+        none once the referee says the side is done."""
+        if side in self.done:
+            return ()
+        return tuple(
+            c.name
+            for c in self.members(side)
+            if self.can_act(c) and self.declaration(c.name) is None
+        )
+
+    def in_melee(self, combatant: Combatant) -> frozenset[str]:
+        """Who ``combatant`` is in melee with now: partners still standing (TP-INI-1 face 2)."""
+        return frozenset(n for n in combatant.melee_with if self.get(n).standing)
 
     def replace(self, *changed: Combatant) -> CombatState:
         """This state with some combatants swapped for their new versions (by name)."""

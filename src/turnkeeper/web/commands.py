@@ -58,6 +58,7 @@ from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.kernel.combat_state import ActionKind, Combatant, Phase, Side
 from turnkeeper.kernel.scene_state import Outcome, SceneKind
 from turnkeeper.procedures.combat import (
+    AnnounceDone,
     Attack,
     BeginRound,
     Declare,
@@ -653,6 +654,9 @@ class CombatStartBody(_Verb, title="Start a fight"):
     attackers: SideName | None = Field(
         None, description="The side trying for surprise: party or foes [CB-SUR-1]."
     )
+    allies: MonsterLines = Field(
+        (), description="Allies on the party's side, one stat line each [CB-SIDE-1]."
+    )
 
     @classmethod
     def fits(cls, state: CampaignState) -> bool:
@@ -662,6 +666,7 @@ class CombatStartBody(_Verb, title="Start a fight"):
         foes: list[Combatant] = []
         for line in self.foes:
             foes += parse_monster(line)
+        allies = [ally for line in self.allies for ally in parse_monster(line, Side.PARTY)]
         surprised: frozenset[Side] | None = None
         if self.surprise is not None:
             if self.surprise == "none":
@@ -672,6 +677,7 @@ class CombatStartBody(_Verb, title="Start a fight"):
                 surprised = frozenset({_SIDES[self.surprise]})
         return StartFight(
             foes=tuple(foes),
+            allies=tuple(allies),
             surprised=surprised,
             aware=frozenset(_SIDES[side] for side in self.aware),
             attackers=_SIDES[self.attackers] if self.attackers else None,
@@ -702,6 +708,7 @@ class CombatDeclareBody(_Verb, title="Declare"):
     actor: str = Field(min_length=1, description="Who declares.")
     action: ActionKind = Field(description="What they do first.")
     target: str | None = Field(None, description="The target of that action, if any.")
+    note: str = Field("", description="What the player describes, e.g. take oil from my pouch.")
     then: Names = Field(
         (), description="Further actions, ACTION or ACTION:TARGET, e.g. move,attack:Goblin 1."
     )
@@ -709,8 +716,9 @@ class CombatDeclareBody(_Verb, title="Declare"):
     magic_dice: int = Field(1, ge=1, description="Magic dice a caster rolls [TP-MAG-1].")
 
     def command(self, state: CampaignState) -> Command:
+        first = parse_action(self.action.value, self.target, self.feet, self.magic_dice)
         actions = (
-            parse_action(self.action.value, self.target, self.feet, self.magic_dice),
+            first.model_copy(update={"note": self.note.strip()}),
             *(parse_action(extra, None, None, self.magic_dice) for extra in self.then),
         )
         return Declare(self.actor, actions)
@@ -737,6 +745,17 @@ class CombatAttackBody(_Verb, title="Attack"):
 
     def command(self, state: CampaignState) -> Command:
         return Attack(self.attacker, self.target, self.ranged)
+
+
+class CombatAnnounceDoneBody(_Verb, title="Side done"):
+    """Say a side has finished announcing (or acting) this round [TP-CBT-1, CB-RND-1]."""
+
+    where = Place.FIGHT
+    verb: Literal["combat_announce_done"]
+    side: SideName = Field(description="party or foes.")
+
+    def command(self, state: CampaignState) -> Command:
+        return AnnounceDone(_SIDES[self.side])
 
 
 class CombatPinBody(_Verb, title="Pin in the order"):

@@ -33,6 +33,7 @@ from turnkeeper.campaign import (
 )
 from turnkeeper.kernel.combat_state import ActionKind, Side
 from turnkeeper.procedures.combat import (
+    AnnounceDone,
     Attack,
     BeginRound,
     Declare,
@@ -107,6 +108,7 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     "combat_resolve": ({}, Resolve),
     "combat_attack": ({"attacker": "Aldo", "target": "Goblin 1"}, Attack),
     "combat_pin": ({"name": "Aldo", "place": 1}, Pin),
+    "combat_announce_done": ({"side": "foes"}, AnnounceDone),
     "combat_end": ({"winner": "party"}, EndCombat),
     "scene_open": ({"kind": "combat", "players": "freya,ulfarmi"}, OpenScene),
     "scene_spotlight": ({"votes": {"freya": "ulfarmi"}}, TakeSpotlight),
@@ -307,6 +309,8 @@ def test_a_delve_and_a_fight_over_the_api(served: Served) -> None:
     play("combat_pin", name="Goblin 2", place=1)
     play("combat_declare", actor="Aldo", action="attack", target="Goblin 1")
     play("combat_resolve")
+    play("combat_round")
+    play("combat_announce_done", side="foes")  # the pinned goblin, first, does nothing
     assert "combat.attack" in play("combat_attack", attacker="Aldo", target="Goblin 2")
     play("damage", target="Aldo", amount=3, reason="a goblin's knife")
     assert "combat.ended" in play("combat_end", winner="party")

@@ -74,6 +74,36 @@ def test_tp_act_1_one_spell_or_four_different_things_or_one_twice(pc, foe, start
     refused(state, TP, "Ann", act(A.CAST), act(A.MOVE), match="casting is the whole round")
 
 
+def test_tp_act_1_things_are_told_apart_by_what_the_player_describes(pc, foe, started):
+    # rule: TP-ACT-1: "I take oil from my pouch and I throw it at the lizardmen and I throw
+    # the torch in my hand in the puddle and I cower behind the Fighter": four different
+    # things, two of them 'other'; "I shove a goblin to the ground, and another against the
+    # wall": one thing twice.
+    state = _declaring(
+        TP, started, pc("Ann"), pc("Fighter"), foe("Lizardman"), foe("Goblin 1"), foe("Goblin 2"),
+        faces=[2],
+    )  # fmt: skip
+    accepted(
+        state,
+        TP,
+        "Ann",
+        act(A.OTHER, note="take oil from my pouch"),
+        act(A.RANGED, "Lizardman", note="throw it at the lizardmen"),
+        act(A.OTHER, note="throw the torch in my hand in the puddle"),
+        act(A.MOVE, "Fighter", note="cower behind the Fighter"),
+    )
+    accepted(state, TP, "Ann", act(A.MANEUVER, "Goblin 1"), act(A.MANEUVER, "Goblin 2"))
+    refused(
+        state,
+        TP,
+        "Ann",
+        act(A.OTHER, note="hide"),
+        act(A.OTHER, note="hide"),
+        act(A.MOVE),
+        match="up to 4 different things",
+    )
+
+
 def test_tp_cbt_1_spells_first_then_side_without_initiative_then_with(pc, foe, started):
     # rule: TP-CBT-1 steps 3 to 5 (face 5: the party has initiative, so announces last)
     state = _declaring(TP, started, pc("Ann"), pc("Bo"), foe("Orc"), foe("Imp"), faces=[5])
@@ -82,10 +112,41 @@ def test_tp_cbt_1_spells_first_then_side_without_initiative_then_with(pc, foe, s
     refused(state, TP, "Bo", act(A.CAST), match="casters' step is over")
     state = accepted(state, TP, "Ann", act(A.ATTACK, "Orc"))
     refused(state, TP, "Ann", act(A.MOVE), match="already declared")
-    # Face 2: the opposition has initiative; once it announces, the party may not.
-    state = _declaring(TP, started, pc("Ann"), foe("Orc"), faces=[2])
-    state = accepted(state, TP, "Orc", act(A.ATTACK, "Ann"))
-    refused(state, TP, "Ann", act(A.ATTACK, "Orc"), match="announces first")
+
+
+def test_tp_init_the_side_with_initiative_announces_last_whatever_order_it_is_typed_in(
+    pc, foe, started
+):
+    # rule: TP-CBT-1 steps 4 and 5, TP-INI-1 face 2 (the opponents have initiative): the
+    # referee types the orc's declaration first; it is held, not refused, until the party
+    # has announced, and may be changed until then; the party's declaration is not lost.
+    state = _declaring(TP, started, pc("Ann"), pc("Bo"), foe("Orc"), faces=[2])
+    state, (orc,) = execute(state, Declare("Orc", (act(A.ATTACK, "Ann"),)), TP, TypedDice([]))
+    assert orc.held and "held until the other side has announced" in orc.describe()
+    state, _ = execute(state, Declare("Orc", (act(A.ATTACK, "Bo"),)), TP, TypedDice([]))
+    assert [d.actions[0].target for d in state.declarations] == ["Bo"]  # changed, not added
+    state = accepted(state, TP, "Ann", act(A.ATTACK, "Orc"))
+    state, (bo,) = execute(state, Declare("Bo", (act(A.MOVE),)), TP, TypedDice([]))
+    assert not bo.held  # the party has finished: now the orc's stands announced
+    refused(state, TP, "Orc", act(A.MOVE), match="already declared")
+    assert [d.actor for d in state.declarations] == ["Orc", "Ann", "Bo"]
+
+
+def test_tp_init_announce_done_ends_a_sides_announcements(pc, foe, started):
+    # rule: TP-CBT-1 step 4: Bo says nothing this round; once the party is done the orc's
+    # held declaration stands, and Bo may no longer declare.
+    from turnkeeper.procedures.combat import AnnounceDone, Side
+
+    state = _declaring(TP, started, pc("Ann"), pc("Bo"), foe("Orc"), faces=[2])
+    state, (orc,) = execute(state, Declare("Orc", (act(A.ATTACK, "Ann"),)), TP, TypedDice([]))
+    assert orc.held
+    state = accepted(state, TP, "Ann", act(A.ATTACK, "Orc"))
+    state, (done,) = execute(state, AnnounceDone(Side.PARTY), TP, TypedDice([]))
+    assert done.describe() == "the party side is done this round; Bo does nothing"
+    refused(state, TP, "Bo", act(A.MOVE), match="party side said it was done")
+    refused(state, TP, "Orc", act(A.MOVE), match="already declared")
+    with pytest.raises(IllegalCommandError, match="already done"):
+        decide_combat(state, AnnounceDone(Side.PARTY), TP, TypedDice([]))
 
 
 def test_cb_act_1_one_main_and_one_move_in_either_order(pc, foe, started):
@@ -109,7 +170,7 @@ def test_cb_act_2_main_turned_into_a_second_move(pc, foe, started):
         act(A.ATTACK, "Orc"),
         match="two by giving up the main",
     )
-    refused(state, CB, "Ann", act(A.MOVE_FAR), match="two move actions")
+    refused(state, CB, "Ann", act(A.MOVE_FAR), match="cb has no move_far actions: declare")
 
 
 def test_cb_act_3_move_up_to_30_ft_and_never_split_around_the_main(pc, foe, started):
@@ -178,7 +239,7 @@ def test_pg_mov_2_coins_limit_movement(pc, foe, started):
 def test_declaring_needs_a_running_round_and_a_standing_actor(pc, foe, started):
     state = started(TP, pc("Ann"), foe("Orc", hp=1))
     refused(state, TP, "Ann", act(A.ATTACK, "Orc"), match="no round is running")
-    state, _ = execute(state, BeginRound(), TP, TypedDice([5]))
+    state, _ = execute(state, BeginRound(), TP, TypedDice([2]))
     from turnkeeper.procedures.combat import Attack
 
     state, _ = execute(state, Attack("Ann", "Orc"), TP, TypedDice([20, 3]))

@@ -8,10 +8,13 @@ from turnkeeper.dice import TypedDice
 from turnkeeper.errors import DiceInputError, IllegalCommandError
 from turnkeeper.procedures.combat import (
     Attack,
+    BeginRound,
     Condition,
     EndCombat,
+    attack,
     attack_bonus,
     execute,
+    fold_combat,
     magic,
     morale_check,
     opposed_check,
@@ -26,7 +29,9 @@ TP, PG = preset("tp"), preset("pg")
 
 
 def _attack(rules, state, faces, attacker="Ann", target="Orc", ranged=False):
-    return execute(state, Attack(attacker, target, ranged), rules, TypedDice(faces))
+    """One attack roll and its damage, outside any round's order (the rule alone)."""
+    events = attack(state, attacker, target, rules, TypedDice(faces), ranged=ranged)
+    return fold_combat(events, state), events
 
 
 def test_tp_atk_1_melee_must_roll_strictly_above_ac(pc, foe, started):
@@ -111,7 +116,7 @@ def test_pg_hp_1_unconscious_at_zero_dead_at_minus_level_monsters_at_zero(pc, fo
     state, _ = _attack(PG, state, [10, 2], attacker="Orc", target="Ann")
     assert Condition.DEAD not in state.get("Ann").conditions  # -2 > -3
     state, _ = _attack(PG, state, [10, 1], attacker="Orc", target="Ann")
-    assert Condition.DEAD in state.get("Ann").conditions  # -3: dead at minus level
+    assert state.get("Ann").conditions == {Condition.DEAD}  # -3: dead, no longer unconscious
     state2 = started(PG, pc("Bo", damage="d4"), foe("Orc", hp=4, ac=1))
     state2, _ = _attack(PG, state2, [10, 4], attacker="Bo", target="Orc")
     assert state2.get("Orc").conditions == {Condition.DEAD}
@@ -165,6 +170,6 @@ def test_pg_tre_1_treasure_is_xp_times_1d3_plus_1(pc, foe, started):
 
 
 def test_typed_dice_too_few_is_one_clear_error_and_nothing_changes(pc, foe, started):
-    state = started(TP, pc("Ann"), foe("Orc"))
+    state, _ = execute(started(TP, pc("Ann"), foe("Orc")), BeginRound(), TP, TypedDice([2]))
     with pytest.raises(DiceInputError, match="not enough typed-in dice"):
-        _attack(TP, state, [20])
+        execute(state, Attack("Ann", "Orc"), TP, TypedDice([20]))

@@ -7,7 +7,6 @@ import pytest
 from turnkeeper.dice import TypedDice
 from turnkeeper.kernel.combat_state import Action, ActionKind
 from turnkeeper.procedures.combat import (
-    Attack,
     BeginRound,
     CombatState,
     Condition,
@@ -16,7 +15,9 @@ from turnkeeper.procedures.combat import (
     Resolve,
     Side,
     StartCombat,
+    attack,
     execute,
+    fold_combat,
     hungry_reaction_modifier,
 )
 from turnkeeper.procedures.combat.events import (
@@ -26,7 +27,7 @@ from turnkeeper.procedures.combat.events import (
     RoundBegan,
     SurpriseSettled,
 )
-from turnkeeper.procedures.combat.outcomes import Damaged
+from turnkeeper.procedures.combat.outcomes import Damaged, Moved
 from turnkeeper.rules.loader import preset
 from turnkeeper.rules.schema import FaceEvent
 
@@ -58,14 +59,28 @@ def test_tp_ini_1_each_face_gives_initiative(face, event, side, pc, foe, started
     assert any(isinstance(e, FaceEffect) for e in events) is (face in (1, 3, 4, 6))
 
 
+def _melee(state, first, second):
+    return Moved(actor=first, engage=second).apply_combat(state)
+
+
 def test_tp_ini_1_fatigue_hurts_everyone_in_melee(pc, foe, started):
     # rule: TP-INI-1 face 2: anyone in melee takes 1 damage; the archer out of melee does not.
-    state = started(TP, pc("Ann"), pc("Bo"), foe("Orc"))
-    state, _ = execute(state, Attack("Ann", "Orc"), TP, TypedDice([1]))
+    state = _melee(started(TP, pc("Ann"), pc("Bo"), foe("Orc")), "Ann", "Orc")
     state, events = _round(state, TP, [2])
     hurt = {e.target: e.amount for e in events if isinstance(e, Damaged)}
     assert hurt == {"Ann": 1, "Orc": 1}
     assert state.get("Ann").hp == 7 and state.get("Bo").hp == 8
+
+
+def test_tp_ini_1_fatigue_spares_one_whose_foe_has_fallen(pc, foe, started):
+    # rule: TP-INI-1 face 2: "anyone currently in melee": Bo's goblin is dead, so Bo is in
+    # no melee now and takes no damage; Ann still fights the orc.
+    fight = started(TP, pc("Ann"), pc("Bo"), foe("Orc"), foe("Goblin", hp=1))
+    fight = _melee(_melee(fight, "Ann", "Orc"), "Bo", "Goblin")
+    fight = fold_combat(attack(fight, "Bo", "Goblin", TP, TypedDice([20, 3])), fight)
+    assert Condition.DEAD in fight.get("Goblin").conditions
+    _, events = _round(fight, TP, [2])
+    assert {e.target for e in events if isinstance(e, Damaged)} == {"Ann", "Orc"}
 
 
 def test_tp_ini_1_noise_reaction_the_party_may_sway(pc, foe, started):
@@ -81,9 +96,9 @@ def test_tp_ini_1_second_wind_adds_one_to_party_checks(pc, foe, started):
     # rule: TP-INI-1 face 6: 12 + STR 1 + 1 = 14 beats AC 13.
     state = started(TP, pc("Ann", stats={"STR": 1}), foe("Orc", ac=13))
     state, _ = _round(state, TP, [6])
-    _, events = execute(state, Attack("Ann", "Orc"), TP, TypedDice([12, 3]))
+    events = attack(state, "Ann", "Orc", TP, TypedDice([12, 3]))
     assert events[0].total == 14 and events[0].hit
-    _, events = execute(state, Attack("Orc", "Ann"), TP, TypedDice([12]))
+    events = attack(state, "Orc", "Ann", TP, TypedDice([12]))
     assert events[0].total == 12  # the opposition gets no second wind
 
 

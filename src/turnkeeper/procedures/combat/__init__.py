@@ -4,14 +4,15 @@ Pure: every procedure takes the fight's state, a command, the ruleset and a dice
 returns events (:mod:`turnkeeper.procedures.combat.events`) that fold into the next state.
 
 >>> from turnkeeper.dice import TypedDice
->>> from turnkeeper.procedures.combat import Attack, CombatState, Combatant, Side, StartCombat
->>> from turnkeeper.procedures.combat import execute
+>>> from turnkeeper.procedures.combat import Attack, BeginRound, CombatState, Combatant, Side
+>>> from turnkeeper.procedures.combat import StartCombat, execute
 >>> from turnkeeper.rules.schema import Ruleset, RulesetInfo
 >>> rules = Ruleset(ruleset=RulesetInfo(name="x", title="x"))
 >>> ann = Combatant(name="Ann", side=Side.PARTY, hp=6, max_hp=6, ac=13, stats={"STR": 1})
 >>> orc = Combatant(name="Orc", side=Side.OPPOSITION, hp=5, max_hp=5, ac=13, hd=1)
 >>> state, _ = execute(CombatState(), StartCombat((ann, orc), surprised=frozenset()), rules,
 ...                    TypedDice([]))
+>>> state, _ = execute(state, BeginRound(), rules, TypedDice([5, 2]))  # the party first
 >>> state, events = execute(state, Attack("Ann", "Orc"), rules, TypedDice([12, 5]))
 >>> [e.describe() for e in events]
 ['Ann attacks Orc: 13 against AC 13, hits', 'Orc takes 5 damage (Ann): 0 hp, dead']
@@ -62,6 +63,7 @@ from turnkeeper.procedures.combat.initiative import (
 )
 from turnkeeper.procedures.combat.outcomes import Healed
 from turnkeeper.procedures.combat.round import (
+    AnnounceDone,
     Attack,
     BeginRound,
     CombatCommand,
@@ -78,6 +80,7 @@ from turnkeeper.procedures.combat.round import (
 __all__ = [
     "Action",
     "ActionKind",
+    "AnnounceDone",
     "Attack",
     "BeginRound",
     "CombatCommand",

@@ -4,11 +4,15 @@ An illegal declaration raises :class:`~turnkeeper.errors.IllegalCommandError` wi
 saying why, and changes nothing.
 
 * ``tp`` (TP-ACT-1, TP-CBT-1): one spell, announced in the casters' step before anyone
-  else; or up to 4 different non-magical things; or one thing twice. The side without
-  initiative announces before the side with it.
+  else; or up to 4 different non-magical things; or one thing twice. A thing is what the
+  player describes (two ``other`` actions with different words are two things). The side
+  without initiative announces before the side with it, whatever order the referee types
+  them in: a declaration from the side with initiative waits until the other side is done.
 * ``cb`` (CB-ACT-1 to CB-ACT-5): one main and one move action in either order; the main
   may become a second move; a move is never split around the main; a move covers up to
   30 ft (or the actor's rate); on-turn actions are free; one instant action a round.
+
+Which kinds of action a ruleset has is its data (``actions.kinds``, else its economy's).
 * ``pg`` (PG-MOV-1, PG-MOV-2): one action and a move near, or no action and a move far;
   more than 3000 coins cannot be carried, and from 1000 coins a character only moves near.
 """
@@ -21,13 +25,21 @@ from turnkeeper.kernel.combat_state import (
     ActionKind,
     Combatant,
     CombatState,
-    Condition,
     Declaration,
     Phase,
+    Side,
+    other_side,
 )
 from turnkeeper.rules.schema import Ruleset
 
-__all__ = ["ACTION_WORDS", "MAIN_KINDS", "check_declaration", "check_load", "parse_action"]
+__all__ = [
+    "ACTION_WORDS",
+    "MAIN_KINDS",
+    "check_declaration",
+    "check_load",
+    "held",
+    "parse_action",
+]
 
 #: The words a referee types for an action: each kind's own name, and the usual others.
 ACTION_WORDS: dict[str, ActionKind] = {
@@ -45,17 +57,28 @@ ACTION_WORDS: dict[str, ActionKind] = {
 def parse_action(
     text: str, target: str | None = None, feet: int | None = None, magic_dice: int = 1
 ) -> Action:
-    """One declared action as a referee writes it, ``ACTION`` or ``ACTION:TARGET``.
+    """One declared action as a referee writes it: ``ACTION`` or ``ACTION:TARGET``, either
+    followed by what the player describes in brackets, ``other (take oil from my pouch)``.
 
     >>> parse_action("shoot:Goblin 1").kind.value, parse_action("attack", "Orc").target
     ('ranged', 'Orc')
+    >>> parse_action("move:Fighter (cower behind the Fighter)").note
+    'cower behind the Fighter'
     """
+    text, note = text.strip(), ""
+    if text.endswith(")") and "(" in text:
+        text, _, described = text[:-1].partition("(")
+        note = described.strip()
     kind_text, _, inline = text.partition(":")
     kind = ACTION_WORDS.get(kind_text.strip().lower())
     if kind is None:
         choices = ", ".join(k.value for k in ActionKind)
-        raise TurnkeeperError(f"unknown action {kind_text!r}: use one of {choices}")
-    return Action(kind=kind, target=inline.strip() or target, feet=feet, dice=magic_dice, note="")
+        raise TurnkeeperError(
+            f"unknown action {kind_text.strip()!r}: use one of {choices}, then the target "
+            "after a colon and what the player describes in brackets, e.g. "
+            "'ranged:Lizardman 1 (throw the oil at them)'"
+        )
+    return Action(kind=kind, target=inline.strip() or target, feet=feet, dice=magic_dice, note=note)
 
 
 #: What a CB main action is (CB-ACT-1); in TP and PG these are the 'things' and 'actions'.
@@ -88,8 +111,28 @@ def check_load(combatant: Combatant, rules: Ruleset) -> None:
         )
 
 
-def check_declaration(state: CombatState, declaration: Declaration, rules: Ruleset) -> None:
-    """Raise IllegalCommandError if ``declaration`` is not allowed now; return if it is."""
+def held(state: CombatState, declaration: Declaration, rules: Ruleset) -> bool:
+    """TP-CBT-1 steps 4 and 5: the side with initiative announces last, knowing what the
+    others announced. Its declaration, typed in before the other side has finished, waits."""
+    if rules.actions.economy != "tp" or state.initiative is None or declaration.casts:
+        return False
+    side = state.get(declaration.actor).side
+    return side is state.initiative and bool(state.still_to_act(other_side(side)))
+
+
+def _side_word(side: Side) -> str:
+    return "foes" if side is Side.OPPOSITION else side.value
+
+
+def check_declaration(
+    state: CombatState, declaration: Declaration, rules: Ruleset, *, at_once: bool = False
+) -> None:
+    """Raise IllegalCommandError if ``declaration`` is not allowed now; return if it is.
+
+    ``at_once``: the actions are taken as soon as declared (`combat attack`); they add to
+    what the actor did at once earlier this round, under the same limits, and wait for
+    those who act before the actor this round (PG-CBT-1, CB-RND-1, TP-CBT-1).
+    """
     if state.phase is Phase.ENDED:
         raise _illegal("the combat is over: start a new one")
     if state.phase is not Phase.DECLARE:
@@ -103,21 +146,84 @@ def check_declaration(state: CombatState, declaration: Declaration, rules: Rules
     for action in declaration.actions:
         if action.target is not None:
             state.get(action.target)
-    instants = [a for a in declaration.actions if a.kind is ActionKind.INSTANT]
-    if instants:
+    allowed = rules.actions.allowed_kinds
+    for action in declaration.actions:
+        if action.kind not in allowed:
+            raise _illegal(
+                f"{rules.name} has no {action.kind.value} actions: "
+                f"declare {', '.join(k.value for k in allowed)}"
+            )
+    if not state.can_act(actor):
+        # The others get a full round to themselves: no instant reaction either (CB-SUR-1).
+        raise _illegal(f"{actor.name} is surprised and loses this round")
+    if declaration.instant:
         _check_instant(state, actor, declaration, rules)
         return
-    if state.in_free_round and Condition.SURPRISED in actor.conditions:
-        raise _illegal(f"{actor.name} is surprised and loses this round")
-    if state.declaration(actor.name) is not None:
+    if actor.side in state.done:
+        raise _illegal(
+            f"the {actor.side.value} side said it was done this round: {actor.name} acts next round"
+        )
+    earlier = state.declaration(actor.name)
+    actions = declaration.actions
+    if at_once:
+        if earlier is not None and actor.name not in state.acted:
+            raise _illegal(
+                f"{actor.name} has declared {_listed(earlier.actions)} this round: "
+                "`combat resolve` rolls it"
+            )
+        actions = (*earlier.actions, *actions) if earlier is not None else actions
+        _check_order(state, actor, rules)
+    elif earlier is not None and (actor.name in state.acted or not held(state, earlier, rules)):
         raise _illegal(f"{actor.name} has already declared this round")
     economy = rules.actions.economy
     if economy == "tp":
-        _check_tp(state, actor, declaration, rules)
+        _check_tp(state, actor, actions, rules)
     elif economy == "pg":
-        _check_pg(actor, declaration, rules)
+        _check_pg(actor, actions, rules)
     else:
-        _check_cb(actor, declaration, rules)
+        _check_cb(actor, actions, rules)
+
+
+def _listed(actions: tuple[Action, ...]) -> str:
+    return "(" + ", ".join(str(a) for a in actions) + ")"
+
+
+def _check_order(state: CombatState, actor: Combatant, rules: Ruleset) -> None:
+    """An action taken at once waits for those who come first this round: under TP-CBT-1
+    the side with initiative announces last; under PG-CBT-1 and CB-RND-1 the beats act in
+    turn, each after the ones before it."""
+    if rules.initiative.method == "overloaded":
+        other = other_side(actor.side)
+        waiting = state.still_to_act(other) if actor.side is state.initiative else ()
+        if waiting:
+            raise _illegal(
+                f"the {actor.side.value} side has initiative and announces last: "
+                f"{', '.join(waiting)} of the {other.value} side have not announced; "
+                f"declare theirs, or say they are done with "
+                f"`combat announce-done {_side_word(other)}`"
+            )
+        return
+    for beat in state.order:
+        if actor.name in beat:
+            return
+        for name in beat:
+            first = state.get(name)
+            if not state.can_act(first) or first.name in state.acted:
+                continue
+            if first.side in state.done:
+                continue
+            theirs = state.declaration(first.name)
+            if theirs is not None:
+                raise _illegal(
+                    f"{first.name} acts before {actor.name} this round and has declared "
+                    f"{_listed(theirs.actions)}: declare {actor.name}'s actions too and "
+                    "resolve the round with `combat resolve`"
+                )
+            raise _illegal(
+                f"{first.name} acts before {actor.name} this round and has not acted: "
+                f"act with {first.name} first, or say the {first.side.value} side is done "
+                f"with `combat announce-done {_side_word(first.side)}`"
+            )
 
 
 def _check_instant(
@@ -132,43 +238,45 @@ def _check_instant(
         raise _illegal(f"{actor.name} has used the {allowed} instant action(s) of this round")
 
 
+def _thing(action: Action) -> tuple[ActionKind, str]:
+    """TP-ACT-1: a thing is what the player describes; the same kind with no other words
+    (attack, attack; shove one goblin, shove another) is the same thing done again."""
+    return action.kind, " ".join(action.note.casefold().split())
+
+
 def _check_tp(
-    state: CombatState, actor: Combatant, declaration: Declaration, rules: Ruleset
+    state: CombatState, actor: Combatant, actions: tuple[Action, ...], rules: Ruleset
 ) -> None:
-    kinds = [a.kind for a in declaration.actions]
+    kinds = [a.kind for a in actions]
     if ActionKind.CAST in kinds:
         if len(kinds) != 1:
             raise _illegal(
                 f"{actor.name} casts a spell: casting is the whole round, nothing else with it"
             )
-        if any(not d.casts for d in state.declarations):
+        announced = [
+            d
+            for d in state.declarations
+            if not d.casts and not d.instant and not held(state, d, rules)
+        ]
+        if announced:
             raise _illegal(
                 "spells are announced before everyone else: the casters' step is over this round"
             )
         return
     different, repeats = rules.actions.max_different_things, rules.actions.max_repeats
-    all_different = len(set(kinds)) == len(kinds) and len(kinds) <= different
-    one_repeated = len(set(kinds)) == 1 and len(kinds) <= repeats
+    things = {_thing(a) for a in actions}
+    all_different = len(things) == len(actions) <= different
+    one_repeated = len(things) == 1 and len(actions) <= repeats
     if not (all_different or one_repeated):
         raise _illegal(
             f"{actor.name} may do up to {different} different things or one thing "
-            f"{repeats} times in a round, not {', '.join(k.value for k in kinds)}"
+            f"{repeats} times in a round, not {', '.join(str(a) for a in actions)} "
+            "(tell things of one kind apart by what the player describes, in brackets)"
         )
-    if state.initiative is not None and actor.side is not state.initiative:
-        announced = [
-            d
-            for d in state.declarations
-            if not d.casts and state.get(d.actor).side is state.initiative
-        ]
-        if announced:
-            raise _illegal(
-                f"the {state.initiative.value} side has initiative and has begun to announce; "
-                f"the {actor.side.value} side announces first"
-            )
 
 
-def _check_cb(actor: Combatant, declaration: Declaration, rules: Ruleset) -> None:
-    actions = [a for a in declaration.actions if a.kind is not ActionKind.ON_TURN]
+def _check_cb(actor: Combatant, declared: tuple[Action, ...], rules: Ruleset) -> None:
+    actions = [a for a in declared if a.kind is not ActionKind.ON_TURN]
     mains = [i for i, a in enumerate(actions) if a.kind in MAIN_KINDS]
     moves = [i for i, a in enumerate(actions) if a.kind in _MOVES]
     if any(a.kind is ActionKind.MOVE_FAR for a in actions):
@@ -189,8 +297,8 @@ def _check_cb(actor: Combatant, declaration: Declaration, rules: Ruleset) -> Non
             raise _illegal(f"{actor.name} moves 0 to {rate} ft in a move action, not {action.feet}")
 
 
-def _check_pg(actor: Combatant, declaration: Declaration, rules: Ruleset) -> None:
-    actions = [a for a in declaration.actions if a.kind is not ActionKind.ON_TURN]
+def _check_pg(actor: Combatant, declared: tuple[Action, ...], rules: Ruleset) -> None:
+    actions = [a for a in declared if a.kind is not ActionKind.ON_TURN]
     mains = [a for a in actions if a.kind in MAIN_KINDS]
     near = [a for a in actions if a.kind is ActionKind.MOVE]
     far = [a for a in actions if a.kind is ActionKind.MOVE_FAR]

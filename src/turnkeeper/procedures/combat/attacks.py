@@ -80,8 +80,10 @@ def attack(
     dice: DiceSource,
     *,
     ranged: bool = False,
+    at_once: bool = False,
 ) -> list[CombatEvent]:
-    """One attack and, on a hit, its damage (TP-ATK-1, PG-ATK-1, PG-ATK-2, PG-HP-1).
+    """One attack and, on a hit, its damage (TP-ATK-1, PG-ATK-1, PG-ATK-2, PG-HP-1);
+    ``at_once``: the attacker's action of the round, taken as it is declared.
 
     A ranged attack into a melee strikes a member of that melee chosen at random, friend or
     foe, when the ruleset says so (PG-ATK-1); the attack roll is still made against whoever
@@ -90,8 +92,8 @@ def attack(
     attacker, aimed = state.get(attacker_name), state.get(target_name)
     target = aimed
     rolls: list[Roll] = []
-    if ranged and rules.attack.ranged_into_melee_random and aimed.melee_with:
-        melee = sorted({aimed.name, *aimed.melee_with} - {attacker.name})
+    if ranged and rules.attack.ranged_into_melee_random and state.in_melee(aimed):
+        melee = sorted({aimed.name, *state.in_melee(aimed)} - {attacker.name})
         struck, chosen = _random_member(melee, dice)
         target = state.get(struck)
         rolls.append(chosen)
@@ -109,6 +111,7 @@ def attack(
             total=total,
             ac=target.ac,
             hit=hit,
+            at_once=at_once,
             rolls=tuple(rolls),
         )
     ]

@@ -17,6 +17,7 @@ from turnkeeper.kernel.combat_state import (
     Condition,
     Phase,
     Side,
+    other_side,
     pin_order,
 )
 from turnkeeper.kernel.events import Event, RollRecord
@@ -33,6 +34,7 @@ __all__ = [
     "PlacePinned",
     "RoundBegan",
     "RoundResolved",
+    "SideDone",
     "SurpriseSettled",
     "fold_combat",
 ]
@@ -103,14 +105,20 @@ class CombatStarted(CombatEvent):
 
 
 class SurpriseSettled(CombatEvent):
-    """Who is surprised, and which side is owed a free round (PG-SUR-1, CB-SUR-1, EX-SUR-5)."""
+    """Who is surprised, and which side is owed a free round (PG-SUR-1, CB-SUR-1, EX-SUR-5).
+
+    Only the side that loses the surprise round carries the mark; where both sides are
+    surprised neither loses anything, so nobody does. ``reason`` says why no roll was made.
+    """
 
     kind: ClassVar[str] = "combat.surprise"
     surprised: tuple[Side, ...]
     free_round: Side | None
+    reason: str = Field("", exclude_if=lambda reason: not reason)
 
     def apply_combat(self, state: CombatState) -> CombatState:
-        names = [c.name for c in state.combatants if c.side in self.surprised]
+        losing = other_side(self.free_round) if self.free_round is not None else None
+        names = [c.name for c in state.combatants if c.side is losing]
         return state.with_conditions(names, add=[Condition.SURPRISED]).model_copy(
             update={"free_round": self.free_round}
         )
@@ -120,9 +128,12 @@ class SurpriseSettled(CombatEvent):
             who = "nobody is surprised"
         else:
             who = " and ".join(s.value for s in self.surprised) + " surprised"
+        if len(self.surprised) > 1:
+            who += ", so neither loses a round"
+        why = f" ({self.reason})" if self.reason else ""
         free = f"; {self.free_round.value} gets a free round" if self.free_round else ""
         dice = f" ({_rolls_text(self.rolls)})" if self.rolls else ""
-        return f"surprise: {who}{free}{dice}"
+        return f"surprise: {who}{why}{free}{dice}"
 
 
 class MoraleChecked(CombatEvent):
@@ -166,6 +177,8 @@ class RoundBegan(CombatEvent):
                 "round": self.round,
                 "seconds": state.seconds + self.seconds,
                 "declarations": (),
+                "acted": (),
+                "done": (),
                 "instants_used": (),
                 "second_wind": False,
                 "face": None,
@@ -250,17 +263,44 @@ class PlacePinned(CombatEvent):
         return f"{self.name} is pinned to place {self.place} in the order"
 
 
+class SideDone(CombatEvent):
+    """The referee says a side has finished announcing (or acting) this round (TP-CBT-1
+    steps 4 and 5, PG-CBT-1, CB-RND-1); its members who declared nothing do nothing."""
+
+    kind: ClassVar[str] = "combat.side_done"
+    side: Side
+    passing: tuple[str, ...] = ()
+
+    def apply_combat(self, state: CombatState) -> CombatState:
+        return state.model_copy(update={"done": (*state.done, self.side)})
+
+    def describe(self) -> str:
+        does = "does" if len(self.passing) == 1 else "do"
+        passing = f"; {', '.join(self.passing)} {does} nothing" if self.passing else ""
+        return f"the {self.side.value} side is done this round{passing}"
+
+
 class RoundResolved(CombatEvent):
-    """Every declared action has been resolved; the round is over."""
+    """Every declared action has been resolved; the round is over.
+
+    Surprise no longer applies to anyone. The end of a surprise round leaves no order of
+    sides behind: initiative is rolled when it ends (CB-SUR-1, PG-SUR-1), even where the
+    order then holds for the rest of the fight (CB-INI-2).
+    """
 
     kind: ClassVar[str] = "combat.resolved"
 
     def apply_combat(self, state: CombatState) -> CombatState:
+        state = state.with_conditions(
+            [c.name for c in state.combatants], drop=[Condition.SURPRISED]
+        )
         if state.in_free_round:
-            state = state.with_conditions(
-                [c.name for c in state.combatants], drop=[Condition.SURPRISED]
-            ).model_copy(update={"free_round": None, "in_free_round": False})
-        return state.model_copy(update={"phase": Phase.BETWEEN, "declarations": ()})
+            state = state.model_copy(
+                update={"free_round": None, "in_free_round": False, "order": (), "initiative": None}
+            )
+        return state.model_copy(
+            update={"phase": Phase.BETWEEN, "declarations": (), "acted": (), "done": ()}
+        )
 
     def describe(self) -> str:
         return "the round is resolved"
@@ -290,9 +330,12 @@ class CombatEnded(CombatEvent):
                 characters.append(character)
                 continue
             fates = fighter.conditions & {Condition.UNCONSCIOUS, Condition.DEAD}
+            if Condition.DEAD in fates:
+                fates = frozenset({Condition.DEAD})  # the dead are not also unconscious (PG-HP-1)
             characters.append(
                 character.model_copy(update={"hp": fighter.hp}).with_conditions(
-                    add=tuple(sorted(c.value for c in fates))
+                    add=tuple(sorted(c.value for c in fates)),
+                    remove=(Condition.UNCONSCIOUS.value,) if Condition.DEAD in fates else (),
                 )
             )
         party = state.party.model_copy(update={"characters": tuple(characters)})
@@ -316,4 +359,5 @@ EVENTS: tuple[type[Event], ...] = (
     PlacePinned,
     RoundResolved,
     CombatEnded,
+    SideDone,
 )

@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from turnkeeper.dice import DiceSource, Roll, parse, roll
 from turnkeeper.errors import RulesetError
-from turnkeeper.kernel.combat_state import Combatant, CombatState, Side, other_side, pin_order
+from turnkeeper.kernel.combat_state import (
+    Combatant,
+    CombatState,
+    Condition,
+    Side,
+    other_side,
+    pin_order,
+)
 from turnkeeper.procedures.combat.attacks import damage_events, morale_check
 from turnkeeper.procedures.combat.events import (
     CombatEvent,
@@ -32,9 +39,16 @@ __all__ = [
 ]
 
 
-def _best(members: tuple[Combatant, ...], stat: str) -> int:
+def _best(members: tuple[Combatant, ...], stat: str, rules: Ruleset | None = None) -> int:
+    """The best modifier of ``stat`` among the standing members; given ``rules``, it is a
+    skill check, and a wearied member rolls it at the ruleset's penalty (EX-REST-3)."""
     standing = [m for m in members if m.standing] or list(members)
-    return max((m.stat(stat) for m in standing), default=0)
+
+    def value(member: Combatant) -> int:
+        wearied = rules is not None and Condition.WEARIED in member.conditions
+        return member.stat(stat) + (rules.rest.wearied_skill if wearied and rules else 0)
+
+    return max((value(m) for m in standing), default=0)
 
 
 def _side_roll(state: CombatState, side: Side, rules: Ruleset, dice: DiceSource) -> Roll:
@@ -56,28 +70,37 @@ def settle_surprise(
 
     ``surprised`` given: the referee (or the exploration procedure, EX-SUR-1 to EX-SUR-4)
     already knows. Otherwise, by the ruleset: ``in_six`` rolls d6 for each group not
-    ``aware``, surprised on 1..2 (PG-SUR-1); ``opposed`` rolls the attackers' best
-    DEX/Sneak against the defenders' best WIS/Notice, each d20 + stat, and the attackers
-    surprise on a strictly higher total (CB-SUR-1). A side alone in being surprised loses a
-    full round to the other (PG-SUR-1, CB-SUR-1, EX-SUR-5); both surprised cancel out. An
+    ``aware``, surprised on 1..2 (PG-SUR-1); ``opposed`` rolls the ``attackers``' best
+    DEX/Sneak against the defenders' best WIS/Notice, each d20 + stat (a wearied member at
+    the skill penalty, EX-REST-3), and the attackers surprise on a strictly higher total
+    (CB-SUR-1); aware defenders, or no attackers named, are not surprised. A side alone in
+    being surprised loses a full round to the other (PG-SUR-1, CB-SUR-1, EX-SUR-5); both
+    surprised cancel out. An
     undisciplined surprised opposition checks morale when the ruleset says so (CB-SUR-2).
     """
     rolls: list[Roll] = []
     method = rules.surprise.method
+    reason = ""
     if surprised is None:
         found: set[Side] = set()
-        if method == "opposed" and attackers is not None:
-            defenders = other_side(attackers)
-            sneak = roll("d20", dice)
-            notice = roll("d20", dice)
-            rolls += [sneak, notice]
-            sneak_total = sneak.total + _best(state.members(attackers), rules.surprise.stealth_stat)
-            notice_total = notice.total + _best(
-                state.members(defenders), rules.surprise.notice_stat
-            )
-            if sneak_total > notice_total:
-                found.add(defenders)
-        elif method in ("in_six", "opposed"):
+        if method == "opposed":
+            # CB-SUR-1: the attackers try for surprise, DEX/Sneak against WIS/Notice; the
+            # text has no other way, so with no attackers named nobody is surprised.
+            if attackers is None:
+                reason = "no side named as the attackers"
+            elif other_side(attackers) in aware:
+                reason = f"the {other_side(attackers).value} side is aware of the attackers"
+            else:
+                defenders = other_side(attackers)
+                sneak = roll("d20", dice)
+                notice = roll("d20", dice)
+                rolls += [sneak, notice]
+                stealth, keen = rules.surprise.stealth_stat, rules.surprise.notice_stat
+                sneak_total = sneak.total + _best(state.members(attackers), stealth, rules)
+                notice_total = notice.total + _best(state.members(defenders), keen, rules)
+                if sneak_total > notice_total:
+                    found.add(defenders)
+        elif method == "in_six":
             for side in Side:
                 if side in aware or not state.members(side):
                     continue
@@ -94,6 +117,7 @@ def settle_surprise(
         SurpriseSettled(
             surprised=tuple(s for s in Side if s in surprised),
             free_round=free_round,
+            reason=reason,
             rolls=tuple(rolls),
         )
     ]
@@ -254,7 +278,7 @@ def _overloaded(
     if face.event is FaceEvent.FATIGUE:
         # TP-INI-1 face 2: anyone in melee takes 1 damage.
         for combatant in state.combatants:
-            if combatant.standing and combatant.melee_with:
+            if combatant.standing and state.in_melee(combatant):
                 events.extend(damage_events(combatant, 1, rules, cause="fatigue"))
     elif face.event is FaceEvent.NOISE:
         events.append(_noise(state, rules, dice, influence))

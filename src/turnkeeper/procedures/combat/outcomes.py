@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from turnkeeper.kernel.combat_state import CombatState, Condition, Declaration
+from pydantic import Field
+
+from turnkeeper.kernel.combat_state import (
+    Action,
+    ActionKind,
+    CombatState,
+    Condition,
+    Declaration,
+)
 from turnkeeper.kernel.events import Event, RollRecord
 from turnkeeper.procedures.combat.events import CombatEvent
 
@@ -36,9 +44,10 @@ class Damaged(CombatEvent):
 
     def apply_combat(self, state: CombatState) -> CombatState:
         target = state.get(self.target)
-        changed = target.model_copy(
-            update={"hp": self.hp_after, "conditions": target.conditions | set(self.becomes)}
-        )
+        conditions = target.conditions | set(self.becomes)
+        if Condition.DEAD in conditions:
+            conditions -= {Condition.UNCONSCIOUS}  # dead, not both (PG-HP-1)
+        changed = target.model_copy(update={"hp": self.hp_after, "conditions": conditions})
         return state.replace(changed)
 
     def describe(self) -> str:
@@ -91,21 +100,42 @@ class Healed(CombatEvent):
 
 
 class Declared(CombatEvent):
-    """An actor announces what they will do (TP-CBT-1 steps 3 to 5, CB-ACT-*, PG-MOV-1)."""
+    """An actor announces what they will do (TP-CBT-1 steps 3 to 5, CB-ACT-*, PG-MOV-1).
+
+    ``held``: announced by the side with initiative before the other side has finished, so
+    it waits until the other side has announced and may still be changed (TP-CBT-1 step 5);
+    a declaration from an actor who has one replaces it.
+    """
 
     kind: ClassVar[str] = "combat.declared"
     declaration: Declaration
     instant: bool = False
+    held: bool = Field(False, exclude_if=lambda held: not held)
 
     def apply_combat(self, state: CombatState) -> CombatState:
-        update: dict[str, object] = {"declarations": (*state.declarations, self.declaration)}
+        update: dict[str, object] = {"declarations": _declaring(state, self.declaration)}
         if self.instant:
             update["instants_used"] = (*state.instants_used, self.declaration.actor)
         return state.model_copy(update=update)
 
     def describe(self) -> str:
         actions = ", then ".join(str(a) for a in self.declaration.actions)
-        return f"{self.declaration.actor} declares: {actions}"
+        held = " (held until the other side has announced)" if self.held else ""
+        return f"{self.declaration.actor} declares: {actions}{held}"
+
+
+def _declaring(
+    state: CombatState, declaration: Declaration, *, adding: bool = False
+) -> tuple[Declaration, ...]:
+    """The round's declarations with ``declaration`` in: replacing the actor's own, or
+    ``adding`` to it; an instant reaction stands beside the actor's turn (CB-ACT-5)."""
+    earlier = None if declaration.instant else state.declaration(declaration.actor)
+    if earlier is None:
+        return (*state.declarations, declaration)
+    if adding:
+        actions = (*earlier.actions, *declaration.actions)
+        declaration = declaration.model_copy(update={"actions": actions})
+    return tuple(declaration if d is earlier else d for d in state.declarations)
 
 
 class OpposedSave(CombatEvent):
@@ -134,7 +164,11 @@ class OpposedSave(CombatEvent):
 
 
 class AttackMade(CombatEvent):
-    """One attack roll against an armour class (TP-ATK-1, PG-ATK-1, PG-ATK-2)."""
+    """One attack roll against an armour class (TP-ATK-1, PG-ATK-1, PG-ATK-2).
+
+    ``at_once``: rolled by `combat attack`, declared and taken in one step, so it counts as
+    one of the attacker's actions this round and leaves nothing to resolve.
+    """
 
     kind: ClassVar[str] = "combat.attack"
     attacker: str
@@ -144,8 +178,18 @@ class AttackMade(CombatEvent):
     total: int
     ac: int
     hit: bool
+    at_once: bool = Field(False, exclude_if=lambda at_once: not at_once)
 
     def apply_combat(self, state: CombatState) -> CombatState:
+        if self.at_once:
+            kind = ActionKind.RANGED if self.ranged else ActionKind.ATTACK
+            taken = Declaration(
+                actor=self.attacker, actions=(Action(kind=kind, target=self.aimed_at),)
+            )
+            acted = state.acted if self.attacker in state.acted else (*state.acted, self.attacker)
+            state = state.model_copy(
+                update={"declarations": _declaring(state, taken, adding=True), "acted": acted}
+            )
         if self.ranged:
             return state
         attacker, target = state.get(self.attacker), state.get(self.target)
@@ -172,12 +216,14 @@ class AttackMade(CombatEvent):
 
 
 class Moved(CombatEvent):
-    """A move: into melee with a target, or out of every melee (PG-MOV-1, CB-ACT-3)."""
+    """A move: into melee with a foe, or out of every melee, to a friend's side if ``to``
+    names one ("I cower behind the Fighter", TP-ACT-1) (PG-MOV-1, CB-ACT-3)."""
 
     kind: ClassVar[str] = "combat.moved"
     actor: str
     engage: str | None = None
     feet: int | None = None
+    to: str | None = Field(None, exclude_if=lambda to: to is None)
 
     def apply_combat(self, state: CombatState) -> CombatState:
         actor = state.get(self.actor)
@@ -194,6 +240,8 @@ class Moved(CombatEvent):
         )
 
     def describe(self) -> str:
+        if self.to is not None:
+            return f"{self.actor} moves to {self.to}, out of melee"
         where = f"into melee with {self.engage}" if self.engage else "out of melee"
         return f"{self.actor} moves {where}"
 

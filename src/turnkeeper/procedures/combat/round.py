@@ -22,12 +22,11 @@ from turnkeeper.kernel.combat_state import (
     ActionKind,
     Combatant,
     CombatState,
-    Condition,
     Declaration,
     Phase,
     Side,
 )
-from turnkeeper.procedures.combat.actions import check_declaration, check_load
+from turnkeeper.procedures.combat.actions import check_declaration, check_load, held
 from turnkeeper.procedures.combat.attacks import attack, magic, opposed_save, treasure
 from turnkeeper.procedures.combat.events import (
     CombatEnded,
@@ -36,12 +35,14 @@ from turnkeeper.procedures.combat.events import (
     PlacePinned,
     RoundBegan,
     RoundResolved,
+    SideDone,
 )
 from turnkeeper.procedures.combat.initiative import roll_initiative, settle_surprise
 from turnkeeper.procedures.combat.outcomes import ActionTaken, Declared, Moved
 from turnkeeper.rules.schema import Ruleset
 
 __all__ = [
+    "AnnounceDone",
     "Attack",
     "BeginRound",
     "CombatCommand",
@@ -95,11 +96,20 @@ class Resolve:
 
 @dataclass(frozen=True)
 class Attack:
-    """One attack rolled at once, outside declarations (the referee's shortcut)."""
+    """One attack rolled at once (the referee's shortcut): declared and resolved in one
+    step, so it counts against the actor's actions this round and waits its turn."""
 
     attacker: str
     target: str
     ranged: bool = False
+
+
+@dataclass(frozen=True)
+class AnnounceDone:
+    """A side has finished announcing (or acting) this round: its members who declared
+    nothing do nothing, and those who come after it need not wait for them."""
+
+    side: Side
 
 
 @dataclass(frozen=True)
@@ -117,7 +127,9 @@ class EndCombat:
     winner: Side | None = field(default=None)
 
 
-CombatCommand = StartCombat | BeginRound | Declare | Resolve | Attack | Pin | EndCombat
+CombatCommand = (
+    StartCombat | BeginRound | Declare | Resolve | Attack | AnnounceDone | Pin | EndCombat
+)
 
 
 def winner_of(state: CombatState) -> Side | None:
@@ -153,15 +165,15 @@ def decide_combat(
     if isinstance(command, BeginRound):
         ended: list[CombatEvent] = []
         if state.phase is Phase.DECLARE:
-            if state.declarations:
+            if state.pending():
                 waiting = "; ".join(
-                    f"{d.actor}: {', '.join(str(a) for a in d.actions)}" for d in state.declarations
+                    f"{d.actor}: {', '.join(str(a) for a in d.actions)}" for d in state.pending()
                 )
                 raise IllegalCommandError(
                     f"round {state.round} still has declared actions to resolve ({waiting}): "
                     "resolve them with `combat resolve`"
                 )
-            # Every action this round was taken at once (attacks by hand): the round is over.
+            # Every action this round was taken at once (`combat attack`): the round is over.
             ended = _resolve(state, rules, dice)
             for event in ended:
                 state = event.apply_combat(state)
@@ -186,8 +198,17 @@ def decide_combat(
     if isinstance(command, Declare):
         declaration = Declaration(actor=state.get(command.actor).name, actions=command.actions)
         check_declaration(state, declaration, rules)
-        instant = any(a.kind is ActionKind.INSTANT for a in command.actions)
-        return [Declared(declaration=declaration, instant=instant)]
+        if declaration.instant:
+            # CB-ACT-5 (the project's default): a reaction, taken when it is declared.
+            taken = [ActionTaken(actor=declaration.actor, text=str(a)) for a in command.actions]
+            return [Declared(declaration=declaration, instant=True), *taken]
+        return [Declared(declaration=declaration, held=held(state, declaration, rules))]
+    if isinstance(command, AnnounceDone):
+        if state.phase is not Phase.DECLARE:
+            raise IllegalCommandError("no round is running: start one with `combat round`")
+        if command.side in state.done:
+            raise IllegalCommandError(f"the {command.side.value} side is already done this round")
+        return [SideDone(side=command.side, passing=state.still_to_act(command.side))]
     if isinstance(command, Resolve):
         if state.phase is not Phase.DECLARE:
             raise IllegalCommandError("no round is running: start one with `combat round`")
@@ -196,9 +217,14 @@ def decide_combat(
         attacker, target = state.get(command.attacker), state.get(command.target)
         if not attacker.standing:
             raise IllegalCommandError(f"{attacker.name} is out of the fight and cannot attack")
-        if state.in_free_round and Condition.SURPRISED in attacker.conditions:
-            raise IllegalCommandError(f"{attacker.name} is surprised and loses this round")
-        return attack(state, attacker.name, target.name, rules, dice, ranged=command.ranged)
+        kind = ActionKind.RANGED if command.ranged else ActionKind.ATTACK
+        declaration = Declaration(
+            actor=attacker.name, actions=(Action(kind=kind, target=target.name),)
+        )
+        check_declaration(state, declaration, rules, at_once=True)
+        return attack(
+            state, attacker.name, target.name, rules, dice, ranged=command.ranged, at_once=True
+        )
     if isinstance(command, Pin):
         name = state.get(command.name).name
         if command.place < 1:
@@ -249,7 +275,7 @@ def _beats(
     state: CombatState, rules: Ruleset, dice: DiceSource
 ) -> tuple[list[list[str]], list[CombatEvent]]:
     """The round's beats of declared actors; under TP-INI-2 opposed saves reorder them."""
-    declared = {d.actor for d in state.declarations}
+    declared = {d.actor for d in state.pending()}
     beats = [[n for n in beat if n in declared] for beat in state.order]
     beats = [b for b in beats if b]
     events: list[CombatEvent] = []
@@ -295,7 +321,7 @@ def _resolve(state: CombatState, rules: Ruleset, dice: DiceSource) -> list[Comba
         able = {n for n in beat if running.get(n).standing}
         for name in beat:
             declaration = running.declaration(name)
-            if declaration is None:
+            if declaration is None or name in running.acted:
                 continue
             if name not in able:
                 taken: list[CombatEvent] = [
@@ -308,6 +334,14 @@ def _resolve(state: CombatState, rules: Ruleset, dice: DiceSource) -> list[Comba
             events.extend(taken)
     events.append(RoundResolved())
     return events
+
+
+def _move(state: CombatState, actor: str, action: Action) -> Moved:
+    """A move closes into melee with a foe; towards a friend it leaves every melee."""
+    toward = state.get(action.target) if action.target is not None else None
+    if toward is not None and toward.side is state.get(actor).side:
+        return Moved(actor=actor, feet=action.feet, to=toward.name)
+    return Moved(actor=actor, engage=toward.name if toward else None, feet=action.feet)
 
 
 def _act(
@@ -332,7 +366,7 @@ def _act(
                 )
             ]
         elif kind in (ActionKind.MOVE, ActionKind.MOVE_FAR):
-            new = [Moved(actor=actor, engage=action.target, feet=action.feet)]
+            new = [_move(state, actor, action)]
         else:
             new = [ActionTaken(actor=actor, text=str(action))]
         for event in new:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import Field
@@ -54,10 +55,45 @@ class AttackRules(Rules):
     ranged_into_melee_random: bool = False
 
 
+class ActionKind(StrEnum):
+    """The kinds of thing an actor declares in a fight; which a ruleset has is its data."""
+
+    ATTACK = "attack"
+    RANGED = "ranged"
+    CAST = "cast"
+    MOVE = "move"
+    MOVE_FAR = "move_far"
+    MANEUVER = "maneuver"
+    OTHER = "other"
+    ON_TURN = "on_turn"
+    INSTANT = "instant"
+
+
+Economy = Literal["tp", "cb", "pg", "dg"]
+
+_EVERYDAY = (ActionKind.ATTACK, ActionKind.RANGED, ActionKind.CAST, ActionKind.MOVE)
+_DEEDS = (ActionKind.MANEUVER, ActionKind.OTHER)
+
+#: The action kinds of each economy, unless a ruleset lists its own ``kinds``: a TP thing
+#: (TP-ACT-1) has no far move; PG-MOV-1 has the far move and no on-turn or instant actions;
+#: CB-ACT-1 to CB-ACT-5 have on-turn and instant actions and turn a main into a second move.
+ECONOMY_KINDS: dict[Economy, tuple[ActionKind, ...]] = {
+    "tp": (*_EVERYDAY, *_DEEDS),
+    "pg": (*_EVERYDAY, ActionKind.MOVE_FAR, *_DEEDS),
+    "cb": (*_EVERYDAY, *_DEEDS, ActionKind.ON_TURN, ActionKind.INSTANT),
+    "dg": tuple(ActionKind),
+}
+
+
 class ActionRules(Rules):
     """The action economy of a round (TP-ACT-1, CB-ACT-1 to CB-ACT-5, PG-MOV-1, PG-MOV-2)."""
 
-    economy: Literal["tp", "cb", "pg", "dg"]
+    economy: Economy
+    kinds: tuple[ActionKind, ...] | None = Field(
+        None,
+        description="The action kinds an actor may declare; default: the economy's own.",
+        exclude_if=lambda kinds: kinds is None,  # journals written before it stay identical
+    )
     max_different_things: Positive = Field(4, description="TP-ACT-1.")
     max_repeats: Positive = Field(2, description="TP-ACT-1: one thing twice.")
     move_feet: NonNegative = Field(30, description="CB-ACT-3: a human's move action.")
@@ -66,6 +102,11 @@ class ActionRules(Rules):
     )
     max_coins: Positive = Field(3000, description="PG-MOV-2.")
     heavy_coins: NonNegative = Field(1000, description="PG-MOV-2, the project's default.")
+
+    @property
+    def allowed_kinds(self) -> tuple[ActionKind, ...]:
+        """The action kinds of this ruleset: its own list, else its economy's."""
+        return self.kinds if self.kinds is not None else ECONOMY_KINDS[self.economy]
 
 
 class HitPointRules(Rules):
