@@ -206,7 +206,9 @@ def _rest_matters(state: CampaignState) -> bool:
     return any(c.has(WEARIED) for c in state.party.living)
 
 
-def wait_resting(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
+def wait_resting(
+    draft: Draft, seconds: int, dice: DiceSource, reason: str = "waiting"
+) -> str | None:
     """Let ``seconds`` pass with the party at rest (EX-REST-1 to EX-REST-3): a party that
     sits still in a site (or anywhere a rest is owed for running or a fight) is resting,
     not exploring.
@@ -226,7 +228,7 @@ def wait_resting(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
     if not resting or seconds < needed or not _rest_matters(state):
         return wait(draft, seconds, dice)
     start = state.now
-    draft.add(RestStarted(reason="waiting"))
+    draft.add(RestStarted(reason=reason))
     broken = wait(draft, seconds, dice)
     rested = draft.state.now - start - (turn if broken is not None else 0)
     if rested >= needed:

@@ -12,6 +12,7 @@ from turnkeeper.kernel.party import Character
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.procedures.dungeon import EnterSite, LeaveSite, Turn
 from turnkeeper.procedures.rest import forced_rest, mark_fight, weariness_penalty
+from turnkeeper.procedures.wilderness import Camp
 from turnkeeper.world.sites import load_site
 
 MakeJournal = Callable[..., Journal]
@@ -192,3 +193,14 @@ def test_ex_rest_3_a_wait_of_a_turn_recovers_weariness(make_journal: MakeJournal
     assert wearied(journal) == ["Aldo", "Bea"]
     journal.execute(Wait(TURN))
     assert wearied(journal) == [] and journal.state.rest.due_at is None
+
+
+def test_ex_rest_1_camping_in_a_site_is_a_rest_until_morning(make_journal: MakeJournal) -> None:
+    """Camping in a site, a map loaded or not, is resting: the wearied recover by morning."""
+    journal = in_site(make_journal("ex"))
+    explore(journal, 6)
+    assert wearied(journal) == ["Aldo", "Bea"]
+    records = journal.execute(Camp())
+    assert records[0].event.describe() == "the party rests (the night camp)"
+    assert wearied(journal) == [] and journal.state.date == "1-01-02 08:00"
+    assert journal.state.site is not None and journal.state.site.turns == 6 + 138  # 09:00 to 08:00

@@ -298,16 +298,23 @@ def _next_step(draft: Draft, goal: Hex) -> Hex:
 
 def camp(draft: Draft, command: Camp, dice: DiceSource) -> None:
     """The night camp: the die is rolled (TP-WENC-1/-2, night faces, TP-WENC-3), the night's
-    watches pass until the next morning, and a new travel day begins (TP-WIL-1)."""
+    watches pass until the next morning, and a new travel day begins (TP-WIL-1). A camp in
+    a site is a rest until the morning (EX-REST-1), the site's checks running on the way; in
+    a site with no wilderness map loaded there is no die to roll nor travel day to begin."""
     state = draft.state
+    day = state.scales.day
+    if state.wilderness is None and state.site is not None:
+        # A camp in a site off the map: the night until the next morning is a rest (EX-REST-1).
+        morning = (state.now // day + 1) * day
+        wait_resting(draft, morning - state.now, dice, "the night camp")
+        return
     wild = _wild(draft)
     # A wait may already have made tonight's roll (NIGHT_CAMP_HOOK): never twice a night.
     if camps_at_night(state) and not camp_rolled_tonight(state, state.now):
         roll_wilderness_die(draft, "camp", dice, command.waning)
-    day = state.scales.day
     start = _wild(draft).day_started_at
     morning = start + ((draft.state.now - start) // day + 1) * day
-    wait_resting(draft, morning - draft.state.now, dice)  # a camp in a site is a rest
+    wait_resting(draft, morning - draft.state.now, dice, "the night camp")  # in a site: rest
     draft.add(Camped(morning=morning, day=draft.state.day))
     del wild
 
