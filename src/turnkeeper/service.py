@@ -42,13 +42,17 @@ from turnkeeper.campaign import (
     command_dice,
     render_markdown,
     snapshots,
+    start_campaign,
 )
+from turnkeeper.campaign.journal import replay
 from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import DiceInputError, NotFoundError, TurnkeeperError
+from turnkeeper.files import parse_json
 from turnkeeper.kernel.events import CampaignStarted
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.store import EventStore, JsonStore, SnapshotStore
+from turnkeeper.store.base import StoreUnavailable
 
 STAND_IN = Party(characters=(Character(name="Adventurer", hp=6),))
 """The party of a campaign started without a party file: one stand-in character."""
@@ -73,7 +77,7 @@ class Campaigns:
         stored = self.store.version(name) if journal is not None else None
         if journal is None or stored is None or stored < journal.version:
             # first read, or the campaign was deleted and made again under the same name
-            with _gc_paused():
+            with gc_paused():
                 journal = self._resume(name)
                 if journal is None:
                     records = self._read(name)
@@ -89,6 +93,10 @@ class Campaigns:
             journal.append(EVENTS.record(r) for r in self.store.read(name, journal.version))
         self._journals[name] = journal
         return journal
+
+    def loaded(self, name: str) -> bool:
+        """Whether the campaign's journal is in memory (reading it then costs little)."""
+        return name in self._journals
 
     def _resume(self, name: str) -> Journal | None:
         """The journal from the newest snapshot and the records after it, if the store has one.
@@ -116,11 +124,16 @@ class Campaigns:
         return [EVENTS.record(r) for r in self.store.read(name, since)]
 
     def _snapshot(self, name: str, journal: Journal) -> None:
-        """Keep the journal's state as a snapshot (a cache: see turnkeeper.campaign.snapshots)."""
-        if isinstance(self.store, SnapshotStore):
+        """Keep the journal's state as a snapshot (a cache: see turnkeeper.campaign.snapshots).
+
+        Only where the store may be written, and never at the cost of the read or command
+        that asked: a full disk or a read-only file just means no cache this time.
+        """
+        if isinstance(self.store, SnapshotStore) and self.store.writable():
             text = snapshots.dump_state(journal.state)
             if text is not None:
-                self.store.save_snapshot(name, journal.version, snapshots.state_format(), text)
+                with contextlib.suppress(StoreUnavailable):
+                    self.store.save_snapshot(name, journal.version, snapshots.state_format(), text)
 
     def state(self, name: str) -> CampaignState:
         """What is true now in the campaign (the fold of its journal)."""
@@ -148,12 +161,8 @@ class Campaigns:
         """
         seed = secrets.randbits(32) if seed is None else seed
         journal = Journal.start(name, ruleset, party or STAND_IN, seed)
-        self.store.create(name)
-        try:
-            self.store.append(name, 0, [r.to_record() for r in journal.records])
-        except BaseException:
-            self.store.delete(name)
-            raise
+        # one transaction: a process killed meanwhile leaves no campaign at all
+        self.store.create(name, [r.to_record() for r in journal.records])
         self._journals[name] = journal
         return journal.state
 
@@ -170,18 +179,21 @@ class Campaigns:
         dice: DiceSource
         typed = TypedDice(typed_dice) if typed_dice is not None else None
         dice = typed if typed is not None else command_dice(journal.state.seed, version)
-        records = journal.preview(command, dice)
-        if typed is not None and typed.remaining:
-            raise DiceInputError(
-                f"{typed.remaining} typed-in dice left over: this command rolled fewer dice"
-            )
-        try:
-            self.store.append(name, version, [r.to_record() for r in records])
-        except BaseException:
-            # Our copy may be behind; the next call reads the journal afresh.
-            self._journals.pop(name, None)
-            raise
-        journal.append(records)
+        # A long wait makes 100,000 records that all stay: the collector walking them again
+        # and again would hold every other thread of a server for a quarter second at a time.
+        with gc_paused():
+            records = journal.preview(command, dice)
+            if typed is not None and typed.remaining:
+                raise DiceInputError(
+                    f"{typed.remaining} typed-in dice left over: this command rolled fewer dice"
+                )
+            try:
+                self.store.append(name, version, [r.to_record() for r in records])
+            except BaseException:
+                # Our copy may be behind; the next call reads the journal afresh.
+                self._journals.pop(name, None)
+                raise
+            journal.append(records)
         if snapshots.due(version, journal.version):
             self._snapshot(name, journal)
         return records
@@ -203,7 +215,9 @@ class Campaigns:
     def import_jsonl(self, text: str, name: str | None = None) -> CampaignState:
         """Make a campaign from an exported journal; ``name`` renames it.
 
-        Every record is checked (and the journal folded) before anything is written.
+        Every record is checked and the journal replayed record by record (time only runs
+        forward, the referee's events stay the referee's: :func:`~turnkeeper.campaign.journal.
+        replay`) before anything is written; then it is stored in one transaction.
         """
         records = [_parse_line(number, line) for number, line in _lines(text)]
         if not records:
@@ -219,14 +233,12 @@ class Campaigns:
         if name is not None and name != first.event.name:
             renamed = first.event.model_copy(update={"name": name})
             records[0] = Recorded(first.seq, first.command, first.at, renamed)
-        journal = Journal(records)
+        start = records[0].event
+        assert isinstance(start, CampaignStarted)
+        start_campaign(start.name, start.ruleset, start.party, start.seed)  # name, calendar
+        journal = replay(records)
         target = journal.state.name
-        self.store.create(target)
-        try:
-            self.store.append(target, 0, [r.to_record() for r in journal.records])
-        except BaseException:
-            self.store.delete(target)
-            raise
+        self.store.create(target, [r.to_record() for r in journal.records])
         self._journals[target] = journal
         return journal.state
 
@@ -258,8 +270,9 @@ class Campaigns:
 
 
 @contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a whole journal is read and folded.
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a whole journal is read and folded (or a
+    command makes many records, or an adapter shapes them).
 
     A rebuild makes hundreds of thousands of objects that all stay alive (the records, their
     events) or are dropped by reference counting (the states folded past); none of them form
@@ -285,10 +298,7 @@ def _lines(text: str) -> list[tuple[int, str]]:
 
 
 def _parse_line(number: int, line: str) -> Recorded:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise TurnkeeperError(f"line {number}: not JSON ({error.msg})") from None
+    record = parse_json(line, f"line {number}")
     if not isinstance(record, dict):
         raise TurnkeeperError(f"line {number}: a journal record is a JSON object")
     try:

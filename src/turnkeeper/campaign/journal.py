@@ -15,6 +15,7 @@ from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.clock.calendar import start_offset
 from turnkeeper.dice import DiceSource, SeededDice
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.files import check_name
 from turnkeeper.kernel.events import (
     CampaignStarted,
     ClockAdvanced,
@@ -27,9 +28,6 @@ from turnkeeper.kernel.party import Party
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.rules.schema import Ruleset
 
-NAME_LIMIT = 200
-"""The longest campaign name, in characters (the store's column; a name is typed, not pasted)."""
-
 
 def start_campaign(name: str, ruleset: Ruleset, party: Party, seed: int) -> list[Event]:
     """The events that start a campaign: the ruleset and party, embedded for replay.
@@ -37,15 +35,7 @@ def start_campaign(name: str, ruleset: Ruleset, party: Party, seed: int) -> list
     Everything the first record needs is checked here, before anything is stored: a name
     the store keeps, a calendar the dates can be read from.
     """
-    if not name.strip():
-        raise TurnkeeperError("a campaign needs a name")
-    if len(name) > NAME_LIMIT:
-        raise TurnkeeperError(
-            f"a campaign name is at most {NAME_LIMIT} characters, this one has {len(name):,}: "
-            "choose a shorter one"
-        )
-    if any(ord(c) < 32 or ord(c) == 127 for c in name):
-        raise TurnkeeperError("a campaign name cannot hold control characters (tabs, newlines)")
+    check_name(name, "campaign name")
     start_offset(ruleset.time)  # a calendar_start that is no date is the ruleset's error now
     return [CampaignStarted(name=name, seed=seed, ruleset=ruleset, party=party)]
 

@@ -24,6 +24,9 @@ from turnkeeper.web.tokens import Role, issue_tokens
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
 
+GRACE_SECONDS = 3
+"""How long a stopping server waits for open requests and live streams before it ends them."""
+
 
 def _links(
     base: str, campaigns: Campaigns, names: list[str], rotate: bool, role: Role | None = None
@@ -96,4 +99,12 @@ def serve_command(
         emit({"url": f"http://{shown}:{port}", "campaigns": links}, as_json, lambda: _render(links))
         if not links and not as_json:
             console().print("No campaigns yet: start one with `turnkeeper new NAME --ruleset ex`.")
-        uvicorn.run(create_app(campaigns), host=host, port=port, log_level="warning")
+        # SIGTERM or Ctrl-C stops it: open pages' live streams are given a few seconds to
+        # close, then the server ends whatever is still open
+        uvicorn.run(
+            create_app(campaigns),
+            host=host,
+            port=port,
+            log_level="warning",
+            timeout_graceful_shutdown=GRACE_SECONDS,
+        )

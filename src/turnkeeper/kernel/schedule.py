@@ -102,6 +102,13 @@ def wait(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
     """
     if seconds < 0:
         raise IllegalCommandError(f"time only runs forward: cannot wait {seconds} s")
+    time = draft.state.ruleset.time
+    if seconds > time.longest_wait:  # decided whole, boundary by boundary: keep it bounded
+        days = time.longest_wait // (time.day_hours * 3600)
+        raise IllegalCommandError(
+            f"one command passes at most {days:,} days of game time (the ruleset's "
+            "time.max_wait_days): wait or rest in shorter steps"
+        )
     hooks = [hook for hook in draft.hooks if hook.name not in draft.quiet]
     end = draft.state.now + seconds
     scales = draft.state.scales

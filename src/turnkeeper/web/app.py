@@ -12,7 +12,9 @@ no token, or a wrong one                   401
 a player token on a referee route          403
 no such campaign, map, feature, level      404
 a stale ``expected_version`` or append     409
+a body or field past its limit             413
 a command the rules do not allow now       422
+a store that cannot be written now         503
 =========================================  ======
 
 The pages are Jinja2 templates (:mod:`turnkeeper.web.render`) with htmx and a little CSS
@@ -20,26 +22,30 @@ served from the package (``/static``); a page's forms post with htmx and get bac
 beside the form (an error keeps the form as it was typed), and its display follows the table
 live over server-sent events (:mod:`turnkeeper.web.live`).
 
-The service keeps journals in memory and is not thread-safe, so one lock serialises the
-calls of this process; several processes share a PostgreSQL store through its optimistic
-appends. Nothing holds the lock while it waits: the live streams wait on the store's
-versions, outside it, and take the lock only to draw.
+The service keeps journals in memory and one campaign's journal is not thread-safe, so each
+campaign has a lock that serialises the calls on it; two campaigns share nothing, so one
+table's long command (a year's wait) never holds another's reads. A command runs in a worker
+thread, off the event loop; a read runs on the loop only when its campaign is free and
+already read (a few milliseconds), else in a worker thread too, so the loop never waits on a
+lock. Several processes share a PostgreSQL store through its optimistic appends. Nothing
+holds a lock while it waits: the live streams wait on the store's versions, outside it, and
+take the campaign's lock only to draw. Request limits and the safe headers are
+:mod:`turnkeeper.web.guard`'s.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import parse_qsl, quote, urlsplit
 
 import anyio.to_thread
 from fastapi import Depends, FastAPI, Header, Query, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.security import APIKeyQuery, HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter, ValidationError
@@ -53,8 +59,9 @@ from turnkeeper.errors import (
     NotFoundError,
     TurnkeeperError,
 )
-from turnkeeper.service import Campaigns
-from turnkeeper.store.base import stale
+from turnkeeper.files import decode
+from turnkeeper.service import Campaigns, gc_paused
+from turnkeeper.store.base import StoreUnavailable, stale
 from turnkeeper.views import (
     map_svg,
     player_log,
@@ -67,6 +74,7 @@ from turnkeeper.views import (
 from turnkeeper.web import live, render
 from turnkeeper.web.commands import CommandBody
 from turnkeeper.web.controls import Control, form_body, table
+from turnkeeper.web.guard import Guard, answer
 from turnkeeper.web.tokens import Role, TokenCheck, renew_token
 
 _bearer = HTTPBearer(auto_error=False, description="The campaign's referee or player token.")
@@ -95,14 +103,64 @@ def status_of(error: TurnkeeperError) -> int:
         return 404
     if isinstance(error, IllegalCommandError):
         return 422
+    if isinstance(error, StoreUnavailable):
+        return 503
     return 400
 
 
+LOG_PAGE = 500
+"""How many records one ``/log`` answer holds unless ``limit`` asks fewer."""
+
+LOG_PAGE_MOST = 5000
+"""The most records one ``/log`` answer holds (``limit``'s maximum)."""
+
+
+class CampaignLocks:
+    """One lock per campaign: its journal in memory is changed by one call at a time, and
+    two campaigns never wait on each other."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def __call__(self, name: str) -> threading.Lock:
+        with self._guard:
+            lock = self._locks.get(name)
+            if lock is None:
+                lock = self._locks[name] = threading.Lock()
+            return lock
+
+
 @contextmanager
-def _service(request: Request) -> Iterator[Campaigns]:
-    """The app's campaign service, one request at a time (it is not thread-safe)."""
-    with request.app.state.lock:
+def _service(request: Request, name: str) -> Iterator[Campaigns]:
+    """The app's campaign service, holding campaign ``name``'s lock (in a worker thread)."""
+    with request.app.state.locks(name):
         yield request.app.state.campaigns
+
+
+T = TypeVar("T")
+
+
+async def _on(request: Request, name: str, work: Callable[[Campaigns], T]) -> T:
+    """``work`` on the service with campaign ``name``'s lock held, without stalling the loop.
+
+    On the event loop at once when the campaign is free and already read (no thread hand-off
+    for the common read); in a worker thread when it is busy (a long command) or not read
+    yet (its first fold), so the other campaigns' requests go on meanwhile.
+    """
+    campaigns: Campaigns = request.app.state.campaigns
+    lock: threading.Lock = request.app.state.locks(name)
+    if campaigns.loaded(name) and lock.acquire(blocking=False):
+        try:
+            return work(campaigns)
+        finally:
+            lock.release()
+
+    def locked() -> T:
+        with lock:
+            return work(campaigns)
+
+    return await anyio.to_thread.run_sync(locked)
 
 
 async def _token_of(
@@ -125,8 +183,7 @@ def _authorise(request: Request, name: str, token: str | None) -> Role:
             "(turnkeeper serve prints the links)",
         )
     tokens: TokenCheck = request.app.state.tokens
-    with _service(request):
-        role = tokens.role(name, token)
+    role = tokens.role(name, token)  # the digests are read from the store: no campaign lock
     if role is None:
         raise Refused(
             401,
@@ -175,39 +232,34 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.campaigns = campaigns
-    app.state.lock = threading.Lock()
+    app.state.locks = CampaignLocks()
     app.state.tokens = TokenCheck(campaigns.store)
     app.state.watcher = watcher
+    app.add_middleware(Guard)
     app.mount("/static", StaticFiles(packages=[("turnkeeper.web", "static")]), name="static")
 
     # -- errors: one JSON message (an HTML page, or a fragment beside a form) ----------------
 
-    def answer(request: Request, status: int, message: str, kind: str) -> Response:
-        if request.headers.get("HX-Request") == "true":
-            problem = render.fragment("problem", status=status, message=message)
-            return HTMLResponse(problem, status_code=status)
-        if request.url.path.startswith(("/campaigns/", "/open")):
-            return HTMLResponse(render.error_page(status, message), status_code=status)
-        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-        body = {"error": message, "type": kind}
-        return JSONResponse(body, status_code=status, headers=headers)
+    def refuse(request: Request, status: int, message: str, kind: str) -> Response:
+        htmx = request.headers.get("HX-Request") == "true"
+        return answer(request.url.path, htmx, status, message, kind)
 
     @app.exception_handler(Refused)
     def refused(request: Request, error: Refused) -> Response:
         kind = "Unauthorized" if error.status == 401 else "Forbidden"
-        return answer(request, error.status, error.message, kind)
+        return refuse(request, error.status, error.message, kind)
 
     @app.exception_handler(TurnkeeperError)
     def domain(request: Request, error: TurnkeeperError) -> Response:
-        return answer(request, status_of(error), str(error), type(error).__name__)
+        return refuse(request, status_of(error), str(error), type(error).__name__)
 
     @app.exception_handler(RequestValidationError)
     def malformed(request: Request, error: RequestValidationError) -> Response:
-        return answer(request, 400, _first_problem(error.errors()), "BadRequest")
+        return refuse(request, 400, _first_problem(error.errors()), "BadRequest")
 
     @app.exception_handler(HTTPException)
     def http(request: Request, error: HTTPException) -> Response:
-        return answer(request, error.status_code, str(error.detail), "HTTPError")
+        return refuse(request, error.status_code, str(error.detail), "HTTPError")
 
     # -- the JSON API ----------------------------------------------------------------------
 
@@ -217,8 +269,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         summary="The campaign now: the whole state (referee) or the party's view (player)",
     )
     async def get_state(request: Request, name: str, role: Reader) -> Response:
-        with _service(request) as c:
-            state = c.state(name)
+        state = await _on(request, name, lambda c: c.state(name))
         # Serialised here, not by FastAPI's generic encoder: ten times quicker for a state.
         if role is Role.REFEREE:
             text = json.dumps(referee_state(state), ensure_ascii=False, default=str)
@@ -226,32 +277,63 @@ def create_app(campaigns: Campaigns) -> FastAPI:
             text = player_state(state).model_dump_json()
         return Response(text, media_type="application/json")
 
-    @app.get("/api/campaigns/{name}/log", summary="The journal after seq `since`")
+    @app.get(
+        "/api/campaigns/{name}/log",
+        summary="The journal after seq `after`, a page of at most `limit` records",
+    )
     async def get_log(
-        request: Request, name: str, role: Reader, since: Annotated[int, Query(ge=0)] = 0
-    ) -> dict[str, Any]:
-        with _service(request) as c:
+        request: Request,
+        name: str,
+        role: Reader,
+        after: Annotated[
+            int | None, Query(ge=0, description="The seq to start after (the last page's `next`).")
+        ] = None,
+        since: Annotated[int, Query(ge=0, description="The older name of `after`.")] = 0,
+        limit: Annotated[
+            int, Query(ge=1, le=LOG_PAGE_MOST, description="The most records in this page.")
+        ] = LOG_PAGE,
+    ) -> Response:
+        start = since if after is None else after
+
+        def page(c: Campaigns) -> str:
             everything, state = c.log(name), c.state(name)
-        if role is Role.PLAYER:
-            shaped = [player_record(r, state) for r in player_log(everything, since)]
-        else:
-            undone = undone_commands(everything)
-            shaped = [referee_record(r, state, undone) for r in everything[since:]]
-        return {"campaign": name, "version": state.version, "records": shaped}
+            chosen = player_log(everything, start) if role is Role.PLAYER else everything[start:]
+            more = len(chosen) > limit
+            chosen = chosen[:limit]
+            if role is Role.PLAYER:
+                shaped = [player_record(r, state) for r in chosen]
+            else:
+                undone = undone_commands(everything)
+                shaped = [referee_record(r, state, undone) for r in chosen]
+            following = chosen[-1].seq if more and chosen else None
+            answer = {
+                "campaign": name,
+                "version": state.version,
+                "records": shaped,
+                "next": following,
+            }
+            return json.dumps(answer, ensure_ascii=False, default=str)
+
+        return Response(await _on(request, name, page), media_type="application/json")
 
     @app.post(
-        "/api/campaigns/{name}/commands", summary="Run one referee command (see docs/http-api.md)"
+        "/api/campaigns/{name}/commands",
+        response_model=None,
+        summary="Run one referee command (see docs/http-api.md)",
     )
     async def post_command(
         request: Request, name: str, body: CommandBody, role: Referee
-    ) -> dict[str, Any]:
-        records, state = _execute(request, name, body)
-        return {
-            "campaign": name,
-            "version": state.version,
-            "date": state.date,
-            "records": [referee_record(r, state) for r in records],
-        }
+    ) -> Response:
+        def run() -> bytes:
+            records, state = _execute(request, name, body)
+            head = {"campaign": name, "version": state.version, "date": state.date}
+            with gc_paused():
+                # a record at a time, so a year's wait never holds the other threads long
+                shaped = ",".join(_json(referee_record(r, state)) for r in records)
+            return f'{_json(head)[:-1]},"records":[{shaped}]}}'.encode()
+
+        # in a worker thread: a long command never holds the loop, nor another campaign
+        return Response(await anyio.to_thread.run_sync(run), media_type="application/json")
 
     @app.get(
         "/api/campaigns/{name}/map.svg",
@@ -260,7 +342,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         summary="The wilderness map as SVG: the referee's, or only what the party knows",
     )
     def get_map(request: Request, name: str, role: Reader) -> Response:
-        with _service(request) as c:
+        with _service(request, name) as c:
             state = c.state(name)
         svg = map_svg(state, player=role is Role.PLAYER)
         return Response(svg, media_type="image/svg+xml")
@@ -287,7 +369,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     @app.get("/campaigns/{name}", response_class=HTMLResponse, summary="The dashboard page")
     def page(request: Request, name: str, role: Reader, token: Token) -> str:
         links = _links(name, token or "")
-        with _service(request) as c:
+        with _service(request, name) as c:
             state, records = c.state(name), c.log(name)
             if role is Role.PLAYER:
                 return render.player_page(state, records, links)
@@ -299,7 +381,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         summary="The page's display alone (what the live stream sends)",
     )
     def display(request: Request, name: str, role: Reader) -> str:
-        with _service(request) as c:
+        with _service(request, name) as c:
             return _draw(c, name, role)[0]
 
     @app.get(
@@ -320,7 +402,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         given = token or ""
 
         def draw() -> live.Drawn:
-            with _service(request) as c:
+            with _service(request, name) as c:
                 try:
                     if app.state.tokens.role(name, given) is not role:
                         return None  # the link was renewed: this page no longer follows
@@ -343,19 +425,27 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         token: Token,
         hx_request: Annotated[str | None, Header()] = None,
     ) -> Response:
-        pairs = parse_qsl((await request.body()).decode("utf-8"), keep_blank_values=True)
+        text = decode(await request.body(), "the form")  # the guard read it, within limits
+        pairs = parse_qsl(text, keep_blank_values=True)
         control = _control_of(pairs)
         try:
             body = _command_body.validate_python(form_body(control, pairs))
         except ValidationError as error:
             raise TurnkeeperError(_first_problem(error.errors())) from None
-        records, state = await run_in_threadpool(_execute, request, name, body)
-        if hx_request != "true":  # a plain form, without JavaScript: back to the page
+        plain = hx_request != "true"  # a plain form, without JavaScript: back to the page
+
+        def run() -> str | None:
+            records, state = _execute(request, name, body)
+            if plain:
+                return None
+            with _service(request, name) as c:
+                shown = _draw(c, name, Role.REFEREE)[0]
+            lines = [r.event.describe() for r in records][:3]
+            return render.fragment("done", version=state.version, lines=lines, display=shown)
+
+        done = await anyio.to_thread.run_sync(run)
+        if done is None:
             return RedirectResponse(_links(name, token or "").page, status_code=303)
-        with _service(request) as c:
-            shown = _draw(c, name, Role.REFEREE)[0]
-        lines = [r.event.describe() for r in records][:3]
-        done = render.fragment("done", version=state.version, lines=lines, display=shown)
         return HTMLResponse(done)
 
     @app.post(
@@ -364,7 +454,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         summary="A new players' link; the old one stops working, the referee's stays",
     )
     def new_player_link(request: Request, name: str, role: Referee) -> str:
-        with _service(request) as c:
+        with _service(request, name) as c:
             fresh = renew_token(c.store, name, Role.PLAYER)
             app.state.tokens.forget(name)
         base = str(request.base_url).rstrip("/")
@@ -424,12 +514,16 @@ def _control_of(pairs: list[tuple[str, str]]) -> Control:
 
 def _execute(request: Request, name: str, body: Any) -> tuple[list[Recorded], CampaignState]:
     """Run a command body through the service: the stale check, the command, the new state."""
-    with _service(request) as c:
+    with _service(request, name) as c:
         state = c.state(name)
         if body.expected_version is not None and body.expected_version != state.version:
             raise stale(name, state.version, body.expected_version)
         records = c.execute(name, body.command(state), body.dice)
         return records, c.state(name)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _first_problem(errors: Any) -> str:

@@ -144,7 +144,8 @@ class TokenCheck:
         kept = self._read.get(campaign)
         if kept is None or now - kept[0] > self.ttl:
             kept = (now, token_store(self.store).token_hashes(campaign))
-            self._read[campaign] = kept
+            if kept[1]:  # a name with no tokens (a probe, a typo) is not kept
+                self._read[campaign] = kept
         return _match(kept[1], token)
 
     def forget(self, campaign: str) -> None:

@@ -41,6 +41,18 @@
     }
   });
 
+  // No inline handlers (the pages' Content-Security-Policy forbids them): these stand in.
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!target || !target.closest) return;
+    if (target.closest("[data-back]") && history.length > 1) {
+      event.preventDefault();
+      history.back();  // back to the page, the form as it was typed
+    } else if (target.matches("[data-select-on-click]")) {
+      target.select();
+    }
+  });
+
   document.addEventListener("htmx:afterSettle", showFittingControls);
   document.addEventListener("htmx:sseMessage", showFittingControls);
   document.addEventListener("change", function (event) {
