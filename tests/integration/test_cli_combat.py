@@ -120,8 +120,8 @@ def test_simulate_fight_json_and_table(tmp_path: Path) -> None:
 def test_combat_round_after_attacks_by_hand_resolves_the_round_and_begins_the_next(
     db: str, tk: Tk
 ) -> None:
-    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=30,ac=10")
-    tk(db, "combat", "round")
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=30,ac=10", "--surprise", "none")
+    tk(db, "combat", "round", "--dice", "5,2")
     tk(db, "combat", "attack", "Ann", "Orc")
     out = tk(db, "combat", "round")
     assert [r["kind"] for r in out["records"]][:2] == ["combat.resolved", "combat.round"]
@@ -131,8 +131,8 @@ def test_combat_round_after_attacks_by_hand_resolves_the_round_and_begins_the_ne
 
 
 def test_status_tells_the_fights_round_and_order_and_forgets_it_once_over(db: str, tk: Tk) -> None:
-    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=30,ac=10")
-    tk(db, "combat", "round")
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=30,ac=10", "--surprise", "none")
+    tk(db, "combat", "round", "--dice", "5,2")
     tk(db, "combat", "attack", "Ann", "Orc")
     tk(db, "combat", "round")
     shown = tk(db, "status", as_json=False)
@@ -146,8 +146,8 @@ def test_status_tells_the_fights_round_and_order_and_forgets_it_once_over(db: st
 def test_the_players_log_tells_hits_not_armour_class_and_forgets_undone_commands(
     db: str, tk: Tk
 ) -> None:
-    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=30,ac=10")
-    tk(db, "combat", "round")
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=30,ac=10", "--surprise", "none")
+    tk(db, "combat", "round", "--dice", "5,2")
     tk(db, "combat", "attack", "Ann", "Orc", "--dice", "15,3")
     tk(db, "note", "the orc's cousin watches", "--referee")
     tk(db, "note", "a wrong note")
@@ -189,3 +189,196 @@ def test_pg_hp_1_healing_in_a_fight_brings_the_fallen_to_and_lasts_past_the_figh
     assert tk(db, "heal", "Bo", "9")["records"][0]["data"]["hp_after"] == 5  # never above most
     tk(db, "combat", "end")
     assert {c["name"]: c["hp"] for c in tk(db, "party", "show")["characters"]}["Bo"] == 5
+
+
+def _keep(tmp_path: Path, tk: Tk, ruleset: str) -> str:
+    """A campaign of Ann (a fighter) and Bo under ``ruleset``."""
+    path = tmp_path / "party.toml"
+    path.write_text(PARTY, encoding="utf-8")
+    db = str(tmp_path / f"{ruleset}.db")
+    tk(db, "new", "Keep", "--ruleset", ruleset, "--party", str(path), "--seed", "5")
+    return db
+
+
+def _who(out: Any, name: str) -> dict[str, Any]:
+    fighters: list[dict[str, Any]] = out["combat"]["combatants"]
+    return next(c for c in fighters if c["name"] == name)
+
+
+def test_cb_sur_1_initiative_is_rolled_when_the_surprise_round_ends(tmp_path: Path, tk: Tk) -> None:
+    # rule: CB-SUR-1, CB-INI-1, CB-INI-2: the party sneaks up (d20 15 against the rat's 3),
+    # has the surprise round to itself, then both sides roll 1d8 + best DEX: party 8, rat 1.
+    db = _keep(tmp_path, tk, "cb")
+    started = tk(db, "combat", "start", "--monster", "Rat:hd=1,hp=9,ac=12", "--attackers",
+                 "party", "--dice", "15,3")  # fmt: skip
+    assert "opposition surprised; party gets a free round" in texts(started)[1]
+    surprise_round = tk(db, "combat", "round")
+    assert "surprise round" in texts(surprise_round)[0]
+    tk(db, "combat", "attack", "Ann", "Rat", "--dice", "2")
+    rolled = tk(db, "combat", "round", "--dice", "8,1")
+    settled = next(r for r in rolled["records"] if r["kind"] == "combat.initiative")
+    assert settled["text"] == "initiative: party (party 8, opposition 1)"
+    assert tk(db, "combat", "status")["combat"]["order"] == [["Ann", "Bo"], ["Rat"]]
+    tk(db, "combat", "announce-done", "party")
+    kept = tk(db, "combat", "round")  # CB-INI-2: the order holds, no dice
+    assert "initiative: party" in texts(kept)[-1]
+
+
+def test_cb_sur_1_the_surprised_take_no_instant_action_in_the_surprise_round(
+    tmp_path: Path, tk: Tk
+) -> None:
+    # rule: CB-SUR-1 ("they get a full round of action to themselves"), CB-ACT-5
+    db = _keep(tmp_path, tk, "cb")
+    tk(db, "combat", "start", "--monster", "Rat:hd=1,hp=9,ac=12", "--surprise", "foes")
+    tk(db, "combat", "round")
+    with pytest.raises(IllegalCommandError, match="Rat is surprised and loses this round"):
+        tk(db, "combat", "declare", "Rat", "instant")
+    tk(db, "combat", "announce-done", "party")
+    tk(db, "combat", "round", "--dice", "1,8")
+    assert texts(tk(db, "combat", "declare", "Rat", "instant"))[0] == "Rat declares: instant"
+
+
+def test_cb_sur_1_no_attackers_no_roll_and_aware_defenders_are_not_surprised(
+    tmp_path: Path, tk: Tk
+) -> None:
+    # rule: CB-SUR-1: only the attackers' DEX/Sneak against WIS/Notice settles surprise; the
+    # 2-in-6 of Playing the Game is not this text's.
+    db = _keep(tmp_path, tk, "cb")
+    started = tk(db, "combat", "start", "--monster", "Rat:hd=1,ac=12")
+    surprise = started["records"][1]
+    assert surprise["rolls"] == [] and surprise["data"]["surprised"] == []
+    assert "no side named as the attackers" in surprise["text"]
+    tk(db, "combat", "end", "--winner", "party")
+    aware = tk(db, "combat", "start", "--monster", "Rat:hd=1,ac=12", "--attackers", "foes",
+               "--aware", "party")  # fmt: skip
+    assert aware["records"][1]["rolls"] == []
+    assert "nobody is surprised (the party side is aware of the attackers)" in texts(aware)[1]
+
+
+def test_cb_side_1_a_foes_files_allies_fight_on_the_partys_side(tmp_path: Path, tk: Tk) -> None:
+    # rule: CB-SIDE-1: the player characters and their allies against the opposition.
+    db = _keep(tmp_path, tk, "cb")
+    foes = tmp_path / "foes.toml"
+    foes.write_text(
+        '[[allies]]\nname = "Cato"\nhp = 6\nac = 13\n\n[[foes]]\nname = "Rat"\nhd = 1\nac = 12\n',
+        encoding="utf-8",
+    )
+    started = tk(db, "combat", "start", "--foes", str(foes), "--surprise", "none")
+    assert texts(started)[0] == "combat: Ann, Bo, Cato against Rat"
+    assert _who(tk(db, "combat", "status"), "Cato")["side"] == "party"
+    tk(db, "combat", "end", "--winner", "party")
+    again = tk(db, "combat", "start", "--monster", "Rat:hd=1,ac=12", "--ally", "Dog:hp=3,ac=11",
+               "--surprise", "none")  # fmt: skip
+    assert texts(again)[0] == "combat: Ann, Bo, Dog against Rat"
+
+
+def test_one_attack_a_round_in_the_order_of_initiative(db: str, tk: Tk) -> None:
+    # rule: PG-CBT-1, PG-MOV-1: one action a round; the side that won acts first. The
+    # party wins 5 to 2: Ann attacks once, and the goblin waits for Bo.
+    tk(db, "combat", "start", "--monster", "Goblin:hd=1,hp=9,ac=12", "--surprise", "none")
+    tk(db, "combat", "round", "--dice", "5,2")
+    first = tk(db, "combat", "attack", "Ann", "Goblin", "--dice", "1")
+    with pytest.raises(IllegalCommandError, match="Ann takes one action a round, not 2"):
+        tk(db, "combat", "attack", "Ann", "Goblin", "--dice", "1")
+    with pytest.raises(IllegalCommandError, match="Bo acts before Goblin this round and has not"):
+        tk(db, "combat", "attack", "Goblin", "Bo", "--dice", "1")
+    tk(db, "combat", "declare", "Bo", "attack", "Goblin")
+    with pytest.raises(IllegalCommandError, match=r"Bo has declared \(attack Goblin\)"):
+        tk(db, "combat", "attack", "Bo", "Goblin", "--dice", "1")
+    with pytest.raises(IllegalCommandError, match="Bo acts before Goblin this round and has dec"):
+        tk(db, "combat", "attack", "Goblin", "Bo", "--dice", "1")
+    assert texts(first) == ["Ann attacks Goblin: 2 against AC 12, misses"]  # d20 1 + STR 1
+    assert tk(db, "combat", "status")["combat"]["acted"] == ["Ann"]
+    tk(db, "combat", "declare", "Goblin", "attack", "Bo")
+    resolved = texts(tk(db, "combat", "resolve", "--dice", "1,1"))
+    assert resolved == ["Bo attacks Goblin: 1 against AC 12, misses",
+                        "Goblin attacks Bo: 2 against AC 12, misses",
+                        "the round is resolved"]  # fmt: skip
+
+
+def test_tp_act_1_the_texts_four_different_things_in_one_round(tmp_path: Path, tk: Tk) -> None:
+    # rule: TP-ACT-1, TP-ATK-1: "I take oil from my pouch and I throw it at the lizardmen
+    # and I throw the torch in my hand in the puddle and I cower behind the Fighter" is four
+    # different things. The throw is the one risky thing: d20 15 + WIS 0 beats AC 12, a d6
+    # of 3; cowering behind Ann (the fighter) puts Bo in no melee.
+    db = _keep(tmp_path, tk, "tp")
+    tk(db, "combat", "start", "--monster", "Lizardman:hd=1,hp=8,ac=12,count=2",
+       "--surprise", "none")  # fmt: skip
+    tk(db, "combat", "round", "--dice", "3")  # the dungeon reacts: opponents have initiative
+    declared = tk(db, "combat", "declare", "Bo", "other (take oil from my pouch)",
+                  "--then", "ranged:Lizardman 1 (throw it at the lizardmen)",
+                  "--then", "other (throw the torch in my hand in the puddle)",
+                  "--then", "move:Ann (cower behind the Fighter)")  # fmt: skip
+    assert texts(declared) == [
+        "Bo declares: other (take oil from my pouch), then ranged Lizardman 1 (throw it at the "
+        "lizardmen), then other (throw the torch in my hand in the puddle), then move Ann "
+        "(cower behind the Fighter)"
+    ]
+    # "I attack the kobold twice with my dagger": one thing twice.
+    twice = tk(db, "combat", "declare", "Ann", "attack", "Lizardman 2",
+               "--then", "attack:Lizardman 2")  # fmt: skip
+    assert "attack Lizardman 2, then attack Lizardman 2" in texts(twice)[0]
+    with pytest.raises(IllegalCommandError, match="one thing 2 times"):
+        tk(db, "combat", "declare", "Lizardman 1", "other (hiss)", "--then", "other (hiss)",
+           "--then", "other (hiss)")  # fmt: skip
+    tk(db, "combat", "announce-done", "foes")
+    resolved = texts(tk(db, "combat", "resolve", "--dice", "1,1,15,3"))
+    assert resolved[2:7] == [
+        "Bo: other (take oil from my pouch)",
+        "Bo shoots at Lizardman 1: 15 against AC 12, hits",
+        "Lizardman 1 takes 3 damage (Bo): 5 hp",
+        "Bo: other (throw the torch in my hand in the puddle)",
+        "Bo moves to Ann, out of melee",
+    ]
+    status = tk(db, "combat", "status")
+    assert _who(status, "Bo")["melee_with"] == [] and _who(status, "Ann")["melee_with"] == [
+        "Lizardman 2"
+    ]
+
+
+def test_tp_init_both_sides_announce_whatever_order_they_are_typed_in(
+    tmp_path: Path, tk: Tk
+) -> None:
+    # rule: TP-CBT-1 steps 4 and 5, TP-INI-1 face 5 (PCs have initiative): the referee types
+    # the party's declaration first; it waits for the orc's, and neither is lost.
+    db = _keep(tmp_path, tk, "tp")
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=20,ac=10", "--surprise", "none")
+    tk(db, "combat", "round", "--dice", "5")
+    ann = tk(db, "combat", "declare", "Ann", "attack", "Orc")
+    orc = tk(db, "combat", "declare", "Orc", "attack", "Ann")
+    assert texts(orc) == ["Orc declares: attack Ann"]
+    assert texts(ann) == ["Ann declares: attack Orc (held until the other side has announced)"]
+    tk(db, "combat", "announce-done", "party")  # Bo does nothing this round
+    resolved = texts(tk(db, "combat", "resolve", "--dice", "12,2,1"))
+    assert resolved[0] == "Ann attacks Orc: 13 against AC 10, hits"
+    assert resolved[2] == "Orc attacks Ann: 1 against AC 15, misses"
+
+
+def test_pg_sur_1_both_surprised_neither_loses_a_round_nor_stays_surprised(db: str, tk: Tk) -> None:
+    # rule: PG-SUR-1: "If a side is surprised the other side gets a free round"; both are.
+    started = tk(db, "combat", "start", "--monster", "Orc:hd=1,ac=10", "--surprise", "both")
+    status = tk(db, "combat", "status")
+    assert all("surprised" not in c["conditions"] for c in status["combat"]["combatants"])
+    assert "party and opposition surprised, so neither loses a round" in texts(started)[1]
+
+
+def test_pg_hp_1_the_dead_are_dead_not_unconscious(db: str, tk: Tk) -> None:
+    # rule: PG-HP-1: Bo (level 1, 5 hp) falls unconscious at 0 and dies at -1.
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=20,ac=10", "--surprise", "none")
+    tk(db, "damage", "Bo", "5")
+    tk(db, "damage", "Bo", "1")
+    assert _who(tk(db, "combat", "status"), "Bo")["conditions"] == ["dead"]
+    tk(db, "combat", "end", "--winner", "foes")
+    bo = next(c for c in tk(db, "party", "show")["characters"] if c["name"] == "Bo")
+    assert bo["conditions"] == ["dead"]
+
+
+def test_pg_mov_1_pg_has_no_instant_or_on_turn_actions(db: str, tk: Tk) -> None:
+    # rule: PG-MOV-1: one action and a move near, or a move far; CB-ACT-4 and CB-ACT-5 are
+    # the combat text's, not this one's.
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=20,ac=10", "--surprise", "none")
+    tk(db, "combat", "round", "--dice", "5,2")
+    with pytest.raises(IllegalCommandError, match="pg has no instant actions"):
+        tk(db, "combat", "declare", "Ann", "instant")
+    with pytest.raises(IllegalCommandError, match="pg has no on_turn actions"):
+        tk(db, "combat", "declare", "Ann", "on-turn", "--then", "attack:Orc")

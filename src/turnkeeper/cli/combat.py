@@ -1,28 +1,30 @@
-"""CLI verbs: ``combat start|status|round|declare|resolve|attack|pin|end`` and ``simulate fight``.
+"""CLI verbs: ``combat start|status|round|declare|resolve|attack|pin|end``.
 
 A fight runs inside the current campaign: the party joins it, each round moves the clock
 on, every roll is in the journal, and ``--dice`` takes the faces of physical dice instead
-of seeded ones. ``simulate fight`` is the designer's view: many fights at once, no campaign.
+of seeded ones. ``simulate fight`` (many fights at once, no campaign) is in ``cli.simulate``.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
+from turnkeeper.files import read_text
 from turnkeeper.kernel.combat_state import Combatant, CombatState, Side
 from turnkeeper.procedures.combat.actions import parse_action
 from turnkeeper.procedures.combat.campaign import StartFight
-from turnkeeper.procedures.combat.roster import parse_monster, parse_roster
+from turnkeeper.procedures.combat.roster import RosterError, parse_monster, parse_roster
 from turnkeeper.procedures.combat.round import (
+    AnnounceDone,
     Attack,
     BeginRound,
     Declare,
@@ -30,7 +32,6 @@ from turnkeeper.procedures.combat.round import (
     Pin,
     Resolve,
 )
-from turnkeeper.rules.loader import find_ruleset
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -40,16 +41,17 @@ combat_app = typer.Typer(
     "Example: `turnkeeper combat start --foes examples/foes.toml`.",
     no_args_is_help=True,
 )
-simulate_app = typer.Typer(
-    help="Simulate procedures many times over.\n\n"
-    "Example: `turnkeeper simulate fight --party examples/fighters.toml "
-    "--foes examples/foes.toml`.",
-    no_args_is_help=True,
-)
 verbs.add_typer(combat_app, name="combat")
-verbs.add_typer(simulate_app, name="simulate")
 
-_FOES = typer.Option(None, "--foes", help="A foes file (TOML), e.g. examples/foes.toml.")
+_FOES = typer.Option(
+    None,
+    "--foes",
+    help="A foes file (TOML), e.g. examples/foes.toml; its [[allies]] join the party's side "
+    "[CB-SIDE-1].",
+)
+_ALLIES = typer.Option(
+    None, "--ally", help='An ally of the party in one line: "Hireling:hp=4,ac=12,str=1".'
+)
 _MONSTERS = typer.Option(
     None, "--monster", help='A foe in one line: "Goblin:hd=1,hp=4,ac=12,dex=1,count=3".'
 )
@@ -67,19 +69,23 @@ def _side(text: str, option: str) -> Side:
         raise TurnkeeperError(f"{option} {text!r}: say party or foes") from None
 
 
-def _foes(files: list[Path], monsters: list[str]) -> tuple[Combatant, ...]:
+def _sides(
+    files: list[Path], monsters: list[str], allies: list[str]
+) -> tuple[tuple[Combatant, ...], tuple[Combatant, ...]]:
+    """The allies and the foes a fight brings besides the party (CB-SIDE-1)."""
+    joining: list[Combatant] = []
     foes: list[Combatant] = []
     for file in files:
         if not file.is_file():
             raise NotFoundError(f"no foes file at {file}")
-        foes += [
-            c
-            for c in parse_roster(file.read_text(encoding="utf-8"), str(file))
-            if c.side is Side.OPPOSITION
-        ]
+        read = parse_roster(read_text(file, "foes file", RosterError), str(file))
+        for combatant in read:
+            (foes if combatant.side is Side.OPPOSITION else joining).append(combatant)
     for spec in monsters:
         foes += parse_monster(spec)
-    return tuple(foes)
+    for spec in allies:
+        joining += parse_monster(spec, Side.PARTY)
+    return tuple(joining), tuple(foes)
 
 
 def _current(db: str | None, campaign: str | None) -> tuple[str, CombatState]:
@@ -106,15 +112,17 @@ def _render(combat: CombatState) -> None:
         table.add_column(column)
     for c in combat.combatants:
         declared = combat.declaration(c.name)
-        table.add_row(
+        done = " (done)" if c.name in combat.acted else ""
+        cells = (
             c.name,
             c.side.value,
             f"{c.hp}/{c.max_hp}",
             str(c.ac),
             ", ".join(sorted(x.value for x in c.conditions)),
             ", ".join(sorted(c.melee_with)),
-            ", ".join(str(a) for a in declared.actions) if declared else "",
+            ", ".join(str(a) for a in declared.actions) + done if declared else "",
         )
+        table.add_row(*(Text(cell) for cell in cells))  # names are the user's, never markup
     who = combat.initiative.value if combat.initiative else "simultaneous"
     face = f" · face {combat.face}" if combat.face else ""
     order = " → ".join("+".join(beat) for beat in combat.order)
@@ -124,7 +132,7 @@ def _render(combat: CombatState) -> None:
         highlight=False,
     )
     if order:
-        console().print(f"[dim]order: {order}[/]", highlight=False)
+        console().print(Text(f"order: {order}", style="dim"), highlight=False)
     console().print(table)
 
 
@@ -137,6 +145,7 @@ def start(
         "--surprise",
         help="Who is surprised: party, foes, both or none (default: the encounter's, else roll).",
     ),
+    ally: list[str] | None = _ALLIES,
     aware: list[str] | None = _AWARE,
     attackers: str | None = typer.Option(
         None, "--attackers", help="The side trying for surprise: party or foes [CB-SUR-1]."
@@ -151,7 +160,7 @@ def start(
     Example: `turnkeeper combat start --foes examples/foes.toml`;
     `turnkeeper combat start --monster "Rat:hd=1,ac=12,count=3" --surprise foes`.
     """
-    opposition = _foes([Path(f) for f in foes or []], monster or [])
+    allies, opposition = _sides([Path(f) for f in foes or []], monster or [], ally or [])
     surprised: frozenset[Side] | None = None
     if surprise is not None:
         choice = surprise.strip().lower()
@@ -164,6 +173,7 @@ def start(
         )
     command = StartFight(
         foes=opposition,
+        allies=allies,
         surprised=surprised,
         aware=frozenset(_side(a, "--aware") for a in aware or []),
         attackers=_side(attackers, "--attackers") if attackers else None,
@@ -212,7 +222,9 @@ def next_round(
 def declare(
     actor: str = typer.Argument(..., help="Who declares."),
     action: str = typer.Argument(
-        ..., help="attack, ranged, cast, move, move-far, maneuver, other, on-turn or instant."
+        ...,
+        help="attack, ranged, cast, move, move-far, maneuver, other, on-turn or instant; "
+        'what the player describes may follow in brackets: "other (take oil from my pouch)".',
     ),
     target: str | None = typer.Argument(None, help="The target, if any."),
     then: list[str] | None = _THEN,
@@ -228,7 +240,8 @@ def declare(
 ) -> None:
     """Announce an actor's actions for this round; the rules refuse what is not allowed.
 
-    Example: `turnkeeper combat declare Aldo attack "Goblin 1"`.
+    Example: `turnkeeper combat declare Aldo attack "Goblin 1"`;
+    `turnkeeper combat declare Bea "other (take oil from my pouch)" --then "ranged:Lizardman"`.
     """
     actions = (
         parse_action(action, target, feet, magic_dice),
@@ -261,11 +274,27 @@ def attack(
     dice: str | None = DiceOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Roll one attack at once (and its damage on a hit).
+    """Roll one attack at once (and its damage on a hit): it is the attacker's action this
+    round, within the rules' limits, after those who act first.
 
     Example: `turnkeeper combat attack Aldo "Goblin 3"`.
     """
     run(db, campaign, Attack(attacker, target, ranged), as_json, dice)
+
+
+@combat_app.command("announce-done")
+def announce_done(
+    side: str = typer.Argument(..., help="party or foes."),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Say a side has finished announcing (or acting) this round; who declared nothing does
+    nothing, and the other side need not wait for them [TP-CBT-1, PG-CBT-1, CB-RND-1].
+
+    Example: `turnkeeper combat announce-done foes`.
+    """
+    run(db, campaign, AnnounceDone(_side(side, "side")), as_json)
 
 
 @combat_app.command("pin")
@@ -299,77 +328,3 @@ def end(
     """
     command = EndCombat(_side(winner, "--winner") if winner else None)
     run(db, campaign, command, as_json, dice)
-
-
-@simulate_app.command("fight")
-def simulate_fight_command(
-    ruleset: str = typer.Option("tp", "--ruleset", "-r", help="A preset name or a ruleset file."),
-    party: str = typer.Option(
-        ..., "--party", help="The party file (TOML), e.g. examples/fighters.toml."
-    ),
-    foes: str = typer.Option(..., "--foes", help="The foes file (TOML), e.g. examples/foes.toml."),
-    runs: int = typer.Option(10_000, "--runs", help="How many fights."),
-    seed: int = typer.Option(0, "--seed", help="The seed: the same seed, the same figures."),
-    plot: Annotated[
-        Path | None,
-        typer.Option(help="Also draw the rounds fights take as a histogram: x.png or x.svg."),
-    ] = None,
-    as_json: bool = JsonOption,
-) -> None:
-    """Who wins, in how many rounds, at what cost: many fights at once.
-
-    Example: `turnkeeper simulate fight --party examples/fighters.toml --foes examples/foes.toml`.
-    """
-    from rich.progress import Progress
-
-    from turnkeeper.analysis.simulate import simulate_fight
-
-    rules = find_ruleset(ruleset)
-    fighters: list[Combatant] = []
-    for path, side in ((Path(party), Side.PARTY), (Path(foes), Side.OPPOSITION)):
-        if not path.is_file():
-            raise NotFoundError(f"no file at {path}")
-        read = parse_roster(path.read_text(encoding="utf-8"), str(path))
-        fighters += [c.model_copy(update={"side": side}) for c in read]
-    if as_json:
-        odds = simulate_fight(rules, fighters, runs=runs, seed=seed)
-    else:
-        with Progress(console=console(), transient=True) as progress:
-            task = progress.add_task(f"{runs} fights", total=50)
-            odds = simulate_fight(
-                rules,
-                fighters,
-                runs=runs,
-                seed=seed,
-                progress=lambda done: progress.update(task, completed=done),
-            )
-    data = {"ruleset": rules.name, "seed": seed, **odds.to_dict()}
-    if plot is not None:
-        from turnkeeper.analysis.plots import plot_distribution  # matplotlib: only for a plot
-
-        share = {r: Fraction(count, odds.runs) for r, count in odds.rounds.items()}
-        title = f"rounds of {odds.runs} fights under {rules.name}"
-        plot_distribution(share, title, plot, "rounds")
-        data["plot"] = str(plot)
-
-    def render() -> None:
-        table = Table(title=f"{runs} fights under {rules.name}", box=None)
-        table.add_column("")
-        table.add_column("party", justify="right")
-        table.add_column("foes", justify="right")
-        table.add_row("wins", f"{odds.party_wins:.1%}", f"{odds.opposition_wins:.1%}")
-        table.add_row("hp lost", f"{odds.hp_lost_party:.1f}", f"{odds.hp_lost_opposition:.1f}")
-        console().print(table)
-        console().print(
-            f"both down {odds.both_down:.1%} · unresolved {odds.unresolved:.1%} · "
-            f"rounds {odds.rounds_mean:.2f} on average",
-            highlight=False,
-        )
-        spread = Table(box=None, title="rounds taken")
-        spread.add_column("rounds", justify="right")
-        spread.add_column("fights", justify="right")
-        for rounds, count in sorted(odds.rounds.items()):
-            spread.add_row(str(rounds), f"{count / runs:.1%}")
-        console().print(spread)
-
-    emit(data, as_json, render)
