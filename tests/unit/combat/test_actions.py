@@ -92,7 +92,22 @@ def test_tp_act_1_things_are_told_apart_by_what_the_player_describes(pc, foe, st
         act(A.OTHER, note="throw the torch in my hand in the puddle"),
         act(A.MOVE, "Fighter", note="cower behind the Fighter"),
     )
-    accepted(state, TP, "Ann", act(A.MANEUVER, "Goblin 1"), act(A.MANEUVER, "Goblin 2"))
+    accepted(
+        state,
+        TP,
+        "Ann",
+        act(A.MANEUVER, "Goblin 1", note="shove to the ground"),
+        act(A.MANEUVER, "Goblin 2", note="shove against the wall"),
+    )
+    refused(
+        state,
+        TP,
+        "Ann",
+        act(A.ATTACK, "Goblin 1", note="stab"),
+        act(A.ATTACK, "Goblin 2", note="slash"),
+        act(A.MOVE),
+        match="up to 4 different things",
+    )
     refused(
         state,
         TP,

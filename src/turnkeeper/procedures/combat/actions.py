@@ -4,8 +4,9 @@ An illegal declaration raises :class:`~turnkeeper.errors.IllegalCommandError` wi
 saying why, and changes nothing.
 
 * ``tp`` (TP-ACT-1, TP-CBT-1): one spell, announced in the casters' step before anyone
-  else; or up to 4 different non-magical things; or one thing twice. A thing is what the
-  player describes (two ``other`` actions with different words are two things). The side
+  else; or up to 4 different non-magical things; or one thing twice. Two ``other`` actions
+  the player describes differently are two things; attacks, shots, shoves or moves at
+  different targets are one thing done again. The side
   without initiative announces before the side with it, whatever order the referee types
   them in: a declaration from the side with initiative waits until the other side is done.
 * ``cb`` (CB-ACT-1 to CB-ACT-5): one main and one move action in either order; the main
@@ -239,8 +240,12 @@ def _check_instant(
 
 
 def _thing(action: Action) -> tuple[ActionKind, str]:
-    """TP-ACT-1: a thing is what the player describes; the same kind with no other words
-    (attack, attack; shove one goblin, shove another) is the same thing done again."""
+    """TP-ACT-1: which thing an action is. Attacking, shooting, shoving, moving are one thing
+    each, whoever they aim at and however they are put ("I shove a goblin to the ground, and
+    another against the wall" is one thing twice); the other deeds are told apart by what
+    the player describes (taking oil from a pouch, throwing a torch in a puddle)."""
+    if action.kind is not ActionKind.OTHER:
+        return action.kind, ""
     return action.kind, " ".join(action.note.casefold().split())
 
 
