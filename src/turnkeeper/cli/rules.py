@@ -64,7 +64,7 @@ def rulesets_command(as_json: bool = JsonOption) -> None:
 
     def render() -> None:
         table = Table(title="rulesets")
-        for column in ("name", "title", "text", "prefix"):
+        for column in ("name", "title", "rules text", "prefix"):
             table.add_column(column)
         for info in infos:
             table.add_row(info.name, info.title, info.text, info.prefix)
