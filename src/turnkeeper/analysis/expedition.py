@@ -72,15 +72,20 @@ __all__ = [
 
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
+#: A run's state and tallies: 32 bits hold any count a span of turns can reach, in half the
+#: memory traffic of 64 (the simulator is bound by memory, not by arithmetic).
+State = NDArray[np.int32]
 
 #: The most runs one simulation makes: enough for any table, small enough to finish.
 MAX_RUNS = 10_000_000
 #: The longest span in turns: about 70 days of 10-minute turns.
 MAX_TURNS = 10_000
-#: Runs worked on at once: a few dozen arrays of this size stay within a few tens of MB.
-CHUNK = 200_000
+#: Runs worked on at once: a few dozen arrays of this size stay in the cache (measured best).
+CHUNK = 16_384
+#: The faces of the dungeon die a delve acts on; the others change nothing it counts.
+_ACTED_ON = (FaceEvent.ENCOUNTER, FaceEvent.WANING_RESOURCES, FaceEvent.FORCED_REST)
 #: A light with no fixed turns burns until a face puts it out (TP-ENC-2).
-_FOREVER = np.iinfo(np.int64).max // 2
+_FOREVER = np.iinfo(np.int32).max // 2
 
 
 #: numpy takes seeds from 0 up; SQLite keeps them to here, so a campaign could use the same.
@@ -187,7 +192,7 @@ class ExpeditionOdds:
         }
 
 
-def use_usage_dice(sides: Ints, chain: tuple[int, ...], rng: np.random.Generator) -> Ints:
+def use_usage_dice(sides: State, chain: tuple[int, ...], rng: np.random.Generator) -> State:
     """PG-USE-1 for many resources at once: each die (0 is depleted) is rolled and steps down
     the chain on a 1 or 2; depleted resources stay depleted."""
     rolled = (rng.random(sides.size) * np.maximum(sides, 1)).astype(np.int64) + 1
@@ -195,7 +200,7 @@ def use_usage_dice(sides: Ints, chain: tuple[int, ...], rng: np.random.Generator
     smaller = np.array([*chain[1:], 0], dtype=np.int64)
     position = np.searchsorted(-np.array(chain), -sides)  # chain is largest first
     stepped = smaller[np.minimum(position, len(chain) - 1)]
-    return np.where(down, stepped, sides)
+    return np.where(down, stepped, sides).astype(sides.dtype)
 
 
 @dataclass
@@ -203,25 +208,25 @@ class _Runs:
     """The state of a chunk of expeditions, one entry per run."""
 
     n: int
-    light: Ints  # index of the burning source, -1 in darkness
-    light_left: Ints
-    counted: dict[str, Ints]
-    dice: dict[str, Ints]
-    site_turns: Ints
-    resting: Ints  # turns of a rest still to come (the policy's rest, with checks)
-    forced: Ints  # further turns of a forced rest (no checks)
+    light: State  # index of the burning source, -1 in darkness
+    light_left: State
+    counted: dict[str, State]
+    dice: dict[str, State]
+    site_turns: State
+    resting: State  # turns of a rest still to come (the policy's rest, with checks)
+    forced: State  # further turns of a forced rest (no checks)
     due: Bools
-    due_at: Ints
-    active_since: Ints
+    due_at: State
+    active_since: State
     wearied: Bools
-    out: dict[str, Ints]
+    out: dict[str, State]
 
 
 @dataclass(frozen=True)
 class _Table:
-    """A level's encounter table as arrays: each row's chance and the foes' stealth."""
+    """A level's encounter table as arrays: each row's share of the chance, the foes' stealth."""
 
-    chances: NDArray[np.float64]
+    cumulative: NDArray[np.float64]  # where each row's share of [0, 1) ends
     stealth: Ints
 
 
@@ -233,8 +238,10 @@ def _encounter_table(site: Site, level: int | None) -> _Table | None:
     chances = np.zeros(len(table.rows))
     for total, chance in distribution(parse(table.dice)).items():
         chances[table.rows.index(table.row_for(total))] += float(chance)
+    ends = np.cumsum(chances / chances.sum())
+    ends[-1] = 1.0  # the last row ends exactly at 1, whatever the rounding
     return _Table(
-        chances=chances / chances.sum(),
+        cumulative=ends,
         stealth=np.array([row.stealth for row in table.rows], dtype=np.int64),
     )
 
@@ -255,6 +262,10 @@ class _Model:
             s.turns if rules.light.burns == "turns" and s.turns is not None else _FOREVER
             for s in self.sources
         ]
+        self.burns_down = any(turns < _FOREVER for turns in self.fixed_turns)
+        running = self.mode is not None and self.mode.rest_after and rules.rest.after_running
+        # Without a cadence or running no rest ever falls due: nothing to watch each turn.
+        self.rests_fall_due = rules.rest.active_turns is not None or running
         self.overloaded = rules.dungeon.procedure == "overloaded"
         if self.overloaded:
             die = rules.dice[rules.dungeon.die]
@@ -294,13 +305,13 @@ class _Model:
     # --- one chunk of runs -------------------------------------------------------------------
 
     def fresh(self, n: int) -> _Runs:
-        zeros = np.zeros(n, dtype=np.int64)
+        zeros = np.zeros(n, dtype=np.int32)
         return _Runs(
             n=n,
-            light=np.full(n, -1, dtype=np.int64),
+            light=np.full(n, -1, dtype=np.int32),
             light_left=zeros.copy(),
-            counted={item: np.full(n, c, dtype=np.int64) for item, c in self.start_counted.items()},
-            dice={item: np.full(n, s, dtype=np.int64) for item, s in self.start_dice.items()},
+            counted={item: np.full(n, c, dtype=np.int32) for item, c in self.start_counted.items()},
+            dice={item: np.full(n, s, dtype=np.int32) for item, s in self.start_dice.items()},
             site_turns=zeros.copy(),
             resting=zeros.copy(),
             forced=zeros.copy(),
@@ -311,40 +322,48 @@ class _Model:
             out={name: zeros.copy() for name in self.columns},
         )
 
-    def light_up(self, r: _Runs, who: Bools, source: int) -> None:
-        """Light ``source`` for the runs in ``who`` (the caller checked the supply)."""
+    def light_up(self, r: _Runs, who: Ints, source: int) -> None:
+        """Light ``source`` for the runs numbered in ``who`` (their supply was checked).
+
+        Events touch few runs a turn: they are worked on by run number, not by mask."""
+        if not who.size:
+            return
         supply = self.sources[source].supply
-        r.counted[supply] -= who
-        r.out[f"{supply}_used"] += who
+        r.counted[supply][who] -= 1
+        r.out[f"{supply}_used"][who] += 1
         r.light[who] = source
         r.light_left[who] = self.fixed_turns[source]
 
     def relight_dark(self, r: _Runs, free: Bools) -> None:
         """The policy: a party in darkness lights the first source it has the supply for."""
+        dark = np.flatnonzero(free & (r.light < 0))
         for index, source in enumerate(self.sources):
-            who = free & (r.light < 0) & (r.counted[source.supply] >= 1)
-            self.light_up(r, who, index)
+            if not dark.size:
+                return
+            can = r.counted[source.supply][dark] >= 1
+            self.light_up(r, dark[can], index)
+            dark = dark[~can]
 
     def waning(self, r: _Runs, who: Bools) -> None:
         """TP-ENC-1 face 4: the burning light goes out and is relit from its own supply."""
+        runs = np.flatnonzero(who)
         for index, source in enumerate(self.sources):
-            burning = who & (r.light == index)
-            has = burning & (r.counted[source.supply] >= 1)
-            self.light_up(r, has, index)
-            r.light[burning & ~has] = -1
+            burning = runs[r.light[runs] == index]
+            has = r.counted[source.supply][burning] >= 1
+            self.light_up(r, burning[has], index)
+            r.light[burning[~has]] = -1
 
     def eat(self, r: _Runs, who: Bools, rng: np.random.Generator) -> None:
         """TP-ENC-1 face 3: food and water for every living character; short is short."""
+        runs = np.flatnonzero(who)
         for item, amount in self.food.items():
-            if amount < 1:
+            if amount < 1 or not runs.size:
                 continue
             if item in r.dice:
-                used = use_usage_dice(r.dice[item], tuple(self.rules.usage_die), rng)
-                r.dice[item] = np.where(who, used, r.dice[item])
+                chain = tuple(self.rules.usage_die)
+                r.dice[item][runs] = use_usage_dice(r.dice[item][runs], chain, rng)
             elif item in r.counted:
-                r.counted[item] = np.where(
-                    who, np.maximum(r.counted[item] - amount, 0), r.counted[item]
-                )
+                r.counted[item][runs] = np.maximum(r.counted[item][runs] - amount, 0)
 
     def meet(
         self, r: _Runs, who: Bools, mode: MovementMode | None, rng: np.random.Generator
@@ -353,38 +372,37 @@ class _Model:
         Returns the runs that met one (none without an encounter table)."""
         if self.table is None or not who.any():
             return np.zeros(r.n, dtype=bool)
-        r.out["encounters"] += who
         index = np.flatnonzero(who)
-        row = rng.choice(self.table.chances.size, size=index.size, p=self.table.chances)
+        r.out["encounters"][index] += 1
         rules = self.rules.surprise
         m = index.size
-        notice = self.notice[r.wearied[index].astype(np.int64)]
-        if rules.method == "movement":
-            kind = mode.surprise if mode is not None else "risk"
-            if kind == "always":
-                surprised = np.ones(m, dtype=bool)
-            elif kind == "never":
-                surprised = np.zeros(m, dtype=bool)
-            else:  # EX-SUR-2, EX-SUR-4: the foes' stealth against the party's keenest
-                sneak = sample(self.check_dice, m, rng) + self.table.stealth[row]
-                spot = sample(self.check_dice, m, rng) + notice
-                surprised = sneak > spot
-        elif rules.method == "in_six":  # PG-SUR-1: the party is never aware of wanderers
+        kind = mode.surprise if mode is not None else "risk"
+        if rules.method == "movement" and kind != "risk":
+            if kind == "always":  # EX-SUR-3
+                r.out["surprised"][index] += 1
+            return who  # EX-SUR-1: a cautious party is not surprised by wanderers
+        if rules.method == "in_six":  # PG-SUR-1: the party is never aware of wanderers
             surprised = rng.integers(1, 7, m) <= rules.chance_in_six
-        else:  # CB-SUR-1: the foes try for surprise
+        else:  # EX-SUR-2, EX-SUR-4, CB-SUR-1: the foes' stealth against the party's keenest
+            row = np.searchsorted(self.table.cumulative, rng.random(m), side="right")
             sneak = sample(self.check_dice, m, rng) + self.table.stealth[row]
-            spot = sample(self.check_dice, m, rng) + notice
+            spot = sample(self.check_dice, m, rng) + self.notice[r.wearied[index].astype(np.int64)]
             surprised = sneak > spot
         r.out["surprised"][index] += surprised
         return who
 
     def face_masks(self, who: Bools, rng: np.random.Generator) -> dict[FaceEvent, Bools]:
-        """The dungeon die for the runs in ``who``: which of them shows each event."""
-        faces = rng.integers(0, len(self.faces), who.size)
+        """The dungeon die for the runs in ``who``: which of them shows each event the
+        delve acts on (encounter, waning resources, forced rest)."""
+        faces = rng.integers(0, len(self.faces), who.size, dtype=np.int8)
         masks: dict[FaceEvent, Bools] = {}
-        for number, event in enumerate(self.faces):
-            masks[event] = masks.get(event, np.zeros(who.size, dtype=bool)) | (faces == number)
-        return {event: mask & who for event, mask in masks.items()}
+        for event in _ACTED_ON:
+            numbers = [n for n, e in enumerate(self.faces) if e is event]
+            mask = np.zeros(who.size, dtype=bool)
+            for number in numbers:
+                mask |= faces == number
+            masks[event] = mask & who
+        return masks
 
     def step(self, r: _Runs, now: int, rng: np.random.Generator) -> None:
         """One turn of game time, from ``now`` to ``now + 1`` turns, for every run."""
@@ -392,7 +410,7 @@ class _Model:
         free = (r.resting == 0) & (r.forced == 0)
         self.relight_dark(r, free)
         starting = free & r.due if self.plan.rests else np.zeros(r.n, dtype=bool)
-        r.resting[starting] = rest_rules.rest_turns
+        np.putmask(r.resting, starting, rest_rules.rest_turns)
         turning = free & ~starting
         r.out["dark_turns"] += r.light < 0
         r.out["wearied_turns"] += r.wearied
@@ -408,16 +426,17 @@ class _Model:
             self.waning(r, face.get(FaceEvent.WANING_RESOURCES, none))
             forced_now = face.get(FaceEvent.FORCED_REST, none)
             self.eat(r, forced_now, rng)
-            r.forced[forced_now] = rest_rules.rest_turns
+            np.putmask(r.forced, forced_now, rest_rules.rest_turns)
         elif self.wandering:
             due = turning & (r.site_turns % self.rules.dungeon.check_every_turns == 0)
             chance = wandering_chance(self.rules.dungeon, self.mode_name)
             hit = due & (rng.integers(1, self.rules.dungeon.check_die + 1, r.n) <= chance)
             self.meet(r, hit, self.mode, rng)
         # The turn's end: the light burns down first (EX-LIGHT-1, EX-LIGHT-2).
-        burning = r.light >= 0
-        r.light_left -= burning
-        r.light[burning & (r.light_left <= 0)] = -1
+        if self.burns_down:
+            burning = r.light >= 0
+            r.light_left -= burning
+            np.putmask(r.light, burning & (r.light_left <= 0), -1)
         # A resting party's turn: the site's check at the base chance, standing still.
         self.rest_turn(r, in_rest, now, rng)
         # A forced rest's turns pass without checks; it ends rested.
@@ -425,6 +444,8 @@ class _Model:
         r.forced -= forced_any
         done = forced_any & (r.forced == 0)
         self.rested(r, done, now + 1)
+        if not self.rests_fall_due:
+            return
         # The rest cadence and weariness, for parties not resting (EX-REST-1, EX-REST-3).
         watched = ~(in_rest | forced_any)
         if rest_rules.active_turns is not None:
@@ -433,13 +454,13 @@ class _Model:
             falls = np.zeros(r.n, dtype=bool)
         tired = watched & r.due & (now + 1 >= r.due_at + 1)
         r.wearied |= tired
-        r.due_at[falls] = now + 1
+        np.putmask(r.due_at, falls, now + 1)
         r.due |= falls
         # EX-REST-2: a turn of running makes a rest due at once, after the turn; a turn the
         # die made a forced rest was spent standing still.
         if self.mode is not None and self.mode.rest_after and rest_rules.after_running:
             ran = turning & ~forced_now
-            r.due_at[ran & ~r.due] = now + 1
+            np.putmask(r.due_at, ran & ~r.due, now + 1)
             r.due |= ran
 
     def rest_turn(self, r: _Runs, who: Bools, now: int, rng: np.random.Generator) -> None:
@@ -462,14 +483,15 @@ class _Model:
             hit = due & (rng.integers(1, self.rules.dungeon.check_die + 1, r.n) <= chance)
             met = self.meet(r, hit, None, rng)
         r.resting -= who
-        r.resting[met] = 0
+        np.putmask(r.resting, met, 0)
         self.rested(r, who & ~met & (r.resting == 0), now + 1)
 
     def rested(self, r: _Runs, who: Bools, at: int) -> None:
-        r.out["rests"] += who
-        r.wearied &= ~who
-        r.due &= ~who
-        r.active_since[who] = at
+        runs = np.flatnonzero(who)
+        r.out["rests"][runs] += 1
+        r.wearied[runs] = False
+        r.due[runs] = False
+        r.active_since[runs] = at
 
     def chunk(self, n: int, rng: np.random.Generator) -> Histograms:
         r = self.fresh(n)

@@ -226,7 +226,7 @@ def test_pg_use_1_usage_dice_step_down_as_the_exact_lifetime(site: Site) -> None
     """rule: PG-USE-1 - the simulator's usage die (rations on a d8) lasts as
     ``odds --usage d8`` says: the mean 4 + 3 + 2 uses (d8, d6, d4) and the whole law."""
     rng = np.random.default_rng(1)
-    sides = np.full(200_000, 8, dtype=np.int64)
+    sides = np.full(200_000, 8, dtype=np.int32)
     uses = np.zeros(sides.size, dtype=np.int64)
     while (sides > 0).any():
         uses += sides > 0
