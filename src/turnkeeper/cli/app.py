@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import sys
+import traceback
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from difflib import get_close_matches
 from functools import cache
@@ -29,6 +31,13 @@ from turnkeeper.errors import TurnkeeperError
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
+
+#: The exit code of a bug in turnkeeper (an exception no check turned into a user's error):
+#: sysexits' EX_SOFTWARE, so a script tells it from a refusal (2).
+INTERNAL_ERROR = 70
+
+_DEBUG: ContextVar[bool] = ContextVar("turnkeeper_debug", default=False)
 
 
 @dataclass(frozen=True)
@@ -166,7 +175,11 @@ VERBS: dict[str, Verb] = {
         "Exact odds of dice notation, of a usage die's lifetime, or of a dungeon turn.",
         DESIGNER,
     ),
-    "simulate": Verb("combat", "Simulate procedures many times over.", DESIGNER),
+    "simulate": Verb(
+        "simulate",
+        "Simulate procedures many times over: expeditions into a site, fights.",
+        DESIGNER,
+    ),
     "rulesets": Verb("rules", "List the shipped presets: one per seed text.", DESIGNER),
     "rules": Verb("rules", "Show and check rulesets (presets or your own TOML files).", DESIGNER),
     "table": Verb("rules", "Roll a ruleset's tables and overloaded dice.", DESIGNER),
@@ -247,6 +260,11 @@ app = typer.Typer(
 )
 
 
+def _debug(asked: bool) -> None:
+    if asked:
+        _DEBUG.set(True)
+
+
 def _version(asked: bool) -> None:
     if asked:
         print(__version__)
@@ -263,6 +281,14 @@ def root(
         metavar="",
         help="Print turnkeeper's version and stop.",
     ),
+    debug: bool = typer.Option(
+        False,
+        "--debug",
+        callback=_debug,
+        is_eager=True,
+        metavar="",
+        help="On an internal error, show Python's traceback (for a bug report).",
+    ),
 ) -> None:
     """turnkeeper keeps the strict time record of an old-school campaign."""
 
@@ -275,13 +301,37 @@ def console() -> Console:
     return Console()
 
 
+#: A piece of a line for people: text as written, or ``(text, style)`` drawn in Rich's style.
+Piece = str | tuple[str, str]
+
+
+def text(*pieces: Piece) -> Text:
+    """Pieces as one Rich text for a line, a table's cell or a title: each piece as written,
+    never read as markup (a name such as ``[/oops]`` prints as ``[/oops]``)."""
+    from rich.text import Text  # loaded with the console, only when something is drawn
+
+    return Text.assemble(*pieces)
+
+
+def say(*pieces: Piece) -> None:
+    """Print one line for people, every piece as text (:func:`text`): the one way a verb
+    prints what a user wrote (names, notes, paths) among its own words.
+
+    >>> say("Started ", ("[/oops]", "bold"), " under ex.")
+    Started [/oops] under ex.
+    """
+    console().print(text(*pieces), highlight=False)
+
+
 def print_error(message: str) -> None:
     """One line on stderr: ``error:`` and what is wrong (printed as text, never as markup)."""
     from rich.console import Console
     from rich.markup import escape
 
+    # A message quotes what the user gave; a megabyte of it would take Rich minutes to lay out.
+    shown = message if len(message) <= 2000 else f"{message[:2000]}... (cut)"
     Console(stderr=True).print(
-        f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True
+        f"[bold red]error:[/] {escape(shown)}", highlight=False, soft_wrap=True
     )
 
 
@@ -315,7 +365,29 @@ def main() -> None:
 def invoke(args: list[str] | None) -> int:
     """Run one command line (``None``: the process's own) and return its exit code; a user's
     mistake is one line on stderr and code 2, never a traceback. ``play`` runs each line of
-    its session through here, so a session is the same command layer as the shell."""
+    its session through here, so a session is the same command layer as the shell.
+
+    Any other exception is a bug: one line naming it and code :data:`INTERNAL_ERROR`;
+    ``turnkeeper --debug VERB`` prints the traceback too.
+    """
+    debug = _DEBUG.set(_DEBUG.get())  # a play session's lines keep the session's --debug
+    try:
+        return _invoke(args)
+    except Exception as error:  # the safety net: whatever no check caught
+        if _DEBUG.get():
+            traceback.print_exc()
+        said = " ".join(str(error).split())
+        said = f"{said[:200]}..." if len(said) > 200 else said
+        print_error(
+            f"internal error: {type(error).__name__}{': ' if said else ''}{said}; "
+            "run with --debug for the details"
+        )
+        return INTERNAL_ERROR
+    finally:
+        _DEBUG.reset(debug)
+
+
+def _invoke(args: list[str] | None) -> int:
     try:
         code = app(args=args, prog_name="turnkeeper", standalone_mode=False)
     except TurnkeeperError as error:

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -33,10 +32,17 @@ from turnkeeper.campaign import (
     load_party,
     parse_duration,
 )
-from turnkeeper.cli.app import JsonOption, console, emit
-from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
+from turnkeeper.cli.app import JsonOption, console, emit, say, text
+from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, check_seed
 from turnkeeper.cli.runner import open_campaigns, records_data, run, show_lines, show_records
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.files import (
+    MAX_JOURNAL_BYTES,
+    check_name,
+    check_writable,
+    read_text,
+    write_text,
+)
 from turnkeeper.kernel.combat_state import Phase
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.views import player_log, referee_record, referee_state, undone_commands
@@ -74,6 +80,8 @@ def new_command(
 
     Example: `turnkeeper new keep --ruleset ex --party examples/party.toml`.
     """
+    check_name(name, "campaign name")
+    check_seed(seed)
     rules = find_ruleset(ruleset)
     members = load_party(party, rules) if party is not None else None
     with open_campaigns(db, create=True) as campaigns:
@@ -83,8 +91,10 @@ def new_command(
     emit(
         data,
         as_json,
-        lambda: console().print(
-            f"Started [bold]{name}[/] under {rules.name} (seed {state.seed}) at {state.date}."
+        lambda: say(
+            "Started ",
+            (name, "bold"),
+            f" under {rules.name} (seed {state.seed}) at {state.date}.",
         ),
     )
 
@@ -115,7 +125,7 @@ def campaigns_command(
         if not names:
             console().print("No campaigns yet: start one with `turnkeeper new NAME --ruleset ex`.")
         for name in names:
-            console().print(("* " if name == current else "  ") + escape(name))
+            say("* " if name == current else "  ", name)
 
     emit(data, as_json, render)
 
@@ -141,7 +151,7 @@ def campaigns_delete(
         ):
             raise TurnkeeperError(f"{name} kept: nothing deleted")
         campaigns.delete(name)
-    emit({"deleted": name}, as_json, lambda: console().print(f"Deleted {escape(name)}."))
+    emit({"deleted": name}, as_json, lambda: say("Deleted ", name, "."))
 
 
 @verbs.command("use")
@@ -156,7 +166,7 @@ def use_command(
     """
     with open_campaigns(db) as campaigns:
         campaigns.use(name)
-    emit({"current": name}, as_json, lambda: console().print(f"Now using [bold]{name}[/]."))
+    emit({"current": name}, as_json, lambda: say("Now using ", (name, "bold"), "."))
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -200,20 +210,20 @@ def fight_line(state: CampaignState) -> str:
     assert fight is not None
     if fight.round == 0:
         return "begun, no round yet: `combat round` rolls initiative"
-    text = (
+    line = (
         f"round {fight.round}, {'declaring' if fight.phase is Phase.DECLARE else 'between rounds'}"
     )
     if fight.initiative is not None:
-        text += f"; {fight.initiative.value} acts first"
+        line += f"; {fight.initiative.value} acts first"
     standing = {c.name for c in fight.combatants if c.standing}
     beats = [[n for n in beat if n in standing] for beat in fight.order]
     order = " then ".join(", ".join(beat) for beat in beats if beat)
     if order:
-        text += f"; order: {order}"
+        line += f"; order: {order}"
     waiting = [d.actor for d in fight.declarations]
     if waiting:
-        text += f"; declared, to resolve: {', '.join(waiting)}"
-    return text
+        line += f"; declared, to resolve: {', '.join(waiting)}"
+    return line
 
 
 def status_panel(state: CampaignState) -> Panel:
@@ -221,12 +231,13 @@ def status_panel(state: CampaignState) -> Panel:
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
     grid.add_column()
+    # every cell is text: names come from the user's files and commands
     grid.add_row("date", f"{state.date} (day {state.day})")
     for what, where in _whereabouts(state):
-        grid.add_row(what, escape(where))
+        grid.add_row(what, text(where))
     light = state.light
     if light.dark:
-        grid.add_row("light", "[red]darkness[/]")
+        grid.add_row("light", text(("darkness", "red")))
     else:
         turns = light.turns_left
         left = (
@@ -234,20 +245,24 @@ def status_panel(state: CampaignState) -> Panel:
             if turns is None
             else f"{turns} turn{'' if turns == 1 else 's'} left"
         )
-        grid.add_row("light", f"{light.source}, {light.radius_ft} ft, {left}")
+        grid.add_row("light", text(f"{light.source}, {light.radius_ft} ft, {left}"))
     if state.rest.due_at is not None:
-        grid.add_row("rest", f"[yellow]due[/] ({state.rest.due_reason})")
+        grid.add_row("rest", text(("due", "yellow"), f" ({state.rest.due_reason})"))
     supplies = [f"{item} {count}" for item, count in state.supplies.counted.items()]
     supplies += [f"{item} d{sides}" for item, sides in state.supplies.dice.items()]
-    grid.add_row("supplies", ", ".join(supplies) or "none")
+    grid.add_row("supplies", text(", ".join(supplies) or "none"))
     countdowns = [f"{c.name} {c.left}/{c.length}" for c in state.countdowns]
-    grid.add_row("countdowns", ", ".join(countdowns) or "none")
+    grid.add_row("countdowns", text(", ".join(countdowns) or "none"))
     for character in state.party.characters:
-        conditions = (
-            f" [yellow]{', '.join(character.conditions)}[/]" if character.conditions else ""
+        conditions = (" " + ", ".join(character.conditions), "yellow")
+        grid.add_row(
+            text(character.name),
+            text(
+                f"{character.hp}/{character.max_hp} hp",
+                *([conditions] if character.conditions else []),
+            ),
         )
-        grid.add_row(character.name, f"{character.hp}/{character.max_hp} hp{conditions}")
-    title = f"{state.name} · {state.ruleset.name} · version {state.version}"
+    title = text(f"{state.name} · {state.ruleset.name} · version {state.version}")
     return Panel(grid, title=title, expand=False)
 
 
@@ -409,6 +424,7 @@ def countdown_add(
 
     Example: `turnkeeper countdown add "ghouls wake" --type short --length d6`.
     """
+    check_name(name, "countdown name")
     visibility = Visibility.REFEREE if referee else Visibility.PARTY
     run(db, campaign, CountdownAdd(name, kind, length, failure, visibility), as_json, dice)
 
@@ -458,10 +474,8 @@ def countdown_list(
         if not countdowns:
             console().print("No countdowns running.")
         for c in countdowns:
-            console().print(
-                f"{c.name} ({c.kind}): {c.left}/{c.length}"
-                + (" [magenta](referee)[/]" if c.visibility == "referee" else "")
-            )
+            secret = [(" (referee)", "magenta")] if c.visibility == "referee" else []
+            say(f"{c.name} ({c.kind}): {c.left}/{c.length}", *secret)
 
     emit(data, as_json, render)
 
@@ -491,24 +505,26 @@ def export_command(
         raise TurnkeeperError(
             "--player is for the markdown log; a jsonl export is the whole record"
         )
+    if out is not None:
+        check_writable(out, "export")
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
-        text = (
+        journal = (
             campaigns.export_markdown(name, player)
             if format == "markdown"
             else campaigns.export_jsonl(name)
         )
     if out is not None:
-        out.write_text(text, encoding="utf-8")
+        write_text(out, journal, "export")
         emit(
             {"campaign": name, "format": format, "out": str(out)},
             as_json,
-            lambda: console().print(f"Wrote {name} to {out}."),
+            lambda: say(f"Wrote {name} to {out}."),
         )
     elif as_json:
-        emit({"campaign": name, "format": format, "text": text}, True, lambda: None)
+        emit({"campaign": name, "format": format, "text": journal}, True, lambda: None)
     else:
-        typer.echo(text, nl=False)
+        typer.echo(journal, nl=False)
 
 
 @verbs.command("import")
@@ -522,18 +538,17 @@ def import_command(
 
     Example: `turnkeeper import keep.jsonl --name keep-copy`.
     """
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as error:
-        raise TurnkeeperError(f"{file}: cannot read it ({error.strerror})") from None
+    if name is not None:
+        check_name(name, "campaign name")
+    journal = read_text(file, "journal", limit=MAX_JOURNAL_BYTES)
     with open_campaigns(db, create=True) as campaigns:
-        state = campaigns.import_jsonl(text, name)
+        state = campaigns.import_jsonl(journal, name)
         campaigns.use(state.name)
     data = {"campaign": state.name, "version": state.version, "date": state.date}
     emit(
         data,
         as_json,
-        lambda: console().print(
-            f"Imported [bold]{state.name}[/]: {state.version} records, now {state.date}."
+        lambda: say(
+            "Imported ", (state.name, "bold"), f": {state.version} records, now {state.date}."
         ),
     )

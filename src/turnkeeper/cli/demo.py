@@ -14,9 +14,9 @@ import typer
 from sqlalchemy.engine import make_url
 
 from turnkeeper.campaign import Command, Light, Rest, load_party
-from turnkeeper.cli.app import JsonOption, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.campaign import status_panel
-from turnkeeper.cli.options import DbOption
+from turnkeeper.cli.options import DbOption, check_seed
 from turnkeeper.cli.runner import open_campaigns, records_data, show_lines
 from turnkeeper.procedures.dungeon import EnterSite, Turn
 from turnkeeper.rules import find_ruleset
@@ -59,6 +59,7 @@ def demo_command(
 
     Example: `turnkeeper demo --seed 7`.
     """
+    check_seed(seed)
     rules = find_ruleset(ruleset)
     party = load_party(str(files("turnkeeper.examples") / "party.toml"), rules)
     with open_campaigns(db, create=True) as campaigns:
@@ -77,17 +78,16 @@ def demo_command(
     data["status"] = referee_state(state)
 
     def render() -> None:
-        console().print(
-            f"[bold]{DEMO}[/]: the example party enters the Sunken Abbey under {rules.name} "
-            f"(seed {seed})\n"
+        say(
+            (DEMO, "bold"),
+            f": the example party enters the Sunken Abbey under {rules.name} (seed {seed})\n",
         )
         show_lines(records)
         console().print(status_panel(state))
-        console().print(
-            f"[dim]The journal is kept in {where}.[/]\n"
-            "Go on with `turnkeeper turn`, `turnkeeper status`, `turnkeeper log`, "
+        say(
+            (f"The journal is kept in {where}.", "dim"),
+            "\nGo on with `turnkeeper turn`, `turnkeeper status`, `turnkeeper log`, "
             "`turnkeeper undo` or `turnkeeper export --format markdown`.",
-            highlight=False,
         )
 
     emit(data, as_json, render)

@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from turnkeeper.campaign import CampaignState
-from turnkeeper.cli.app import JsonOption, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError
@@ -88,7 +88,7 @@ def turn_command(
             if chosen is not None and not as_json:
                 last = state.site is not None and state.site.last_mode == chosen
                 why = "as the party moved last turn" if last else "the ruleset's first mode"
-                console().print(f"mode: {chosen} ({why}; --mode changes it)", highlight=False)
+                say(f"mode: {chosen} ({why}; --mode changes it)")
         return Turn(
             mode=chosen,
             noisy=noisy,
@@ -200,35 +200,36 @@ def site_show(
 def _render_site(data: dict[str, Any], player: bool) -> None:
     site, where = data["site"], data["where"]
     info = site if player else site["site"]
-    console().print(f"[bold]{info['name']}[/] ({info['kind']}): {info['description']}")
-    console().print(f"level {where['level']}, area {where['area'] or '-'}, {where['turns']} turns")
+    # everything from the site file and the party's notes is printed as text, never markup
+    say((info["name"], "bold"), f" ({info['kind']}): {info['description']}")
+    say(f"level {where['level']}, area {where['area'] or '-'}, {where['turns']} turns")
     if player:
         console().print("[dim]the party's view: only the places it has been (EX-MAP-2)[/]")
     else:
         console().print("[bold]true map[/] (referee only)")
     visited = {(place[0], place[1]) for place in data.get("visited", [])}
     for level in site["levels"]:
-        table = Table(title=f"level {level['number']} {level['name']}", show_lines=False)
+        table = Table(title=text(f"level {level['number']} {level['name']}"), show_lines=False)
         table.add_column("area")
         table.add_column("description")
         if not player:
             table.add_column("visited")
             table.add_column("notes")
         for area in level["areas"]:
-            row = [f"{area['key']} {area['name']}", area["description"]]
-            been = "yes" if (level["number"], area["key"]) in visited else ""
-            table.add_row(*(row if player else [*row, been, area["notes"]]))
+            row = [text(f"{area['key']} {area['name']}"), text(area["description"])]
+            been = text("yes" if (level["number"], area["key"]) in visited else "")
+            table.add_row(*(row if player else [*row, been, text(area["notes"])]))
         console().print(table)
         if not player and level.get("encounters"):
             rows = level["encounters"]["rows"]
             listed = ", ".join(f"{r['roll']}: {r['creature']}" for r in rows)
-            console().print(f"  wandering ({level['encounters']['dice']}): {listed}")
+            say(f"  wandering ({level['encounters']['dice']}): {listed}")
     notes = data["party_map"]
     console().print("[bold]the party's map[/] (as the party recorded it, uncorrected)")
     for note in notes:
         place = f"level {note['level']}" + (f", {note['area']}" if note["area"] else "")
-        console().print(f"  {place}: {note['text']}")
+        say(f"  {place}: {note['text']}")
     if not notes:
         console().print("  (no notes)")
     if not player and where.get("encounter"):
-        console().print(f"[bold red]encounter under way:[/] {where['encounter']}")
+        say(("encounter under way:", "bold red"), f" {where['encounter']}")

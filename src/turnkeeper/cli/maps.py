@@ -10,7 +10,6 @@ position and what it knows then come from options or a small JSON "knowledge" fi
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
@@ -22,18 +21,27 @@ import typer
 from rich.table import Table
 
 from turnkeeper.campaign import CampaignState
-from turnkeeper.cli.app import JsonOption, console, emit
-from turnkeeper.cli.options import CampaignOption, DbOption
+from turnkeeper.cli.app import JsonOption, console, emit, say, text
+from turnkeeper.cli.options import CampaignOption, DbOption, check_seed
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.dice import format_fraction, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
+from turnkeeper.files import check_writable, parse_json, read_text, write_bytes, write_text
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.procedures.wilderness import LoadMap, RevealOnMap, WildernessCommand
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import HexMap, Terrain
-from turnkeeper.world.mapfile import MapFile, dumps_map, format_for, loads_map, map_to_data
+from turnkeeper.world.mapfile import (
+    MAX_MAP_SIDE,
+    MapFile,
+    check_map_size,
+    dumps_map,
+    format_for,
+    loads_map,
+    map_to_data,
+)
 from turnkeeper.world.svg import render_svg
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -53,13 +61,7 @@ _KNOWN_HELP = 'JSON: {"party_at": hex, "known": \\[hexes], "found_features": \\[
 def read_map(path: Path) -> HexMap:
     """Read a map file (.toml or .json); a missing or broken file is one clear error."""
     fmt = format_for(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise NotFoundError(f"{path}: no such map file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise MapError(f"{path}: cannot read the map file: {error}") from None
-    return loads_map(text, fmt, where=str(path))
+    return loads_map(read_text(path, "map file", MapError), fmt, where=str(path))
 
 
 @dataclass(frozen=True)
@@ -109,20 +111,24 @@ def _summary(hexmap: HexMap) -> dict[str, Any]:
 
 
 def _render_summary(summary: dict[str, Any], title: str) -> None:
-    table = Table(title=title)
+    table = Table(title=text(title))
     table.add_column("what")
     table.add_column("value")
     for key, value in summary.items():
         if isinstance(value, dict):
             value = ", ".join(f"{k} {v}" for k, v in value.items()) or "none"
-        table.add_row(key.replace("_", " "), str(value))
+        table.add_row(key.replace("_", " "), text(str(value)))
     console().print(table)
 
 
 @map_app.command("new")
 def new(
-    width: Annotated[int, typer.Option("--width", min=1, max=10000, help="Columns of hexes.")],
-    height: Annotated[int, typer.Option("--height", min=1, max=10000, help="Rows of hexes.")],
+    width: Annotated[
+        int, typer.Option("--width", help=f"Columns of hexes (at most {MAX_MAP_SIDE:,}).")
+    ],
+    height: Annotated[
+        int, typer.Option("--height", help=f"Rows of hexes (at most {MAX_MAP_SIDE:,}).")
+    ],
     seed: Annotated[int, typer.Option("--seed", help="The same seed makes the same map.")],
     out: Annotated[Path, typer.Option("--out", help="Map file to write (.toml or .json).")],
     as_json: bool = JsonOption,
@@ -132,9 +138,12 @@ def new(
     Example: `turnkeeper map new --width 12 --height 10 --seed 7 --out wild.toml`.
     """
     fmt = format_for(out)
+    check_seed(seed)
+    check_map_size(width, height, "--width and --height")
+    check_writable(out, "map file")
     with working(width * height, as_json, f"making a {width} x {height} map"):
         hexmap = generate_map(width, height, seed)
-        out.write_text(dumps_map(hexmap, fmt), encoding="utf-8")
+        write_text(out, dumps_map(hexmap, fmt), "map file")
     summary = {"file": str(out), "seed": seed, **_summary(hexmap)}
     emit(summary, as_json, lambda: _render_summary(summary, f"wrote {out}"))
 
@@ -166,20 +175,20 @@ def _from_file(
     hexmap = read_map(map_file)
     knowledge: dict[str, Any] = {}
     if known_file is not None:
-        try:
-            knowledge = json.loads(known_file.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise NotFoundError(f"{known_file}: no such knowledge file") from None
-        except json.JSONDecodeError as error:
-            raise TurnkeeperError(f"{known_file}: not valid JSON: {error}") from None
+        knowledge = parse_json(read_text(known_file, "knowledge file"), str(known_file))
         if not isinstance(knowledge, dict):
             raise TurnkeeperError(
                 f"{known_file}: expected an object with party_at, known, found_features"
             )
     where = str(known_file)
+    for key in ("known", "found_features"):
+        if not isinstance(knowledge.get(key, []), list):
+            raise TurnkeeperError(f'{where}: {key}: expected a list, e.g. ["0304"]')
+    party_text = party if party is not None else knowledge.get("party_at")
+    if not isinstance(party_text, str | None):
+        raise TurnkeeperError(f'{where}: party_at: expected a hex such as "0304"')
     known = {_hex_option(str(h), f"{where}: known") for h in knowledge.get("known", [])}
     found = {str(f) for f in knowledge.get("found_features", [])}
-    party_text = party if party is not None else knowledge.get("party_at")
     party_at = None if party_text is None else _hex_option(str(party_text), "party")
     if party_at is not None and party_at not in hexmap:
         raise NotFoundError(f"party hex {party_at.label} is not on map {hexmap.name!r}")
@@ -235,6 +244,7 @@ def show(
     middle = Hex.parse(around) if around is not None else None
     if middle is not None and middle not in hexmap:
         raise NotFoundError(f"hex {around} is off the map {hexmap.name!r}")
+    check_writable(out, "drawing")
     with working(hexmap.width * hexmap.height, as_json, f"drawing {hexmap.name}"):
         svg = render_svg(
             hexmap,
@@ -250,7 +260,7 @@ def show(
     emit(
         result,
         as_json,
-        lambda: console().print(f"wrote {out} ({'player' if player else 'referee'} view)"),
+        lambda: say(f"wrote {out} ({'player' if player else 'referee'} view)"),
     )
 
 
@@ -362,11 +372,11 @@ def map_hide(
 def write_picture(svg: str, out: Path) -> None:
     """Write a map drawing: SVG, or PNG for printing when ``out`` ends in .png (resvg)."""
     if out.suffix.lower() != ".png":
-        out.write_text(svg, encoding="utf-8")
+        write_text(out, svg, "drawing")
         return
     import resvg_py  # a rasteriser, loaded only when a PNG is asked for
 
-    out.write_bytes(bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=2)))
+    write_bytes(out, bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=2)), "drawing")
 
 
 #: Maps of more hexes than this take over a second to make or draw: a spinner says so.

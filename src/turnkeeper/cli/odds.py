@@ -31,9 +31,20 @@ def _chain(text: str | None) -> tuple[int, ...]:
     if text is None:
         return DEFAULT_CHAIN
     try:
-        return tuple(int(part.strip().lstrip("d")) for part in text.split(","))
+        sizes = [int(part.strip().lstrip("d")) for part in text.split(",")]
     except ValueError:
         raise DiceNotationError(f"--chain {text!r}: write dice sizes like 12,10,8,6,4") from None
+    # the ruleset's own check of a chain (and its limits), loaded only when --chain is given
+    from turnkeeper.rules.schema.ruleset import check_usage_chain
+
+    try:
+        return tuple(check_usage_chain(sizes))
+    except ValueError as error:
+        raise DiceNotationError(f"--chain: {error}") from None
+
+
+#: The longest span ``odds turn`` works out exactly: a thousand turns, about a week of game time.
+MAX_ODDS_TURNS = 1000
 
 
 _TURN = "turn"
@@ -55,7 +66,9 @@ def odds_command(
         None, "--ruleset", "-r", help="For odds turn or --usage: a preset name or a ruleset file."
     ),
     turns: int | None = typer.Option(
-        None, "--turns", help="For odds turn: the span in turns (default: an hour)."
+        None,
+        "--turns",
+        help=f"For odds turn: the span in turns (default: an hour; at most {MAX_ODDS_TURNS:,}).",
     ),
     mode: str | None = typer.Option(None, "--mode", "-m", help="For odds turn: a movement mode."),
     noisy: bool = typer.Option(
@@ -69,6 +82,12 @@ def odds_command(
         Path | None,
         typer.Option(help="Also draw a histogram, mean and quartiles marked: x.png or x.svg."),
     ] = None,
+    event: Annotated[
+        str,
+        typer.Option(
+            "--event", help="For odds turn --plot: the event whose count is drawn, e.g. encounter."
+        ),
+    ] = "encounter",
     as_json: bool = JsonOption,
 ) -> None:
     """Exact odds of dice notation, of a usage die's lifetime, or of a dungeon turn.
@@ -76,7 +95,8 @@ def odds_command(
     With `turn`: the event rates, light lifetimes and rests of dungeon turns.
 
     Example: `turnkeeper odds 3d6`; `turnkeeper odds --usage d10`;
-    `turnkeeper odds turn --ruleset ex --turns 6 --mode cautious`.
+    `turnkeeper odds turn --ruleset ex --turns 6 --mode cautious`;
+    `turnkeeper odds turn --ruleset tp --vs ex --turns 18 --plot encounters.png`.
     """
     turn_options = turns is not None or mode is not None or noisy
     if expression == _TURN:
@@ -84,11 +104,11 @@ def odds_command(
             raise TurnkeeperError("odds turn takes --ruleset, --turns, --mode and --noisy only")
         if ruleset is None:
             raise TurnkeeperError("odds turn needs a ruleset: odds turn --ruleset ex")
-        if plot is not None:
+        if turns is not None and not 1 <= turns <= MAX_ODDS_TURNS:
             raise TurnkeeperError(
-                "--plot draws dice and usage dice odds; odds turn has no plot yet"
+                f"--turns {turns}: odds turn works out 1 to {MAX_ODDS_TURNS:,} turns exactly"
             )
-        show_turn_odds(ruleset, turns, mode, noisy, as_json, versus)
+        show_turn_odds(ruleset, turns, mode, noisy, as_json, versus, plot, event)
         return
     if versus is not None:
         raise TurnkeeperError("--vs compares rulesets on odds turn: odds turn -r ex --vs tp")
@@ -227,6 +247,8 @@ def show_turn_odds(
     noisy: bool,
     as_json: bool,
     versus: str | None = None,
+    plot: Path | None = None,
+    event: str = "encounter",
 ) -> None:
     """Exact odds of the ruleset's dungeon turn: event rates, light lifetimes, rests; with
     ``versus``, the same question under a second ruleset, side by side.
@@ -240,6 +262,21 @@ def show_turn_odds(
     names = [ruleset] if versus is None else [ruleset, versus]
     odds = [turn_odds(find_ruleset(name), turns=turns, mode=mode, noisy=noisy) for name in names]
     data = odds[0].to_data() if versus is None else {"compared": [o.to_data() for o in odds]}
+    if plot is not None:
+        # matplotlib loads only for a plot (an adapter's edge: heavy and rarely needed)
+        from turnkeeper.analysis.plots import plot_compared
+
+        rates = [o.event(event) for o in odds]
+        title = f"{event.replace('_', ' ')}s in {odds[0].turns} turns: " + " against ".join(
+            o.ruleset for o in odds
+        )
+        labels = versus is not None
+        series = [
+            (o.ruleset if labels else "", r.counts, r.expected)
+            for o, r in zip(odds, rates, strict=True)
+        ]
+        plot_compared(series, title, plot, f"{event.replace('_', ' ')}s")
+        data["plot"] = str(plot)
 
     def render() -> None:
         first = odds[0]
@@ -279,6 +316,8 @@ def show_turn_odds(
                     f"average; lasts the whole span {_percent(light.lasts_span)}"
                 )
             console().print(f"turns of rest due{under}: {float(o.rest_turns):.2f}")
+        if plot is not None:
+            console().print(f"plotted in {plot}", markup=False, highlight=False)
 
     emit(data, as_json, render)
 

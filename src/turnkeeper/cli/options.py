@@ -12,13 +12,35 @@ import re
 import typer
 
 from turnkeeper.dice import parse_faces
-from turnkeeper.errors import DiceNotationError
+from turnkeeper.errors import DiceNotationError, TurnkeeperError
+
+
+def _campaign_given(name: str | None) -> str | None:
+    # `-c ""` (an unset shell variable, say) must not quietly mean the current campaign
+    if name is not None and not name.strip():
+        raise typer.BadParameter("the campaign's name is empty; leave -c out for the current one")
+    return name
+
+
+def _db_given(db: str | None) -> str | None:
+    # `--db ""` would quietly mean the default store in the user's data folder
+    if db is not None and not db.strip():
+        raise typer.BadParameter("the store is empty; leave --db out for the default one")
+    return db
+
 
 DbOption = typer.Option(
-    None, "--db", help="SQLite file or database URL (default: $TURNKEEPER_DB, else user data)."
+    None,
+    "--db",
+    callback=_db_given,
+    help="SQLite file or database URL (default: $TURNKEEPER_DB, else user data).",
 )
 CampaignOption = typer.Option(
-    None, "--campaign", "-c", help="The campaign to act on (default: the one `use` chose)."
+    None,
+    "--campaign",
+    "-c",
+    callback=_campaign_given,
+    help="The campaign to act on (default: the one `use` chose).",
 )
 DiceOption = typer.Option(
     None, "--dice", help="Physical dice you rolled, in order, instead of seeded dice: 3,5."
@@ -27,6 +49,9 @@ SetOption = typer.Option(
     None, "--set", help="A value the dice notation names, e.g. --set STR=2 (repeatable)."
 )
 PlayerOption = typer.Option(False, "--player", help="Show only what the party perceives.")
+
+#: Seeds are 0 or more and fit the 64 bits SQLite and numpy keep.
+MAX_SEED = 2**63 - 1
 
 _SET_ITEM = re.compile(r"\s*([A-Z][A-Z0-9_]*)\s*=\s*([+-]?\d{1,9})\s*")
 
@@ -55,3 +80,14 @@ def set_values(items: list[str] | None) -> dict[str, int]:
             )
         values[match.group(1)] = int(match.group(2))
     return values
+
+
+def check_seed(seed: int | None, option: str = "--seed") -> int | None:
+    """A seed as given, if SQLite and numpy can keep it (0 to :data:`MAX_SEED`).
+
+    >>> check_seed(7), check_seed(None)
+    (7, None)
+    """
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise TurnkeeperError(f"{option} {seed}: a seed is a whole number from 0 to {MAX_SEED:,}")
+    return seed

@@ -25,7 +25,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from turnkeeper.campaign import CampaignState
-from turnkeeper.cli.app import VERBS, console, invoke, load_verb
+from turnkeeper.cli.app import VERBS, invoke, load_verb, say
 from turnkeeper.cli.options import DbOption
 from turnkeeper.cli.runner import open_campaigns, session
 from turnkeeper.errors import TurnkeeperError
@@ -90,10 +90,9 @@ class Table:
 
     def run(self) -> None:
         """Read and run lines until Ctrl-D or ``exit``; Ctrl-C clears the line."""
-        console().print(
+        say(
             f"Playing {self.name} ({self.state.ruleset.name}). Tab completes; "
-            "`--help` after a verb explains it; Ctrl-D leaves.",
-            highlight=False,
+            "`--help` after a verb explains it; Ctrl-D leaves."
         )
         while True:
             try:
@@ -110,14 +109,14 @@ class Table:
         try:
             words = shlex.split(line)
         except ValueError as error:
-            console().print(f"cannot read that line: {error}", style="red", highlight=False)
+            say((f"cannot read that line: {error}", "red"))
             return True
         if not words:
             return True
         if words[0] in LEAVE:
             return False
         if words[0] in NOT_IN_PLAY:
-            console().print(f"`{words[0]}` is for the shell, not a session.", highlight=False)
+            say(f"`{words[0]}` is for the shell, not a session.")
             return True
         with session(self.campaigns):
             invoke(words)

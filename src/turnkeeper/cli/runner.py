@@ -11,11 +11,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from rich.markup import escape
 from rich.table import Table
 
 from turnkeeper.campaign import CampaignState, Command, Recorded, Visibility
-from turnkeeper.cli.app import console, emit
+from turnkeeper.cli.app import Piece, console, emit, say, text
 from turnkeeper.cli.options import typed_faces
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.service import Campaigns
@@ -24,6 +23,8 @@ from turnkeeper.views import party_perceives, player_record, referee_record
 
 # Game time passing is in the footer's date; the party's narrative leaves it out.
 _CLOCK = "clock.advanced"
+# What marks a record the players do not see, before its line.
+_REFEREE: tuple[Piece, ...] = (("(referee) ", "magenta"),)
 
 
 @contextmanager
@@ -78,10 +79,10 @@ def show_records(records: list[Recorded], state: CampaignState) -> None:
     for record in records:
         table.add_row(
             str(record.seq),
-            str(record.command),
+            text(str(record.command)),
             calendar(record.at, state.ruleset.time),
-            ("[magenta](referee)[/] " if _secret(record) else "") + record.event.describe(),
-            "; ".join(roll.text() for roll in record.event.rolls),
+            text(*(_REFEREE if _secret(record) else ()), record.event.describe()),
+            text("; ".join(roll.text() for roll in record.event.rolls)),
         )
     console().print(table)
 
@@ -101,10 +102,12 @@ def show_lines(records: list[Recorded], player: bool = False) -> None:
             rolls_shown = event.rolls_to_party()
         else:
             line, rolls_shown = event.describe(), event.rolls
-        secret = "[magenta](referee)[/] " if _secret(record) else ""
-        rolls = escape("; ".join(roll.text() for roll in rolls_shown))
-        said = f"{secret}{escape(line)}"
-        console().print(f"{said}  [dim]{rolls}[/]" if rolls else said, highlight=False)
+        rolls = "; ".join(roll.text() for roll in rolls_shown)
+        say(
+            *(_REFEREE if _secret(record) else ()),
+            line,
+            *([("  " + rolls, "dim")] if rolls else []),
+        )
 
 
 def run(
@@ -150,7 +153,6 @@ def run(
         else:
             show_records(shown, state)
         at = where(state) if where is not None else ""
-        footer = f"{escape(name)} · {state.date}{at} · version {state.version}"
-        console().print(f"[dim]{footer}[/]", highlight=False)
+        say((f"{name} · {state.date}{at} · version {state.version}", "dim"))
 
     emit(data, as_json, render)

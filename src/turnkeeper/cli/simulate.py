@@ -19,9 +19,10 @@ from rich.table import Table
 
 from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.errors import NotFoundError, TurnkeeperError
+from turnkeeper.files import read_text
 from turnkeeper.kernel.combat_state import Combatant
 from turnkeeper.kernel.party import load_party
-from turnkeeper.procedures.combat.roster import parse_roster
+from turnkeeper.procedures.combat.roster import RosterError, parse_roster
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.world.sites import load_site
@@ -212,7 +213,7 @@ def _roster(path: Path) -> list[Combatant]:
     the party, [[foes]] against it (CB-SIDE-1)."""
     if not path.is_file():
         raise NotFoundError(f"no file at {path}")
-    return parse_roster(path.read_text(encoding="utf-8"), str(path))
+    return parse_roster(read_text(path, "roster file", RosterError), str(path))
 
 
 @simulate_app.command("fight")

@@ -23,6 +23,31 @@ from turnkeeper.rules.schema.wilderness import LostRules, TravelRules, WeatherRu
 
 # --- the whole -------------------------------------------------------------------------------
 
+#: The most dice a usage die chain holds, and the largest of them: the exact odds of a
+#: lifetime take seconds beyond (PG-USE-1's chain is five dice, d12 down to d4).
+MAX_USAGE_CHAIN = 8
+MAX_USAGE_SIDES = 30
+
+
+def check_usage_chain(chain: list[int]) -> list[int]:
+    """A usage die chain as given, if it steps down from largest to smallest within limits.
+
+    >>> check_usage_chain([12, 10, 8, 6, 4])
+    [12, 10, 8, 6, 4]
+    """
+    if not chain or any(a <= b for a, b in pairwise(chain)):
+        raise ValueError("the usage die chain must list die sizes from largest to smallest")
+    if chain[-1] < 2:
+        raise ValueError(
+            f"the usage die chain must end with a die of 2 sides or more, not d{chain[-1]}"
+        )
+    if len(chain) > MAX_USAGE_CHAIN or chain[0] > MAX_USAGE_SIDES:
+        raise ValueError(
+            f"a usage die chain holds at most {MAX_USAGE_CHAIN} dice of at most "
+            f"{MAX_USAGE_SIDES} sides, got {len(chain)} dice from d{chain[0]}"
+        )
+    return chain
+
 
 class RulesetInfo(Rules):
     """Which text a ruleset encodes."""
@@ -69,13 +94,7 @@ class Ruleset(Rules):
     @field_validator("usage_die")
     @classmethod
     def _usage_chain_descends(cls, chain: list[int]) -> list[int]:
-        if not chain or any(a <= b for a, b in pairwise(chain)):
-            raise ValueError("the usage die chain must list die sizes from largest to smallest")
-        if chain[-1] < 2:
-            raise ValueError(
-                f"the usage die chain must end with a die of 2 sides or more, not d{chain[-1]}"
-            )
-        return chain
+        return check_usage_chain(chain)
 
     @model_validator(mode="after")
     def _named_dice_exist(self) -> Ruleset:
