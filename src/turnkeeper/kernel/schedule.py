@@ -10,7 +10,9 @@ never names the procedures that fire while it does; a dungeon or wilderness proc
 its per-turn or per-watch check to that list, without touching the scheduler.
 
 A hook may break the wait (issue 3): when what it did at a boundary calls for the referee
-(an encounter), the rest of the span is not waited and a :class:`WaitBroken` says so.
+(an encounter), the rest of the span is not waited and a :class:`WaitBroken` says so. A hook
+may also act as a wait begins (``Hook.begins``): a die rolled at the start of the turn it
+governs is rolled there for the wait's first turn, and may break the wait at once.
 """
 
 from __future__ import annotations
@@ -41,10 +43,14 @@ class Draft:
         state: CampaignState,
         hooks: Sequence[Hook] = (),
         quiet: frozenset[str] = frozenset(),
+        until: int | None = None,
     ) -> None:
         self.state = state
         self.hooks = tuple(hooks)
         self.quiet = quiet
+        self.until = until
+        """In a hook's draft, when the wait it runs in ends (a turn beginning then is not
+        waited); None outside a wait."""
         self.events: list[Event] = []
 
     def add(self, *events: Event) -> None:
@@ -55,7 +61,7 @@ class Draft:
 
     def fork(self, quiet: frozenset[str] = frozenset()) -> Draft:
         """A new draft from this one's state, with its hooks and ``quiet`` for its waits."""
-        return Draft(self.state, self.hooks, quiet)
+        return Draft(self.state, self.hooks, quiet, self.until)
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,9 @@ class Hook:
     run: Callable[[Draft, Boundary, DiceSource], None]
     breaks: Callable[[Sequence[Event]], str | None] | None = None
     """Given the events the hook produced at a boundary, why the wait stops there (or None)."""
+    begins: Callable[[Draft, DiceSource], None] | None = None
+    """What the hook does as a wait begins, for the turn the wait starts (a die rolled at
+    the start of the turn it governs); its draft's ``until`` is the wait's end."""
 
 
 class WaitBroken(Event):
@@ -114,13 +123,29 @@ def wait(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
     scales = draft.state.scales
     offset = start_offset(draft.state.ruleset.time)
     cursor = draft.state.now
+    begun = Draft(draft.state, draft.hooks, until=end)
+    why_now: str | None = None
+    for hook in hooks:
+        if hook.begins is None:
+            continue
+        before = len(begun.events)
+        hook.begins(begun, dice)
+        if len(begun.events) > before and hook.breaks is not None:
+            why_now = why_now or hook.breaks(begun.events[before:])
+    draft.add(*begun.events)
+    if why_now is not None:
+        left = end - draft.state.now
+        if left > 0:
+            draft.add(WaitBroken(when=draft.state.date, reason=why_now, unwaited=left))
+        return why_now
+    cursor = max(cursor, draft.state.now)
     while True:
         wanted = frozenset().union(*(hook.frames(draft.state) for hook in hooks))
         boundary = next_boundary(cursor, end, wanted, scales, offset)
         if boundary is None:
             break
         cursor = boundary.at
-        at = Draft(draft.state.model_copy(update={"now": boundary.at}), draft.hooks)
+        at = Draft(draft.state.model_copy(update={"now": boundary.at}), draft.hooks, until=end)
         why: str | None = None
         for hook in hooks:
             if hook.frames(at.state).isdisjoint(boundary.frames):

@@ -251,9 +251,9 @@ def forced_rest(draft: Draft, dice: DiceSource) -> None:
     take_rest(draft, dice, "forced rest")
 
 
-def forced_rest_day(draft: Draft, dice: DiceSource) -> None:
-    """TP-ENC-1 face 3 in downtime: the day the face governs is spent resting, and food and
-    water are consumed; the day passes in the wait that rolled the face."""
+def forced_rest_waited(draft: Draft, dice: DiceSource) -> None:
+    """TP-ENC-1 face 3 (TP-DUN-1 face 4) where a wait passes the turn the face governs (a
+    downtime day, a waited site turn): that turn is the rest, and food and water are eaten."""
     _eat_and_drink(draft, dice)
     draft.add(RestStarted(reason="forced rest"), Rested())
 

@@ -87,9 +87,26 @@ def test_tp_dun_1_a_wait_rolls_the_dungeon_die_each_turn(inside: Inside, face_of
     start = journal.state.now
     records = journal.execute(Wait(3 * TURN), TypedDice([slumber] * 3))
     die = of(records, "dungeon.die")
-    assert [r.at - start for r in die] == [TURN, 2 * TURN, 3 * TURN]
+    # TP-ENC-1: "rolled at the start of each turn": at 0, 10 and 20 minutes, one a turn
+    assert [r.at - start for r in die] == [0, TURN, 2 * TURN]
     assert not of(records, "dungeon.check")  # TP-ENC-2: no separate wandering check
     assert journal.state.site is not None and journal.state.site.turns == 3
+
+
+def test_tp_dun_1_one_die_a_turn_between_turns_and_waits(inside: Inside, face_of: FaceOf) -> None:
+    """The turn after a wait rolls its own die and no other; the wait after a turn rolls its
+    first turn's die as it begins: four turns, four dice, each at its turn's start. A wait
+    shorter than the turn leaves the die to the turn command that goes on."""
+    journal = inside("tp")
+    slumber = face_of(journal.state.ruleset, FaceEvent.SLUMBER)
+    start = journal.state.now
+    dice = TypedDice([slumber] * 4)
+    records = journal.execute(Turn(mode="cautious"), dice)
+    records += journal.execute(Wait(2 * TURN), dice)
+    records += journal.execute(Turn(mode="cautious"), dice)
+    assert [r.at - start for r in of(records, "dungeon.die")] == [0, TURN, 2 * TURN, 3 * TURN]
+    assert journal.state.site is not None and journal.state.site.turns == 4
+    assert not of(journal.execute(Wait(TURN // 2), TypedDice([])), "dungeon.die")
 
 
 def test_tp_dun_2_tp_enc_2_waning_resources_in_a_wait_relights_from_supplies(
@@ -113,7 +130,7 @@ def test_tp_dun_2_tp_enc_2_waning_resources_in_a_wait_relights_from_supplies(
     assert journal.state.light.source == "torch"  # TP-ENC-2: it lasts until resources wane
 
 
-def test_tp_dun_2_forced_rest_in_a_wait_eats_and_rests_the_next_turn(
+def test_tp_dun_2_forced_rest_in_a_wait_eats_and_rests_the_turn_it_governs(
     inside: Inside, face_of: FaceOf
 ) -> None:
     journal = inside("tp")
@@ -121,9 +138,10 @@ def test_tp_dun_2_forced_rest_in_a_wait_eats_and_rests_the_next_turn(
     slumber = face_of(rules, FaceEvent.SLUMBER)
     rest = face_of(rules, FaceEvent.FORCED_REST)
     start = journal.state.now
-    records = journal.execute(Wait(3 * TURN), TypedDice([rest, slumber, slumber]))
-    assert [r.at - start for r in of(records, "dungeon.die")] == [TURN, 2 * TURN, 3 * TURN]
-    assert [r.at - start for r in of(records, "rest.done")] == [2 * TURN]
+    records = journal.execute(Wait(3 * TURN), TypedDice([slumber, rest, slumber]))
+    assert [r.at - start for r in of(records, "dungeon.die")] == [0, TURN, 2 * TURN]
+    # the second turn (10 to 20 minutes) is the forced rest: food and water eaten at its start
+    assert [r.at - start for r in of(records, "rest.done")] == [TURN]
     assert journal.state.supplies.count("rations") == 10 - 2
     assert journal.state.now == start + 3 * TURN and journal.state.site is not None
     assert journal.state.site.turns == 3
@@ -138,8 +156,9 @@ def test_tp_dun_1_an_encounter_face_breaks_the_wait(inside: Inside, face_of: Fac
     dice = TypedDice([slumber, encounter, 1, 2, 3, 1, 1, 4, 4, 3, 4, 5, 5])
     records = journal.execute(Wait(3600 * 3), dice)
     broken = of(records, "clock.wait_broken")[0].event
-    assert broken.describe() == "the wait is broken at 08:20 by an encounter: 2h40m not waited"
-    assert journal.state.now == start + 2 * TURN
+    # the second turn's die, at its start (08:10), meets the encounter
+    assert broken.describe() == "the wait is broken at 08:10 by an encounter: 2h50m not waited"
+    assert journal.state.now == start + TURN
 
 
 def test_the_turn_command_checks_its_turn_once(inside: Inside, face_of: FaceOf) -> None:
@@ -200,3 +219,17 @@ def test_ex_rest_1_an_unbroken_rest_in_a_site_still_refreshes(inside: Inside) ->
     assert of(records, "rest.done") and not of(records, "rest.interrupted")
     assert not any(c.has("wearied") for c in journal.state.party.characters)
     assert journal.state.rest.due_at is None
+
+
+def test_tp_dun_1_an_encounter_on_the_first_turns_die_breaks_the_wait_at_once(
+    inside: Inside, face_of: FaceOf
+) -> None:
+    """TP-DUN-1: the die of the wait's first turn is rolled as the wait begins; an
+    encounter there stops the wait before any of it passes."""
+    journal = inside("tp")
+    encounter = face_of(journal.state.ruleset, FaceEvent.ENCOUNTER)
+    dice = TypedDice([encounter, 1, 2, 3, 1, 1, 4, 4, 3, 4, 5, 5])
+    records = journal.execute(Wait(3600), dice)
+    broken = of(records, "clock.wait_broken")[0].event
+    assert broken.describe() == "the wait is broken at 08:00 by an encounter: 1h not waited"
+    assert journal.state.now == 0 and of(records, "dungeon.encounter")

@@ -26,7 +26,7 @@ from turnkeeper.kernel.schedule import Draft, Hook
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.dungeon.events import EncounterDieRolled, SpellEffectsEnded
 from turnkeeper.procedures.light import waning_resources
-from turnkeeper.procedures.rest import forced_rest_day
+from turnkeeper.procedures.rest import forced_rest_waited
 from turnkeeper.rules.schema import FaceEvent
 from turnkeeper.tables import roll_overloaded
 
@@ -53,7 +53,7 @@ def _day_begins(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
         )
     )
     if event is FaceEvent.FORCED_REST:
-        forced_rest_day(draft, dice)
+        forced_rest_waited(draft, dice)
     elif event is FaceEvent.WANING_RESOURCES:
         draft.add(*waning_resources(draft.state, dice))
         draft.add(SpellEffectsEnded())

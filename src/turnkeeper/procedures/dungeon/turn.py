@@ -41,7 +41,12 @@ from turnkeeper.procedures.dungeon.events import (
 )
 from turnkeeper.procedures.dungeon.wandering import check_due, wandering_chance, wandering_check
 from turnkeeper.procedures.light import waning_resources
-from turnkeeper.procedures.rest import forced_rest, mark_fight, mark_running
+from turnkeeper.procedures.rest import (
+    forced_rest,
+    forced_rest_waited,
+    mark_fight,
+    mark_running,
+)
 from turnkeeper.rules.schema import FaceEvent, MovementMode
 from turnkeeper.tables import FaceResult, roll_overloaded
 from turnkeeper.world.sites import MapNote, Site
@@ -272,6 +277,7 @@ def turn_check(
     noisy: bool = False,
     off_lanes: bool = False,
     rolled: FaceResult | None = None,
+    waiting: bool = False,
 ) -> bool:
     """The ruleset's check for site turn ``turn``; True if the turn was spent resting.
 
@@ -279,11 +285,12 @@ def turn_check(
     EX-ENC-4): the wandering check when ``turn`` is due, skipped off the lanes (EX-ENC-3).
     The turn command and the wait's dungeon hook both come here; a forced rest's turn
     leaves out the hooks the draft is quiet about. ``rolled``: the dungeon die the turn
-    command rolled at the turn's start.
+    command rolled at the turn's start. ``waiting``: the turn passes in a wait, so a forced
+    rest is that waited turn (its food and water eaten), not a turn more.
     """
     rules = draft.state.ruleset.dungeon
     if rules.procedure == "overloaded":
-        return _overloaded_face(draft, dice, situation, rolled)
+        return _overloaded_face(draft, dice, situation, rolled, waiting)
     if not (_visit(draft.state).site.site.wandering and check_due(turn, rules.check_every_turns)):
         return False
     chance = wandering_chance(rules, situation.mode_name, noisy)
@@ -307,7 +314,11 @@ def turn_check(
 
 
 def _overloaded_face(
-    draft: Draft, dice: DiceSource, situation: TurnSituation, rolled: FaceResult | None = None
+    draft: Draft,
+    dice: DiceSource,
+    situation: TurnSituation,
+    rolled: FaceResult | None = None,
+    waiting: bool = False,
 ) -> bool:
     """Roll the dungeon die (unless ``rolled``) and apply its face; True if the turn was
     spent resting."""
@@ -333,7 +344,10 @@ def _overloaded_face(
         draft.add(*waning_resources(draft.state, dice))
         draft.add(SpellEffectsEnded())
     elif face.event is FaceEvent.FORCED_REST:
-        forced_rest(draft, dice)
+        if waiting:
+            forced_rest_waited(draft, dice)
+        else:
+            forced_rest(draft, dice)
         return True
     return False
 
