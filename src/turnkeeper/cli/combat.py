@@ -20,7 +20,7 @@ from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
 from turnkeeper.files import read_text
 from turnkeeper.kernel.combat_state import Combatant, CombatState, Side
-from turnkeeper.procedures.combat.actions import parse_action
+from turnkeeper.procedures.combat.actions import held, parse_action
 from turnkeeper.procedures.combat.campaign import StartFight
 from turnkeeper.procedures.combat.roster import RosterError, parse_monster, parse_roster
 from turnkeeper.procedures.combat.round import (
@@ -32,6 +32,7 @@ from turnkeeper.procedures.combat.round import (
     Pin,
     Resolve,
 )
+from turnkeeper.rules.schema import Ruleset
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -88,13 +89,13 @@ def _sides(
     return tuple(joining), tuple(foes)
 
 
-def _current(db: str | None, campaign: str | None) -> tuple[str, CombatState]:
+def _current(db: str | None, campaign: str | None) -> tuple[str, CombatState, Ruleset]:
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
-        combat = campaigns.state(name).combat
-    if combat is None:
+        state = campaigns.state(name)
+    if state.combat is None:
         raise IllegalCommandError("no combat in this campaign: start one with `combat start`")
-    return name, combat
+    return name, state.combat, state.ruleset
 
 
 def combat_data(combat: CombatState) -> dict[str, Any]:
@@ -106,13 +107,15 @@ def combat_data(combat: CombatState) -> dict[str, Any]:
     return data
 
 
-def _render(combat: CombatState) -> None:
+def _render(combat: CombatState, rules: Ruleset) -> None:
     table = Table(box=None, pad_edge=False)
     for column in ("name", "side", "hp", "ac", "conditions", "in melee with", "declared"):
         table.add_column(column)
     for c in combat.combatants:
         declared = combat.declaration(c.name)
         done = " (done)" if c.name in combat.acted else ""
+        if declared is not None and held(combat, declared, rules):
+            done = " (held: the other side announces first)"
         cells = (
             c.name,
             c.side.value,
@@ -191,8 +194,12 @@ def status(
 
     Example: `turnkeeper combat status`.
     """
-    name, combat = _current(db, campaign)
-    emit({"campaign": name, "combat": combat_data(combat)}, as_json, lambda: _render(combat))
+    name, combat, rules = _current(db, campaign)
+    emit(
+        {"campaign": name, "combat": combat_data(combat)},
+        as_json,
+        lambda: _render(combat, rules),
+    )
 
 
 @combat_app.command("round")
