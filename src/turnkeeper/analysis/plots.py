@@ -99,6 +99,10 @@ def plot_compared(
                 color="#222222" if single else colour,
                 bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "linewidth": 0},
             )
+    # A long thin tail (18 encounters in 18 turns) would squeeze the bars people look at.
+    seen = [r for _, d, _ in series for r, p in d.items() if p >= Fraction(1, 1000)]
+    if seen:
+        axes.set_xlim(min(seen) - 0.7, max(seen) + 0.7)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # results are whole numbers
     axes.set_title(title)
     axes.set_xlabel(unit.replace("_", " "))

@@ -38,11 +38,12 @@ the ruleset's numbers, simplified where a fight simulation must choose for the t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
 
+from turnkeeper.analysis.expedition import summarise
 from turnkeeper.dice import parse
 from turnkeeper.dice.sampling import sample
 from turnkeeper.errors import IllegalCommandError
@@ -69,6 +70,8 @@ class FightOdds:
     rounds: dict[int, int]
     hp_lost_party: float
     hp_lost_opposition: float
+    columns: dict[str, Ints] = field(default_factory=dict, repr=False, compare=False)
+    """Per-run histograms for ``--json``: rounds, hp lost by the party and by the foes."""
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able, for ``--json``."""
@@ -81,6 +84,13 @@ class FightOdds:
             "rounds_mean": self.rounds_mean,
             "rounds": {str(k): v for k, v in sorted(self.rounds.items())},
             "hp_lost": {"party": self.hp_lost_party, "opposition": self.hp_lost_opposition},
+            "columns": {
+                name: {
+                    **summarise(counts),
+                    "histogram": {str(int(v)): int(counts[v]) for v in np.flatnonzero(counts)},
+                }
+                for name, counts in self.columns.items()
+            },
         }
 
 
@@ -272,4 +282,9 @@ def simulate_fight(
         rounds={i: int(c) for i, c in enumerate(distribution) if c},
         hp_lost_party=float(lost[:, f.party].sum(axis=1).mean()),
         hp_lost_opposition=float(lost[:, ~f.party].sum(axis=1).mean()),
+        columns={
+            "rounds": distribution,
+            "hp_lost_party": np.bincount(np.maximum(lost[:, f.party].sum(axis=1), 0)),
+            "hp_lost_foes": np.bincount(np.maximum(lost[:, ~f.party].sum(axis=1), 0)),
+        },
     )

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from turnkeeper.cli.app import JsonOption, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.options import SetOption, set_values
 from turnkeeper.dice import (
     DEFAULT_CHAIN,
@@ -169,7 +169,7 @@ def odds_command(
     def render() -> None:
         _render_table(title, distribution, mean, note)
         if plot is not None:
-            console().print(f"plotted in {plot}", highlight=False)
+            say("plotted in ", str(plot))
 
     emit(record, as_json, render)
 
@@ -261,7 +261,9 @@ def show_turn_odds(
 
     names = [ruleset] if versus is None else [ruleset, versus]
     odds = [turn_odds(find_ruleset(name), turns=turns, mode=mode, noisy=noisy) for name in names]
-    data = odds[0].to_data() if versus is None else {"compared": [o.to_data() for o in odds]}
+    data: dict[str, object] = (
+        odds[0].to_data() if versus is None else {"compared": [o.to_data() for o in odds]}
+    )
     if plot is not None:
         # matplotlib loads only for a plot (an adapter's edge: heavy and rarely needed)
         from turnkeeper.analysis.plots import plot_compared
@@ -317,7 +319,7 @@ def show_turn_odds(
                 )
             console().print(f"turns of rest due{under}: {float(o.rest_turns):.2f}")
         if plot is not None:
-            console().print(f"plotted in {plot}", markup=False, highlight=False)
+            say("plotted in ", str(plot))
 
     emit(data, as_json, render)
 

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from turnkeeper.cli.app import JsonOption, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.errors import NotFoundError, TurnkeeperError
 from turnkeeper.files import read_text
 from turnkeeper.kernel.combat_state import Combatant
@@ -43,11 +43,6 @@ _VERSUS = typer.Option("--vs", help="The same question under a second ruleset, s
 _RUNS = typer.Option("--runs", help="How many runs (at most 10,000,000).")
 _SEED = typer.Option("--seed", help="The seed: the same seed, the same figures.")
 _PLOT = typer.Option(help="Also draw a histogram, mean and quartiles marked: x.png or x.svg.")
-
-
-def _say(line: str) -> None:
-    """A line for people that may hold a user's path or name: text, never markup."""
-    console().print(line, markup=False, highlight=False)
 
 
 def _span(turns: int, minutes: int) -> str:
@@ -200,7 +195,7 @@ def expedition_command(
             table.add_row(*cells)
         console().print(table)
         if plot is not None:
-            _say(f"plotted in {plot}")
+            say("plotted in ", str(plot))
 
     emit(data, as_json, render)
 
@@ -280,7 +275,7 @@ def fight_command(
         console().print(table)
         for name, odds in results:
             under = f" under {name}" if versus is not None else ""
-            _say(
+            say(
                 f"both down{under} {odds.both_down:.1%} · unresolved {odds.unresolved:.1%} · "
                 f"rounds {odds.rounds_mean:.2f} on average"
             )
@@ -297,6 +292,6 @@ def fight_command(
             )
         console().print(spread)
         if plot is not None:
-            _say(f"plotted in {plot}")
+            say("plotted in ", str(plot))
 
     emit(data, as_json, render)

@@ -1,0 +1,141 @@
+"""CLI: the designer's bench, ``simulate expedition|fight`` and ``odds turn --plot``, run as a
+designer would: tables, ``--json`` columns, ``--vs``, plots and one-line refusals."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import turnkeeper.cli  # noqa: F401  (registers every verb group)
+from turnkeeper.cli.app import app
+from turnkeeper.errors import TurnkeeperError
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SITE, PARTY = str(EXAMPLES / "site.toml"), str(EXAMPLES / "party.toml")
+runner = CliRunner()
+
+
+def _ok(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _refused(*args: str) -> str:
+    """The user's mistake (the entry point prints it as one line and exits 2)."""
+    result = runner.invoke(app, list(args))
+    assert isinstance(result.exception, TurnkeeperError), result.output
+    return str(result.exception)
+
+
+def _expedition(*extra: str) -> list[str]:
+    return ["simulate", "expedition", "--site", SITE, "--party", PARTY, *extra]
+
+
+def test_ex_light_1_a_three_hour_delve_burns_six_torches_through_the_cli() -> None:
+    """rule: EX-LIGHT-1, EX-REST-1 - 3 hours are 18 turns of 10 minutes; a torch lasts 3 of
+    them, so every delve burns 6 torches; --json gives each column's summary and histogram."""
+    data = json.loads(
+        _ok(*_expedition("--ruleset", "ex", "--hours", "3", "--runs", "2000", "--json"))
+    )
+    assert data["turns"] == 18 and data["runs"] == 2000 and data["mode"] == "cautious"
+    torches = data["columns"]["torches_used"]
+    assert torches["histogram"] == {"6": 2000} and torches["mean"] == 6
+    assert (torches["lower_quartile"], torches["median"], torches["upper_quartile"]) == (6, 6, 6)
+    for column in data["columns"].values():
+        assert sum(column["histogram"].values()) == 2000
+
+
+def test_tp_against_ex_side_by_side_and_in_one_plot(tmp_path: Path) -> None:
+    """The README's picture: torches burnt in a 3-hour delve, tp against ex (TP-ENC-2 against
+    EX-LIGHT-1), in one table and one plot."""
+    plot = tmp_path / "torches.png"
+    args = _expedition("-r", "tp", "--vs", "ex", "--hours", "3", "--runs", "5000")
+    table = _ok(*args, "--plot", str(plot), "--column", "torches_used")
+    assert "tp against ex" in table and "mean (ex)" in table and plot.stat().st_size > 10_000
+    data = json.loads(_ok(*args, "--json"))
+    tp, ex = data["compared"]
+    assert (tp["ruleset"], ex["ruleset"]) == ("tp", "ex")
+    assert tp["columns"]["torches_used"]["mean"] < ex["columns"]["torches_used"]["mean"] == 6
+
+
+def test_pushing_on_wearies_the_party_ex_rest_3() -> None:
+    """rule: EX-REST-3 - a party that never rests is wearied from the turn after its rest
+    fell due (turn 6, EX-REST-1) to the end."""
+    quiet = json.loads(
+        _ok(*_expedition("-r", "ex", "--turns", "12", "--push-on", "--runs", "500", "--json"))
+    )
+    assert quiet["columns"]["rests"]["histogram"] == {"0": 500}
+    assert quiet["columns"]["wearied_turns"]["least"] == 6
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (("--turns", "6", "--hours", "1"), "not both"),
+        (("--runs", "10000001"), "10,000,000"),
+        (("--turns", "10001"), "10,000"),
+        (("--mode", "crawling"), "modes: cautious, swift, running"),
+        (("--runs", "10", "--column", "gold"), "columns: encounters"),
+        (("--runs", "10", "--plot", "x.gif"), ".png or .svg"),
+        (("--seed", "-1"), "--seed -1"),
+    ],
+)
+def test_bad_input_is_one_clear_line(extra: tuple[str, ...], words: str) -> None:
+    assert words in _refused(*_expedition(*extra))
+
+
+def test_cb_side_1_an_unbeatable_ally_wins_against_a_rat(tmp_path: Path) -> None:
+    """rule: CB-SIDE-1 - the party's side is the player characters with their allies: an
+    ally from the foes file fights for the party (it won 0.0% when every combatant of the
+    foes file was made a foe)."""
+    party = tmp_path / "party.toml"
+    party.write_text('[[characters]]\nname = "Ann"\nhp = 1\nac = 10\ndamage = "1"\n')
+    foes = tmp_path / "foes.toml"
+    foes.write_text(
+        '[[foes]]\nname = "Rat"\nhd = 1\nhp = 1\nac = 10\ndamage = "1"\n'
+        '[[allies]]\nname = "Golem"\nhp = 1000\nac = 100\ndamage = "2"\n'
+    )
+    args = ["simulate", "fight", "-r", "pg", "--party", str(party), "--foes", str(foes)]
+    data = json.loads(_ok(*args, "--runs", "2000", "--json"))
+    assert data["party_wins"] == 1.0 and data["opposition_wins"] == 0.0
+
+
+def test_simulate_fight_vs_and_plot(tmp_path: Path) -> None:
+    plot = tmp_path / "rounds.svg"
+    foes, party = str(EXAMPLES / "foes.toml"), str(EXAMPLES / "fighters.toml")
+    args = ["simulate", "fight", "-r", "pg", "--vs", "cb", "--party", party, "--foes", foes]
+    data = json.loads(_ok(*args, "--runs", "1000", "--plot", str(plot), "--json"))
+    assert [c["ruleset"] for c in data["compared"]] == ["pg", "cb"]
+    assert sum(data["compared"][0]["columns"]["rounds"]["histogram"].values()) == 1000
+    assert "pg: mean" in plot.read_text(encoding="utf-8")
+    assert "fights (cb)" in _ok(*args, "--runs", "500")
+
+
+def test_odds_turn_plots_the_encounters_of_two_rulesets(tmp_path: Path) -> None:
+    """rule: TP-DUN-1, EX-ENC-1 - 18 turns: tp meets 3 encounters on average, ex 1½ (9 checks
+    at 1 in 6), drawn in one plot with their means."""
+    plot = tmp_path / "encounters.svg"
+    args = ["odds", "turn", "-r", "tp", "--vs", "ex", "--turns", "18", "--plot", str(plot)]
+    data = json.loads(_ok(*args, "--json"))
+    assert data["plot"] == str(plot)
+    drawn = plot.read_text(encoding="utf-8")
+    assert "tp: mean 3" in drawn and "ex: mean 1½" in drawn
+    assert "no event 'gold'" in _refused(*args, "--event", "gold")
+
+
+def test_a_refusal_is_one_line_on_stderr_and_exit_2() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "turnkeeper", *_expedition("--runs", "0")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: --runs 0: simulate from 1 to 10,000,000 runs"
+    ]
