@@ -382,3 +382,29 @@ def test_pg_mov_1_pg_has_no_instant_or_on_turn_actions(db: str, tk: Tk) -> None:
         tk(db, "combat", "declare", "Ann", "instant")
     with pytest.raises(IllegalCommandError, match="pg has no on_turn actions"):
         tk(db, "combat", "declare", "Ann", "on-turn", "--then", "attack:Orc")
+
+
+def test_tp_ini_2_one_felled_by_an_attack_at_once_still_acts_this_round(
+    tmp_path: Path, tk: Tk
+) -> None:
+    # rule: TP-INI-2 ("everything happens at once ... resolve both attacks, then check who is
+    # still standing"), TP-INI-1 face 2: the party announces first; Ann's attack at once
+    # (20 + STR 1, a d6 of 3) drops the 1-hp orc, whose attack on Ann (16 against AC 15,
+    # a d6 of 2) still lands this round.
+    db = _keep(tmp_path, tk, "tp")
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=1,ac=12", "--surprise", "none")
+    tk(db, "combat", "round", "--dice", "2")
+    felled = tk(db, "combat", "attack", "Ann", "Orc", "--dice", "20,3")
+    assert texts(felled)[1] == "Orc takes 3 damage (Ann): -2 hp, dead"
+    tk(db, "combat", "declare", "Orc", "attack", "Ann")
+    tk(db, "combat", "announce-done", "party")
+    resolved = texts(tk(db, "combat", "resolve", "--dice", "16,2"))
+    assert resolved[:2] == [
+        "Orc attacks Ann: 16 against AC 15, hits",
+        "Ann takes 2 damage (Orc): 7 hp",
+    ]
+    status = tk(db, "combat", "status")
+    assert _who(status, "Orc")["conditions"] == ["dead"] and _who(status, "Ann")["hp"] == 7
+    tk(db, "combat", "round", "--dice", "5")
+    with pytest.raises(IllegalCommandError, match="Orc is dead and cannot act"):
+        tk(db, "combat", "declare", "Orc", "attack", "Ann")  # a new round: it stays down

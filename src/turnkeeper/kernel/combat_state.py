@@ -183,6 +183,11 @@ class CombatState(Frozen):
     done: tuple[Side, ...] = Field(
         (), description="Sides the referee has said are done announcing (or acting) this round."
     )
+    fell_at_once: tuple[str, ...] = Field(
+        (),
+        description="Who fell this round to an action taken at once where everything happens "
+        "at once (TP-INI-2): they still act this round.",
+    )
     instants_used: tuple[str, ...] = ()
     reaction: str | None = None
     winner: Side | None = None
@@ -228,9 +233,10 @@ class CombatState(Frozen):
         )
 
     def can_act(self, combatant: Combatant) -> bool:
-        """Standing, and not losing the surprise round (PG-SUR-1, CB-SUR-1, EX-SUR-5)."""
+        """Standing (or struck down this round where everything happens at once, TP-INI-2),
+        and not losing the surprise round (PG-SUR-1, CB-SUR-1, EX-SUR-5)."""
         lost = self.in_free_round and Condition.SURPRISED in combatant.conditions
-        return combatant.standing and not lost
+        return (combatant.standing or combatant.name in self.fell_at_once) and not lost
 
     def still_to_act(self, side: Side) -> tuple[str, ...]:
         """Members of ``side`` able to act who have neither declared nor acted this round;

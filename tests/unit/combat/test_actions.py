@@ -258,6 +258,7 @@ def test_declaring_needs_a_running_round_and_a_standing_actor(pc, foe, started):
     from turnkeeper.procedures.combat import Attack
 
     state, _ = execute(state, Attack("Ann", "Orc"), TP, TypedDice([20, 3]))
+    state, _ = execute(state, BeginRound(), TP, TypedDice([2]))
     refused(state, TP, "Orc", act(A.ATTACK, "Ann"), match="dead and cannot act")
     with pytest.raises(Exception, match="no combatant named 'Zed'"):
         decide_combat(state, Declare("Ann", (act(A.ATTACK, "Zed"),)), TP, TypedDice([]))

@@ -141,7 +141,7 @@ def check_declaration(
     actor = state.get(declaration.actor)
     if not declaration.actions:
         raise _illegal(f"{actor.name} declares nothing: name at least one action")
-    if not actor.standing:
+    if not actor.standing and actor.name not in state.fell_at_once:
         out = ", ".join(sorted(c.value for c in actor.conditions))
         raise _illegal(f"{actor.name} is {out} and cannot act")
     for action in declaration.actions:

@@ -179,6 +179,7 @@ class RoundBegan(CombatEvent):
                 "declarations": (),
                 "acted": (),
                 "done": (),
+                "fell_at_once": (),
                 "instants_used": (),
                 "second_wind": False,
                 "face": None,
@@ -299,7 +300,13 @@ class RoundResolved(CombatEvent):
                 update={"free_round": None, "in_free_round": False, "order": (), "initiative": None}
             )
         return state.model_copy(
-            update={"phase": Phase.BETWEEN, "declarations": (), "acted": (), "done": ()}
+            update={
+                "phase": Phase.BETWEEN,
+                "declarations": (),
+                "acted": (),
+                "done": (),
+                "fell_at_once": (),
+            }
         )
 
     def describe(self) -> str:

@@ -33,7 +33,12 @@ __all__ = [
 
 
 class Damaged(CombatEvent):
-    """Hit points lost, and what that makes of the combatant (PG-HP-1)."""
+    """Hit points lost, and what that makes of the combatant (PG-HP-1).
+
+    ``at_once``: dealt by an action taken at once in a round where everything happens at
+    once (TP-INI-2): one it fells still acts this round ("resolve both attacks, then check
+    who is still standing").
+    """
 
     kind: ClassVar[str] = "combat.damage"
     target: str
@@ -41,6 +46,7 @@ class Damaged(CombatEvent):
     hp_after: int
     becomes: tuple[Condition, ...] = ()
     cause: str = ""
+    at_once: bool = Field(False, exclude_if=lambda at_once: not at_once)
 
     def apply_combat(self, state: CombatState) -> CombatState:
         target = state.get(self.target)
@@ -48,7 +54,10 @@ class Damaged(CombatEvent):
         if Condition.DEAD in conditions:
             conditions -= {Condition.UNCONSCIOUS}  # dead, not both (PG-HP-1)
         changed = target.model_copy(update={"hp": self.hp_after, "conditions": conditions})
-        return state.replace(changed)
+        state = state.replace(changed)
+        if self.at_once and not changed.standing and target.standing:
+            state = state.model_copy(update={"fell_at_once": (*state.fell_at_once, target.name)})
+        return state
 
     def describe(self) -> str:
         becomes = f", {' and '.join(c.value for c in self.becomes)}" if self.becomes else ""

@@ -38,7 +38,7 @@ from turnkeeper.procedures.combat.events import (
     SideDone,
 )
 from turnkeeper.procedures.combat.initiative import roll_initiative, settle_surprise
-from turnkeeper.procedures.combat.outcomes import ActionTaken, Declared, Moved
+from turnkeeper.procedures.combat.outcomes import ActionTaken, Damaged, Declared, Moved
 from turnkeeper.rules.schema import Ruleset
 
 __all__ = [
@@ -215,16 +215,23 @@ def decide_combat(
         return _resolve(state, rules, dice)
     if isinstance(command, Attack):
         attacker, target = state.get(command.attacker), state.get(command.target)
-        if not attacker.standing:
+        if not attacker.standing and attacker.name not in state.fell_at_once:
             raise IllegalCommandError(f"{attacker.name} is out of the fight and cannot attack")
         kind = ActionKind.RANGED if command.ranged else ActionKind.ATTACK
         declaration = Declaration(
             actor=attacker.name, actions=(Action(kind=kind, target=target.name),)
         )
         check_declaration(state, declaration, rules, at_once=True)
-        return attack(
+        struck = attack(
             state, attacker.name, target.name, rules, dice, ranged=command.ranged, at_once=True
         )
+        if rules.initiative.method == "overloaded":
+            # TP-INI-2: everything happens at once, so whoever this fells still acts.
+            struck = [
+                e.model_copy(update={"at_once": True}) if isinstance(e, Damaged) else e
+                for e in struck
+            ]
+        return struck
     if isinstance(command, Pin):
         name = state.get(command.name).name
         if command.place < 1:
@@ -318,7 +325,7 @@ def _resolve(state: CombatState, rules: Ruleset, dice: DiceSource) -> list[Comba
     for event in events:
         running = event.apply_combat(running)
     for beat in beats:
-        able = {n for n in beat if running.get(n).standing}
+        able = {n for n in beat if running.can_act(running.get(n))}
         for name in beat:
             declaration = running.declaration(name)
             if declaration is None or name in running.acted:
