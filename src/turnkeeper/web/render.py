@@ -86,11 +86,14 @@ def next_actor(combat: CombatState) -> str | None:
     declaration yet, while the round takes declarations."""
     if combat.phase is not Phase.DECLARE:
         return None
-    for beat in combat.order:
-        for name in beat:
-            found = combat.find(name)
-            if found is not None and found.standing and combat.declaration(name) is None:
-                return found.name
+    names = [name for beat in combat.order for name in beat]
+    if combat.face is not None:
+        # TP-CBT-1: under the overloaded die the side with initiative announces last.
+        names.sort(key=lambda name: combat.get(name).side is combat.initiative)
+    for name in names:
+        found = combat.find(name)
+        if found is not None and name in combat.still_to_act(found.side):
+            return found.name
     return None
 
 

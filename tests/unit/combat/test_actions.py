@@ -6,7 +6,7 @@ import pytest
 
 from turnkeeper.dice import TypedDice
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.kernel.combat_state import Action, ActionKind
+from turnkeeper.kernel.combat_state import Action, ActionKind, Condition
 from turnkeeper.procedures.combat import BeginRound, Declare, decide_combat, execute
 from turnkeeper.rules.loader import preset
 
@@ -262,3 +262,17 @@ def test_declaring_needs_a_running_round_and_a_standing_actor(pc, foe, started):
     refused(state, TP, "Orc", act(A.ATTACK, "Ann"), match="dead and cannot act")
     with pytest.raises(Exception, match="no combatant named 'Zed'"):
         decide_combat(state, Declare("Ann", (act(A.ATTACK, "Zed"),)), TP, TypedDice([]))
+
+
+def test_tp_cbt_1_the_dashboard_calls_the_side_without_initiative_first(pc, foe, started):
+    # rule: TP-CBT-1 steps 4 and 5: face 5 gives the party initiative, so the orc announces
+    # first; then Ann; Bo, who has gone down, is not called.
+    from turnkeeper.web.render import next_actor
+
+    state = _declaring(TP, started, pc("Ann"), pc("Bo", hp=0), foe("Orc"), faces=[5])
+    state = state.with_conditions(["Bo"], add=[Condition.UNCONSCIOUS])
+    assert next_actor(state) == "Orc"
+    state = accepted(state, TP, "Orc", act(A.ATTACK, "Ann"))
+    assert next_actor(state) == "Ann"
+    state = accepted(state, TP, "Ann", act(A.ATTACK, "Orc"))
+    assert next_actor(state) is None
