@@ -294,10 +294,9 @@ def fight_cb() -> Scenario:
         ),
         *_round(
             _strikes("Ann", "Hobgoblin Chief"),
-            _shoots("Bo", "Goblin 2"),
-            _strikes("Cy", "Goblin 2"),
-            _strikes("Dee", "Goblin 2"),
-            _strikes("Goblin 2", "Cy"),
+            _shoots("Bo", "Goblin 3"),
+            _strikes("Cy", "Goblin 3"),
+            _strikes("Dee", "Goblin 3"),
             _strikes("Goblin 3", "Dee"),
             _strikes("Hobgoblin Chief", "Ann"),
         ),
