@@ -23,6 +23,7 @@ from sqlalchemy import event
 
 from turnkeeper.campaign import CountdownAdd, Light, SetLight, Visibility, Wait, snapshots
 from turnkeeper.campaign.commands import Note
+from turnkeeper.cli.app import invoke
 from turnkeeper.errors import RulesetError, TurnkeeperError
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
@@ -352,3 +353,72 @@ def test_a_write_to_a_read_only_store_is_one_clear_line(
     assert done.returncode == 2, done.stderr
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "read-only" in lines[0], done.stderr
+
+
+# -- through the CLI: exit 2, one line, the store as it was ------------------------------------
+
+
+def _cli(db: str, *args: str) -> int:
+    """Run one command line as the shell would (``cli.app.invoke``): its exit code."""
+    return invoke([*args, "--db", db])
+
+
+def _store_as_it_is(db: str) -> dict[str, Any]:
+    store = SqlStore(f"sqlite:///{db}")
+    try:
+        return everything(store)
+    finally:
+        store.close()
+
+
+def test_cli_new_with_a_broken_calendar_start_exits_2_and_changes_nothing(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's `new ... --ruleset FILE` with calendar_start = "99999-99-99T99:99": exit 2,
+    one line, and the campaign list, the current campaign and every journal as they were."""
+    db = str(tmp_path / "keep.db")
+    assert _cli(db, "new", "Before", "--ruleset", "ex", "--seed", "1") == 0
+    rules = tmp_path / "broken.toml"
+    rules.write_text(
+        'extends = "ex"\n[ruleset]\nname = "broken"\ntitle = "Broken"\n'
+        f'[time]\ncalendar_start = "{BROKEN_START}"\n',
+        encoding="utf-8",
+    )
+    before = _store_as_it_is(db)
+    capfd.readouterr()
+    assert _cli(db, "new", "Keep", "--ruleset", str(rules)) == 2
+    said = capfd.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and "calendar_start" in said[0], said
+    assert _store_as_it_is(db) == before
+
+
+def test_cli_a_full_disk_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's full disk printed an 81-line traceback: now one line, exit 2."""
+    import turnkeeper.store.sql as sql
+
+    db = str(tmp_path / "keep.db")
+    assert _cli(db, "new", "Keep", "--ruleset", "ex", "--seed", "1") == 0
+    pragmas = sql._sqlite_pragmas
+
+    def and_no_room(synchronous: str, read_only: bool) -> Any:
+        first = pragmas(synchronous, read_only)
+
+        def on_connect(dbapi_connection: Any, record: Any) -> None:
+            first(dbapi_connection, record)
+            cursor = dbapi_connection.cursor()
+            (pages,) = cursor.execute("PRAGMA page_count").fetchone()
+            cursor.execute(f"PRAGMA max_page_count = {pages}")
+            cursor.close()
+
+        return on_connect
+
+    before = _store_as_it_is(db)
+    monkeypatch.setattr(sql, "_sqlite_pragmas", and_no_room)
+    capfd.readouterr()
+    assert _cli(db, "note", "x" * 9_000, "-c", "Keep") == 2
+    lines = capfd.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "no space is left" in lines[0], lines
+    monkeypatch.undo()
+    assert _store_as_it_is(db) == before
