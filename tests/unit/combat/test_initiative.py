@@ -182,6 +182,21 @@ def test_cb_sur_1_opposed_sneak_against_notice(pc, foe):
     assert events[1].surprised == ()
 
 
+def test_ex_rest_3_a_wearied_sneak_rolls_at_minus_2(pc, foe):
+    # rule: EX-REST-3, CB-SUR-1: a skill check at -2 when wearied: the wearied orc's d20 10
+    # + DEX 2 - 2 = 10 no longer beats Ann's 9 + WIS 1 = 10; rested, its 12 does.
+    rules = CB.model_copy(update={"rest": CB.rest.model_copy(update={"wearied_skill": -2})})
+    tired = foe("Orc", stats={"DEX": 2}, conditions=[Condition.WEARIED])
+    start = StartCombat((pc("Ann", stats={"WIS": 1}), tired), attackers=Side.OPPOSITION)
+    _, events = execute(CombatState(), start, rules, TypedDice([10, 9]))
+    assert events[1].surprised == ()
+    rested = StartCombat(
+        (pc("Ann", stats={"WIS": 1}), foe("Orc", stats={"DEX": 2})), attackers=Side.OPPOSITION
+    )
+    _, events = execute(CombatState(), rested, rules, TypedDice([10, 9]))
+    assert events[1].surprised == (Side.PARTY,)
+
+
 def test_cb_sur_2_undisciplined_surprised_group_checks_morale(pc, foe):
     # rule: CB-SUR-2: the rabble is surprised and breaks on 2d6 = 9 against morale 7.
     rabble = (foe("Bandit 1", disciplined=False, morale=7), foe("Bandit 2", disciplined=False))
