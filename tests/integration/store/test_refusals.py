@@ -23,6 +23,8 @@ from sqlalchemy import event
 
 from turnkeeper.campaign import CountdownAdd, Light, SetLight, Visibility, Wait, snapshots
 from turnkeeper.campaign.commands import Note
+from turnkeeper.campaign.journal import REFEREE_ONLY
+from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.cli.app import invoke
 from turnkeeper.errors import RulesetError, TurnkeeperError
 from turnkeeper.rules.loader import preset
@@ -422,3 +424,8 @@ def test_cli_a_full_disk_is_one_line_and_exit_2(
     assert len(lines) == 1 and "no space is left" in lines[0], lines
     monkeypatch.undo()
     assert _store_as_it_is(db) == before
+
+
+def test_the_referee_only_kinds_are_kinds_the_engine_has() -> None:
+    """The replay check names kinds by their journal names: each must still exist."""
+    assert REFEREE_ONLY - set(EVENTS.kinds) == set()
