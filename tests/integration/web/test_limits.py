@@ -150,3 +150,11 @@ def test_the_log_pages_with_limit_and_after(served: Served) -> None:
         "/api/campaigns/Crypt/log", params={"limit": 2}, headers=player
     ).json()
     assert len(theirs["records"]) == 2 and theirs["next"] == theirs["records"][-1]["seq"]
+
+
+def test_a_rest_longer_than_the_rulesets_most_is_422_and_quick(served: Served) -> None:
+    """The bound on game time is one for every verb that passes it: 100 million turns of rest
+    (1,900 years) are refused at once, naming the limit, instead of being decided turn by
+    turn."""
+    message = refused(served, {"verb": "rest", "turns": 100_000_000}, 422)
+    assert "at most 360 days" in message and "time.max_wait_days" in message
