@@ -231,7 +231,9 @@ class SqlStore:
         """One line for a store that cannot be opened or written; nothing was written."""
         cause = str(error.orig).strip() or type(error.orig).__name__
         lowered = cause.lower()
-        if "full" in lowered:
+        if self._file is not None and os.path.isdir(self._file):
+            fix = "that is a folder: give a file in it, such as --db FOLDER/turnkeeper.db"
+        elif "full" in lowered:
             fix = "no space is left on its disk: free some space, then retry"
         elif "readonly" in lowered or "read-only" in lowered or "read only" in lowered:
             fix = "it is read-only: check the permissions of the file and its folder"

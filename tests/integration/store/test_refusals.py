@@ -429,3 +429,26 @@ def test_cli_a_full_disk_is_one_line_and_exit_2(
 def test_the_referee_only_kinds_are_kinds_the_engine_has() -> None:
     """The replay check names kinds by their journal names: each must still exist."""
     assert REFEREE_ONLY - set(EVENTS.kinds) == set()
+
+
+def test_cli_unusable_stores_are_one_line_and_exit_2(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's unusable --db values: a folder, a file that is no database, an unknown
+    scheme, a PostgreSQL server that does not answer. One line each, exit 2."""
+    text = tmp_path / "passwd"
+    text.write_text("root:x:0:0:root:/root:/bin/bash\n" * 40, encoding="utf-8")
+    cases = {
+        str(tmp_path): "that is a folder",
+        str(text): "not a turnkeeper store",
+        "foo://bar": "turnkeeper speaks sqlite:///PATH",
+        "postgresql+psycopg://nobody@127.0.0.1:1/x": "check the path or address",
+    }
+    for db, said in cases.items():
+        for verb in (["campaigns"], ["new", "Keep", "--ruleset", "ex"]):
+            capfd.readouterr()
+            assert _cli(db, *verb) == 2, (db, verb)
+            lines = capfd.readouterr().err.strip().splitlines()
+            assert len(lines) == 1, (db, verb, lines)
+            if verb[0] == "new":
+                assert said in lines[0], (db, lines)
