@@ -109,7 +109,10 @@ def test_every_test_an_entry_names_exists_and_names_the_rule() -> None:
                 wrong.append(f"{rule_id}: no test {node}")
             elif not _names(tests[name], rule_id):
                 wrong.append(f"{rule_id}: {node} does not name the rule")
-    assert not wrong, "\n".join(wrong)
+    assert not wrong, (
+        "fix the entries' tests in src/turnkeeper/rules/reference.toml (a test renamed or "
+        f"gone), then {REGENERATE}:\n" + "\n".join(wrong)
+    )
 
 
 def _schema_has(model: type[BaseModel], parts: list[str]) -> bool:
