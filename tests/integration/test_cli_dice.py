@@ -73,6 +73,28 @@ def test_roll_with_names() -> None:
     assert data["total"] == 13
 
 
+def test_d20s_readme_4d6e6kh3_each_exploded_die_joins_the_pool() -> None:
+    """d20's README: 4d6e6kh3 rolled X, 5, 6!, 6!, X, X was 17 (the exploded dice are new
+    dice, and keep picks among all six)."""
+    code, out = _run("roll", "4d6e6kh3", "--dice", "1,5,6,6,2,1", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["breakdown"] == "4d6e6kh3 (~~1~~, 5, 6!, 6!, ~~2~~, ~~1~~) = 17"
+    assert [d["kept"] for d in data["dice"]] == [False, True, True, True, False, False]
+
+
+def test_d20s_readme_comment_and_annotations_print_as_text() -> None:
+    """d20's README: "1d20 I rolled a d20" is 1d20 with a comment; annotations such as
+    [fire] are the player's words, printed as they are, never read as markup."""
+    code, out = _run("roll", "1d20 I rolled a d20", "--dice", "13", "--json")
+    data = json.loads(out)
+    assert (code, data["total"], data["comment"]) == (0, 13, "I rolled a d20")
+    code, out = _run("roll", "3d6 [fire] + 1d4 [piercing] to hit", "--dice", "3,2,2,3")
+    assert code == 0
+    assert "to hit: 3d6 (3, 2, 2) [fire] + 1d4 (3) [piercing] = 10" in out
+    assert "comment" not in json.loads(_run("roll", "1d20", "--json")[1])
+
+
 def test_roll_for_people_shows_the_breakdown() -> None:
     code, out = _run("roll", "2d6+1", "--dice", "3,5")
     assert code == 0
@@ -118,7 +140,8 @@ def test_pg_use_1_odds_usage_d6_for_people_notes_the_cut() -> None:
     ("args", "says"),
     [
         (("roll", "2d6+"), "ends too soon"),
-        (("roll", "2d6 ! 1"), "column 5"),
+        (("roll", "2d6 + fire"), "column 7"),
+        (("odds", "2d6 ! 1"), "column 5"),
         (("roll", "2d6", "--dice", "3,7"), "a d6 shows 1 to 6"),
         (("roll", "2d6", "--dice", "3"), "not enough typed-in dice"),
         (("roll", "2d6", "--dice", "3,4,5"), "left over"),

@@ -7,6 +7,7 @@ import secrets
 from typing import Any
 
 import typer
+from rich.text import Text
 
 from turnkeeper import __version__
 from turnkeeper.cli.app import JsonOption, console, emit
@@ -34,7 +35,11 @@ def version() -> None:
 
 @verbs.command("roll")
 def roll_command(
-    expression: str = typer.Argument(..., help="Dice notation, e.g. 2d6+1, 4d6kh3, d20+STR."),
+    expression: str = typer.Argument(
+        ...,
+        help="Dice notation, e.g. 2d6+1, 4d6kh3, d20+STR, (1d4, 3)kh1; "
+        "words after the roll are its comment (d20+5 to hit).",
+    ),
     seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible dice."),
     dice: str | None = DiceOption,
     set_items: list[str] | None = SetOption,
@@ -42,10 +47,13 @@ def roll_command(
 ) -> None:
     """Roll dice notation and show every die and the total.
 
+    The notation is avrae's d20, with its meaning (docs/dice.md): sets, keep and drop,
+    rerolls, explosions, comparisons, annotations; words after the roll are its comment.
+
     Example: `turnkeeper roll 4d6kh3`;
-    `turnkeeper roll d20+STR --set STR=2 --dice 14`.
+    `turnkeeper roll "d20+STR to hit" --set STR=2 --dice 14`.
     """
-    parsed = parse(expression)
+    parsed = parse(expression, allow_comments=True)
     values = set_values(set_items)
     faces = typed_faces(dice)
     source: DiceSource
@@ -68,7 +76,11 @@ def roll_command(
         record["values"] = values
 
     def render() -> None:
-        console().print(f"{result.breakdown.rsplit(' = ', 1)[0]} = [bold]{result.total}[/]")
+        # The breakdown holds the player's own words (annotations, the comment): never markup.
+        line = Text(f"{result.comment}: " if result.comment else "")
+        line.append(f"{result.breakdown.rsplit(' = ', 1)[0]} = ")
+        line.append(str(result.total), style="bold")
+        console().print(line, highlight=False)
         note = "typed-in dice" if result.typed_in else f"seed {seed}"
         console().print(f"[dim]{note}[/]")
 

@@ -27,18 +27,21 @@ class Expression:
     :mod:`turnkeeper.dice.exact` (icepool), samples in :mod:`turnkeeper.dice.sampling` (numpy).
     """
 
-    __slots__ = ("_canonical", "_roller", "names", "text", "tree")
+    __slots__ = ("_canonical", "_roller", "comment", "names", "text", "tree")
 
     text: str
     names: frozenset[str]
     tree: Node
+    #: Words after the roll (``1d20 to hit``), read only when comments are allowed.
+    comment: str
 
-    def __init__(self, tree: Node, text: str | None = None) -> None:
+    def __init__(self, tree: Node, text: str | None = None, comment: str = "") -> None:
         object.__setattr__(self, "tree", tree)
         object.__setattr__(self, "text", str(tree) if text is None else text)
         object.__setattr__(self, "names", names_in(tree))
         object.__setattr__(self, "_roller", compile_roller(tree))
         object.__setattr__(self, "_canonical", str(tree))
+        object.__setattr__(self, "comment", comment)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("an Expression is immutable")
@@ -66,31 +69,43 @@ class Expression:
         faces: list[DieFace] = []
         typed = source.typed_in
         roller: Roller = self._roller  # type: ignore[attr-defined]
-        total, text = roller(source.die, typed, faces, _NO_VALUES if values is None else values)
+        value, text = roller(source.die, typed, faces, _NO_VALUES if values is None else values)
+        # As d20: exact division and decimals run through, and the total is cut toward zero.
+        total = value if type(value) is int else int(value)
         canonical: str = self._canonical  # type: ignore[attr-defined]
-        return fast_roll(canonical, total, tuple(faces), f"{text} = {total}", typed)
+        return fast_roll(canonical, total, tuple(faces), f"{text} = {total}", typed, self.comment)
 
 
 @lru_cache(maxsize=1024)
-def parse(text: str) -> Expression:
+def parse(text: str, allow_comments: bool = False) -> Expression:
     """Read dice notation once (cached); raises DiceNotationError saying where it broke.
+
+    With ``allow_comments`` (as d20's), words after a whole expression are its comment.
 
     >>> parse("1d20 + 5") == parse("1d20+5")
     True
+    >>> parse("1d20+5 to hit", allow_comments=True).comment
+    'to hit'
     """
     if not isinstance(text, str):
         raise DiceNotationError(f"a dice expression is text, not {type(text).__name__}")
-    return Expression(parse_tree(text), text)
+    tree, comment = parse_tree(text, allow_comments)
+    return Expression(tree, text, comment)
 
 
-def roll(text: str, source: DiceSource, values: Mapping[str, int] | None = None) -> Roll:
+def roll(
+    text: str,
+    source: DiceSource,
+    values: Mapping[str, int] | None = None,
+    allow_comments: bool = False,
+) -> Roll:
     """Parse (cached) and roll in one step.
 
     >>> from turnkeeper.dice import SeededDice
     >>> roll("2d6+1", SeededDice(3)) == roll("2d6+1", SeededDice(3))
     True
     """
-    return parse(text).roll(source, values)
+    return parse(text, allow_comments).roll(source, values)
 
 
 def format_fraction(value: Fraction) -> str:

@@ -19,14 +19,19 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from turnkeeper.dice.nodes import (
     MAX_INTEGER,
+    NODE_TYPES,
+    Annotated,
     BinOp,
     Const,
     Dice,
     DiceOp,
+    Group,
     Name,
     Node,
+    NumberSet,
     Signed,
     check_dice,
+    check_ops,
 )
 from turnkeeper.errors import DiceNotationError
 
@@ -35,50 +40,75 @@ MAX_LENGTH = 500
 
 # Players coming from printed modules write 1D20; an upper-case D not part of a name is a die.
 _CAPITAL_D = re.compile(r"(?<![A-Za-z0-9_])([0-9]*)D(?=[0-9%])")
+# The parts of one DICE token (the grammar has already checked its shape).
+_DICE = re.compile(r"([0-9]+|[A-Z][A-Z0-9_]*)?d([0-9]+|%)")
+_OP = re.compile(r"(rr|ro|ra|mi|ma|e|k|p)([hl<>]?)([0-9]+)")
 
 
-def _integer(token: Token) -> int:
-    text = str(token)
+def _integer(text: str) -> int:
     if len(text) > 9 or int(text) > MAX_INTEGER:
         raise DiceNotationError(f"{text[:12]}: numbers in dice notation stop at {MAX_INTEGER}")
     return int(text)
+
+
+def _ops(text: str) -> tuple[DiceOp, ...]:
+    return tuple(DiceOp(kind, select, _integer(value)) for kind, select, value in _OP.findall(text))
+
+
+def _node(child: object) -> Node:
+    assert isinstance(child, NODE_TYPES)
+    return child
 
 
 class _ToNodes(Transformer[Token, Node]):
     """Build the frozen tree while Lark parses (LALR calls these in line)."""
 
     def const(self, children: list[Token]) -> Node:
-        return Const(_integer(children[0]))
+        token = children[0]
+        if token.type == "DECIMAL":
+            return Const(float(token))
+        return Const(_integer(str(token)))
 
     def name(self, children: list[Token]) -> Node:
         return Name(str(children[0]))
 
     def signed(self, children: list[Token | Node]) -> Node:
         sign, operand = children
-        assert isinstance(operand, Const | Name | Signed | BinOp | Dice)
-        return Signed(str(sign), operand)
+        return Signed(str(sign), _node(operand))
 
     def binop(self, children: list[Token | Node]) -> Node:
         left, op, right = children
-        assert isinstance(left, Const | Name | Signed | BinOp | Dice)
-        assert isinstance(right, Const | Name | Signed | BinOp | Dice)
-        return BinOp("x" if str(op) == "×" else str(op), left, right)
+        return BinOp("x" if str(op) == "×" else str(op), _node(left), _node(right))
 
-    def dice_op(self, children: list[Token]) -> DiceOp:
-        kind = str(children[0])
-        compare = str(children[1]) if len(children) == 3 else ""
-        return DiceOp(kind, compare, _integer(children[-1]))
+    def annotated(self, children: list[Token | Node]) -> Node:
+        operand, *notes = children
+        return Annotated(_node(operand), tuple(str(note) for note in notes))
 
-    def dice(self, children: list[Token | DiceOp]) -> Node:
-        ops = tuple(child for child in children if isinstance(child, DiceOp))
-        tokens = [child for child in children if isinstance(child, Token)]
+    def dice(self, children: list[Token]) -> Node:
+        text = str(children[0])
+        found = _DICE.match(text)
+        assert found is not None
+        written, sides_text = found.groups()
         count: int | str | None = None
-        if len(tokens) == 2:
-            count = str(tokens[0]) if tokens[0].type == "NAME" else _integer(tokens[0])
-        sides_token = tokens[-1]
-        percent = sides_token.type == "PERCENT"
-        sides = 100 if percent else _integer(sides_token)
-        return check_dice(Dice(count, sides, percent, ops))
+        if written is not None:
+            count = written if written[0].isalpha() else _integer(written)
+        percent = sides_text == "%"
+        sides = 100 if percent else _integer(sides_text)
+        return check_dice(Dice(count, sides, percent, _ops(text[found.end() :])))
+
+    def group(self, children: list[Token | Node]) -> Node:
+        inner, close = children
+        ops = _ops(str(close)[1:])
+        if not ops:
+            return _node(inner)
+        check_ops(f"({inner})", ops, None)
+        return Group(_node(inner), ops)
+
+    def number_set(self, children: list[Token | Node]) -> Node:
+        *items, close = children
+        made = NumberSet(tuple(_node(item) for item in items), _ops(str(close)[1:]))
+        check_ops(made, made.ops, None)
+        return made
 
 
 @cache
@@ -108,36 +138,91 @@ def _analysis_cache(grammar: str) -> str | bool:
     return str(folder / f"dice-grammar-{digest}.lark")
 
 
-def parse_tree(text: str) -> Node:
+def parse_tree(text: str, allow_comments: bool = False) -> tuple[Node, str]:
     """Parse dice notation into its tree, or raise DiceNotationError saying where it broke.
 
-    >>> str(parse_tree("4d6kh3+STR"))
+    With ``allow_comments``, text after a whole expression is a comment, as in d20's
+    ``allow_comments``: the roll is what comes before it. Returns the tree and the comment
+    (``""`` when there is none).
+
+    >>> str(parse_tree("4d6kh3+STR")[0])
     '4d6kh3 + STR'
+    >>> tree, comment = parse_tree("1d20+5 to hit", allow_comments=True)
+    >>> str(tree), comment
+    ('1d20 + 5', 'to hit')
     """
     if len(text) > MAX_LENGTH:
         raise DiceNotationError(f"dice expression longer than {MAX_LENGTH} characters")
     source = _CAPITAL_D.sub(r"\1d", text)
     try:
+        return _parse(source, text), ""
+    except _Unexpected as error:
+        if not allow_comments:
+            raise DiceNotationError(_explain(text, error.error)) from None
+        return _with_comment(source, text, error)
+
+
+class _Unexpected(Exception):
+    """Lark stopped at a character or token it did not expect (kept for the comment rule)."""
+
+    def __init__(self, error: UnexpectedInput, where: int) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.where = where
+
+
+def _parse(source: str, text: str) -> Node:
+    try:
         tree = _parser().parse(source)
     except DiceNotationError:
         raise
     except UnexpectedInput as error:
-        raise DiceNotationError(_explain(text, error)) from None
+        where = getattr(error, "pos_in_stream", None)
+        token = getattr(error, "token", None)
+        if isinstance(token, Token) and isinstance(token.start_pos, int):
+            where = token.start_pos
+        raise _Unexpected(error, where if isinstance(where, int) else len(source)) from None
     except LarkError as error:
         # A check in the transformer raised inside Lark, which wraps it; unwrap ours.
         inner = getattr(error, "orig_exc", None)
         if isinstance(inner, DiceNotationError):
             raise inner from None
         raise DiceNotationError(f"cannot read dice expression {text!r}") from None
-    assert isinstance(tree, Const | Name | Signed | BinOp | Dice)
-    return tree
+    return _node(tree)
+
+
+def _with_comment(source: str, text: str, error: _Unexpected) -> tuple[Node, str]:
+    """d20's rule: the roll is the text before where reading stopped, when that is a whole
+    expression; a ``*`` (or our ``x``) just before is the comment's first word. An
+    expression cut short (``2d6+``) or a stray ``)`` stays a mistake, as in d20."""
+    rest = source[error.where :].strip()
+    ended = isinstance(error.error, UnexpectedEOF) or _token_type(error.error) == "$END"
+    if ended or not rest or rest.startswith(")"):
+        raise DiceNotationError(_explain(text, error.error))
+    head = source[: error.where]
+    cuts = [len(head)]
+    trimmed = head.rstrip()
+    if head.endswith("*") or trimmed.endswith(("x", "×")):
+        cuts.append(len(trimmed) - 1)
+    for cut in cuts:
+        if not source[:cut].strip():
+            continue
+        try:
+            tree = _parse(source[:cut], text)
+        except _Unexpected:
+            continue
+        return tree, text[cut:].strip()
+    raise DiceNotationError(_explain(text, error.error))
+
+
+def _token_type(error: UnexpectedInput) -> object:
+    return getattr(getattr(error, "token", None), "type", None)
 
 
 def _explain(text: str, error: UnexpectedInput) -> str:
     if not text.strip():
         return "empty dice expression; write something like 1d20+5"
-    token = getattr(error, "token", None)
-    if isinstance(error, UnexpectedEOF) or getattr(token, "type", None) == "$END":
+    if isinstance(error, UnexpectedEOF) or _token_type(error) == "$END":
         return f"dice expression {text!r} ends too soon (column {len(text) + 1})"
     column = getattr(error, "column", None)
     if not isinstance(column, int) or column < 1:

@@ -7,22 +7,26 @@ journal can show exactly what happened at the table and replay it without rollin
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from turnkeeper.dice.nodes import (
     EXPLODE_DEPTH,
+    Annotated,
     BinOp,
     Const,
     Dice,
     DiceOp,
     Name,
     Node,
+    Number,
+    Pool,
     Signed,
+    Step,
     check_count,
-    floor_divide,
     needs_parens,
+    pool_of,
 )
 from turnkeeper.errors import DiceInputError, DiceNotationError
 
@@ -55,16 +59,22 @@ class Roll:
     dice: tuple[DieFace, ...]
     breakdown: str
     typed_in: bool
+    #: Words written after the roll (``1d20 to hit``), as d20's comments; "" when none.
+    comment: str = ""
 
     def to_record(self) -> dict[str, object]:
-        """The roll as JSON-able data, for the journal and for ``--json``."""
-        return {
+        """The roll as JSON-able data, for the journal and for ``--json`` (a comment only
+        when there is one, so records without one read as they always did)."""
+        record: dict[str, object] = {
             "expression": self.expression,
             "total": self.total,
             "dice": [{"sides": d.sides, "face": d.face, "kept": d.kept} for d in self.dice],
             "breakdown": self.breakdown,
             "typed_in": self.typed_in,
         }
+        if self.comment:
+            record["comment"] = self.comment
+        return record
 
     @classmethod
     def from_record(cls, data: Mapping[str, Any]) -> Roll:
@@ -81,14 +91,24 @@ class Roll:
                 for d in data["dice"]
             )
             return cls(
-                str(data["expression"]), int(data["total"]), dice, str(data["breakdown"]), typed_in
+                str(data["expression"]),
+                int(data["total"]),
+                dice,
+                str(data["breakdown"]),
+                typed_in,
+                str(data.get("comment", "")),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise DiceInputError(f"not a roll record ({error}): {data!r}") from None
 
 
 def fast_roll(
-    expression: str, total: int, dice: tuple[DieFace, ...], breakdown: str, typed_in: bool
+    expression: str,
+    total: int,
+    dice: tuple[DieFace, ...],
+    breakdown: str,
+    typed_in: bool,
+    comment: str = "",
 ) -> Roll:
     """Build a :class:`Roll` without the frozen dataclass's per-field ``__setattr__`` calls.
 
@@ -97,21 +117,46 @@ def fast_roll(
     """
     made = object.__new__(Roll)
     made.__dict__.update(
-        expression=expression, total=total, dice=dice, breakdown=breakdown, typed_in=typed_in
+        expression=expression,
+        total=total,
+        dice=dice,
+        breakdown=breakdown,
+        typed_in=typed_in,
+        comment=comment,
     )
     return made
 
 
 #: A compiled node: (roll one die, typed in?, faces so far, values) -> (value, breakdown).
 #: The die function and the typed-in flag are looked up once per roll, not once per node.
-Roller = Callable[[Callable[[int], int], bool, list[DieFace], Mapping[str, int]], tuple[int, str]]
+#: A value is an int, or a float once ``/`` or a decimal is involved (cut at the end).
+Roller = Callable[
+    [Callable[[int], int], bool, list[DieFace], Mapping[str, int]], tuple[Number, str]
+]
 
-_OPERATORS: dict[str, Callable[[int, int], int]] = {
+
+#: The binary operators with d20's meanings: comparisons give 1 or 0, ``/`` divides exactly
+#: (Python's numbers, as d20's: an int, or a float once ``/`` or a decimal is involved).
+OPERATORS: dict[str, Callable[[Number, Number], Number]] = {
     "+": operator.add,
     "-": operator.sub,
     "*": operator.mul,
     "x": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+    ">=": lambda a, b: int(a >= b),
+    "<=": lambda a, b: int(a <= b),
+    ">": lambda a, b: int(a > b),
+    "<": lambda a, b: int(a < b),
 }
+
+
+def zero_divisor(where: object) -> DiceNotationError:
+    """The one error for a divisor (of ``/``, ``//`` or ``%``) that came out 0."""
+    return DiceNotationError(f"division by zero in {where}; write a divisor that cannot be 0")
 
 
 def lookup(values: Mapping[str, int], name: str) -> int:
@@ -137,7 +182,7 @@ def compile_roller(node: Node) -> Roller:
 
         def roll_name(
             die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
-        ) -> tuple[int, str]:
+        ) -> tuple[Number, str]:
             got = lookup(values, name)
             return got, f"{name} ({got})"
 
@@ -146,9 +191,19 @@ def compile_roller(node: Node) -> Roller:
         return _compile_signed(node)
     if isinstance(node, BinOp):
         return _compile_binop(node)
-    if node.ops:
-        return _compile_dice_with_ops(node)
-    return _compile_plain_dice(node)
+    if isinstance(node, Annotated):
+        return _compile_annotated(node)
+    if isinstance(node, Dice) and not node.ops:
+        return _compile_plain_dice(node)
+    pool = pool_of(node)
+    assert pool is not None
+    if pool.dice is None:
+        return _compile_set(pool)
+    if len(pool.steps) == 1 and pool.steps[0].kind in ("k", "p"):
+        only = pool.steps[0].selectors
+        if len(only) == 1 and only[0].by_rank and pool.dice.sides <= 1000:
+            return _compile_keep_only(pool, only[0])
+    return _compile_dice_pool(pool)
 
 
 def _compile_signed(node: Signed) -> Roller:
@@ -158,32 +213,38 @@ def _compile_signed(node: Signed) -> Roller:
 
     def roll_signed(
         die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
-    ) -> tuple[int, str]:
+    ) -> tuple[Number, str]:
         got, text = operand(die, typed, faces, values)
         return (-got if negative else got), template.format(text)
 
     return roll_signed
 
 
+def _compile_annotated(node: Annotated) -> Roller:
+    operand = compile_roller(node.operand)
+    notes = " " + "".join(node.notes)
+    parens = needs_parens(node.operand, node)
+
+    def roll_annotated(
+        die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
+    ) -> tuple[Number, str]:
+        got, text = operand(die, typed, faces, values)
+        return got, (f"({text})" if parens else text) + notes
+
+    return roll_annotated
+
+
 def _compile_binop(node: BinOp) -> Roller:
     left, right = compile_roller(node.left), compile_roller(node.right)
     left_fmt = "({})" if needs_parens(node.left, node) else "{}"
     right_fmt = "({})" if needs_parens(node.right, node, right=True) else "{}"
-    template = f"{left_fmt} {node.op} {right_fmt}"
-    combine: Callable[[int, int], int]
-    if node.op == "/":
-        where = str(node)
-
-        def divide(a: int, b: int) -> int:
-            return floor_divide(a, b, where)
-
-        combine = divide
-    else:
-        combine = _OPERATORS[node.op]
+    joint = f" {node.op} "
+    template = f"{left_fmt}{joint}{right_fmt}"
+    combine = OPERATORS[node.op]
     if isinstance(node.right, Const) and left_fmt == "{}":
         # The commonest shape (1d20+5): the constant's text is joined on once, here.
         constant = node.right.value
-        suffix = f" {node.op} {constant}"
+        suffix = f"{joint}{constant}"
         if node.op == "+":
 
             def roll_plus_constant(
@@ -191,15 +252,18 @@ def _compile_binop(node: BinOp) -> Roller:
                 typed: bool,
                 faces: list[DieFace],
                 values: Mapping[str, int],
-            ) -> tuple[int, str]:
+            ) -> tuple[Number, str]:
                 a, a_text = left(die, typed, faces, values)
                 return a + constant, a_text + suffix
 
             return roll_plus_constant
 
+        if constant == 0 and node.op in ("/", "//", "%"):
+            raise zero_divisor(node)
+
         def roll_with_constant(
             die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
-        ) -> tuple[int, str]:
+        ) -> tuple[Number, str]:
             a, a_text = left(die, typed, faces, values)
             return combine(a, constant), a_text + suffix
 
@@ -207,10 +271,13 @@ def _compile_binop(node: BinOp) -> Roller:
 
     def roll_binop(
         die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
-    ) -> tuple[int, str]:
+    ) -> tuple[Number, str]:
         a, a_text = left(die, typed, faces, values)
         b, b_text = right(die, typed, faces, values)
-        return combine(a, b), template.format(a_text, b_text)
+        try:
+            return combine(a, b), template.format(a_text, b_text)
+        except ZeroDivisionError:
+            raise zero_divisor(node) from None
 
     return roll_binop
 
@@ -244,7 +311,7 @@ def _compile_plain_dice(dice: Dice) -> Roller:
 
         def roll_one(
             die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
-        ) -> tuple[int, str]:
+        ) -> tuple[Number, str]:
             face = die(sides)
             faces.append(typed_table[face] if typed else untyped[face])
             return face, f"{prefix}{face})"
@@ -253,7 +320,7 @@ def _compile_plain_dice(dice: Dice) -> Roller:
 
     def roll_plain(
         die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
-    ) -> tuple[int, str]:
+    ) -> tuple[Number, str]:
         got = [die(sides) for _ in range(count_of(values))]
         if tables is not None:
             table = tables[True, typed]
@@ -265,10 +332,13 @@ def _compile_plain_dice(dice: Dice) -> Roller:
     return roll_plain
 
 
-def _compile_keep_only(dice: Dice, keep: DiceOp) -> Roller:
-    """Keep/drop with no rerolls or explosions (4d6kh3, 2d20kl1): the common case, kept lean."""
-    sides, count_of = dice.sides, _count_of(dice)
-    prefix = f"{dice} ("
+def _compile_keep_only(pool: Pool, keep: DiceOp) -> Roller:
+    """Keep/drop the highest or lowest with nothing else (4d6kh3, 2d20kl1): the common case,
+    kept lean."""
+    assert pool.dice is not None
+    sides, count_of = pool.dice.sides, _count_of(pool.dice)
+    prefix, suffix = pool.before, pool.after
+    keeping = pool.steps[0].kind == "k"
     tables = _face_tables(sides) or {
         (kept, typed): [DieFace(sides, face, kept, typed) for face in range(sides + 1)]
         for kept in (False, True)
@@ -279,85 +349,186 @@ def _compile_keep_only(dice: Dice, keep: DiceOp) -> Roller:
 
     def roll_keep(
         die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
-    ) -> tuple[int, str]:
+    ) -> tuple[Number, str]:
         got = [die(sides) for _ in range(count_of(values))]
+        chosen = set(ranked(keep, got, range(len(got))))
         yes, no = tables[True, typed], tables[False, typed]
         total = 0
         shown = []
-        for face, counts in zip(got, _kept(keep, got), strict=True):
-            if counts:
+        for index, face in enumerate(got):
+            if (index in chosen) == keeping:
                 total += face
                 faces.append(yes[face])
                 shown.append(labels[face])
             else:
                 faces.append(no[face])
                 shown.append(struck[face])
-        return total, prefix + ", ".join(shown) + ")"
+        return total, prefix + ", ".join(shown) + suffix
 
     return roll_keep
 
 
-def _compile_dice_with_ops(dice: Dice) -> Roller:
-    sides, text, count_of = dice.sides, str(dice), _count_of(dice)
-    rerolls, once, explodes = dice.selected("rr"), dice.selected("ro"), dice.selected("e")
-    keep = dice.keep
-    if keep is not None and len(dice.ops) == 1 and sides <= 1000:
-        return _compile_keep_only(dice, keep)
+def ranked(selector: DiceOp, values: Sequence[Number], among: Iterable[int]) -> list[int]:
+    """The positions ``h``/``l`` pick among ``among``. The sort is stable, so of equal values
+    the earlier is picked, as d20 picks it."""
+    order = sorted(among, key=values.__getitem__, reverse=selector.select == "h")
+    return order[: selector.value]
 
-    def roll_ops(
+
+def picked(
+    step: Step, values: Sequence[Number], kept: Sequence[bool], most: int | None = None
+) -> list[int]:
+    """The positions a step's selectors pick among those kept, in position order; at most
+    ``most`` of them (``ra`` adds one die at most), each selector in turn."""
+    alive = [index for index, keep in enumerate(kept) if keep]
+    chosen: set[int] = set()
+    for selector in step.selectors:
+        room = None if most is None else most - len(chosen)
+        if room == 0:
+            break
+        if selector.by_rank:
+            found = ranked(selector, values, alive)
+        else:
+            found = [index for index in alive if selector.matches(values[index])]
+        chosen.update(found if room is None else found[:room])
+    return sorted(chosen)
+
+
+def _compile_dice_pool(pool: Pool) -> Roller:
+    """Dice with operations, each applied in the order written to the dice still kept."""
+    assert pool.dice is not None
+    sides, count_of = pool.dice.sides, _count_of(pool.dice)
+    prefix, suffix, stages = pool.before, pool.after, pool.steps
+
+    def roll_pool(
         die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
-    ) -> tuple[int, str]:
-        # Each chain is one die with its rerolled-away faces and the dice its explosions added.
-        chains: list[tuple[int, list[tuple[int, str]]]] = []
-        for _ in range(count_of(values)):
-            parts: list[tuple[int, str]] = []
-            value = 0
-            for extra in range(EXPLODE_DEPTH + 1):
-                face = die(sides)
-                while face in rerolls:
-                    parts.append((face, "rerolled"))
-                    face = die(sides)
-                if face in once:
-                    parts.append((face, "rerolled"))
-                    face = die(sides)
-                    while face in rerolls:
-                        parts.append((face, "rerolled"))
-                        face = die(sides)
-                value += face
-                if face in explodes and extra < EXPLODE_DEPTH:
-                    parts.append((face, "exploded"))
-                else:
-                    parts.append((face, "final"))
-                    break
-            chains.append((value, parts))
-        kept = _kept(keep, [value for value, _ in chains])
-        total = 0
+    ) -> tuple[Number, str]:
+        rolled = [die(sides) for _ in range(count_of(values))]
+        value: list[Number] = list(rolled)  # what each die counts for (mi/ma change it)
+        kept = [True] * len(rolled)
+        burst = [False] * len(rolled)  # the die's face exploded (shown with a "!")
+        gone: list[list[int]] = [[] for _ in rolled]  # faces rerolled away
+
+        def reroll(index: int) -> None:
+            gone[index].append(rolled[index])
+            rolled[index] = value[index] = die(sides)
+            burst[index] = False
+
+        def add_die(parent: int) -> None:
+            burst[parent] = True
+            face = die(sides)
+            rolled.append(face)
+            value.append(face)
+            kept.append(True)
+            burst.append(False)
+            gone.append([])
+
+        for step in stages:
+            kind = step.kind
+            if kind == "k":
+                chosen = set(picked(step, value, kept))
+                for index, keep in enumerate(kept):
+                    if keep and index not in chosen:
+                        kept[index] = False
+            elif kind == "p":
+                for index in picked(step, value, kept):
+                    kept[index] = False
+            elif kind == "rr":
+                todo = picked(step, value, kept)
+                while todo:
+                    for index in todo:
+                        reroll(index)
+                    todo = [index for index in todo if step.picks_by_value(value[index])]
+            elif kind == "ro":
+                for index in picked(step, value, kept):
+                    reroll(index)
+            elif kind == "ra":
+                for index in picked(step, value, kept, most=1):
+                    add_die(index)
+            elif kind == "e":
+                _explode(step, value, kept, add_die)
+            else:
+                bound = step.selectors[0].value
+                for index, keep in enumerate(kept):
+                    if keep and (value[index] < bound if kind == "mi" else value[index] > bound):
+                        value[index] = bound
+        total: Number = 0
         shown: list[str] = []
-        for (value, parts), keep_it in zip(chains, kept, strict=True):
-            if keep_it:
-                total += value
-            for face, how in parts:
-                counts = keep_it and how != "rerolled"
-                faces.append(DieFace(sides, face, counts, typed))
-                label = f"{face}!" if how == "exploded" else str(face)
-                shown.append(label if counts else f"~~{label}~~")
-        return total, f"{text} ({', '.join(shown)})"
+        for index, face in enumerate(rolled):
+            for away in gone[index]:
+                faces.append(DieFace(sides, away, False, typed))
+                shown.append(f"~~{away}~~")
+            counts = kept[index]
+            faces.append(DieFace(sides, face, counts, typed))
+            label = str(face) if value[index] == face else f"{face} -> {value[index]}"
+            if burst[index]:
+                label += "!"
+            if counts:
+                total += value[index]
+                shown.append(label)
+            else:
+                shown.append(f"~~{label}~~")
+        return total, prefix + ", ".join(shown) + suffix
 
-    return roll_ops
+    return roll_pool
 
 
-def _kept(keep: DiceOp | None, values: list[int]) -> list[bool]:
-    """Which dice (chains) count, after the keep/drop modifier."""
-    if keep is None:
-        return [True] * len(values)
-    if not keep.counts_dice:
-        selected = [keep.matches(value) for value in values]
-        return selected if keep.kind == "k" else [not s for s in selected]
-    n = min(keep.value, len(values))
-    # Ties go to the earlier die, as a player reading left to right would expect.
-    # A stable sort: among equal faces the earlier die is kept, as a player reads left to right.
-    by_value = sorted(range(len(values)), key=values.__getitem__, reverse=keep.kind[1] == "h")
-    chosen = set(by_value[:n])
-    if keep.kind[0] == "k":
-        return [i in chosen for i in range(len(values))]
-    return [i not in chosen for i in range(len(values))]
+def _explode(
+    step: Step, value: list[Number], kept: list[bool], add_die: Callable[[int], None]
+) -> None:
+    """Explode in rounds, as d20 does: each picked die adds a new die to the pool; then the
+    new dice (only they can be picked again) are looked at, to :data:`EXPLODE_DEPTH` rounds."""
+    done: set[int] = set()
+    todo = picked(step, value, kept)
+    for depth in range(EXPLODE_DEPTH):
+        if not todo:
+            return
+        first_new = len(value)
+        for index in todo:
+            add_die(index)
+        done.update(todo)
+        if step.by_rank:
+            todo = [index for index in picked(step, value, kept) if index not in done]
+        else:
+            todo = [
+                index for index in range(first_new, len(value)) if step.picks_by_value(value[index])
+            ]
+        del depth
+
+
+def _compile_set(pool: Pool) -> Roller:
+    """A set's members rolled in turn, then kept or dropped by their totals."""
+    members = [compile_roller(member) for member in pool.members]
+    prefix, suffix, stages = pool.before, pool.after, pool.steps
+
+    def roll_set(
+        die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
+    ) -> tuple[Number, str]:
+        got: list[Number] = []
+        texts: list[str] = []
+        spans: list[tuple[int, int]] = []
+        for member in members:
+            start = len(faces)
+            member_value, text = member(die, typed, faces, values)
+            got.append(member_value)
+            texts.append(text)
+            spans.append((start, len(faces)))
+        kept = [True] * len(got)
+        for step in stages:
+            chosen = set(picked(step, got, kept))
+            for index, keep in enumerate(kept):
+                if keep and ((index in chosen) != (step.kind == "k")):
+                    kept[index] = False
+        total: Number = 0
+        for index, keep in enumerate(kept):
+            if keep:
+                total += got[index]
+                continue
+            texts[index] = f"~~{texts[index]}~~"
+            start, end = spans[index]
+            faces[start:end] = [
+                DieFace(d.sides, d.face, False, d.typed_in) for d in faces[start:end]
+            ]
+        return total, prefix + ", ".join(texts) + suffix
+
+    return roll_set

@@ -103,11 +103,14 @@ def test_reroll_once_of_every_face_is_the_same_die() -> None:
 
 
 def test_an_explosion_that_can_never_stop_is_refused_as_d20_refuses_it() -> None:
-    """d2rr1e2 (hypothesis found it): only 2 is left and it always explodes; 1d1e1 too."""
-    for text in ("d2rr1e2", "2d1e1", "1d1e1", "1d6e>0"):
+    """1d1e1 and e<21 on a d20 explode on every face, as d20 refuses them (TooManyRolls).
+    d2rr1e2 stops: in written order the reroll acts before the explosion, and the new dice
+    are not rerolled, so a 1 stops the chain."""
+    for text in ("2d1e1", "1d1e1", "1d6e>0", "1d20e<21", "1d6e1e2e3e4e5e6"):
         with pytest.raises(DiceNotationError, match="would never stop"):
             parse(text)
     assert distribution(parse("1d2e2"))[1] == Fraction(1, 2)  # a 1 stops it
+    assert distribution(parse("d2rr1e2"))[3] == Fraction(1, 2)  # 2, then a 1
 
 
 def test_a_thousand_dice_are_weighed_without_recursing() -> None:

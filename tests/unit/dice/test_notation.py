@@ -44,7 +44,7 @@ def test_notation_prints_back_canonically(text: str, canonical: str) -> None:
 
 
 def test_tree_of_keep_highest() -> None:
-    assert parse("4d6kh3").tree == Dice(4, 6, False, (DiceOp("kh", "", 3),))
+    assert parse("4d6kh3").tree == Dice(4, 6, False, (DiceOp("k", "h", 3),))
 
 
 def test_tree_of_names_and_precedence() -> None:
@@ -75,9 +75,13 @@ def test_spacing_does_not_change_equality() -> None:
         ("2d6+)", "column 5"),
         ("2d6 ! 3", "column 5"),
         ("d0", "at least one side"),
-        ("4d6kh3rr1", "must come last"),
-        ("4d6kh<3", "mixes a count"),
+        ("4d6kh<3", "column 4"),
         ("1d6rr<7", "never stops"),
+        ("1d6rrh1", "never stops"),
+        ("1d1e1", "would never stop"),
+        ("10d6mil1", "takes a plain number"),
+        ("(1d6)rr1", "column 6"),
+        ("1d20 to hit", "column 6"),
         ("1001d6", "at most 1000 dice"),
         ("99999999999", "stop at"),
         ("1d6" + "+1" * 300, "longer than"),

@@ -18,38 +18,54 @@ VALUES = {"STR": 2, "HD": 3}
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+#: Every operation (d20's k p rr ro ra e mi ma) with every selector (h l < > a face).
+OPERATIONS = [
+    f"{kind}{select}{n}"
+    for kind in ("k", "p", "rr", "ro", "ra", "e", "mi", "ma")
+    for select in ("", "h", "l", "<", ">")
+    for n in (1, 2, 3)
+]
+
+
 @st.composite
 def dice_terms(draw: st.DrawFn) -> str:
-    """A dice term as a player would write it, with any mix of modifiers."""
-    count = draw(st.sampled_from(["", "0", "1", "2", "3", "4", "HD"]))
-    sides = draw(st.sampled_from(["1", "2", "3", "4", "6", "8", "10", "12", "20"]))
-    mods = draw(
-        st.lists(st.sampled_from(["rr1", "ro1", "ro<3", "e6", "e>7", "rr>9", "e2"]), max_size=2)
-    )
-    keep = draw(st.sampled_from(["", "", "kh1", "kl1", "kh2", "ph1", "pl1", "k>3", "p<2", "k2"]))
-    return f"{count}d{sides}{''.join(mods)}{keep}"
+    """A dice term as a player would write it, with any operations in any order."""
+    count = draw(st.sampled_from(["", "0", "1", "2", "3", "HD"]))
+    sides = draw(st.sampled_from(["1", "2", "3", "4", "6"]))
+    ops = draw(st.lists(st.sampled_from(OPERATIONS), max_size=3))
+    return f"{count}d{sides}{''.join(ops)}"
+
+
+@st.composite
+def sets(draw: st.DrawFn, members: st.SearchStrategy[str]) -> str:
+    """A set (or a term in parentheses) with keep and drop after it."""
+    items = draw(st.lists(members, max_size=3))
+    inner = ", ".join(items) + ("," if len(items) == 1 and draw(st.booleans()) else "")
+    ops = draw(st.lists(st.sampled_from([o for o in OPERATIONS if o[0] in "kp"]), max_size=2))
+    return f"({inner}){''.join(ops)}"
 
 
 atoms = st.one_of(
     dice_terms(),
     st.integers(0, 20).map(str),
-    st.sampled_from(["STR", "HD"]),
+    st.sampled_from(["STR", "HD", "0.5", "1.5", ".25"]),
 )
 
 
 def _combine(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    operators = ["+", "-", "*", "/", "//", "%", "x", " + ", " - ", " >= ", "<", " == ", "!="]
     return st.one_of(
-        st.tuples(children, st.sampled_from(["+", "-", "*", "/", "x", " + ", " - "]), children).map(
-            "".join
-        ),
+        st.tuples(children, st.sampled_from(operators), children).map("".join),
         children.map(lambda text: f"({text})"),
         children.map(lambda text: f"-{text}"),
+        children.map(lambda text: f"{text} [note]"),
+        sets(children),
     )
 
 
 grammar_expressions = st.recursive(atoms, _combine, max_leaves=3)
 
-notation_text = st.text(alphabet="0123456789dDkhlproe%x×+-*/() <>STRHD", max_size=25)
+notation_text = st.text(alphabet="0123456789dDkhlproemia%x×+-*/() <>=!,.[]STRHD", max_size=25)
 
 
 def _parses_or_notation_error(text: str) -> Expression | None:
@@ -143,6 +159,20 @@ def _chi_square_p(expression: Expression, seed: int, n: int = 20_000) -> float:
         "4d6rr1e6kh2",
         "HDd8+STR",
         "-(1d4+1)",
+        "4d6e6kh3",
+        "1d6e6rr1",
+        "1d6rr1e6",
+        "(1d4, 2+2, 3d6kl1)kh1",
+        "10d6k1ph1",
+        "8d6mi2",
+        "6d6ma4",
+        "2d6ral1",
+        "3d6eh1",
+        "3d6rol1",
+        "1d6/2+1d6/2",
+        "1d20 >= 1d20",
+        "1d20 % 6 + 1d8 // 3",
+        "1.5 * 1d6 [half again]",
     ],
 )
 def test_sampled_frequencies_agree_with_exact_odds(text: str) -> None:

@@ -41,7 +41,18 @@ def test_breakdown_of_2d6_plus_1() -> None:
         ("2d4x10", [1, 3], 40, "2d4 (1, 3) x 10 = 40"),
         ("d%", [42], 42, "d% (42) = 42"),
         ("7/2+1d4", [1], 4, "7 / 2 + 1d4 (1) = 4"),
-        ("-7/2", [], -4, "-7 / 2 = -4"),
+        ("-7/2", [], -3, "-7 / 2 = -3"),
+        ("-7//2", [], -4, "-7 // 2 = -4"),
+        ("-7%3", [], 2, "-7 % 3 = 2"),
+        ("1d20 >= 15", [15], 1, "1d20 (15) >= 15 = 1"),
+        ("1.5*1d4", [3], 4, "1.5 * 1d4 (3) = 4"),
+        ("8d6 [fire]", [1] * 8, 8, "8d6 (1, 1, 1, 1, 1, 1, 1, 1) [fire] = 8"),
+        (
+            "(1d4, 2+2, 3d6kl1)kh1",
+            [4, 6, 4, 4],
+            4,
+            "(1d4 (4), ~~2 + 2~~, ~~3d6kl1 (~~6~~, 4, ~~4~~)~~)kh1 = 4",
+        ),
         ("(1d4+1)*2", [3], 8, "(1d4 (3) + 1) * 2 = 8"),
         ("-(1d4+1)", [3], -4, "-(1d4 (3) + 1) = -4"),
     ],
@@ -56,8 +67,9 @@ def test_each_notation_feature_rolls(
 
 
 def test_dropped_and_rerolled_faces_are_recorded_but_not_kept() -> None:
+    """Each die's faces in turn: the first die's 1 rerolled away, then its 5; the 3 dropped."""
     result = roll("2d6rr1kh1", TypedDice([1, 3, 5]))
-    assert [(d.face, d.kept) for d in result.dice] == [(1, False), (3, False), (5, True)]
+    assert [(d.face, d.kept) for d in result.dice] == [(1, False), (5, True), (3, False)]
     assert result.total == 5
 
 
@@ -78,11 +90,16 @@ def test_missing_name_says_which() -> None:
         roll("2d6+CHA", SeededDice(1))
 
 
-def test_division_is_floor_and_zero_is_a_notation_error() -> None:
+def test_division_is_exact_and_the_total_cut_toward_zero_as_in_d20() -> None:
+    """d20: ``/`` divides exactly and only the total is cut (int()), so -5/2 is -2, and two
+    halves add up before the cut; ``//`` floors; a zero divisor is one clear error."""
     assert roll("1d6/2", TypedDice([5])).total == 2
-    assert roll("-1d6/2", TypedDice([5])).total == -3
-    with pytest.raises(DiceNotationError, match="division by zero"):
-        roll("6/(1d4-1)", TypedDice([1]))
+    assert roll("-1d6/2", TypedDice([5])).total == -2
+    assert roll("1d6/2+1d6/2", TypedDice([5, 5])).total == 5
+    assert roll("-1d6//2", TypedDice([5])).total == -3
+    for text in ("6/(1d4-1)", "6//(1d4-1)", "6%(1d4-1)"):
+        with pytest.raises(DiceNotationError, match="division by zero"):
+            roll(text, TypedDice([1]))
 
 
 def test_same_seed_same_roll() -> None:
