@@ -107,16 +107,16 @@ def check_body(body: bytes, content_type: str) -> None:
     safely (TurnkeeperError): too deep, a number too large, a form not in UTF-8."""
     if not body:
         return
-    if content_type.startswith("application/x-www-form-urlencoded"):
-        text = decode(body, "the form")
-        for key, value in parse_qsl(text, keep_blank_values=True):
-            _check_field(key, key, value)
-        return
     if "json" in content_type:
         data = parse_json(decode(body, "the request body"), "the request body")
         if isinstance(data, dict):
             for key, value in data.items():
                 _check_field(str(key), str(key), value)
+        return
+    # anything else is read as the dashboard's form is, whatever it says it is
+    text = decode(body, "the form")
+    for key, value in parse_qsl(text, keep_blank_values=True):
+        _check_field(key, key, value)
 
 
 def _check_field(field: str, where: str, value: Any) -> None:

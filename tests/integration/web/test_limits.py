@@ -158,3 +158,16 @@ def test_a_rest_longer_than_the_rulesets_most_is_422_and_quick(served: Served) -
     turn."""
     message = refused(served, {"verb": "rest", "turns": 100_000_000}, 422)
     assert "at most 360 days" in message and "time.max_wait_days" in message
+
+
+def test_a_form_that_says_it_is_something_else_is_checked_all_the_same(served: Served) -> None:
+    """The dashboard's route reads its body as a form whatever its Content-Type says: the
+    limits hold for it too."""
+    before = journal(served)
+    answer = served.client.post(
+        "/campaigns/Crypt/commands",
+        content=b"verb=note&text=" + b"z" * (TEXT_LIMIT + 1),
+        headers={**referee(served), "Content-Type": "text/plain", "HX-Request": "true"},
+    )
+    assert answer.status_code == 413
+    assert journal(served) == before
