@@ -139,3 +139,24 @@ def test_a_refusal_is_one_line_on_stderr_and_exit_2() -> None:
     assert done.stderr.strip().splitlines() == [
         "error: --runs 0: simulate from 1 to 10,000,000 runs"
     ]
+
+
+def test_simulate_journey_on_a_map_tp_wil_1(tmp_path: Path) -> None:
+    """rule: TP-WIL-1, TP-WIL-4, TP-LOST-1 - two road hexes (x2: 1/2 TP each) from 0000 on
+    the map are 1 TP of one day, and nobody gets lost on a road; a journey's JSON has every
+    column, and --plot draws the days."""
+    wild = tmp_path / "wild.toml"
+    wild.write_text(
+        'name = "Vale"\nwidth = 4\nheight = 2\nterrain = ["pppf", "pffh"]\n'
+        'roads = ["RRR.", "...."]\n'
+    )
+    plot = tmp_path / "days.png"
+    args = ["simulate", "journey", "--map", str(wild), "--from", "0000", "--to", "0200"]
+    data = json.loads(_ok(*args, "--runs", "1000", "--plot", str(plot), "--json"))
+    columns = data["columns"]
+    assert columns["days"]["histogram"] == {"1": 1000} and columns["tp"]["histogram"] == {"1": 1000}
+    assert columns["times_lost"]["histogram"] == {"0": 1000} and plot.stat().st_size > 5000
+    far = json.loads(_ok(*args[:-1], "0301", "--season", "winter", "--runs", "500", "--json"))
+    assert far["columns"]["arrived"]["histogram"] == {"1": 500}
+    assert "--to 0909" in _refused(*args[:-1], "0909")
+    assert "seasons: winter" in _refused(*args, "--season", "monsoon")

@@ -8,23 +8,24 @@ when a simulation runs; matplotlib only when a plot is asked for.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 import typer
 from rich.table import Table
 
-from turnkeeper.cli.app import JsonOption, console, emit, say
+from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.errors import NotFoundError, TurnkeeperError
 from turnkeeper.files import read_text
 from turnkeeper.kernel.combat_state import Combatant
-from turnkeeper.kernel.party import load_party
+from turnkeeper.kernel.party import Character, Party, load_party
 from turnkeeper.procedures.combat.roster import RosterError, parse_roster
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.rules.schema import Ruleset
+from turnkeeper.world.hexes import Hex
 from turnkeeper.world.sites import load_site
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -145,52 +146,81 @@ def expedition_command(
         label = f"{runs:,} delves under {plan.ruleset.name}"
         with _progress(not as_json, label, runs) as tell:
             results.append(simulate_expedition(plan, runs=runs, seed=seed, progress=tell))
+    first = results[0]
+    _show_columns(
+        results,
+        versus is not None,
+        f"{runs:,} delves of {_span(first.turns, first.turn_minutes)}"
+        + (f", {first.mode}" if first.mode else ""),
+        f"in {_span(first.turns, first.turn_minutes)}",
+        "per delve",
+        plot,
+        column,
+        as_json,
+    )
+
+
+class _Columns(Protocol):
+    """What a simulator answers: per-run columns as histograms, under one ruleset."""
+
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def runs(self) -> int: ...
+    @property
+    def columns(self) -> Mapping[str, Any]: ...
+    def shares(self, column: str) -> dict[int, Fraction]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+def _show_columns(
+    results: Sequence[_Columns],
+    compared: bool,
+    title: str,
+    span: str,
+    row: str,
+    plot: Path | None,
+    column: str,
+    as_json: bool,
+) -> None:
+    """Every column's mean and quartiles (side by side with ``--vs``), the plot of one column,
+    or all of it as JSON."""
+    from turnkeeper.analysis.expedition import summarise
+
     if column not in results[0].columns:
         known = ", ".join(results[0].columns)
         raise NotFoundError(f"--column {column}: no such column; columns: {known}")
+    names = " against ".join(r.ruleset for r in results)
     data: dict[str, Any] = (
-        results[0].to_dict() if versus is None else {"compared": [r.to_dict() for r in results]}
+        {"compared": [r.to_dict() for r in results]} if compared else results[0].to_dict()
     )
     if plot is not None:
-        first = results[0]
-        title = (
-            f"{column.replace('_', ' ')} in {_span(first.turns, first.turn_minutes)}: "
-            + " against ".join(r.ruleset for r in results)
-            + f" ({runs:,} runs each)"
-        )
-        _plot([(r.ruleset, r.shares(column)) for r in results], title, plot, column)
+        each = " each" if compared else ""
+        heading = f"{column.replace('_', ' ')} {span}: {names} ({results[0].runs:,} runs{each})"
+        _plot([(r.ruleset, r.shares(column)) for r in results], heading, plot, column)
         data["plot"] = str(plot)
 
     def render() -> None:
-        from turnkeeper.analysis.expedition import summarise
-
-        first = results[0]
-        title = (
-            " against ".join(r.ruleset for r in results)
-            + f": {runs:,} delves of {_span(first.turns, first.turn_minutes)}"
-            + (f", {first.mode}" if first.mode else "")
-        )
-        table = Table(title=title)
-        table.add_column("per delve")
+        table = Table(title=text(f"{names}: {title}"))
+        table.add_column(row)
         for r in results:
-            suffix = f" ({r.ruleset})" if versus is not None else ""
+            suffix = f" ({r.ruleset})" if compared else ""
             table.add_column(f"mean{suffix}", justify="right")
             table.add_column(f"quartiles{suffix}", justify="right")
-            if versus is None:
+            if not compared:
                 table.add_column("least-most", justify="right")
-        names = list(dict.fromkeys(name for r in results for name in r.columns))
-        for name in names:
+        for name in dict.fromkeys(name for r in results for name in r.columns):
             cells = [name.replace("_", " ")]
             for r in results:
                 if name not in r.columns:
-                    cells += ["-", "-"] + ([] if versus is not None else ["-"])
+                    cells += ["-", "-"] + ([] if compared else ["-"])
                     continue
                 s = summarise(r.columns[name])
                 cells += [
                     f"{s['mean']:.2f}",
                     f"{s['lower_quartile']} · {s['median']} · {s['upper_quartile']}",
                 ]
-                if versus is None:
+                if not compared:
                     cells.append(f"{s['least']}-{s['most']}")
             table.add_row(*cells)
         console().print(table)
@@ -198,6 +228,108 @@ def expedition_command(
             say("plotted in ", str(plot))
 
     emit(data, as_json, render)
+
+
+# --- simulate journey -----------------------------------------------------------------------
+
+
+@simulate_app.command("journey")
+def journey_command(
+    map_file: Annotated[Path, typer.Option("--map", help="A map file (.toml or .json).")],
+    start: Annotated[
+        str, typer.Option("--from", help="The hex the party sets out from, e.g. 0505.")
+    ],
+    goal: Annotated[str, typer.Option("--to", help="The hex it travels to, e.g. 1019.")],
+    ruleset: str = _RULESET,
+    versus: Annotated[str | None, _VERSUS] = None,
+    party: Annotated[
+        Path | None,
+        typer.Option(
+            "--party",
+            help="A party file (TOML); without one, four travellers carrying no food, who "
+            "forage when resources wane.",
+        ),
+    ] = None,
+    condition: Annotated[
+        list[str] | None,
+        typer.Option("--condition", help="A party condition, e.g. mounted or carriage [TP-WIL-3]."),
+    ] = None,
+    season: Annotated[
+        str | None, typer.Option("--season", help="winter, spring, summer or autumn.")
+    ] = None,
+    explore: Annotated[
+        bool,
+        typer.Option("--explore", help="The destination is uncharted: explore [TP-WIL-10]."),
+    ] = False,
+    days: Annotated[
+        int, typer.Option("--days", help="Stop a journey still under way after this many days.")
+    ] = 100,
+    runs: Annotated[int, _RUNS] = 10_000,
+    seed: Annotated[int, _SEED] = 0,
+    plot: Annotated[Path | None, _PLOT] = None,
+    column: Annotated[
+        str, typer.Option("--column", help="What --plot draws, e.g. days or times_lost.")
+    ] = "days",
+    as_json: bool = JsonOption,
+) -> None:
+    """Many journeys over a map: days, TP, encounters, times lost, food eaten.
+
+    Each run walks the best route afresh at every hex, rolls the wilderness die at its
+    moments and at the night camp, gets lost off road, forages when resources wane.
+
+    Example: `turnkeeper simulate journey --map wild.toml --from 0505 --to 1019
+    --season winter --runs 20000 --plot days.png`.
+    """
+    from turnkeeper.analysis.journey import Journey, in_season, simulate_journey
+    from turnkeeper.world.errors import MapError
+    from turnkeeper.world.mapfile import format_for, loads_map
+
+    hexmap = loads_map(
+        read_text(map_file, "map file", MapError), format_for(map_file), str(map_file)
+    )
+    plans = []
+    for rules in _rulesets(ruleset, versus):
+        rules = in_season(rules, season)
+        members = load_party(party, rules) if party is not None else _four_travellers()
+        plans.append(
+            Journey(
+                rules,
+                members,
+                hexmap,
+                _hex(start, "--from"),
+                _hex(goal, "--to"),
+                tuple(condition or ()),
+                explore,
+                days,
+            )
+        )
+    results = []
+    for plan in plans:
+        with _progress(not as_json, f"{runs:,} journeys under {plan.ruleset.name}", runs) as tell:
+            results.append(simulate_journey(plan, runs=runs, seed=seed, progress=tell))
+    _show_columns(
+        results,
+        versus is not None,
+        f"{runs:,} journeys from {start} to {goal}" + (f" in {season}" if season else ""),
+        f"from {start} to {goal}",
+        "per journey",
+        plot,
+        column,
+        as_json,
+    )
+
+
+def _hex(text: str, option: str) -> Hex:
+    try:
+        return Hex.parse(text)
+    except Exception:
+        raise TurnkeeperError(
+            f"{option} {text}: a hex is written 0505 (column, row) or q,r"
+        ) from None
+
+
+def _four_travellers() -> Party:
+    return Party(characters=tuple(Character(name=f"Traveller {i}", hp=6) for i in range(1, 5)))
 
 
 # --- simulate fight ---------------------------------------------------------------------------
