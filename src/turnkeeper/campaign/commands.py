@@ -300,7 +300,7 @@ def _fight(
 
 HANDLERS: dict[type, Handler] = {
     Wait: _passing_time(_wait),
-    Light: lambda s, c, d: light.light(s, c.source),
+    Light: lambda s, c, d: light.light(s, c.source, d),
     Douse: lambda s, c, d: light.douse(s),
     SetLight: lambda s, c, d: light.set_light(s, c.turns_left),
     Rest: _passing_time(lambda draft, c, d: rest.take_rest(draft, d, "rest", c.turns)),

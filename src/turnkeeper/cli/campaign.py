@@ -354,6 +354,7 @@ def light_command(
         None, "--set-turns", min=0, help="Set the turns the light has left."
     ),
     douse: bool = typer.Option(False, "--douse", help="Put the light out."),
+    dice: str | None = DiceOption,
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     as_json: bool = JsonOption,
@@ -375,7 +376,7 @@ def light_command(
             raise TurnkeeperError(f"{state.ruleset.name} has no light sources")
         return Light(source or sources[0])
 
-    run(db, campaign, command, as_json)
+    run(db, campaign, command, as_json, dice)
 
 
 @verbs.command("rest")

@@ -20,31 +20,46 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.events import Event, Visibility
 from turnkeeper.kernel.schedule import Draft, Hook
 from turnkeeper.kernel.state import CampaignState, LightState
+from turnkeeper.procedures.supplies import roll_usage
 
 # --- events -------------------------------------------------------------------------------
 
 
 class LightLit(Event):
-    """A light source is lit, spending one of its supply item."""
+    """A light source is lit, spending one of its supply item; from a usage-die supply the
+    die rolled with it is spent instead (PG-USE-1: the :class:`UsageDieRolled` after it)."""
 
     kind: ClassVar[str] = "light.lit"
     source: str
     supply: str
     radius_ft: int
     turns: int | None
+    usage_die: bool = False
 
     def apply(self, state: CampaignState) -> CampaignState:
-        supplies = state.supplies.with_count(self.supply, state.supplies.count(self.supply) - 1)
+        supplies = state.supplies
+        if not self.usage_die:
+            supplies = supplies.with_count(self.supply, supplies.count(self.supply) - 1)
         light = LightState(source=self.source, radius_ft=self.radius_ft, turns_left=self.turns)
         return state.model_copy(update={"supplies": supplies, "light": light})
 
+    def data(self) -> dict[str, object]:
+        """Left out at its default, so the journals of lights lit before it stay as they were."""
+        dumped = super().data()
+        if not self.usage_die:
+            dumped.pop("usage_die")
+        return dumped
+
+    def _spent(self) -> str:
+        return f"the {self.supply}' usage die" if self.usage_die else f"1 from {self.supply}"
+
     def describe(self) -> str:
         lasts = f"{self.turns} turns" if self.turns is not None else "until resources wane"
-        return f"{self.source} lit ({self.radius_ft} ft, {lasts}); 1 from {self.supply}"
+        return f"{self.source} lit ({self.radius_ft} ft, {lasts}); {self._spent()}"
 
     def describe_to_party(self) -> str | None:
         """How far the light reaches, not how long it lasts (EX-LIGHT-1: the referee's)."""
-        return f"{self.source} lit ({self.radius_ft} ft); 1 from {self.supply}"
+        return f"{self.source} lit ({self.radius_ft} ft); {self._spent()}"
 
 
 class LightBurned(Event):
@@ -116,8 +131,9 @@ class LightTimeSet(Event):
 # --- procedures ---------------------------------------------------------------------------
 
 
-def light(state: CampaignState, source: str) -> list[Event]:
-    """Light ``source`` (``torch``, ``lamp``), spending one of its supply (EX-LIGHT-1/2).
+def light(state: CampaignState, source: str, dice: DiceSource) -> list[Event]:
+    """Light ``source`` (``torch``, ``lamp``), spending one of its supply (EX-LIGHT-1/2), or
+    rolling its usage die when the supply is kept by one (PG-USE-1: lighting is using).
 
     A light still burning is put out first. No supply left is an IllegalCommandError.
     """
@@ -126,18 +142,35 @@ def light(state: CampaignState, source: str) -> list[Event]:
     if chosen is None:
         known = ", ".join(sources) or "none in this ruleset"
         raise IllegalCommandError(f"no light source called {source!r} (known: {known})")
-    if state.supplies.count(chosen.supply) < 1:
+    if not _in_supply(state, chosen.supply):
         raise IllegalCommandError(
             f"no {chosen.supply} left to light a {source}; add some with a supply command first"
         )
-    turns = chosen.turns if state.ruleset.light.burns == "turns" else None
     events: list[Event] = []
     if state.light.source is not None:
         events.append(LightOut(source=state.light.source, reason="replaced"))
-    events.append(
-        LightLit(source=source, supply=chosen.supply, radius_ft=chosen.radius_ft, turns=turns)
+    return events + _lit(state, source, dice)
+
+
+def _in_supply(state: CampaignState, supply: str) -> bool:
+    return supply in state.supplies.dice or state.supplies.count(supply) >= 1
+
+
+def _lit(state: CampaignState, source: str, dice: DiceSource) -> list[Event]:
+    """The light lit from its supply: one item counted off, or the usage die rolled."""
+    chosen = state.ruleset.light.sources[source]
+    turns = chosen.turns if state.ruleset.light.burns == "turns" else None
+    by_die = chosen.supply in state.supplies.dice
+    lit = LightLit(
+        source=source,
+        supply=chosen.supply,
+        radius_ft=chosen.radius_ft,
+        turns=turns,
+        usage_die=by_die,
     )
-    return events
+    if not by_die:
+        return [lit]
+    return [lit, roll_usage(state, chosen.supply, dice, f"a {source} lit")]
 
 
 def douse(state: CampaignState) -> list[Event]:
@@ -156,7 +189,7 @@ def set_light(state: CampaignState, turns_left: int) -> list[Event]:
     return [LightTimeSet(turns_left=turns_left, visibility=Visibility.REFEREE)]
 
 
-def waning_resources(state: CampaignState, dice: DiceSource | None = None) -> list[Event]:
+def waning_resources(state: CampaignState, dice: DiceSource) -> list[Event]:
     """TP-ENC-1 face 4 / TP-DUN-1 face 3: the light must be relit from the supplies.
 
     The burning light goes out; a new one of the same source is lit if its supply lasts,
@@ -167,11 +200,8 @@ def waning_resources(state: CampaignState, dice: DiceSource | None = None) -> li
     source = state.light.source
     events: list[Event] = [LightOut(source=source, reason="resources wane")]
     chosen = state.ruleset.light.sources.get(source)
-    if chosen is not None and state.supplies.count(chosen.supply) >= 1:
-        turns = chosen.turns if state.ruleset.light.burns == "turns" else None
-        events.append(
-            LightLit(source=source, supply=chosen.supply, radius_ft=chosen.radius_ft, turns=turns)
-        )
+    if chosen is not None and _in_supply(state, chosen.supply):
+        events += _lit(state, source, dice)
     return events
 
 
