@@ -160,3 +160,30 @@ def test_simulate_journey_on_a_map_tp_wil_1(tmp_path: Path) -> None:
     assert far["columns"]["arrived"]["histogram"] == {"1": 500}
     assert "--to 0909" in _refused(*args[:-1], "0909")
     assert "seasons: winter" in _refused(*args, "--season", "monsoon")
+
+
+def test_simulate_fight_surprise_and_missiles_through_the_cli() -> None:
+    """rule: CB-SUR-1, PG-SUR-1 - under cb the foes try for surprise only when they are the
+    attackers; under pg --surprise none turns the 2 in 6 off; a shooter must be a combatant."""
+    foes, party = str(EXAMPLES / "foes.toml"), str(EXAMPLES / "fighters.toml")
+    args = ["simulate", "fight", "--party", party, "--foes", foes, "--runs", "2000", "--json"]
+    cb = json.loads(_ok(*args, "-r", "cb", "--attackers", "foes"))
+    assert 0 < cb["surprised"]["party"] < 1 and cb["surprised"]["opposition"] == 0
+    pg = json.loads(
+        _ok(
+            *args,
+            "-r",
+            "pg",
+            "--surprise",
+            "none",
+            "--range-rounds",
+            "2",
+            "--shooter",
+            "Bo",
+            "--shooter",
+            "Goblin",
+        )
+    )
+    assert pg["surprised"] == {"party": 0.0, "opposition": 0.0}
+    assert "no combatant called 'Zed'" in _refused(*args, "--shooter", "Zed")
+    assert "say party or foes" in _refused(*args, "--surprise", "everyone")

@@ -20,7 +20,7 @@ from rich.table import Table
 from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.errors import NotFoundError, TurnkeeperError
 from turnkeeper.files import read_text
-from turnkeeper.kernel.combat_state import Combatant
+from turnkeeper.kernel.combat_state import Combatant, Side
 from turnkeeper.kernel.party import Character, Party, load_party
 from turnkeeper.procedures.combat.roster import RosterError, parse_roster
 from turnkeeper.rules.loader import find_ruleset
@@ -335,6 +335,28 @@ def _four_travellers() -> Party:
 # --- simulate fight ---------------------------------------------------------------------------
 
 
+_SIDES = {"party": Side.PARTY, "foes": Side.OPPOSITION, "opposition": Side.OPPOSITION}
+
+
+def _side(text: str, option: str) -> Side:
+    try:
+        return _SIDES[text.strip().lower()]
+    except KeyError:
+        raise TurnkeeperError(f"{option} {text!r}: say party or foes") from None
+
+
+def _surprised(text: str | None) -> frozenset[Side] | None:
+    """--surprise party|foes|both|none; None lets the ruleset roll."""
+    if text is None:
+        return None
+    choice = text.strip().lower()
+    if choice == "none":
+        return frozenset()
+    if choice == "both":
+        return frozenset(Side)
+    return frozenset({_side(choice, "--surprise")})
+
+
 def _roster(path: Path) -> list[Combatant]:
     """A roster file's combatants on the sides it gives: [[characters]] and [[allies]] with
     the party, [[foes]] against it (CB-SIDE-1)."""
@@ -351,6 +373,27 @@ def fight_command(
     foes: str = typer.Option(..., "--foes", help="The foes file (TOML), e.g. examples/foes.toml."),
     ruleset: str = _RULESET,
     versus: Annotated[str | None, _VERSUS] = None,
+    surprise: Annotated[
+        str | None,
+        typer.Option(
+            "--surprise",
+            help="Who is surprised: party, foes, both or none (default: the ruleset rolls).",
+        ),
+    ] = None,
+    aware: Annotated[
+        list[str] | None, typer.Option("--aware", help="A side that cannot be surprised.")
+    ] = None,
+    attackers: Annotated[
+        str | None,
+        typer.Option("--attackers", help="The side trying for surprise: party or foes [CB-SUR-1]."),
+    ] = None,
+    range_rounds: Annotated[
+        int, typer.Option("--range-rounds", help="Rounds of missiles before the melee.")
+    ] = 0,
+    shooter: Annotated[
+        list[str] | None,
+        typer.Option("--shooter", help="Who has missiles: a name, or a group's (Goblin)."),
+    ] = None,
     runs: Annotated[int, _RUNS] = 10_000,
     seed: Annotated[int, _SEED] = 0,
     plot: Annotated[
@@ -361,9 +404,12 @@ def fight_command(
 ) -> None:
     """Who wins, in how many rounds, at what cost: many fights at once.
 
-    Allies in either file fight on the party's side [CB-SIDE-1].
+    Allies in either file fight on the party's side [CB-SIDE-1]. Surprise is rolled as the
+    ruleset says unless given; the surprised alone lose a round, and a surprised
+    undisciplined group may flee [CB-SUR-2]. Shooters fire before the melee.
 
-    Example: `turnkeeper simulate fight --party examples/fighters.toml --foes examples/foes.toml`.
+    Example: `turnkeeper simulate fight --party examples/fighters.toml --foes examples/foes.toml
+    --ruleset pg --vs cb --range-rounds 1 --shooter Bo --shooter Goblin`.
     """
     from turnkeeper.analysis.expedition import check_bounds
     from turnkeeper.analysis.simulate import simulate_fight
@@ -373,7 +419,18 @@ def fight_command(
     results = []
     for rules in _rulesets(ruleset, versus):
         with _progress(not as_json, f"{runs:,} fights under {rules.name}", 50) as tell:
-            odds = simulate_fight(rules, fighters, runs=runs, seed=seed, progress=tell)
+            odds = simulate_fight(
+                rules,
+                fighters,
+                runs=runs,
+                seed=seed,
+                progress=tell,
+                range_rounds=range_rounds,
+                shooters=tuple(shooter or ()),
+                surprised=_surprised(surprise),
+                aware=frozenset(_side(a, "--aware") for a in aware or ()),
+                attackers=_side(attackers, "--attackers") if attackers else None,
+            )
         results.append((rules.name, odds))
     records = [{"ruleset": name, "seed": seed, **odds.to_dict()} for name, odds in results]
     data: dict[str, Any] = records[0] if versus is None else {"compared": records}
@@ -402,6 +459,10 @@ def fight_command(
                 (f"{o.hp_lost_party:.1f}", f"{o.hp_lost_opposition:.1f}") for _, o in results
             ],
         }
+        rows["surprised"] = [
+            (f"{o.party_surprised:.1%}", f"{o.foes_surprised:.1%}") for _, o in results
+        ]
+        rows["fled"] = [("", f"{o.foes_fled:.2f}") for _, o in results]
         for label, pairs in rows.items():
             table.add_row(label, *(cell for pair in pairs for cell in pair))
         console().print(table)

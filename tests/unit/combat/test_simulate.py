@@ -8,6 +8,7 @@ import pytest
 
 from turnkeeper.analysis.simulate import simulate_fight
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.combat_state import Side
 from turnkeeper.procedures.combat.roster import RosterError, parse_monster, parse_roster
 from turnkeeper.rules.loader import preset
 
@@ -68,12 +69,69 @@ def test_pg_duel_winning_side_first_ties_simultaneous():
     # rule: PG-INI-1, PG-CBT-1, PG-ATK-2: d20 >= 10 hits 11 times in 20; only a tied
     # initiative (1 in 6) lets both fall in the same round.
     p = Fraction(11, 20)
-    odds = simulate_fight(preset("pg"), parse_roster(DUEL), runs=RUNS, seed=4)
+    odds = simulate_fight(
+        preset("pg"), parse_roster(DUEL), runs=RUNS, seed=4, surprised=frozenset()
+    )
     both = Fraction(1, 6) * p * p / (1 - (1 - p) ** 2)
     assert _close(odds.both_down, both)
     assert _close(odds.party_wins, (1 - both) / 2)
     # The mean number of rounds of a geometric fight: 1 / P(something happens).
     assert abs(odds.rounds_mean - 1 / float(1 - (1 - p) ** 2)) < 0.05
+
+
+def _pg_duel() -> tuple[Fraction, Fraction, Fraction]:
+    """The pg duel with nobody surprised: a hit's chance, the party's win, both down."""
+    p = Fraction(11, 20)
+    both = Fraction(1, 6) * p * p / (1 - (1 - p) ** 2)
+    return p, (1 - both) / 2, both
+
+
+def test_pg_sur_1_surprise_on_2_in_6_gives_a_free_round():
+    """rule: PG-SUR-1 - each unaware side is surprised on 2 in 6; a side alone surprised
+    gives the other a free round: the party alone surprised (2/9) may fall to the rat's
+    free blow (11 in 20) before the duel; the rat alone surprised (2/9) may fall to Ann's."""
+    p, win, both = _pg_duel()
+    alone = Fraction(2, 6) * Fraction(4, 6)
+    after_a_miss = Fraction(5, 9) + 2 * alone * (1 - p)
+    odds = simulate_fight(preset("pg"), parse_roster(DUEL), runs=RUNS, seed=6)
+    assert _close(odds.party_surprised, Fraction(1, 3))
+    assert _close(odds.foes_surprised, Fraction(1, 3))
+    assert _close(odds.party_wins, win * after_a_miss + alone * p)
+    assert _close(odds.both_down, both * after_a_miss)
+    aware = simulate_fight(
+        preset("pg"), parse_roster(DUEL), runs=2000, seed=6, aware=frozenset(Side)
+    )
+    assert aware.party_surprised == aware.foes_surprised == 0
+
+
+def test_cb_sur_2_a_surprised_undisciplined_group_checks_morale():
+    """rule: CB-SUR-2 - surprised, an undisciplined group with morale 7 holds on 2d6 at or
+    under 7 (21 in 36) and flees otherwise (15 in 36); the party wins when they flee."""
+    fighters = parse_roster(DUEL + "morale = 7\ndisciplined = false\n")  # the rat's
+    odds = simulate_fight(
+        preset("cb"), fighters, runs=RUNS, seed=7, surprised=frozenset({Side.OPPOSITION})
+    )
+    assert _close(odds.foes_fled, Fraction(15, 36))
+    assert odds.party_wins >= odds.foes_fled and odds.foes_surprised == 1
+
+
+def test_missiles_at_range_before_melee():
+    """rule: PG-ATK-2 - one round at range: only Ann shoots (d20 + DEX >= 10, 11 in 20), the
+    rat without missiles closes in; then the melee duel as before."""
+    p, win, both = _pg_duel()
+    odds = simulate_fight(
+        preset("pg"),
+        parse_roster(DUEL),
+        runs=RUNS,
+        seed=8,
+        surprised=frozenset(),
+        range_rounds=1,
+        shooters=("Ann",),
+    )
+    assert _close(odds.party_wins, p + (1 - p) * win)
+    assert _close(odds.both_down, (1 - p) * both)
+    with pytest.raises(IllegalCommandError, match="no combatant called 'Bob'"):
+        simulate_fight(preset("pg"), parse_roster(DUEL), runs=10, shooters=("Bob",))
 
 
 def test_cb_ties_go_to_the_party():
