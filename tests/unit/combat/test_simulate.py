@@ -31,7 +31,7 @@ RUNS = 20_000
 def _close(observed: float, exact: Fraction, runs: int = RUNS) -> bool:
     p = float(exact)
     sigma = (p * (1 - p) / runs) ** 0.5
-    return abs(observed - p) <= 4.5 * sigma + 1e-9
+    return bool(abs(observed - p) <= 4.5 * sigma + 1e-9)
 
 
 def _tp_round(fatigue: bool) -> dict[str, Fraction]:
@@ -50,7 +50,7 @@ def _tp_round(fatigue: bool) -> dict[str, Fraction]:
     return out
 
 
-def test_tp_duel_at_once_with_fatigue_and_second_wind_matches_the_exact_odds():
+def test_tp_duel_at_once_with_fatigue_and_second_wind_matches_the_exact_odds() -> None:
     # rule: TP-INI-1, TP-INI-2, TP-ATK-1: both act at once; d20 > 10 hits half the time,
     # 11 in 20 on a second wind; fatigue (face 2) fells both once they are in melee.
     first, later = _tp_round(fatigue=False), _tp_round(fatigue=True)
@@ -65,7 +65,7 @@ def test_tp_duel_at_once_with_fatigue_and_second_wind_matches_the_exact_odds():
     assert odds.unresolved == 0
 
 
-def test_pg_duel_winning_side_first_ties_simultaneous():
+def test_pg_duel_winning_side_first_ties_simultaneous() -> None:
     # rule: PG-INI-1, PG-CBT-1, PG-ATK-2: d20 >= 10 hits 11 times in 20; only a tied
     # initiative (1 in 6) lets both fall in the same round.
     p = Fraction(11, 20)
@@ -86,7 +86,7 @@ def _pg_duel() -> tuple[Fraction, Fraction, Fraction]:
     return p, (1 - both) / 2, both
 
 
-def test_pg_sur_1_surprise_on_2_in_6_gives_a_free_round():
+def test_pg_sur_1_surprise_on_2_in_6_gives_a_free_round() -> None:
     """rule: PG-SUR-1 - each unaware side is surprised on 2 in 6; a side alone surprised
     gives the other a free round: the party alone surprised (2/9) may fall to the rat's
     free blow (11 in 20) before the duel; the rat alone surprised (2/9) may fall to Ann's."""
@@ -104,7 +104,7 @@ def test_pg_sur_1_surprise_on_2_in_6_gives_a_free_round():
     assert aware.party_surprised == aware.foes_surprised == 0
 
 
-def test_cb_sur_2_a_surprised_undisciplined_group_checks_morale():
+def test_cb_sur_2_a_surprised_undisciplined_group_checks_morale() -> None:
     """rule: CB-SUR-2 - surprised, an undisciplined group with morale 7 holds on 2d6 at or
     under 7 (21 in 36) and flees otherwise (15 in 36); the party wins when they flee."""
     fighters = parse_roster(DUEL + "morale = 7\ndisciplined = false\n")  # the rat's
@@ -115,7 +115,7 @@ def test_cb_sur_2_a_surprised_undisciplined_group_checks_morale():
     assert odds.party_wins >= odds.foes_fled and odds.foes_surprised == 1
 
 
-def test_missiles_at_range_before_melee():
+def test_missiles_at_range_before_melee() -> None:
     """rule: PG-ATK-2 - one round at range: only Ann shoots (d20 + DEX >= 10, 11 in 20), the
     rat without missiles closes in; then the melee duel as before."""
     p, win, both = _pg_duel()
@@ -134,14 +134,14 @@ def test_missiles_at_range_before_melee():
         simulate_fight(preset("pg"), parse_roster(DUEL), runs=10, shooters=("Bob",))
 
 
-def test_cb_ties_go_to_the_party():
+def test_cb_ties_go_to_the_party() -> None:
     # rule: CB-INI-1: 1d8 + DEX each, ties to the party: nobody ever falls together.
     odds = simulate_fight(preset("cb"), parse_roster(DUEL), runs=5000, seed=5)
     assert odds.both_down == 0
     assert odds.party_wins > odds.opposition_wins
 
 
-def test_simulation_is_reproducible_and_checks_its_input():
+def test_simulation_is_reproducible_and_checks_its_input() -> None:
     fighters = parse_roster(DUEL)
     first = simulate_fight(preset("pg"), fighters, runs=500, seed=9)
     assert first == simulate_fight(preset("pg"), fighters, runs=500, seed=9)
@@ -150,7 +150,7 @@ def test_simulation_is_reproducible_and_checks_its_input():
         simulate_fight(preset("pg"), fighters[:1], runs=10)
 
 
-def test_roster_and_monster_lines():
+def test_roster_and_monster_lines() -> None:
     goblins = parse_monster("Goblin:hd=1,hp=4,ac=12,dex=1,count=3,damage=d4")
     assert [g.name for g in goblins] == ["Goblin 1", "Goblin 2", "Goblin 3"]
     assert goblins[0].stats == {"DEX": 1} and goblins[0].damage == "d4"
