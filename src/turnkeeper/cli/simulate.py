@@ -65,7 +65,9 @@ def _progress(show: bool, label: str, total: int) -> Iterator[Callable[[int], No
         return
     from rich.progress import Progress
 
-    with Progress(console=console(), transient=True) as progress:
+    screen = console()
+    # Off a terminal (a pipe, a file) a bar would leave blank lines: none is drawn.
+    with Progress(console=screen, transient=True, disable=not screen.is_terminal) as progress:
         task = progress.add_task(label, total=total)
         yield lambda done: progress.update(task, completed=done)
 
@@ -126,7 +128,12 @@ def expedition_command(
     Example: `turnkeeper simulate expedition --ruleset tp --vs ex --site examples/site.toml
     --party examples/party.toml --hours 3 --plot torches.png --column torches_used`.
     """
-    from turnkeeper.analysis.expedition import Expedition, check_bounds, simulate_expedition
+    from turnkeeper.analysis.expedition import (
+        MAX_TURNS,
+        Expedition,
+        check_bounds,
+        simulate_expedition,
+    )
 
     if turns is not None and hours is not None:
         raise TurnkeeperError("give --turns or --hours for the delve's length, not both")
@@ -136,6 +143,11 @@ def expedition_command(
         span = turns if turns is not None else (3 if hours is None else hours) * 60
         if turns is None:
             span //= rules.time.turn_minutes
+            if hours is not None and not 1 <= span <= MAX_TURNS:
+                raise TurnkeeperError(
+                    f"--hours {hours}: that is {span:,} turns of {rules.time.turn_minutes} "
+                    f"minutes; simulate from 1 to {MAX_TURNS:,} turns"
+                )
         check_bounds(runs, span, seed)
         plan = Expedition(
             rules, load_party(party, rules), place, level, mode, span, rests=not push_on
