@@ -234,10 +234,12 @@ def direct_rate(delve: Expedition, runs: int, repeat: int = 3) -> float:
 
 
 def million(delve: Expedition, runs: int) -> float:
+    from rich.console import Console
     from rich.progress import Progress
 
     start = time.perf_counter()
-    with Progress(transient=True) as progress:
+    # Off a terminal (a pipe, a log) a bar would leave a blank line: none is drawn.
+    with Progress(transient=True, disable=not Console().is_terminal) as progress:
         task = progress.add_task(f"{runs:,} expeditions", total=runs)
         simulate_expedition(
             delve, runs=runs, progress=lambda done: progress.update(task, completed=done)
