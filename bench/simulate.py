@@ -29,7 +29,13 @@ from pathlib import Path
 
 import numpy as np
 
-from turnkeeper.analysis.expedition import _ACTED_ON, Expedition, _Model, simulate_expedition
+from turnkeeper.analysis.expedition import (
+    _ACTED_ON,
+    MAX_RUNS,
+    Expedition,
+    _Model,
+    simulate_expedition,
+)
 from turnkeeper.dice import SeededDice, roll
 from turnkeeper.dice.usage import UsageDie
 from turnkeeper.kernel.party import load_party
@@ -251,6 +257,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=1_000_000, help="runs of the timed batch")
     runs = parser.parse_args().runs
+    if not 1 <= runs <= MAX_RUNS:
+        parser.error(f"--runs {runs}: from 1 to {MAX_RUNS:,}")
     delve = plan()
     print(f"expeditions of {TURNS} turns under tp, examples/site.toml, examples/party.toml")
     try:
