@@ -9,6 +9,7 @@ particular face; each docstring says which die is which.
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from typer.testing import CliRunner
 import turnkeeper.cli  # noqa: F401  (registers the verbs)
 from turnkeeper.cli.app import app
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.world.hexes import Hex
 
 if TYPE_CHECKING:
     from tests.integration.conftest import Tk
@@ -73,6 +75,15 @@ def on_map(tk: Tk, tmp: Path, terrain: list[str], roads: list[str] | None = None
     return db
 
 
+def paid_into(data: dict[str, Any]) -> dict[str, str]:
+    """The TP a command paid toward each hex it moved into (a move may be paid in parts)."""
+    paid: dict[str, Fraction] = {}
+    for r in records(data, "wilderness.moved"):
+        label = Hex(**r["data"]["to"]).label
+        paid[label] = paid.get(label, Fraction(0)) + Fraction(r["data"]["paid"])
+    return {label: str(tp) for label, tp in paid.items()}
+
+
 def dice_at(data: dict[str, Any]) -> list[tuple[str, str]]:
     """The wilderness die's moments and when they were rolled."""
     return [(r["data"]["moment"], r["date"]) for r in records(data, "wilderness.die")]
@@ -110,17 +121,18 @@ def test_tp_wil_6_three_points_one_day_then_three_and_two_the_next(tmp_path: Pat
     lost 5, last 5."""
     db = on_map(tk, tmp_path, ["p", "h", "h", "p", "p"])
     day1 = tk(db, "travel", "0003", "--explore", "--party", "carriage", "--dice", "5,5,5")
-    paid = [(r["data"]["cost"], r["data"]["paid"]) for r in records(day1, "wilderness.moved")]
-    assert paid == [("3", "3"), ("3", "1")]
+    assert paid_into(day1) == {"0001": "3", "0002": "1"}
     assert (day1["at"], day1["pending"], day1["tp_spent"]) == ("0001", "0002", "4")
+    # TP-WENC-2: the die after the first TP falls at 12:00, a third of the way into 0001.
+    assert dice_at(day1) == [("first", "1-01-01 12:00"), ("last", "1-01-02 00:00")]
     with pytest.raises(IllegalCommandError, match=r"no TP left today \(4 of 4 spent\)"):
         tk(db, "travel", "0003", "--explore")
     tk(db, "camp", "--dice", "5")
     day2 = tk(db, "travel", "0003", "--explore", "--dice", "5,5,5")
-    paid = [(r["data"]["cost"], r["data"]["paid"]) for r in records(day2, "wilderness.moved")]
-    assert paid == [("3", "2"), ("2", "2")]
+    assert paid_into(day2) == {"0002": "2", "0003": "2"}
     assert (day2["at"], day2["pending"], day2["tp_spent"]) == ("0003", None, "4")
     assert day2["date"] == "1-01-03 00:00"
+    assert dice_at(day2) == [("first", "1-01-02 12:00"), ("last", "1-01-03 00:00")]
 
 
 def test_tp_wil_8_a_hex_costing_twice_the_days_tp_is_impassable(tmp_path: Path, tk: Tk) -> None:
@@ -164,6 +176,33 @@ def test_tp_wenc_1_and_2_the_die_after_the_first_and_last_tp_exploring_after_hal
     back = tk(db, "travel", "0000", "--dice", "5,5")
     assert back["at"] == "0000" and dice_at(back) == [("half", "1-01-02 16:00")]
     assert dice_at(tk(db, "camp", "--dice", "5")) == [("camp", "1-01-03 00:00")]
+
+
+def test_tp_wenc_2_the_die_after_the_first_tp_falls_in_mid_move_and_the_party_is_still_in_its_hex(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """TP-WENC-2, "rolled after the party has spent its first travel point", with TP-WIL-6's
+    "the party is always considered in an hex, until they finalize their movement": with a
+    carriage a hills hex costs 3 TP, so the die falls at 12:00, after the first of them; on
+    an encounter (1) the journey halts with the party still in 0000 and 1 TP of 3 paid, and
+    the next `travel` pays the other 2 and enters 0001 at 20:00. Dice: lost 5, the die 1."""
+    db = on_map(tk, tmp_path, ["p", "h", "p"])
+    met = tk(db, "travel", "s", "--explore", "--party", "carriage", "--dice", "5,1")
+    assert (met["at"], met["pending"], met["tp_spent"], met["date"]) == (
+        "0000",
+        "0001",
+        "1",
+        "1-01-01 12:00",
+    )
+    (encounter,) = records(met, "wilderness.encounter")
+    assert encounter["data"]["hex"] == {"q": 0, "r": 0}
+    on = tk(db, "travel", "s", "--explore")
+    assert (on["at"], on["pending"], on["tp_spent"], on["date"]) == (
+        "0001",
+        None,
+        "3",
+        "1-01-01 20:00",
+    )
 
 
 def test_tp_wenc_3_desert_civilisation_and_the_night_camp_swap_faces(

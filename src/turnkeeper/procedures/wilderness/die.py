@@ -135,14 +135,39 @@ def pass_watches(draft: Draft, before: Fraction, dice: DiceSource) -> None:
         wait(draft, seconds, dice)
 
 
+def _schedule(draft: Draft, movement: Movement) -> Sequence[str]:
+    rules = draft.state.ruleset.wilderness
+    return rules.explore_checks if movement is Movement.EXPLORE else rules.travel_checks
+
+
+def next_check_in(draft: Draft, movement: Movement) -> Fraction | None:
+    """TP until the next moment of the movement's schedule still to come today, or None.
+
+    The die falls at that moment even in the middle of a move (a 3-TP hex explored: after
+    its first TP), so a move is paid up to it, the die rolled, and then the rest paid.
+    """
+    rules = draft.state.ruleset
+    if rules.dice.get(rules.wilderness.die) is None:
+        return None
+    wild = _wild(draft)
+    thresholds = _thresholds(_daily(draft))
+    ahead = [
+        thresholds[moment] - wild.tp_spent
+        for moment in _schedule(draft, movement)
+        if moment in thresholds
+        and moment not in wild.checks_done
+        and thresholds[moment] > wild.tp_spent
+    ]
+    return min(ahead, default=None)
+
+
 def checks(
     draft: Draft, before: Fraction, movement: Movement, dice: DiceSource, waning: Waning
 ) -> bool:
     """TP-WENC-1/-2: roll the die at each moment of the movement's schedule that the TP
     spent since ``before`` crossed (each once a day). True when the journey must halt."""
     wild = _wild(draft)
-    rules = draft.state.ruleset.wilderness
-    schedule = rules.explore_checks if movement is Movement.EXPLORE else rules.travel_checks
+    schedule = _schedule(draft, movement)
     halt = False
     moments: tuple[Moment, ...] = ("first", "half", "last")
     thresholds = _thresholds(_daily(draft))

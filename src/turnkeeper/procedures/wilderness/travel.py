@@ -13,7 +13,9 @@
 - TP-WIL-10: ``travel`` to a hex or a found feature needs a known destination; a step into a
   hex the party has never entered is exploration, and so is ``--explore``.
 - TP-WENC-1, TP-WENC-2: the die is rolled when the day's spent TP crosses the moments of the
-  movement's schedule (after half; after the first and after the last), and at the night camp.
+  movement's schedule (after half; after the first and after the last), and at the night camp;
+  a move is paid up to such a moment and the die rolled there, so in a hex costing 3 TP the
+  die after the first TP falls a third of the way in, the party still in its old hex.
 - TP-WENC-3: faces swapped by the referee's milieu, the terrain (a desert), and the night camp.
 - TP-WENC-4: encounters halt the journey for the referee; a hidden site is found (TP-DISC-2);
   waning resources are paid from supplies or by foraging the next TP; weather changes.
@@ -47,6 +49,7 @@ from turnkeeper.procedures.wilderness.die import (
     camps_at_night,
     checks,
     forage,
+    next_check_in,
     pass_watches,
     roll_wilderness_die,
 )
@@ -268,7 +271,10 @@ def travel(draft: Draft, command: Travel, dice: DiceSource) -> None:
                 )
             ):
                 break
-        pay = min(left, remaining)
+        # TP-WENC-1/-2: the die falls after the first (half, last) TP even in mid-move, the
+        # party still in its hex: the move is paid up to that moment, then the rest.
+        due = next_check_in(moving, movement)
+        pay = min(left, remaining, remaining if due is None else due)
         before = wild.tp_spent
         moving.add(MoveMade(to=nxt, cost=cost, paid=pay, movement=movement))
         acted = True
@@ -276,8 +282,7 @@ def travel(draft: Draft, command: Travel, dice: DiceSource) -> None:
         arrived = pay == remaining
         if arrived:
             moving.add(enter_hex(_wild(moving), nxt, radius))
-        halt = checks(moving, before, movement, dice, command.waning)
-        if halt or not arrived or one_step:
+        if checks(moving, before, movement, dice, command.waning) or (arrived and one_step):
             break
     draft.add(*moving.events)
 
