@@ -394,106 +394,104 @@ def picked(
     return sorted(chosen)
 
 
+def _face_table(step: Step, largest: int) -> list[bool] | None:
+    """Whether each value ``0..largest`` is picked, for a step that picks by value alone."""
+    if step.by_rank:
+        return None
+    return [step.picks_by_value(value) for value in range(largest + 1)]
+
+
 def _compile_dice_pool(pool: Pool) -> Roller:
-    """Dice with operations, each applied in the order written to the dice still kept."""
+    """Dice with operations, each applied in the order written to the dice still kept.
+
+    Every value a die can hold is a face or a minimum's or maximum's number, so a step that
+    picks by value looks its answer up in a table made here, once."""
     assert pool.dice is not None
     sides, count_of = pool.dice.sides, _count_of(pool.dice)
     prefix, suffix, stages = pool.before, pool.after, pool.steps
+    largest = max([sides, *(s.selectors[0].value for s in stages if s.kind in ("mi", "ma"))])
+    plan = [(step.kind, step, _face_table(step, largest)) for step in stages]
+    tables = _face_tables(sides) or {
+        (kept, typed): [DieFace(sides, face, kept, typed) for face in range(sides + 1)]
+        for kept in (False, True)
+        for typed in (False, True)
+    }
+    labels = [str(face) for face in range(sides + 1)]
 
     def roll_pool(
         die: Callable[[int], int], typed: bool, faces: list[DieFace], values: Mapping[str, int]
     ) -> tuple[Number, str]:
         rolled = [die(sides) for _ in range(count_of(values))]
-        value: list[Number] = list(rolled)  # what each die counts for (mi/ma change it)
+        value = rolled[:]  # what each die counts for (a minimum or maximum changes it)
         kept = [True] * len(rolled)
-        burst = [False] * len(rolled)  # the die's face exploded (shown with a "!")
-        gone: list[list[int]] = [[] for _ in rolled]  # faces rerolled away
-
-        def reroll(index: int) -> None:
-            gone[index].append(rolled[index])
-            rolled[index] = value[index] = die(sides)
-            burst[index] = False
-
-        def add_die(parent: int) -> None:
-            burst[parent] = True
-            face = die(sides)
-            rolled.append(face)
-            value.append(face)
-            kept.append(True)
-            burst.append(False)
-            gone.append([])
-
-        for step in stages:
-            kind = step.kind
+        burst: set[int] = set()  # dice whose face exploded (shown with a "!")
+        gone: dict[int, list[int]] = {}  # faces rerolled away, by die
+        for kind, step, table in plan:
+            if table is None:
+                todo = picked(step, value, kept, 1 if kind == "ra" else None)
+            else:
+                todo = [i for i, v in enumerate(value) if kept[i] and table[v]]
             if kind == "k":
-                chosen = set(picked(step, value, kept))
-                for index, keep in enumerate(kept):
-                    if keep and index not in chosen:
-                        kept[index] = False
+                chosen = set(todo)
+                kept = [keep and i in chosen for i, keep in enumerate(kept)]
             elif kind == "p":
-                for index in picked(step, value, kept):
-                    kept[index] = False
-            elif kind == "rr":
-                todo = picked(step, value, kept)
+                for i in todo:
+                    kept[i] = False
+            elif kind in ("rr", "ro"):
                 while todo:
-                    for index in todo:
-                        reroll(index)
-                    todo = [index for index in todo if step.picks_by_value(value[index])]
-            elif kind == "ro":
-                for index in picked(step, value, kept):
-                    reroll(index)
-            elif kind == "ra":
-                for index in picked(step, value, kept, most=1):
-                    add_die(index)
-            elif kind == "e":
-                _explode(step, value, kept, add_die)
+                    for i in todo:
+                        gone.setdefault(i, []).append(rolled[i])
+                        rolled[i] = value[i] = die(sides)
+                        burst.discard(i)
+                    if kind == "ro" or table is None:
+                        break
+                    todo = [i for i in todo if table[value[i]]]
+            elif kind == "e" or kind == "ra":
+                if kind == "ra":
+                    todo = todo[:1]
+                done: set[int] = set()
+                for _ in range(EXPLODE_DEPTH if kind == "e" else 1):
+                    if not todo:
+                        break
+                    first_new = len(rolled)
+                    for i in todo:
+                        burst.add(i)
+                        face = die(sides)
+                        rolled.append(face)
+                        value.append(face)
+                        kept.append(True)
+                    # Only the dice just added can be picked again (see _explode in exact).
+                    if table is not None:
+                        todo = [i for i in range(first_new, len(value)) if table[value[i]]]
+                    else:
+                        done.update(todo)
+                        todo = [i for i in picked(step, value, kept) if i not in done]
             else:
                 bound = step.selectors[0].value
-                for index, keep in enumerate(kept):
-                    if keep and (value[index] < bound if kind == "mi" else value[index] > bound):
-                        value[index] = bound
+                for i, keep in enumerate(kept):
+                    if keep and (value[i] < bound if kind == "mi" else value[i] > bound):
+                        value[i] = bound
         total: Number = 0
         shown: list[str] = []
-        for index, face in enumerate(rolled):
-            for away in gone[index]:
-                faces.append(DieFace(sides, away, False, typed))
-                shown.append(f"~~{away}~~")
-            counts = kept[index]
-            faces.append(DieFace(sides, face, counts, typed))
-            label = str(face) if value[index] == face else f"{face} -> {value[index]}"
-            if burst[index]:
+        yes, no = tables[True, typed], tables[False, typed]
+        for i, face in enumerate(rolled):
+            if i in gone:
+                for away in gone[i]:
+                    faces.append(no[away])
+                    shown.append(f"~~{away}~~")
+            label = labels[face] if value[i] == face else f"{face} -> {value[i]}"
+            if i in burst:
                 label += "!"
-            if counts:
-                total += value[index]
+            if kept[i]:
+                faces.append(yes[face])
+                total += value[i]
                 shown.append(label)
             else:
+                faces.append(no[face])
                 shown.append(f"~~{label}~~")
         return total, prefix + ", ".join(shown) + suffix
 
     return roll_pool
-
-
-def _explode(
-    step: Step, value: list[Number], kept: list[bool], add_die: Callable[[int], None]
-) -> None:
-    """Explode in rounds, as d20 does: each picked die adds a new die to the pool; then the
-    new dice (only they can be picked again) are looked at, to :data:`EXPLODE_DEPTH` rounds."""
-    done: set[int] = set()
-    todo = picked(step, value, kept)
-    for depth in range(EXPLODE_DEPTH):
-        if not todo:
-            return
-        first_new = len(value)
-        for index in todo:
-            add_die(index)
-        done.update(todo)
-        if step.by_rank:
-            todo = [index for index in picked(step, value, kept) if index not in done]
-        else:
-            todo = [
-                index for index in range(first_new, len(value)) if step.picks_by_value(value[index])
-            ]
-        del depth
 
 
 def _compile_set(pool: Pool) -> Roller:
