@@ -40,7 +40,7 @@ eats its food and water but adds no turns of its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -61,10 +61,15 @@ from turnkeeper.world.sites import Site
 __all__ = [
     "CHUNK",
     "MAX_RUNS",
+    "MAX_SEED",
     "MAX_TURNS",
     "Expedition",
     "ExpeditionOdds",
     "Histograms",
+    "State",
+    "check_bounds",
+    "column_data",
+    "in_chunks",
     "simulate_expedition",
     "summarise",
     "use_usage_dice",
@@ -182,13 +187,7 @@ class ExpeditionOdds:
             "turn_minutes": self.turn_minutes,
             "runs": self.runs,
             "seed": self.seed,
-            "columns": {
-                name: {
-                    **summarise(counts),
-                    "histogram": {str(int(v)): int(counts[v]) for v in np.flatnonzero(counts)},
-                }
-                for name, counts in self.columns.items()
-            },
+            "columns": column_data(self.columns),
         }
 
 
@@ -517,10 +516,36 @@ def _merge(total: Histograms, part: Mapping[str, Ints]) -> None:
         total[name] = merged
 
 
-def _chunks(runs: int, chunk: int) -> Iterator[int]:
-    while runs > 0:
-        yield min(runs, chunk)
-        runs -= chunk
+def in_chunks(
+    work: Callable[[int, np.random.Generator], Histograms],
+    runs: int,
+    seed: int,
+    chunk: int,
+    progress: Callable[[int], None] | None = None,
+) -> Histograms:
+    """``work(size, rng)`` over the runs in chunks of ``chunk``, its histograms added up;
+    each chunk has its own generator from the seed and the chunk's number, so the same seed
+    and chunk give the same figures. ``progress`` is told how many runs are done."""
+    total: Histograms = {}
+    done = 0
+    while done < runs:
+        size = min(chunk, runs - done)
+        _merge(total, work(size, np.random.default_rng([seed, done // chunk])))
+        done += size
+        if progress is not None:
+            progress(done)
+    return total
+
+
+def column_data(columns: Mapping[str, Ints]) -> dict[str, Any]:
+    """Every column's summary and histogram, for ``--json``."""
+    return {
+        name: {
+            **summarise(counts),
+            "histogram": {str(int(v)): int(counts[v]) for v in np.flatnonzero(counts)},
+        }
+        for name, counts in columns.items()
+    }
 
 
 def simulate_expedition(
@@ -535,14 +560,7 @@ def simulate_expedition(
     many runs are done after each chunk. The same seed and chunk give the same figures."""
     check_bounds(runs, plan.turns, seed)
     model = _Model(plan)
-    total: Histograms = {}
-    done = 0
-    for number, size in enumerate(_chunks(runs, chunk)):
-        rng = np.random.default_rng([seed, number])
-        _merge(total, model.chunk(size, rng))
-        done += size
-        if progress is not None:
-            progress(done)
+    total = in_chunks(model.chunk, runs, seed, chunk, progress)
     return ExpeditionOdds(
         ruleset=plan.ruleset.name,
         mode=model.mode_name,

@@ -23,7 +23,7 @@ common denominator of every hex cost. A journey still under way after ``max_days
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -35,8 +35,9 @@ from numpy.typing import NDArray
 from turnkeeper.analysis.expedition import (
     Histograms,
     State,
-    _merge,
     check_bounds,
+    column_data,
+    in_chunks,
     summarise,
     use_usage_dice,
 )
@@ -151,13 +152,7 @@ class JourneyOdds:
             "to": self.goal,
             "runs": self.runs,
             "seed": self.seed,
-            "columns": {
-                name: {
-                    **summarise(counts),
-                    "histogram": {str(int(v)): int(counts[v]) for v in np.flatnonzero(counts)},
-                }
-                for name, counts in self.columns.items()
-            },
+            "columns": column_data(self.columns),
         }
 
 
@@ -529,12 +524,6 @@ class _Model:
         return {name: np.bincount(r.out[name]) for name in self.columns}
 
 
-def _chunks(runs: int, chunk: int) -> Iterator[int]:
-    while runs > 0:
-        yield min(runs, chunk)
-        runs -= chunk
-
-
 def simulate_journey(
     plan: Journey,
     *,
@@ -546,13 +535,7 @@ def simulate_journey(
     """Walk ``runs`` journeys at once; ``progress`` is told how many are done per chunk."""
     check_bounds(runs, 1, seed)
     model = _Model(plan)
-    total: Histograms = {}
-    done = 0
-    for number, size in enumerate(_chunks(runs, chunk)):
-        _merge(total, model.chunk(size, np.random.default_rng([seed, number])))
-        done += size
-        if progress is not None:
-            progress(done)
+    total = in_chunks(model.chunk, runs, seed, chunk, progress)
     return JourneyOdds(
         ruleset=plan.ruleset.name,
         start=plan.start.label,

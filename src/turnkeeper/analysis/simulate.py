@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from turnkeeper.analysis.expedition import summarise
+from turnkeeper.analysis.expedition import column_data
 from turnkeeper.dice import parse
 from turnkeeper.dice.sampling import sample
 from turnkeeper.errors import IllegalCommandError
@@ -95,13 +95,7 @@ class FightOdds:
             "hp_lost": {"party": self.hp_lost_party, "opposition": self.hp_lost_opposition},
             "surprised": {"party": self.party_surprised, "opposition": self.foes_surprised},
             "foes_fled": self.foes_fled,
-            "columns": {
-                name: {
-                    **summarise(counts),
-                    "histogram": {str(int(v)): int(counts[v]) for v in np.flatnonzero(counts)},
-                }
-                for name, counts in self.columns.items()
-            },
+            "columns": column_data(self.columns),
         }
 
 
