@@ -22,10 +22,10 @@ from dataclasses import replace
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
 from turnkeeper.kernel.schedule import Draft, Hook, wait
-from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK
+from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK, trigger
 from turnkeeper.procedures.scenes.commands import GmAct, SceneCommand
 from turnkeeper.procedures.scenes.decide import decide_scene
-from turnkeeper.procedures.scenes.events import RoundEnded
+from turnkeeper.procedures.scenes.events import ActionTaken, RoundEnded
 
 #: The frames a scene's rounds end by hand, never by the calendar.
 ROUND_FRAMES = frozenset({"combat_round", "social_round", "exploration_round"})
@@ -60,5 +60,8 @@ def campaign_scene_events(draft: Draft, command: SceneCommand, dice: DiceSource)
         command = replace(command, during_rest=True)
     for event in decide_scene(state.scenes, command, state.ruleset, dice):
         draft.add(event)
+        if isinstance(event, ActionTaken):
+            # DG-CD-4: "taking an action ticks the countdown" (a suffocating creature's).
+            draft.add(*trigger(draft.state, "action", event.actor))
         if isinstance(event, RoundEnded):
             round_time_events(draft, event, dice)
