@@ -10,7 +10,9 @@ a store holding the demo expedition) each at most 3x the baseline.
 
 CPU time, not wall clock, so a busy machine moves the figures less; the processes run one
 after another, interleaved, so a slow spell weighs on every command alike. For reference,
-not judged: the floor of any campaign verb, which must import SQLAlchemy to read its store.
+not judged: the floor of a campaign verb that opens its store with SQLAlchemy. ``status``
+does not: it reads the glance the service kept after the last command (turnkeeper.store.glance)
+with the standard library's sqlite3, and loads neither SQLAlchemy nor the engine.
 """
 
 from __future__ import annotations

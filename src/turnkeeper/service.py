@@ -44,6 +44,7 @@ from turnkeeper.campaign import (
     snapshots,
     start_campaign,
 )
+from turnkeeper.campaign.glance import glance_of
 from turnkeeper.campaign.journal import replay
 from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.dice import DiceSource, TypedDice
@@ -51,8 +52,9 @@ from turnkeeper.errors import DiceInputError, NotFoundError, TurnkeeperError
 from turnkeeper.files import parse_json
 from turnkeeper.kernel.events import CampaignStarted
 from turnkeeper.rules.schema import Ruleset
-from turnkeeper.store import EventStore, JsonStore, SnapshotStore
+from turnkeeper.store import EventStore, GlanceStore, JsonStore, SnapshotStore
 from turnkeeper.store.base import StoreUnavailable
+from turnkeeper.store.glance import GLANCE_FORMAT
 
 STAND_IN = Party(characters=(Character(name="Adventurer", hp=6),))
 """The party of a campaign started without a party file: one stand-in character."""
@@ -135,6 +137,18 @@ class Campaigns:
                 with contextlib.suppress(StoreUnavailable):
                     self.store.save_snapshot(name, journal.version, snapshots.state_format(), text)
 
+    def _glance(self, name: str, state: CampaignState) -> None:
+        """Keep the campaign's glance for ``status`` (a cache: see turnkeeper.store.glance).
+
+        Like a snapshot, only where the store may be written and never at the cost of the
+        command; not for a state that holds a wilderness map, which would be written whole.
+        """
+        store = self.store
+        if isinstance(store, GlanceStore) and state.wilderness is None and store.writable():
+            document = json.dumps(glance_of(state), ensure_ascii=False, separators=(",", ":"))
+            with contextlib.suppress(StoreUnavailable):
+                store.save_glance(name, state.version, GLANCE_FORMAT, document)
+
     def state(self, name: str) -> CampaignState:
         """What is true now in the campaign (the fold of its journal)."""
         return self.journal(name).state
@@ -164,6 +178,7 @@ class Campaigns:
         # one transaction: a process killed meanwhile leaves no campaign at all
         self.store.create(name, [r.to_record() for r in journal.records])
         self._journals[name] = journal
+        self._glance(name, journal.state)
         return journal.state
 
     def execute(
@@ -196,6 +211,7 @@ class Campaigns:
             journal.append(records)
         if snapshots.due(version, journal.version):
             self._snapshot(name, journal)
+        self._glance(name, journal.state)
         return records
 
     def delete(self, name: str) -> None:
@@ -240,6 +256,7 @@ class Campaigns:
         target = journal.state.name
         self.store.create(target, [r.to_record() for r in journal.records])
         self._journals[target] = journal
+        self._glance(target, journal.state)
         return journal.state
 
     def export_markdown(self, name: str, player: bool = False) -> str:

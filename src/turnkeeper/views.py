@@ -243,15 +243,6 @@ def _combat(state: CampaignState) -> CombatView:
     )
 
 
-def referee_state(state: CampaignState) -> dict[str, Any]:
-    """The referee's view: the whole state as JSON, the embedded ruleset named, not copied."""
-    data: dict[str, Any] = state.model_dump(mode="json", exclude={"ruleset"})
-    data["ruleset"] = state.ruleset.name
-    data["date"] = state.date
-    data["day"] = state.day
-    return data
-
-
 def undone_commands(records: Iterable[Recorded]) -> frozenset[int]:
     """The commands an undo took back, in a whole journal (the record keeps them)."""
     return frozenset(r.event.command for r in records if isinstance(r.event, CommandUndone))

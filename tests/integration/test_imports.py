@@ -97,9 +97,17 @@ def test_campaign_verbs_load_the_store_but_not_the_route_kernel_or_the_server(
 ) -> None:
     db = f"sqlite:///{tmp_path / 'store.db'}"
     loaded_by("demo", "--json", db=db)
-    loaded = loaded_by("status", "--json", db=db)
+    loaded = loaded_by("log", "--json", db=db)
     assert "sqlalchemy" in loaded
     assert not {"numba", "fastapi", "uvicorn", "matplotlib"} & set(loaded)
+
+
+def test_status_reads_the_kept_glance_without_the_store_library_or_the_engine(
+    tmp_path: Path,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'store.db'}"
+    loaded_by("demo", "--json", db=db)
+    assert loaded_by("status", "--json", db=db) == []
 
 
 def test_every_verb_in_the_table_loads_with_the_summary_its_help_shows() -> None:

@@ -33,11 +33,17 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
+    from turnkeeper.service import Campaigns
+
 #: The exit code of a bug in turnkeeper (an exception no check turned into a user's error):
 #: sysexits' EX_SOFTWARE, so a script tells it from a refusal (2).
 INTERNAL_ERROR = 70
 
 _DEBUG: ContextVar[bool] = ContextVar("turnkeeper_debug", default=False)
+
+SESSION: ContextVar[Campaigns | None] = ContextVar("turnkeeper_session", default=None)
+"""The ``play`` session's campaign service, shared by every verb run inside the session
+(:func:`turnkeeper.cli.runner.session`); None outside one."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +82,7 @@ VERBS: dict[str, Verb] = {
         CAMPAIGN,
     ),
     "status": Verb(
-        "campaign",
+        "status",
         "Show the campaign now: date and time, light, supplies, countdowns, hit points.",
         CAMPAIGN,
     ),

@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.panel import Panel
-from rich.table import Table
 
 from turnkeeper.campaign import (
     CampaignState,
@@ -32,7 +30,7 @@ from turnkeeper.campaign import (
     load_party,
     parse_duration,
 )
-from turnkeeper.cli.app import JsonOption, console, emit, say, text
+from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, check_seed
 from turnkeeper.cli.runner import open_campaigns, records_data, run, show_lines, show_records
 from turnkeeper.errors import TurnkeeperError
@@ -43,9 +41,8 @@ from turnkeeper.files import (
     read_text,
     write_text,
 )
-from turnkeeper.kernel.combat_state import Phase
 from turnkeeper.rules.loader import find_ruleset
-from turnkeeper.views import player_log, referee_record, referee_state, undone_commands
+from turnkeeper.views import player_log, referee_record, undone_commands
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -172,113 +169,6 @@ def use_command(
 # -- reading ---------------------------------------------------------------------------------
 
 
-def _whereabouts(state: CampaignState) -> list[tuple[str, str]]:
-    """Where the party is and what holds it: a site, a hex, a fight, a scene."""
-    rows: list[tuple[str, str]] = []
-    if state.site is not None:
-        visit = state.site
-        area = f", {visit.area}" if visit.area else ""
-        rows.append(("site", f"{visit.site.name}, level {visit.level}{area} (turn {visit.turns})"))
-        if visit.encounter is not None:
-            fought = fight_running(state)
-            what = (
-                "being fought"
-                if fought
-                else "pending: `combat start` to fight it, or `site resume` to go on"
-            )
-            rows.append(("encounter", f"{visit.encounter.creature}, {what}"))
-    if state.wilderness is not None:
-        wild = state.wilderness
-        weather = ", ".join(sorted(set(wild.weather.values()))) or "clear"
-        rows.append(("hex", f"{wild.position.label}, {wild.tp_spent} TP spent today, {weather}"))
-    if fight_running(state):
-        rows.append(("fight", fight_line(state)))
-    if state.scenes.scene is not None:
-        rows.append(("scene", state.scenes.scene.kind.value))
-    return rows
-
-
-def fight_running(state: CampaignState) -> bool:
-    """A fight has started and has not ended."""
-    fight = state.combat
-    return fight is not None and bool(fight.combatants) and fight.phase is not Phase.ENDED
-
-
-def fight_line(state: CampaignState) -> str:
-    """Where the fight stands: its round, its phase, who acts first and the order of beats."""
-    fight = state.combat
-    assert fight is not None
-    if fight.round == 0:
-        return "begun, no round yet: `combat round` rolls initiative"
-    line = (
-        f"round {fight.round}, {'declaring' if fight.phase is Phase.DECLARE else 'between rounds'}"
-    )
-    if fight.initiative is not None:
-        line += f"; {fight.initiative.value} acts first"
-    standing = {c.name for c in fight.combatants if c.standing}
-    beats = [[n for n in beat if n in standing] for beat in fight.order]
-    order = " then ".join(", ".join(beat) for beat in beats if beat)
-    if order:
-        line += f"; order: {order}"
-    waiting = [d.actor for d in fight.declarations]
-    if waiting:
-        line += f"; declared, to resolve: {', '.join(waiting)}"
-    return line
-
-
-def status_panel(state: CampaignState) -> Panel:
-    """The referee's glance: date and time, light, supplies, countdowns, the party."""
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(style="bold")
-    grid.add_column()
-    # every cell is text: names come from the user's files and commands
-    grid.add_row("date", f"{state.date} (day {state.day})")
-    for what, where in _whereabouts(state):
-        grid.add_row(what, text(where))
-    light = state.light
-    if light.dark:
-        grid.add_row("light", text(("darkness", "red")))
-    else:
-        turns = light.turns_left
-        left = (
-            "until resources wane"
-            if turns is None
-            else f"{turns} turn{'' if turns == 1 else 's'} left"
-        )
-        grid.add_row("light", text(f"{light.source}, {light.radius_ft} ft, {left}"))
-    if state.rest.due_at is not None:
-        grid.add_row("rest", text(("due", "yellow"), f" ({state.rest.due_reason})"))
-    supplies = [f"{item} {count}" for item, count in state.supplies.counted.items()]
-    supplies += [f"{item} d{sides}" for item, sides in state.supplies.dice.items()]
-    grid.add_row("supplies", text(", ".join(supplies) or "none"))
-    countdowns = [f"{c.name} {c.left}/{c.length}" for c in state.countdowns]
-    grid.add_row("countdowns", text(", ".join(countdowns) or "none"))
-    for character in state.party.characters:
-        conditions = (" " + ", ".join(character.conditions), "yellow")
-        grid.add_row(
-            text(character.name),
-            text(
-                f"{character.hp}/{character.max_hp} hp",
-                *([conditions] if character.conditions else []),
-            ),
-        )
-    title = text(f"{state.name} · {state.ruleset.name} · version {state.version}")
-    return Panel(grid, title=title, expand=False)
-
-
-@verbs.command("status")
-def status_command(
-    campaign: str | None = CampaignOption, db: str | None = DbOption, as_json: bool = JsonOption
-) -> None:
-    """Show the campaign now: date and time, light, supplies, countdowns, hit points.
-
-    Example: `turnkeeper status`.
-    """
-    with open_campaigns(db) as campaigns:
-        state = campaigns.state(campaigns.resolve(campaign))
-    emit(referee_state(state), as_json, lambda: console().print(status_panel(state)))
-
-
 @verbs.command("log")
 def log_command(
     since: int = typer.Option(
@@ -351,7 +241,11 @@ def wait_command(
 def light_command(
     source: str | None = typer.Argument(None, help="A light source of the ruleset (torch, lamp)."),
     set_turns: int | None = typer.Option(
-        None, "--set-turns", min=0, help="Set the turns the light has left."
+        None,
+        "--set-turns",
+        min=0,
+        max=10_000,
+        help="Set the turns the light has left (at most 10,000).",
     ),
     douse: bool = typer.Option(False, "--douse", help="Put the light out."),
     dice: str | None = DiceOption,
@@ -433,7 +327,10 @@ def countdown_add(
 @countdown_app.command("tick")
 def countdown_tick(
     name: str = typer.Argument(..., help="The countdown to tick."),
-    ticks: int = typer.Option(1, "--ticks", min=1, help="How many ticks."),
+    # each tick is a step of the countdown's rules: a billion would run for hours
+    ticks: int = typer.Option(
+        1, "--ticks", min=1, max=1000, help="How many ticks (at most 1,000)."
+    ),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     as_json: bool = JsonOption,

@@ -14,14 +14,14 @@ import typer
 from sqlalchemy.engine import make_url
 
 from turnkeeper.campaign import Command, Light, Rest, load_party
+from turnkeeper.campaign.glance import glance_of
 from turnkeeper.cli.app import JsonOption, console, emit, say
-from turnkeeper.cli.campaign import status_panel
 from turnkeeper.cli.options import DbOption, check_seed
 from turnkeeper.cli.runner import open_campaigns, records_data, show_lines
+from turnkeeper.cli.status import status_panel
 from turnkeeper.procedures.dungeon import EnterSite, Turn
 from turnkeeper.rules import find_ruleset
 from turnkeeper.store import resolve_url
-from turnkeeper.views import referee_state
 from turnkeeper.world.sites import load_site
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -75,7 +75,8 @@ def demo_command(
         "store": where,
         "records": records_data(records, state),
     }
-    data["status"] = referee_state(state)
+    glance = glance_of(state)
+    data["status"] = glance["referee"]
 
     def render() -> None:
         say(
@@ -83,7 +84,7 @@ def demo_command(
             f": the example party enters the Sunken Abbey under {rules.name} (seed {seed})\n",
         )
         show_lines(records)
-        console().print(status_panel(state))
+        console().print(status_panel(glance))
         say(
             (f"The journal is kept in {where}.", "dim"),
             "\nGo on with `turnkeeper turn`, `turnkeeper status`, `turnkeeper log`, "

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
 from rich.table import Table
 
 from turnkeeper.campaign import CampaignState, Command, Recorded, Visibility
-from turnkeeper.cli.app import Piece, console, emit, say, text
+from turnkeeper.cli.app import SESSION, Piece, console, emit, say, text
 from turnkeeper.cli.options import typed_faces
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.service import Campaigns
@@ -35,7 +34,7 @@ def open_campaigns(db: str | None, create: bool = False) -> Iterator[Campaigns]:
     that does not exist stops with one error naming it. Inside a ``play`` session every verb
     shares the session's service, so the campaign is read once (:func:`session`).
     """
-    shared = _SESSION.get()
+    shared = SESSION.get()
     if shared is not None:
         yield shared
         return
@@ -46,17 +45,14 @@ def open_campaigns(db: str | None, create: bool = False) -> Iterator[Campaigns]:
         store.close()
 
 
-_SESSION: ContextVar[Campaigns | None] = ContextVar("turnkeeper_session", default=None)
-
-
 @contextmanager
 def session(campaigns: Campaigns) -> Iterator[Campaigns]:
     """Every verb run inside this block uses ``campaigns`` (the ``play`` session's service)."""
-    token = _SESSION.set(campaigns)
+    token = SESSION.set(campaigns)
     try:
         yield campaigns
     finally:
-        _SESSION.reset(token)
+        SESSION.reset(token)
 
 
 def records_data(

@@ -18,8 +18,14 @@ from pathlib import Path
 import platformdirs
 
 from turnkeeper.errors import NotFoundError
-from turnkeeper.store.base import EventStore, JsonStore, Record, SnapshotStore, TokenStore
-from turnkeeper.store.sql import SqlStore
+from turnkeeper.store.base import (
+    EventStore,
+    GlanceStore,
+    JsonStore,
+    Record,
+    SnapshotStore,
+    TokenStore,
+)
 
 ENV = "TURNKEEPER_DB"
 
@@ -67,17 +73,23 @@ def _must_exist(path: Path, given: str) -> None:
 
 
 def open_store(url: str | None = None, create: bool = True) -> EventStore:
-    """Open (creating tables if needed) the event store at ``url``; see :func:`resolve_url`."""
+    """Open (creating tables if needed) the event store at ``url``; see :func:`resolve_url`.
+
+    SQLAlchemy loads here, when a store is opened, not when the package is imported: a
+    ``status`` that finds its glance (:mod:`turnkeeper.store.glance`) never needs it.
+    """
+    from turnkeeper.store.sql import SqlStore
+
     return SqlStore(resolve_url(url, create))
 
 
 __all__ = [
     "ENV",
     "EventStore",
+    "GlanceStore",
     "JsonStore",
     "Record",
     "SnapshotStore",
-    "SqlStore",
     "TokenStore",
     "default_url",
     "open_store",

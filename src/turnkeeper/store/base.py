@@ -18,6 +18,9 @@ from turnkeeper.errors import ConflictError, NotFoundError, TurnkeeperError
 Record = dict[str, object]
 """One journal record as JSON: ``{"seq", "command", "at", "kind", "visibility", "data", ...}``."""
 
+CURRENT = "current_campaign"
+"""The settings key naming the campaign that bare CLI verbs act on (``turnkeeper use``)."""
+
 
 @runtime_checkable
 class EventStore(Protocol):
@@ -92,6 +95,21 @@ class SnapshotStore(Protocol):
 
     def drop_snapshots(self, campaign: str | None = None) -> None:
         """Forget the snapshots of ``campaign`` (None: of every campaign)."""
+        ...
+
+
+@runtime_checkable
+class GlanceStore(Protocol):
+    """A store that also keeps each campaign's glance: the status document at its latest
+    version (see :mod:`turnkeeper.store.glance`), a cache the service rewrites after every
+    command so ``turnkeeper status`` can print it without folding the journal."""
+
+    def writable(self) -> bool:
+        """False when the store can only be read: nothing is kept then."""
+        ...
+
+    def save_glance(self, campaign: str, version: int, tag: str, document: str) -> None:
+        """Keep ``document`` as the glance of ``campaign`` at ``version``, in format ``tag``."""
         ...
 
 

@@ -35,7 +35,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from typing import Any
 
@@ -68,7 +68,15 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError
 
 from turnkeeper.errors import ConflictError, TurnkeeperError
-from turnkeeper.store.base import Record, StoreUnavailable, missing, numbered, stale
+from turnkeeper.store.base import (
+    CURRENT,
+    Record,
+    StoreUnavailable,
+    missing,
+    numbered,
+    stale,
+)
+from turnkeeper.store.glance import GLANCES
 
 metadata = MetaData()
 
@@ -110,6 +118,18 @@ snapshots_table = Table(
 )
 """Folded states kept to speed up rebuilds (a cache: dropping the table changes no state)."""
 
+glances_table = Table(
+    GLANCES,
+    metadata,
+    Column(
+        "campaign", String(200), ForeignKey("campaigns.name", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("version", Integer, nullable=False),
+    Column("format", String(40), nullable=False),
+    Column("document", Text, nullable=False),
+)
+"""Each campaign's glance at its latest version (a cache: see turnkeeper.store.glance)."""
+
 tokens_table = Table(
     "tokens",
     metadata,
@@ -131,8 +151,6 @@ settings_table = Table(
 
 COLUMNS = ("command", "at", "kind", "visibility")
 """Record fields copied into their own columns for queries; ``data`` holds the whole record."""
-
-CURRENT = "current_campaign"
 
 CHANGES = "turnkeeper_changes"
 """The PostgreSQL channel an append notifies, with the campaign's name as the payload."""
@@ -476,6 +494,18 @@ class SqlStore:
             conn.execute(query)
 
     # -- access tokens for the web server (hashes only) -----------------------------------
+
+    def save_glance(self, campaign: str, version: int, tag: str, document: str) -> None:
+        """Keep the glance of ``campaign`` at ``version`` in place of the one before."""
+        table = glances_table
+        with suppress(IntegrityError), self._writing() as conn:
+            # two writers at once: the second one's insert fails and is let go
+            conn.execute(delete(table).where(table.c.campaign == campaign))
+            conn.execute(
+                insert(table).values(
+                    campaign=campaign, version=version, format=tag, document=document
+                )
+            )
 
     def set_token_hash(self, campaign: str, role: str, digest: str) -> None:
         """Keep the token hash for ``role``, replacing the old one (a rotation)."""

@@ -53,6 +53,7 @@ from sse_starlette import EventSourceResponse
 from starlette.exceptions import HTTPException
 
 from turnkeeper.campaign import CampaignState, Recorded, snapshots
+from turnkeeper.campaign.glance import referee_state
 from turnkeeper.errors import (
     ConflictError,
     IllegalCommandError,
@@ -68,7 +69,6 @@ from turnkeeper.views import (
     player_record,
     player_state,
     referee_record,
-    referee_state,
     undone_commands,
 )
 from turnkeeper.web import live, render
