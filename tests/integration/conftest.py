@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 import turnkeeper.cli  # noqa: F401  (registers every verb group)
-from turnkeeper.cli.app import app
+from turnkeeper.cli.app import app, invoke
 
 Tk = Callable[..., Any]
 
@@ -29,3 +32,37 @@ def tk() -> Tk:
         return json.loads(result.stdout) if as_json else result.stdout
 
     return run
+
+
+@dataclass(frozen=True)
+class Said:
+    """What one command line did: its exit code and what it printed on stdout and stderr."""
+
+    code: int
+    out: str
+    err: str
+
+
+class Shell:
+    """Command lines through the CLI's front door (``cli.app.invoke``, the console script's own
+    path: errors become exit codes and one line), in process, and the store as a user sees it."""
+
+    def __call__(self, *args: str) -> Said:
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = invoke(list(args))
+        return Said(code, out.getvalue(), err.getvalue())
+
+    def store(self, db: str) -> tuple[str, ...]:
+        """The campaign list and every campaign's exported journal: what a refusal must keep."""
+        listed = self("campaigns", "--db", db, "--json")
+        assert listed.code == 0, listed.err
+        names = json.loads(listed.out)["campaigns"]
+        journals = [self("export", "-c", name, "--db", db).out for name in names]
+        return (listed.out, *journals)
+
+
+@pytest.fixture(scope="session")
+def shell() -> Shell:
+    """``shell(*args)`` runs a command line as the console script does; ``shell.store(db)``."""
+    return Shell()

@@ -148,9 +148,10 @@ def _resolved_data(
             f"{source.shown}: extends: goes round in a circle ({' -> '.join((*chain, source.key))})"
         )
     if len(chain) >= MAX_EXTENDS:
+        # named by the file the user gave, where the chain starts
         raise RulesetError(
-            f"{source.shown}: extends: the chain is more than {MAX_EXTENDS} files long; "
-            f"a ruleset extends at most {MAX_EXTENDS - 1} others in a row"
+            f"{chain[0]}: extends: the chain is more than {MAX_EXTENDS} files long; "
+            f"a ruleset extends at most {MAX_EXTENDS - 1} others in a row (presets included)"
         )
     data = _read_toml(source)
     target = data.pop("extends", None)

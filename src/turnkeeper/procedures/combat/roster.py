@@ -41,10 +41,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import parse_toml
+from turnkeeper.files import check_name, parse_toml
 from turnkeeper.kernel.combat_state import Combatant, Side
 
 __all__ = ["RosterError", "encounter_foes", "parse_monster", "parse_roster"]
+
+#: The most combatants one roster line makes (``count``).
+MAX_COUNT = 1000
 
 _SECTIONS = {"characters": Side.PARTY, "allies": Side.PARTY, "foes": Side.OPPOSITION}
 _IGNORED = {"equipment", "healed_day", "conditions"}
@@ -64,11 +67,14 @@ def _combatant(entry: Mapping[str, Any], side: Side, where: str) -> list[Combata
         data.setdefault("hd", 1)
         data.setdefault("hp", max(1, int(data["hd"]) * 4) if isinstance(data["hd"], int) else 1)
     data.setdefault("max_hp", data.get("hp", 0))
-    if not isinstance(count, int) or count < 1:
-        raise RosterError(f"{where}: count must be a whole number of at least 1, not {count!r}")
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
+        raise RosterError(
+            f"{where}: count must be a whole number from 1 to {MAX_COUNT:,}, not {count!r}"
+        )
     name = str(data.get("name", ""))
     if not name:
         raise RosterError(f"{where}: every combatant needs a name")
+    check_name(name, f"{where}: name", RosterError)
     try:
         return [
             Combatant.model_validate(
@@ -93,7 +99,10 @@ def parse_roster(text: str, source: str = "roster") -> list[Combatant]:
         )
     combatants: list[Combatant] = []
     for section, side in _SECTIONS.items():
-        for index, entry in enumerate(data.get(section, [])):
+        entries = data.get(section, [])
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            raise RosterError(f"{source}: {section}: expected tables, written [[{section}]]")
+        for index, entry in enumerate(entries):
             combatants += _combatant(entry, side, f"{source}: {section}[{index}]")
     if not combatants:
         raise RosterError(f"{source}: no [[characters]] or [[foes]] in it")
