@@ -279,6 +279,28 @@ def test_tp_disc_1_a_landmark_is_seen_from_two_hexes_away(tmp_path: Path, tk: Tk
     assert tk(db, "travel", "mill")["at"] == "0004"
 
 
+def test_tp_disc_1_high_mountains_between_hide_a_landmark(tmp_path: Path, tk: Tk) -> None:
+    """TP-DISC-1: landmarks are seen from 2 hexes "barring any terrain feature blocking the
+    view (High Mountains, Deep Forests or Canopies, etc.)": the tower two hexes away is out
+    of sight behind a high mountain hex, and in sight behind plains."""
+    for between, in_sight in (("H", False), ("F", False), ("p", True)):
+        (tmp_path / between).mkdir()
+        db = campaign(tk, tmp_path / between, "tp")
+        path = tmp_path / between / "ridge.toml"
+        text = f'''name = "Ridge"
+width = 1
+height = 3
+terrain = ["p", "{between}", "p"]
+[[hexes]]
+at = "0002"
+features = [{{ id = "tower", name = "Old Tower", landmark = true }}]
+'''
+        path.write_text(text, encoding="utf-8")
+        tk(db, "map", "load", str(path), "--at", "0000")
+        seen = {(h["q"], h["r"]) for h in tk(db, "status")["wilderness"]["seen"]}
+        assert ((0, 2) in seen) is in_sight, between
+
+
 def test_tp_disc_2_one_hidden_feature_for_1_tp_a_named_one_for_2(tmp_path: Path, tk: Tk) -> None:
     """TP-DISC-2: hidden features "can be discovered randomly one at a time if the party
     spends 1 travel point searching through the hex, or they can be found specifically if
@@ -408,8 +430,8 @@ def test_ex_enc_1_and_2_a_1_on_d6_every_two_turns_met_at_2d4_times_10_ft(
     """EX-ENC-1: "Random encounters are rolled every two turns ... The referee rolls a d6, and
     on a result of 1 then there is some encounter"; EX-ENC-2: "The encounter begins at a
     distance of 2d4 times 10 feet". In the Gatehouse: turn 1 rolls nothing; turn 2's check
-    1 meets the rats (1 on the table, 2d4 (2, 3) of them) at 2d4 (3, 4) x 10 = 70 ft.
-    Then the rats' DEX/Stealth (3, 4) and the party's WIS/Scout (4, 4); reaction (5, 5)."""
+    1 meets the rats (1 on the table, 2d4 (2, 3) of them) at 2d4 (3, 4) x 10 = 70 ft. The
+    party moves cautiously, so no surprise roll (EX-SUR-1); then the reaction (5, 5)."""
     db = _in_a_site(tk, tmp_path, area="1")
     first = tk(db, "turn", "--mode", "cautious")
     assert "dungeon.check" not in kinds(first)
@@ -422,6 +444,27 @@ def test_ex_enc_1_and_2_a_1_on_d6_every_two_turns_met_at_2d4_times_10_ft(
     )
     met = records(turn, "dungeon.encounter")[0]["data"]["encounter"]
     assert (met["creature"], met["number"], met["distance_ft"]) == ("giant rats", 5, 70)
+
+
+@pytest.mark.parametrize("torch", [False, True])
+def test_ex_light_3_a_party_bearing_light_never_surprises_foes_in_the_dark(
+    torch: bool, tmp_path: Path, tk: Tk
+) -> None:
+    """EX-LIGHT-3: "Adventurers bearing light sources can never surprise foes lurking in the
+    darkness". In the dark Gatehouse the party hears the rats coming and hides (EX-ENC-5).
+    In the dark, its DEX/Stealth 2d6 (6, 6) + 1 = 13 beats the rats' WIS/Scout 2d6 (1, 1) =
+    2 and they are surprised; with a torch lit there is no roll and no surprise. Dice: check
+    1, rats 1, 2d4 (2, 3) of them, 2d4 (3, 4) x 10 ft, [the two checks], reaction (5, 5)."""
+    db = _in_a_site(tk, tmp_path, area="1")
+    if torch:
+        tk(db, "light", "torch")
+    tk(db, "turn", "--mode", "cautious")
+    checks = "" if torch else "6,6,1,1,"
+    turn = tk(db, "turn", "--mode", "cautious", "--dice", f"1,1,2,3,3,4,{checks}5,5")
+    met = records(turn, "dungeon.encounter")[0]["data"]
+    assert met["encounter"]["concealed"] is True
+    assert met["encounter"]["foes_surprised"] is not torch
+    assert ("EX-LIGHT-3" in met["surprise_reason"]) is torch
 
 
 def test_ex_enc_4_running_raises_the_chance_to_3_in_6(tmp_path: Path, tk: Tk) -> None:
