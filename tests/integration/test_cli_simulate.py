@@ -72,6 +72,15 @@ def test_pushing_on_wearies_the_party_ex_rest_3() -> None:
     )
     assert quiet["columns"]["rests"]["histogram"] == {"0": 500}
     assert quiet["columns"]["wearied_turns"]["least"] == 6
+    assert quiet["columns"]["wearied_turns"]["most"] == 6
+
+
+def test_fighting_every_encounter_makes_a_rest_due_at_once_ex_rest_2() -> None:
+    """rule: EX-REST-2 - a fight must be followed at once by a turn of rest: a party that
+    pushes on and fights what it meets on turn 2 is wearied from turn 4, 9 of 12 turns."""
+    args = _expedition("-r", "ex", "--turns", "12", "--push-on", "--runs", "2000", "--json")
+    fought = json.loads(_ok(*args, "--fight"))
+    assert fought["columns"]["wearied_turns"]["most"] == 9
 
 
 @pytest.mark.parametrize(

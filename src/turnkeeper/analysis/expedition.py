@@ -3,10 +3,10 @@
 The model is the engine's site turn played out by a referee with one plain policy, every
 number read from the ruleset, the party file and the site:
 
-* Before each command the encounter met last is over (no fight), a party in darkness lights
-  the first light source of the ruleset it has the supply for, and a party whose rest is due
-  rests (``rest_turns`` turns) unless it pushes on (``rests=False``); otherwise it takes a
-  turn at its movement mode (EX-MOV-1).
+* Before each command the encounter met last is over (fought, if ``fights``: a rest falls
+  due at once, EX-REST-2), a party in darkness lights the first light source of the ruleset
+  it has the supply for, and a party whose rest is due rests (``rest_turns`` turns) unless
+  it pushes on (``rests=False``); otherwise it takes a turn at its movement mode (EX-MOV-1).
 * A turn under the overloaded die (TP-DUN-1, TP-DUN-2): a face at the turn's start; an
   encounter; waning resources relight the burning light from its supply or leave darkness
   (TP-ENC-1 face 4, TP-ENC-2); forced rest eats food and water per living character and
@@ -118,6 +118,9 @@ class Expedition:
     mode: str | None = None
     turns: int = 18
     rests: bool = True
+    fights: bool = False
+    """Every encounter is fought (else the party parleys or slips away): a fight makes a
+    rest due at once (EX-REST-2)."""
 
     def __post_init__(self) -> None:
         self.mode_name  # noqa: B018 - an unknown mode is one clear error before any run
@@ -264,7 +267,8 @@ class _Model:
         self.burns_down = any(turns < _FOREVER for turns in self.fixed_turns)
         running = self.mode is not None and self.mode.rest_after and rules.rest.after_running
         # Without a cadence or running no rest ever falls due: nothing to watch each turn.
-        self.rests_fall_due = rules.rest.active_turns is not None or running
+        self.fought = plan.fights and rules.rest.after_fight
+        self.rests_fall_due = rules.rest.active_turns is not None or running or self.fought
         self.overloaded = rules.dungeon.procedure == "overloaded"
         if self.overloaded:
             die = rules.dice[rules.dungeon.die]
@@ -416,12 +420,12 @@ class _Model:
         in_rest = r.resting > 0
         in_forced = r.forced > 0
         # The turn's own check, at the turn's start, with the light as it is.
-        forced_now = np.zeros(r.n, dtype=bool)
+        forced_now = met = np.zeros(r.n, dtype=bool)
         r.site_turns += turning
         if self.overloaded:
             face = self.face_masks(turning, rng)
             none = np.zeros(r.n, dtype=bool)
-            self.meet(r, face.get(FaceEvent.ENCOUNTER, none), self.mode, rng)
+            met = self.meet(r, face.get(FaceEvent.ENCOUNTER, none), self.mode, rng)
             self.waning(r, face.get(FaceEvent.WANING_RESOURCES, none))
             forced_now = face.get(FaceEvent.FORCED_REST, none)
             self.eat(r, forced_now, rng)
@@ -430,14 +434,14 @@ class _Model:
             due = turning & (r.site_turns % self.rules.dungeon.check_every_turns == 0)
             chance = wandering_chance(self.rules.dungeon, self.mode_name)
             hit = due & (rng.integers(1, self.rules.dungeon.check_die + 1, r.n) <= chance)
-            self.meet(r, hit, self.mode, rng)
+            met = self.meet(r, hit, self.mode, rng)
         # The turn's end: the light burns down first (EX-LIGHT-1, EX-LIGHT-2).
         if self.burns_down:
             burning = r.light >= 0
             r.light_left -= burning
             np.putmask(r.light, burning & (r.light_left <= 0), -1)
         # A resting party's turn: the site's check at the base chance, standing still.
-        self.rest_turn(r, in_rest, now, rng)
+        met = met | self.rest_turn(r, in_rest, now, rng)
         # A forced rest's turns pass without checks; it ends rested.
         forced_any = in_forced | forced_now
         r.forced -= forced_any
@@ -461,14 +465,19 @@ class _Model:
             ran = turning & ~forced_now
             np.putmask(r.due_at, ran & ~r.due, now + 1)
             r.due |= ran
+        # EX-REST-2: the encounter is fought, and a fight makes a rest due at once after it.
+        if self.fought:
+            np.putmask(r.due_at, met & ~r.due, now + 1)
+            r.due |= met
 
-    def rest_turn(self, r: _Runs, who: Bools, now: int, rng: np.random.Generator) -> None:
+    def rest_turn(self, r: _Runs, who: Bools, now: int, rng: np.random.Generator) -> Bools:
         """A turn of the policy's rest: the site turn is counted and checked; an encounter
-        breaks the rest (it stays due), else the rest's last turn ends it."""
-        if not who.any():
-            return
-        r.site_turns += who
+        breaks the rest (it stays due), else the rest's last turn ends it. Returns the runs
+        that met an encounter."""
         met = np.zeros(r.n, dtype=bool)
+        if not who.any():
+            return met
+        r.site_turns += who
         if self.overloaded:
             face = self.face_masks(who, rng)
             none = np.zeros(r.n, dtype=bool)
@@ -484,6 +493,7 @@ class _Model:
         r.resting -= who
         np.putmask(r.resting, met, 0)
         self.rested(r, who & ~met & (r.resting == 0), now + 1)
+        return met
 
     def rested(self, r: _Runs, who: Bools, at: int) -> None:
         runs = np.flatnonzero(who)

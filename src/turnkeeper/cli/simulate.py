@@ -112,6 +112,10 @@ def expedition_command(
         bool,
         typer.Option("--push-on", help="Never rest unless forced: weariness comes [EX-REST-3]."),
     ] = False,
+    fight: Annotated[
+        bool,
+        typer.Option("--fight", help="Fight every encounter: a rest falls due after [EX-REST-2]."),
+    ] = False,
     runs: Annotated[int, _RUNS] = 10_000,
     seed: Annotated[int, _SEED] = 0,
     plot: Annotated[Path | None, _PLOT] = None,
@@ -123,7 +127,7 @@ def expedition_command(
     """Many delves into a site: encounters, surprise, torches and oil, darkness, rests.
 
     Each run takes turns at the movement mode, lights up from its supplies when dark, rests
-    when a rest is due, and ends each encounter without a fight.
+    when a rest is due, and ends each encounter without a fight unless told to fight.
 
     Example: `turnkeeper simulate expedition --ruleset tp --vs ex --site examples/site.toml
     --party examples/party.toml --hours 3 --plot torches.png --column torches_used`.
@@ -150,7 +154,14 @@ def expedition_command(
                 )
         check_bounds(runs, span, seed)
         plan = Expedition(
-            rules, load_party(party, rules), place, level, mode, span, rests=not push_on
+            rules,
+            load_party(party, rules),
+            place,
+            level,
+            mode,
+            span,
+            rests=not push_on,
+            fights=fight,
         )
         found.append(plan)
     results = []

@@ -68,7 +68,7 @@ def engine_expedition(plan: Expedition, seed: int) -> dict[str, int]:
     while (state.now - start) // turn < plan.turns:
         assert state.site is not None
         if state.site.encounter is not None:
-            do(EndEncounter())
+            do(EndEncounter(fought=plan.fights))
         if state.light.dark:
             for name, source in rules.light.sources.items():
                 if state.supplies.count(source.supply) >= 1:
@@ -120,24 +120,34 @@ def _agree(fast: ExpeditionOdds, engine: list[dict[str, int]]) -> None:
 
 
 SCENARIOS = [
-    ("tp", "cautious", 18, True, 3000),  # TP-DUN-1, TP-ENC-2: the die every turn
-    ("ex", "cautious", 18, True, 3000),  # EX-ENC-1, EX-LIGHT-1, EX-REST-1
-    ("ex", "swift", 30, False, 1000),  # EX-SUR-2, EX-REST-3: pushing on wearies
-    ("ex", "running", 12, True, 1000),  # EX-ENC-4, EX-SUR-3, EX-REST-2
-    ("tp", "running", 60, True, 1000),  # torches run out: the lamp, then darkness
-    ("pg", None, 24, True, 1000),  # PG-SUR-1: surprised on 2 in 6
+    ("tp", "cautious", 18, True, False, 3000),  # TP-DUN-1, TP-ENC-2: the die every turn
+    ("ex", "cautious", 18, True, False, 3000),  # EX-ENC-1, EX-LIGHT-1, EX-REST-1
+    ("ex", "swift", 30, False, False, 1000),  # EX-SUR-2, EX-REST-3: pushing on wearies
+    ("ex", "swift", 30, False, True, 1000),  # EX-REST-2: fights make rests due
+    ("ex", "running", 12, True, True, 1000),  # EX-ENC-4, EX-SUR-3, EX-REST-2
+    ("tp", "running", 60, True, False, 1000),  # torches run out: the lamp, then darkness
+    ("pg", None, 24, True, False, 1000),  # PG-SUR-1: surprised on 2 in 6
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("ruleset", "mode", "turns", "rests", "runs"), SCENARIOS)
+@pytest.mark.parametrize(("ruleset", "mode", "turns", "rests", "fights", "runs"), SCENARIOS)
 def test_the_vectorised_delve_agrees_with_the_engine(
-    site: Site, party: Party, ruleset: str, mode: str | None, turns: int, rests: bool, runs: int
+    site: Site,
+    party: Party,
+    ruleset: str,
+    mode: str | None,
+    turns: int,
+    rests: bool,
+    fights: bool,
+    runs: int,
 ) -> None:
     """The same model, two implementations: TP-DUN-1, TP-ENC-1 faces 3 and 4, TP-ENC-2,
     EX-ENC-1, EX-ENC-4, EX-LIGHT-1, EX-LIGHT-2, EX-REST-1 to EX-REST-3, EX-SUR-1 to EX-SUR-4,
     PG-SUR-1, seeded runs of the engine against the simulator's distributions."""
-    plan = Expedition(preset(ruleset), party, site, mode=mode, turns=turns, rests=rests)
+    plan = Expedition(
+        preset(ruleset), party, site, mode=mode, turns=turns, rests=rests, fights=fights
+    )
     engine = [engine_expedition(plan, seed) for seed in range(runs)]
     _agree(simulate_expedition(plan, runs=100_000, seed=3), engine)
 
