@@ -217,6 +217,30 @@ def test_names_with_markup_are_printed_as_written(tmp_path: Path, shell) -> None
         assert MARKUP in said.out, reading
 
 
+def test_a_ruleset_and_a_region_named_with_markup_are_printed_as_written(
+    tmp_path: Path, shell
+) -> None:
+    db = str(tmp_path / "tk.db")
+    rules = tmp_path / "mine.toml"
+    rules.write_text(f'extends = "tp"\n[ruleset]\nname = "{MARKUP}"\ntitle = "{MARKUP}"\n')
+    wild = tmp_path / "wild.toml"
+    wild.write_text(
+        'name = "w"\nwidth = 2\nheight = 2\nterrain = ["pp", "pp"]\n'
+        f'[[hexes]]\nat = "0101"\nregion = "{MARKUP}"\n'
+    )
+    for step in (
+        ["rules", "check", str(rules)],
+        ["table", "list", "--ruleset", str(rules)],
+        ["new", "k", "-r", str(rules), "--party", PARTY, "--db", db],
+        ["status", "--db", db],
+        ["map", "load", str(wild), "--at", "0101", "--db", db],
+        ["weather", "--db", db],
+    ):
+        said = shell(*step)
+        assert said.code == 0, (step, said.err)
+        assert MARKUP in said.out or step[0] in ("map",), step
+
+
 # --- numbers and durations -------------------------------------------------------------------
 
 

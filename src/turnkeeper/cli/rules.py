@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from turnkeeper.cli.app import JsonOption, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.cli.options import SetOption, set_values
 from turnkeeper.dice import SeededDice, format_fraction, parse
 from turnkeeper.errors import DiceNotationError, IllegalCommandError, NotFoundError
@@ -144,7 +144,7 @@ def check_command(
     """
     rules = load_ruleset(file)
     data = {"ok": True, "file": str(file), "name": rules.name, "title": rules.ruleset.title}
-    emit(data, as_json, lambda: console().print(f"[green]ok[/] {file}: {rules.name}"))
+    emit(data, as_json, lambda: say(("ok", "green"), f" {file}: {rules.name}"))
 
 
 @rules_app.command("explain")
@@ -226,11 +226,12 @@ def list_command(ruleset: str = RulesetOption, as_json: bool = JsonOption) -> No
     ]
 
     def render() -> None:
-        table = Table(title=f"tables of {rules.name}")
+        table = Table(title=text(f"tables of {rules.name}"))
         for column in ("name", "kind", "dice", "milieus"):
             table.add_column(column)
         for row in data:
-            table.add_row(row["name"], row["kind"], row["dice"], ", ".join(row["milieus"]))
+            cells = (row["name"], row["kind"], row["dice"], ", ".join(row["milieus"]))
+            table.add_row(*(text(cell) for cell in cells))
         console().print(table)
 
     emit(data, as_json, render)
@@ -318,6 +319,6 @@ def table_roll_command(
         console().print(headline)
         if note:
             console().print(note, highlight=False, markup=False)
-        console().print(f"[dim]ruleset {rules.name}, seed {seed}[/]")
+        say((f"ruleset {rules.name}, seed {seed}", "dim"))
 
     emit(data, as_json, render)

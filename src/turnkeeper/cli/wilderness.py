@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from turnkeeper.cli.app import JsonOption, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.maps import campaign_map, exact_tp, read_map, run_wilderness, write_picture
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
 from turnkeeper.cli.runner import open_campaigns
@@ -219,7 +219,7 @@ def weather_command(
     def render() -> None:
         for key, value in sorted(wild.weather.items()):
             mark = " (the party is here)" if key == data["here"] else ""
-            console().print(f"{key}: {value.replace('_', ' ')}{mark}", highlight=False)
+            say(f"{key}: {value.replace('_', ' ')}{mark}")  # region names are the map's
 
     emit(data, as_json, render)
 
