@@ -269,9 +269,25 @@ def write_text(path: str | Path, text: str, what: str, error: Error = Turnkeeper
 
 
 def write_bytes(path: str | Path, data: bytes, what: str, error: Error = TurnkeeperError) -> None:
-    """Write a user's output file; a place that cannot take it is one ``error``."""
+    """Write a user's output file; a place that cannot take it is one ``error``.
+
+    A file is written beside itself and then moved into place, so a full disk or Ctrl-C
+    leaves the old file (or none), never half a file. What is not a plain file (a
+    terminal, a pipe such as /dev/stdout) is written straight through.
+    """
     check_writable(path, what, error)
+    file = Path(path)
+    if file.exists() and not file.is_file():
+        target, partial = file, None
+    else:
+        target = partial = file.with_name(f".{file.name}.{os.getpid()}.partial")
     try:
-        Path(path).write_bytes(data)
+        try:
+            target.write_bytes(data)
+            if partial is not None:
+                os.replace(partial, file)
+        finally:
+            if partial is not None:
+                partial.unlink(missing_ok=True)
     except OSError as failure:
         raise error(f"{path}: cannot write the {what} ({failure.strerror})") from None
