@@ -196,3 +196,16 @@ def test_simulate_fight_surprise_and_missiles_through_the_cli() -> None:
     assert pg["surprised"] == {"party": 0.0, "opposition": 0.0}
     assert "no combatant called 'Zed'" in _refused(*args, "--shooter", "Zed")
     assert "say party or foes" in _refused(*args, "--surprise", "everyone")
+
+
+def test_odds_usage_vs_a_ruleset_with_a_shorter_chain(tmp_path: Path) -> None:
+    """rule: PG-USE-1 - a d8 steps down d8, d6, d4 under pg: 8/2 + 6/2 + 4/2 = 9 uses on
+    average; a ruleset whose chain is d8, d4 lasts 4 + 2 = 6; both in one plot."""
+    short = tmp_path / "short.toml"
+    short.write_text('extends = "pg"\nusage_die = [8, 4]\n[ruleset]\nname = "short"\ntitle = "S"\n')
+    plot = tmp_path / "uses.svg"
+    args = ["odds", "--usage", "d8", "-r", "pg", "--vs", str(short), "--plot", str(plot)]
+    data = json.loads(_ok(*args, "--json"))
+    assert [(c["ruleset"], c["mean"]) for c in data["compared"]] == [("pg", "9"), ("short", "6")]
+    assert "short: mean 6" in plot.read_text(encoding="utf-8")
+    assert "--vs compares rulesets" in _refused("odds", "3d6", "--vs", "tp")

@@ -3,6 +3,7 @@ a dungeon turn under a ruleset."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
@@ -76,7 +77,11 @@ def odds_command(
     ),
     versus: Annotated[
         str | None,
-        typer.Option("--vs", help="For odds turn: the same question under a second ruleset."),
+        typer.Option(
+            "--vs",
+            help="For odds turn or --usage with --ruleset: the same question under a second "
+            "ruleset.",
+        ),
     ] = None,
     plot: Annotated[
         Path | None,
@@ -110,8 +115,11 @@ def odds_command(
             )
         show_turn_odds(ruleset, turns, mode, noisy, as_json, versus, plot, event)
         return
-    if versus is not None:
-        raise TurnkeeperError("--vs compares rulesets on odds turn: odds turn -r ex --vs tp")
+    if versus is not None and (usage is None or ruleset is None):
+        raise TurnkeeperError(
+            "--vs compares rulesets on odds turn (odds turn -r ex --vs tp) or on a usage "
+            "die's chain (odds --usage d10 -r pg --vs my-rules.toml)"
+        )
     if turn_options or (ruleset is not None and usage is None):
         raise TurnkeeperError(
             "--turns, --mode and --noisy are for a turn's odds (odds turn --ruleset ex); "
@@ -121,32 +129,10 @@ def odds_command(
         raise TurnkeeperError("give --chain or --ruleset for the usage die chain, not both")
     if (expression is None) == (usage is None):
         raise DiceNotationError("give a dice expression or --usage d12, one of them")
-    record: dict[str, Any]
-    note = ""
+    answers: list[_Odds] = []
     if usage is not None:
-        if ruleset is not None:
-            from turnkeeper.rules import find_ruleset
-
-            die = UsageDie.parse(usage, tuple(find_ruleset(ruleset).usage_die))
-        else:
-            die = UsageDie.parse(usage, _chain(chain))
-        if die.sides is None:
-            raise DiceNotationError("a depleted resource has no uses left; give a die, e.g. d12")
-        lifetime = usage_lifetime(die.sides, die.chain)
-        distribution, mean = lifetime.distribution, lifetime.mean
-        record = {
-            "usage_die": str(die),
-            "chain": list(die.chain),
-            "distribution": {str(k): format_fraction(p) for k, p in distribution.items()},
-            "mean": format_fraction(mean),
-            "tail_cut_below": lifetime.tail_cut_below,
-        }
-        title = f"uses of a {die} usage die (PG-USE-1)"
-        if lifetime.tail_cut_below is not None:
-            note = (
-                f"lifetimes with chance below {lifetime.tail_cut_below:g} are left out; "
-                f"the mean, {format_fraction(mean)} uses, is exact"
-            )
+        names: list[str | None] = [ruleset] if versus is None else [ruleset, versus]
+        answers = [_usage_odds(usage, chain, name) for name in names]
     else:
         parsed = parse(expression or "")
         values = set_values(set_items)
@@ -157,21 +143,75 @@ def odds_command(
             "distribution": {str(k): format_fraction(p) for k, p in distribution.items()},
             "mean": format_fraction(mean),
         }
-        title = f"odds of {parsed}"
+        answers = [_Odds(record, distribution, mean, f"odds of {parsed}", "", "")]
+    data: dict[str, Any] = (
+        answers[0].record if versus is None else {"compared": [a.record for a in answers]}
+    )
     if plot is not None:
         # matplotlib loads only for a plot (an adapter's edge: heavy and rarely needed)
-        from turnkeeper.analysis.plots import plot_distribution
+        from turnkeeper.analysis.plots import plot_compared
 
         unit = "uses" if usage is not None else "total"
-        plot_distribution(distribution, title, plot, unit, mean)
-        record["plot"] = str(plot)
+        title = answers[0].title + (
+            "" if versus is None else ": " + " against ".join(a.label for a in answers)
+        )
+        series = [(a.label if versus else "", a.distribution, a.mean) for a in answers]
+        plot_compared(series, title, plot, unit)
+        data["plot"] = str(plot)
 
     def render() -> None:
-        _render_table(title, distribution, mean, note)
+        for answer in answers:
+            under = f" under {answer.label}" if versus is not None else ""
+            _render_table(answer.title + under, answer.distribution, answer.mean, answer.note)
         if plot is not None:
             say("plotted in ", str(plot))
 
-    emit(record, as_json, render)
+    emit(data, as_json, render)
+
+
+@dataclass(frozen=True)
+class _Odds:
+    """One exact answer: its JSON record, distribution, mean, title, note and ruleset."""
+
+    record: dict[str, Any]
+    distribution: dict[int, Fraction]
+    mean: Fraction
+    title: str
+    note: str
+    label: str
+
+
+def _usage_odds(usage: str, chain: str | None, ruleset: str | None) -> _Odds:
+    """PG-USE-1: how many uses a usage die lasts, down the chain given or the ruleset's."""
+    if ruleset is not None:
+        from turnkeeper.rules import find_ruleset
+
+        rules = find_ruleset(ruleset)
+        die = UsageDie.parse(usage, tuple(rules.usage_die))
+        label = rules.name
+    else:
+        die = UsageDie.parse(usage, _chain(chain))
+        label = ""
+    if die.sides is None:
+        raise DiceNotationError("a depleted resource has no uses left; give a die, e.g. d12")
+    lifetime = usage_lifetime(die.sides, die.chain)
+    distribution, mean = lifetime.distribution, lifetime.mean
+    record = {
+        "usage_die": str(die),
+        "chain": list(die.chain),
+        "distribution": {str(k): format_fraction(p) for k, p in distribution.items()},
+        "mean": format_fraction(mean),
+        "tail_cut_below": lifetime.tail_cut_below,
+    }
+    if ruleset is not None:
+        record["ruleset"] = label
+    note = ""
+    if lifetime.tail_cut_below is not None:
+        note = (
+            f"lifetimes with chance below {lifetime.tail_cut_below:g} are left out; "
+            f"the mean, {format_fraction(mean)} uses, is exact"
+        )
+    return _Odds(record, distribution, mean, f"uses of a {die} usage die (PG-USE-1)", note, label)
 
 
 #: Above this many outcomes people get a summary and a banded chart; --json keeps them all.
