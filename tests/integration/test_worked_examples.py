@@ -520,6 +520,30 @@ def test_pg_hp_1_unconscious_at_0_dead_at_minus_level(tmp_path: Path, tk: Tk) ->
     assert (second["hp"], second["status"]) == (-1, "dead")
 
 
+def test_pg_heal_1_a_meal_and_a_night_s_rest_give_back_1_hit_point(tmp_path: Path, tk: Tk) -> None:
+    """PG-HEAL-1: "Characters recover 1 hit point per day if they eat a meal and have a night
+    of uninterrupted rest": Ana (6 hp) takes 3; at 20:00 the party makes camp in the
+    village (no map, no site): Ana and Bo eat a ration each and sleep till 08:00, and Ana
+    is at 4; a second night, 5. Without rations nobody heals."""
+    db = campaign(tk, tmp_path, "pg")
+    tk(db, "damage", "Ana", "3")
+    tk(db, "wait", "12h")
+    night = tk(db, "camp")
+    assert night["date"] == "1-01-02 08:00"
+    healed = records(night, "hp.changed")
+    assert [(r["data"]["target"], r["data"]["hp"]) for r in healed] == [("Ana", 4)]
+    tk(db, "wait", "12h")
+    assert records(tk(db, "camp"), "hp.changed")[0]["data"]["hp"] == 5
+    assert tk(db, "status")["supplies"]["counted"]["rations"] == 6
+    hungry = PARTY.replace("rations = 10", "rations = 0")
+    (tmp_path / "hungry").mkdir()
+    db = campaign(tk, tmp_path / "hungry", "pg", hungry)
+    tk(db, "damage", "Ana", "3")
+    tk(db, "wait", "12h")
+    night = tk(db, "camp")
+    assert "supply.shortfall" in kinds(night) and "hp.changed" not in kinds(night)
+
+
 USAGE_PARTY = """
 leader = "Ana"
 [[characters]]

@@ -309,7 +309,7 @@ HANDLERS: dict[type, Handler] = {
     MarkRunning: lambda s, c, d: rest.mark_running(s),
     MarkFight: lambda s, c, d: rest.mark_fight(s),
     NightRest: _passing_time(
-        lambda draft, c, d: hit_points.night_rest(draft, d, c.hours, c.interrupted)
+        lambda draft, c, d: hit_points.night_rest(draft, d, c.hours * 3600, c.interrupted)
     ),
     UseSupply: lambda s, c, d: supplies.use_supply(s, c.item, c.amount, d),
     AddSupply: lambda s, c, d: supplies.add_supply(s, c.item, c.amount, c.die),

@@ -157,6 +157,8 @@ def camp_command(
 ) -> None:
     """Make the night camp: the die is rolled and the night passes until the morning.
 
+    Off the map and out of a site: a night's rest, a meal and 1 hp back [PG-HEAL-1].
+
     Example: `turnkeeper camp`.
     """
     run_wilderness(db, campaign, Camp("forage" if forage else "supplies"), as_json, dice, player)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.events import Event
@@ -148,10 +149,12 @@ def add_monster(state: CampaignState, monster: Monster) -> list[Event]:
     return [MonsterAdded(monster=monster)]
 
 
-def night_rest(draft: Draft, dice: DiceSource, hours: int = 8, interrupted: bool = False) -> None:
-    """PG-HEAL-1: a meal, a night's rest of ``hours``, then 1 hp for each who ate and slept."""
-    if hours < 1:
-        raise IllegalCommandError(f"a night's rest lasts at least 1 hour, not {hours}")
+def night_rest(draft: Draft, dice: DiceSource, seconds: int, interrupted: bool = False) -> None:
+    """PG-HEAL-1: a meal, a night's rest of ``seconds``, then 1 hp for each who ate and slept."""
+    if seconds < 3600:
+        raise IllegalCommandError(
+            f"a night's rest lasts at least 1 hour, not {format_duration(seconds)}"
+        )
     state = draft.state
     rules = state.ruleset.hit_points
     living = state.party.living
@@ -163,7 +166,7 @@ def night_rest(draft: Draft, dice: DiceSource, hours: int = 8, interrupted: bool
     draft.add(
         RestStarted(reason="a night's rest, interrupted" if interrupted else "a night's rest")
     )
-    wait(draft, hours * 3600, dice)
+    wait(draft, seconds, dice)
     draft.add(Rested())
     if interrupted and rules.heal_needs_night:
         return

@@ -34,6 +34,7 @@ from turnkeeper.kernel.events import Event
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState, wilderness_of
 from turnkeeper.kernel.wilderness_state import Movement, WildernessState
+from turnkeeper.procedures.hit_points import night_rest
 from turnkeeper.procedures.rest import wait_resting
 from turnkeeper.procedures.wilderness.costs import (
     best_route,
@@ -305,12 +306,17 @@ def camp(draft: Draft, command: Camp, dice: DiceSource) -> None:
     """The night camp: the die is rolled (TP-WENC-1/-2, night faces, TP-WENC-3), the night's
     watches pass until the next morning, and a new travel day begins (TP-WIL-1). A camp in
     a site is a rest until the morning (EX-REST-1), the site's checks running on the way; in
-    a site with no wilderness map loaded there is no die to roll nor travel day to begin."""
+    a site with no wilderness map loaded there is no die to roll nor travel day to begin.
+    Off the map and out of a site (a village, a haven) the camp is PG-HEAL-1's night: the
+    evening meal, the night until the morning, and a hit point back for each who ate."""
     state = draft.state
     day = state.scales.day
-    if state.wilderness is None and state.site is not None:
+    morning = (state.now // day + 1) * day
+    if state.wilderness is None and state.site is None:
+        night_rest(draft, dice, morning - state.now)
+        return
+    if state.wilderness is None:
         # A camp in a site off the map: the night until the next morning is a rest (EX-REST-1).
-        morning = (state.now // day + 1) * day
         wait_resting(draft, morning - state.now, dice, "the night camp")
         return
     wild = _wild(draft)
