@@ -511,13 +511,14 @@ def test_pg_rea_1_the_reaction_table_at_each_edge(total: int, result: str) -> No
 
 def test_pg_hp_1_unconscious_at_0_dead_at_minus_level(tmp_path: Path, tk: Tk) -> None:
     """PG-HP-1: "When these reach zero, the character is unconscious. They die at negative
-    hit points equal to their level": Ana, level 1 with 6 hp, takes 6 (0 hp, unconscious),
-    then 1 more (-1 hp, dead)."""
-    db = campaign(tk, tmp_path, "pg")
-    first = tk(db, "damage", "Ana", "6")["records"][0]["data"]
-    second = tk(db, "damage", "Ana", "1")["records"][0]["data"]
-    assert (first["hp"], first["status"]) == (0, "unconscious")
-    assert (second["hp"], second["status"]) == (-1, "dead")
+    hit points equal to their level": Ana, level 3 with 6 hp, takes 6 (0 hp, unconscious),
+    then 2 more (-2 hp, still unconscious), then 1 more (-3 hp, dead)."""
+    db = campaign(tk, tmp_path, "pg", PARTY.replace('name = "Ana"\n', 'name = "Ana"\nlevel = 3\n'))
+    statuses = []
+    for amount in ("6", "2", "1"):
+        data = tk(db, "damage", "Ana", amount)["records"][0]["data"]
+        statuses.append((data["hp"], data["status"]))
+    assert statuses == [(0, "unconscious"), (-2, "unconscious"), (-3, "dead")]
 
 
 def test_pg_heal_1_a_meal_and_a_night_s_rest_give_back_1_hit_point(tmp_path: Path, tk: Tk) -> None:
