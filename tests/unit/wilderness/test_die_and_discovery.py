@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from turnkeeper.campaign import EVENTS, fold
+from turnkeeper.clock.calendar import calendar
 from turnkeeper.dice import SeededDice, TypedDice
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.wilderness_state import hexmap_of
@@ -41,6 +42,28 @@ def test_tp_wenc_1_travelling_rolls_after_half_the_tp_and_at_camp(start, tp_rule
     assert _moments(journal.execute(Travel("s"), NONE), of_kind) == []
     assert _moments(journal.execute(Travel("n"), TypedDice([5])), of_kind) == ["half"]
     assert _moments(journal.execute(Travel("s"), NONE), of_kind) == []
+
+
+def test_tp_wenc_1_travelling_into_a_3_tp_hex_rolls_at_half_two_thirds_of_the_way_in(
+    start, tp_rules, of_kind
+):
+    """TP-WENC-1: "rolled after the party has spent half of its travel point": travelling
+    back into a known hills hex with a carriage (3 TP) from a fresh morning, the die falls
+    after 2 TP at 16:00, two thirds of the way in; the move ends at 20:00."""
+    journal = start(["h", "p"], rules=tp_rules())  # 0000 hills, 0001 plains
+    journal.execute(Travel("s"), TypedDice([5]))  # exploring: the die after the first TP
+    journal.execute(Camp(), TypedDice([5]))
+    records = journal.execute(Travel("0000", party=("carriage",)), TypedDice([5]))
+    (die,) = of_kind(records, "wilderness.die")
+    rolled = next(r for r in records if r.event is die)
+    assert (die.moment, calendar(rolled.at, journal.state.ruleset.time)) == (
+        "half",
+        "1-01-02 16:00",
+    )
+    moves = of_kind(records, "wilderness.moved")
+    assert [m.paid for m in moves] == [Fraction(2), Fraction(1)]
+    assert journal.state.wilderness.position == Hex.parse("0000")
+    assert journal.state.date == "1-01-02 20:00"
 
 
 # rule: TP-WENC-2
