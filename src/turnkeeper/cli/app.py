@@ -183,7 +183,7 @@ VERBS: dict[str, Verb] = {
     ),
     "simulate": Verb(
         "simulate",
-        "Simulate procedures many times over: expeditions into a site, fights.",
+        "Simulate procedures many times over: delves into a site, journeys, fights.",
         DESIGNER,
     ),
     "rulesets": Verb("rules", "List the shipped presets: one per seed text.", DESIGNER),

@@ -32,7 +32,7 @@ from turnkeeper.world.sites import load_site
 verbs = typer.Typer()
 
 simulate_app = typer.Typer(
-    help="Simulate procedures many times over: expeditions into a site, fights.\n\n"
+    help="Simulate procedures many times over: delves into a site, journeys, fights.\n\n"
     "Example: `turnkeeper simulate expedition --ruleset tp --vs ex --site examples/site.toml "
     "--party examples/party.toml --hours 3`.",
     no_args_is_help=True,
