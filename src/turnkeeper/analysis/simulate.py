@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from turnkeeper.analysis.expedition import column_data
+from turnkeeper.analysis.expedition import Histograms, column_data, in_chunks
 from turnkeeper.dice import parse
 from turnkeeper.dice.sampling import sample
 from turnkeeper.errors import IllegalCommandError
@@ -308,7 +308,7 @@ def simulate_fight(
     aware: frozenset[Side] = frozenset(),
     attackers: Side | None = None,
 ) -> FightOdds:
-    """Run ``runs`` fights at once; ``progress`` is told of each finished round's count.
+    """Run ``runs`` fights at once, in chunks; ``progress`` is told how many are done.
 
     ``range_rounds``: the fight opens that many rounds apart, only the ``shooters`` attacking
     (missiles, the ranged stat), before the sides meet in melee. ``surprised``, ``aware``,
@@ -326,8 +326,62 @@ def simulate_fight(
     if f.party.all() or not f.party.any():
         raise IllegalCommandError("a fight needs combatants on both sides: a party and foes")
     missiles = _shooters(combatants, shooters)
-    rng = np.random.default_rng(seed)
     n = len(combatants)
+
+    def fights(size: int, rng: np.random.Generator) -> Histograms:
+        return _fights(
+            rules, f, missiles, size, rng, max_rounds, range_rounds, surprised, aware, attackers
+        )
+
+    # A chunk's arrays grow with the square of the combatants (who attacks whom): ~16 MB each.
+    chunk = max(1_000, 2_000_000 // (n * n))
+    total = in_chunks(fights, runs, seed, chunk, progress)
+
+    def share(name: str, value: int) -> float:
+        counts = total[name]
+        return int(counts[value]) / runs if value < counts.size else 0.0
+
+    def mean(name: str) -> float:
+        counts = total[name]
+        return float((np.arange(counts.size) * counts).sum()) / runs
+
+    rounds = total["rounds"]
+    return FightOdds(
+        runs=runs,
+        party_wins=share("outcome", _WON),
+        opposition_wins=share("outcome", _LOST),
+        both_down=share("outcome", _BOTH),
+        unresolved=share("outcome", _UNRESOLVED),
+        rounds_mean=mean("rounds"),
+        rounds={i: int(c) for i, c in enumerate(rounds) if c},
+        hp_lost_party=mean("hp_lost_party"),
+        hp_lost_opposition=mean("hp_lost_foes"),
+        party_surprised=share("party_surprised", 1),
+        foes_surprised=share("foes_surprised", 1),
+        foes_fled=mean("foes_fled"),
+        columns={name: total[name] for name in ("rounds", "hp_lost_party", "hp_lost_foes")},
+    )
+
+
+#: How a fight ends, per run.
+_WON, _LOST, _BOTH, _UNRESOLVED = range(4)
+
+
+def _fights(
+    rules: Ruleset,
+    f: _Fighters,
+    missiles: Bools,
+    runs: int,
+    rng: np.random.Generator,
+    max_rounds: int,
+    range_rounds: int,
+    surprised: frozenset[Side] | None,
+    aware: frozenset[Side],
+    attackers: Side | None,
+) -> Histograms:
+    """``runs`` fights at once: how each ended, its rounds, the hit points each side lost,
+    who was surprised and how many fled, as histograms."""
+    n = f.party.size
     hp = np.broadcast_to(f.hp, (runs, n)).copy()
     rounds = np.zeros(runs, dtype=np.int64)
     # Surprise, and the free round a side alone in being surprised gives the other.
@@ -381,30 +435,19 @@ def simulate_fight(
             if actors.any():
                 sub -= _attack_beat(rules, f, sub, actors, second_wind, rng, at_range)
         hp[active] = sub
-        if progress is not None:
-            progress(round_number)
     standing = hp > 0
     hp = np.where(fled, kept_hp, hp)  # those who fled kept their hit points
     party_up = (standing & f.party).any(axis=1)
     foes_up = (standing & ~f.party).any(axis=1)
     lost = np.minimum(f.hp[None, :] - hp, np.maximum(f.hp, 0)[None, :])
-    distribution = np.bincount(rounds)
-    return FightOdds(
-        runs=runs,
-        party_wins=float((party_up & ~foes_up).mean()),
-        opposition_wins=float((foes_up & ~party_up).mean()),
-        both_down=float((~party_up & ~foes_up).mean()),
-        unresolved=float((party_up & foes_up).mean()),
-        rounds_mean=float(rounds.mean()),
-        rounds={i: int(c) for i, c in enumerate(distribution) if c},
-        hp_lost_party=float(lost[:, f.party].sum(axis=1).mean()),
-        hp_lost_opposition=float(lost[:, ~f.party].sum(axis=1).mean()),
-        party_surprised=float(party_surprised.mean()),
-        foes_surprised=float(foes_surprised.mean()),
-        foes_fled=float(fled.sum(axis=1).mean()),
-        columns={
-            "rounds": distribution,
-            "hp_lost_party": np.bincount(np.maximum(lost[:, f.party].sum(axis=1), 0)),
-            "hp_lost_foes": np.bincount(np.maximum(lost[:, ~f.party].sum(axis=1), 0)),
-        },
-    )
+    outcome = np.where(party_up & ~foes_up, _WON, np.where(foes_up & ~party_up, _LOST, _UNRESOLVED))
+    outcome = np.where(~party_up & ~foes_up, _BOTH, outcome)
+    return {
+        "outcome": np.bincount(outcome, minlength=4),
+        "rounds": np.bincount(rounds),
+        "hp_lost_party": np.bincount(np.maximum(lost[:, f.party].sum(axis=1), 0)),
+        "hp_lost_foes": np.bincount(np.maximum(lost[:, ~f.party].sum(axis=1), 0)),
+        "party_surprised": np.bincount(party_surprised.astype(np.int64), minlength=2),
+        "foes_surprised": np.bincount(foes_surprised.astype(np.int64), minlength=2),
+        "foes_fled": np.bincount(fled.sum(axis=1)),
+    }

@@ -441,7 +441,7 @@ def fight_command(
     fighters = _roster(Path(party)) + _roster(Path(foes))
     results = []
     for rules in _rulesets(ruleset, versus):
-        with _progress(not as_json, f"{runs:,} fights under {rules.name}", 50) as tell:
+        with _progress(not as_json, f"{runs:,} fights under {rules.name}", runs) as tell:
             odds = simulate_fight(
                 rules,
                 fighters,
