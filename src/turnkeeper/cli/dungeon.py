@@ -68,6 +68,12 @@ def turn_command(
     no_hide: bool = typer.Option(
         False, "--no-hide", help="Do not hide from what is heard coming [EX-ENC-5]."
     ),
+    both_unaware: bool = typer.Option(
+        False,
+        "--both-unaware",
+        help="The party and what it meets come on each other unawares: everyone rolls "
+        "WIS/Scout against the difficulty (the text's 9); any who lose are surprised [EX-SUR-4].",
+    ),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     dice: str | None = DiceOption,
@@ -97,6 +103,7 @@ def turn_command(
             level=level,
             area=area,
             hide=not no_hide,
+            both_unaware=both_unaware,
         )
 
     run(db, campaign, command, as_json, dice, player=player)

@@ -205,7 +205,10 @@ def _by_movement(
             party_surprised=len(losers) == len(members),
             foes_surprised=len(foe_losers) == len(foe_members),
             rule="EX-SUR-4",
-            reason=f"both may be surprised: each rolls WIS/Scout against {rules.both_difficulty}",
+            reason=(
+                f"both may be surprised: each rolls WIS/Scout against {rules.both_difficulty}; "
+                f"{len(foe_losers)} of {len(foe_members)} foes lose"
+            ),
             rolls=rolls + foe_rolls,
             surprised_members=losers,
             foes_surprised_count=len(foe_losers),

@@ -37,6 +37,7 @@ class TurnSituation:
     mode: MovementMode | None = None
     hiding: bool = False
     occupied: bool = False
+    both_unaware: bool = False
 
     @property
     def approach(self) -> Approach:
@@ -74,6 +75,7 @@ def meet_encounter(draft: Draft, dice: DiceSource, situation: TurnSituation) -> 
         ),
         party_has_light=not state.light.dark,
         foes_in_darkness=not visit.site.site.lit,
+        both_may_be_surprised=situation.both_unaware,
     )
     met = roll_encounter(
         state.ruleset,

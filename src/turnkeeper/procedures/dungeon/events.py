@@ -239,6 +239,9 @@ class EncounterRolled(Event):
         surprise = who.get(e.free_round or "", "no one is surprised")
         if e.party_surprised and e.foes_surprised:
             surprise = "both sides are surprised"
+        elif e.surprised_members and not e.party_surprised:  # EX-SUR-4: any who lose
+            names = [*e.surprised_members, *(["the foes"] if e.foes_surprised else [])]
+            surprise = f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} surprised"
         hid = "; the party hides" if e.concealed else ""
         return (
             f"encounter: {e.number} {e.creature} at {e.distance_ft} ft{mood}; "

@@ -99,6 +99,8 @@ class Turn:
     ``door``: the party comes to a door or barrier this turn (EX-MOV-3 halts a running
     party). ``level`` and ``area`` move the party's position (areas may be off the lanes,
     occupied, or offer a hiding place). ``hide``: hide from what is heard coming (EX-ENC-5).
+    ``both_unaware``: the referee judges that the party and what it meets come on each other
+    unawares (EX-SUR-4: both may be surprised), so nobody hides.
     """
 
     mode: str | None = None
@@ -108,6 +110,7 @@ class Turn:
     level: int | None = None
     area: str | None = None
     hide: bool = True
+    both_unaware: bool = False
 
 
 @dataclass(frozen=True)
@@ -221,6 +224,12 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
             f"an encounter with {visit.encounter.creature} is under way: fight it (combat) "
             "or go on exploring with `turnkeeper site resume`"
         )
+    if command.both_unaware and state.ruleset.surprise.method != "movement":
+        raise IllegalCommandError(
+            "both sides unaware is the Exploration text's check (EX-SUR-4: everyone rolls "
+            f"WIS/Scout against a difficulty); {state.ruleset.name} settles surprise "
+            "otherwise: leave out --both-unaware"
+        )
     mode_name, mode = movement_mode(state, command.mode)
     level_number = visit.level if command.level is None else command.level
     level = visit.site.level(level_number)
@@ -255,9 +264,10 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
             resting=resting,
         )
     )
-    hiding = command.hide and bool(area and area.hiding_place)
+    hiding = command.hide and bool(area and area.hiding_place) and not command.both_unaware
     off_lanes = command.skip_check or bool(area and area.off_lanes)
-    situation = TurnSituation(mode_name, mode, hiding, bool(area and area.occupied))
+    occupied = bool(area and area.occupied)
+    situation = TurnSituation(mode_name, mode, hiding, occupied, command.both_unaware)
     rested = turn_check(this_turn, dice, turn, situation, command.noisy, off_lanes, rolled)
     if not rested:
         wait(this_turn, this_turn.state.scales.turn, dice)
