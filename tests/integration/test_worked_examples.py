@@ -324,11 +324,27 @@ def test_tp_disc_3_a_secret_takes_all_the_days_tp_from_its_start(tmp_path: Path,
     db = _moor(tk, tmp_path)
     day = tk(db, "search", "--all-day", "--dice", "5,5")
     assert (day["tp_spent"], day["date"]) == ("4", "1-01-02 00:00")
+    assert dice_at(day) == [("first", "1-01-01 12:00"), ("last", "1-01-02 00:00")]
     assert "Sealed Vault" in json.dumps(records(day, "wilderness.features_found"))
     tk(db, "camp", "--dice", "5")
     tk(db, "travel", "s", "--dice", "5")
     with pytest.raises(IllegalCommandError, match="TP-DISC-3"):
         tk(db, "search", "--all-day")
+
+
+def test_tp_disc_3_an_encounter_after_the_first_tp_breaks_the_days_search_off(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """TP-DISC-3 with TP-WENC-2: the die is "rolled after the party has spent its first
+    travel point", so in a whole day's search it falls at 12:00; an encounter there (1)
+    breaks the search off: 1 TP spent, the secret not found ("only ... if the party spends
+    all of its travel points at once searching")."""
+    db = _moor(tk, tmp_path)
+    day = tk(db, "search", "--all-day", "--dice", "1")
+    assert (day["tp_spent"], day["date"]) == ("1", "1-01-01 12:00")
+    assert "wilderness.encounter" in kinds(day)
+    assert "wilderness.features_found" not in kinds(day)
+    assert "the search is broken off with 3 TP of it unspent" in json.dumps(day)
 
 
 # --- Exploration --------------------------------------------------------------------------

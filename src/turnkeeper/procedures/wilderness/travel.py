@@ -30,7 +30,7 @@ from fractions import Fraction
 
 from turnkeeper.dice import DiceSource, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError
-from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.events import Event, NoteMade
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState, wilderness_of
 from turnkeeper.kernel.wilderness_state import Movement, WildernessState
@@ -332,7 +332,7 @@ def camp(draft: Draft, command: Camp, dice: DiceSource) -> None:
 
 def search(draft: Draft, command: Search, dice: DiceSource) -> None:
     """Search the party's hex (TP-DISC-2, TP-DISC-3); the TP spent count for the die's
-    exploring schedule (TP-WENC-2)."""
+    exploring schedule (TP-WENC-2), which falls at its moment even in mid-search."""
     moving = draft.fork(_ON_THE_MOVE)
     wild = _wild(moving)
     rules = draft.state.ruleset
@@ -366,6 +366,18 @@ def search(draft: Draft, command: Search, dice: DiceSource) -> None:
         )
     if owed:
         forage(moving, dice, Movement.EXPLORE, command.waning)
+    # TP-WENC-2: the die falls after the first TP even in mid-search; an encounter there
+    # breaks the search off, the TP spent so far spent and nothing found.
+    while (due := next_check_in(moving, Movement.EXPLORE)) is not None and due < cost:
+        before = _wild(moving).tp_spent
+        moving.add(TravelPointsSpent(amount=due, on=on))
+        pass_watches(moving, before, dice)
+        cost -= due
+        if checks(moving, before, Movement.EXPLORE, dice, command.waning):
+            broken = f"the search is broken off with {format_mixed(cost)} TP of it unspent"
+            moving.add(NoteMade(text=broken + ": nothing is found"))
+            draft.add(*moving.events)
+            return
     before = _wild(moving).tp_spent
     moving.add(TravelPointsSpent(amount=cost, on=on))
     pass_watches(moving, before, dice)
