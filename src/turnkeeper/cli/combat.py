@@ -17,12 +17,18 @@ from rich.text import Text
 from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
 from turnkeeper.cli.runner import open_campaigns, run
-from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
+from turnkeeper.errors import IllegalCommandError, NotFoundError
 from turnkeeper.files import read_text
 from turnkeeper.kernel.combat_state import Combatant, CombatState, Side
 from turnkeeper.procedures.combat.actions import held, parse_action
 from turnkeeper.procedures.combat.campaign import StartFight
-from turnkeeper.procedures.combat.roster import RosterError, parse_monster, parse_roster
+from turnkeeper.procedures.combat.roster import (
+    RosterError,
+    parse_monster,
+    parse_roster,
+    parse_side,
+    parse_surprised,
+)
 from turnkeeper.procedures.combat.round import (
     AnnounceDone,
     Attack,
@@ -60,14 +66,6 @@ _AWARE = typer.Option(None, "--aware", help="A side that cannot be surprised.")
 _THEN = typer.Option(
     None, "--then", help="A further action, ACTION or ACTION:TARGET (repeat for more)."
 )
-_SIDES = {"party": Side.PARTY, "opposition": Side.OPPOSITION, "foes": Side.OPPOSITION}
-
-
-def _side(text: str, option: str) -> Side:
-    try:
-        return _SIDES[text.strip().lower()]
-    except KeyError:
-        raise TurnkeeperError(f"{option} {text!r}: say party or foes") from None
 
 
 def _sides(
@@ -164,22 +162,13 @@ def start(
     `turnkeeper combat start --monster "Rat:hd=1,ac=12,count=3" --surprise foes`.
     """
     allies, opposition = _sides([Path(f) for f in foes or []], monster or [], ally or [])
-    surprised: frozenset[Side] | None = None
-    if surprise is not None:
-        choice = surprise.strip().lower()
-        surprised = (
-            frozenset()
-            if choice == "none"
-            else frozenset(Side)
-            if choice == "both"
-            else frozenset({_side(choice, "--surprise")})
-        )
+    surprised = parse_surprised(surprise) if surprise is not None else None
     command = StartFight(
         foes=opposition,
         allies=allies,
         surprised=surprised,
-        aware=frozenset(_side(a, "--aware") for a in aware or []),
-        attackers=_side(attackers, "--attackers") if attackers else None,
+        aware=frozenset(parse_side(a, "--aware") for a in aware or []),
+        attackers=parse_side(attackers, "--attackers") if attackers else None,
     )
     run(db, campaign, command, as_json, dice)
 
@@ -301,7 +290,7 @@ def announce_done(
 
     Example: `turnkeeper combat announce-done foes`.
     """
-    run(db, campaign, AnnounceDone(_side(side, "side")), as_json)
+    run(db, campaign, AnnounceDone(parse_side(side, "side")), as_json)
 
 
 @combat_app.command("pin")
@@ -333,5 +322,5 @@ def end(
 
     Example: `turnkeeper combat end --winner party`.
     """
-    command = EndCombat(_side(winner, "--winner") if winner else None)
+    command = EndCombat(parse_side(winner, "--winner") if winner else None)
     run(db, campaign, command, as_json, dice)

@@ -20,9 +20,14 @@ from rich.table import Table
 from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.errors import NotFoundError, TurnkeeperError
 from turnkeeper.files import read_text
-from turnkeeper.kernel.combat_state import Combatant, Side
+from turnkeeper.kernel.combat_state import Combatant
 from turnkeeper.kernel.party import Character, Party, load_party
-from turnkeeper.procedures.combat.roster import RosterError, parse_roster
+from turnkeeper.procedures.combat.roster import (
+    RosterError,
+    parse_roster,
+    parse_side,
+    parse_surprised,
+)
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.world.hexes import Hex
@@ -358,28 +363,6 @@ def _four_travellers() -> Party:
 # --- simulate fight ---------------------------------------------------------------------------
 
 
-_SIDES = {"party": Side.PARTY, "foes": Side.OPPOSITION, "opposition": Side.OPPOSITION}
-
-
-def _side(text: str, option: str) -> Side:
-    try:
-        return _SIDES[text.strip().lower()]
-    except KeyError:
-        raise TurnkeeperError(f"{option} {text!r}: say party or foes") from None
-
-
-def _surprised(text: str | None) -> frozenset[Side] | None:
-    """--surprise party|foes|both|none; None lets the ruleset roll."""
-    if text is None:
-        return None
-    choice = text.strip().lower()
-    if choice == "none":
-        return frozenset()
-    if choice == "both":
-        return frozenset(Side)
-    return frozenset({_side(choice, "--surprise")})
-
-
 def _roster(path: Path) -> list[Combatant]:
     """A roster file's combatants on the sides it gives: [[characters]] and [[allies]] with
     the party, [[foes]] against it (CB-SIDE-1)."""
@@ -450,9 +433,9 @@ def fight_command(
                 progress=tell,
                 range_rounds=range_rounds,
                 shooters=tuple(shooter or ()),
-                surprised=_surprised(surprise),
-                aware=frozenset(_side(a, "--aware") for a in aware or ()),
-                attackers=_side(attackers, "--attackers") if attackers else None,
+                surprised=parse_surprised(surprise) if surprise is not None else None,
+                aware=frozenset(parse_side(a, "--aware") for a in aware or ()),
+                attackers=parse_side(attackers, "--attackers") if attackers else None,
             )
         results.append((rules.name, odds))
     records = [{"ruleset": name, "seed": seed, **odds.to_dict()} for name, odds in results]

@@ -138,6 +138,36 @@ def parse_monster(text: str, side: Side = Side.OPPOSITION) -> list[Combatant]:
     return _combatant(entry, side, f"monster {text!r}")
 
 
+SIDE_WORDS = {"party": Side.PARTY, "foes": Side.OPPOSITION, "opposition": Side.OPPOSITION}
+"""How the referee names a side: the party, or its foes (the opposition)."""
+
+
+def parse_side(text: str, option: str = "side") -> Side:
+    """The side ``text`` names; one error naming ``option`` when it names none.
+
+    >>> parse_side(" Foes "), parse_side("party")
+    (<Side.OPPOSITION: 'opposition'>, <Side.PARTY: 'party'>)
+    """
+    try:
+        return SIDE_WORDS[text.strip().lower()]
+    except KeyError:
+        raise RosterError(f"{option} {text!r}: say party or foes") from None
+
+
+def parse_surprised(text: str, option: str = "--surprise") -> frozenset[Side]:
+    """Who is surprised: ``party``, ``foes``, ``both`` or ``none``.
+
+    >>> sorted(side.value for side in parse_surprised("both")), parse_surprised("none")
+    (['opposition', 'party'], frozenset())
+    """
+    choice = text.strip().lower()
+    if choice == "none":
+        return frozenset()
+    if choice == "both":
+        return frozenset(Side)
+    return frozenset({parse_side(choice, option)})
+
+
 def encounter_foes(creature: str, number: int) -> list[Combatant]:
     """The foes of a rolled encounter, on the roster's defaults: ``creature 1`` to ``number``.
 
