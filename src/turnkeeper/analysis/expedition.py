@@ -160,17 +160,11 @@ def summarise(counts: Ints) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
-class ExpeditionOdds:
-    """What many expeditions say: a histogram per column (encounters, torches used...)."""
+class ColumnOdds:
+    """Many runs' histograms, one per column, as a simulator gives them back."""
 
-    ruleset: str
-    mode: str | None
-    turns: int
-    turn_minutes: int
     runs: int
-    seed: int
-    columns: Histograms = field(repr=False)
+    columns: Histograms
 
     def summary(self, column: str) -> dict[str, Any]:
         """The column's mean, quartiles, least and most."""
@@ -180,6 +174,19 @@ class ExpeditionOdds:
         """The column's histogram as shares of the runs, for a plot."""
         counts = self.columns[column]
         return {int(v): Fraction(int(counts[v]), self.runs) for v in np.flatnonzero(counts)}
+
+
+@dataclass(frozen=True)
+class ExpeditionOdds(ColumnOdds):
+    """What many expeditions say: a histogram per column (encounters, torches used...)."""
+
+    ruleset: str
+    mode: str | None
+    turns: int
+    turn_minutes: int
+    runs: int
+    seed: int
+    columns: Histograms = field(repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able, for ``--json``: every column's summary and histogram."""

@@ -33,12 +33,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from turnkeeper.analysis.expedition import (
+    ColumnOdds,
     Histograms,
     State,
     check_bounds,
     column_data,
     in_chunks,
-    summarise,
     use_usage_dice,
 )
 from turnkeeper.clock.calendar import date_at
@@ -128,7 +128,7 @@ class Journey:
 
 
 @dataclass(frozen=True)
-class JourneyOdds:
+class JourneyOdds(ColumnOdds):
     """What many journeys say: a histogram per column (days, TP, encounters, times lost...)."""
 
     ruleset: str
@@ -137,13 +137,6 @@ class JourneyOdds:
     runs: int
     seed: int
     columns: Histograms
-
-    def summary(self, column: str) -> dict[str, Any]:
-        return summarise(self.columns[column])
-
-    def shares(self, column: str) -> dict[int, Fraction]:
-        counts = self.columns[column]
-        return {int(v): Fraction(int(counts[v]), self.runs) for v in np.flatnonzero(counts)}
 
     def to_dict(self) -> dict[str, Any]:
         return {
