@@ -57,11 +57,15 @@ Bags = dict[Bag, Fraction]
 _ZERO = icepool.Die([0])
 
 
-def _check_cost(what: object, pairs: int) -> None:
-    if pairs > MAX_EXACT_PAIRS:
+#: The same limit for weighing a pool bag by bag, which costs some ten times more a pair.
+MAX_BAG_PAIRS = MAX_EXACT_PAIRS // 10
+
+
+def _check_cost(what: object, pairs: int, limit: int = MAX_EXACT_PAIRS) -> None:
+    if pairs > limit:
         raise DiceNotationError(
             f"{what}: too many outcomes to weigh exactly (about {pairs:,} combinations, "
-            f"the limit is {MAX_EXACT_PAIRS:,}); use fewer dice or smaller dice"
+            f"the limit is {limit:,}); use fewer dice or smaller dice"
         )
 
 
@@ -108,7 +112,7 @@ def exact_die(node: Node, values: Mapping[str, int]) -> icepool.Die:
     assert pool is not None
     if pool.dice is None:
         members = [exact_die(member, values) for member in pool.members]
-        return _weigh_pool(_pool_of_members(members, pool), pool.steps, None, pool)
+        return _weigh_pool(_pool_of_members(members, pool, node), pool.steps, None, node)
     return _exact_dice(pool, _count(pool.dice, values))
 
 
@@ -147,16 +151,16 @@ def _exact_dice(pool: Pool, count: int) -> icepool.Die:
     faces = range(1, sides + 1)
     if not shared:
         # Each die's fate is its own: add up what each die comes to.
-        one = _OneDie(own, sides)
+        one = _OneDie(own, sides, pool.dice)
         return _sum_of(count, icepool.Die([one.start(face) for face in faces]), pool.dice)
     keep = _ranked_keep(shared)
     if keep is not None and all(step.kind in ("rr", "ro", "mi", "ma") for step in own):
         # Every die still one value: icepool keeps the highest or lowest of the pool.
-        one = _OneDie(own, sides)
+        one = _OneDie(own, sides, pool.dice)
         single = icepool.Die([one.start(face) for face in faces])
         return _keep_ranked(single, count, keep, pool.dice)
-    one = _OneDie(own, sides, bags=True)
-    bag = _mix([one.start(face) for face in faces])
+    one = _OneDie(own, sides, pool.dice, bags=True)
+    bag = _mix([one.start(face) for face in faces], pool.dice)
     return _weigh_pool(_pool_of_bags([bag] * count, shared, pool.dice), shared, sides, pool.dice)
 
 
@@ -190,8 +194,11 @@ class _OneDie:
     acted (with the dice its explosions add): its total as an icepool die, or with
     ``bags`` the chances of its kept values."""
 
-    def __init__(self, stages: tuple[Step, ...], sides: int, bags: bool = False) -> None:
-        self.stages, self.faces = stages, range(1, sides + 1)
+    def __init__(
+        self, stages: tuple[Step, ...], sides: int, what: object, bags: bool = False
+    ) -> None:
+        self.stages, self.faces, self.what = stages, range(1, sides + 1), what
+        self.spent = 0  # bags made so far, all chains together
         self.bags = bags
         self._from: dict[tuple[int, Number], Any] = {}
         self._new: dict[tuple[int, int], Any] = {}
@@ -207,10 +214,14 @@ class _OneDie:
         return {(): Fraction(1)} if self.bags else _ZERO
 
     def _add(self, a: Any, b: Any) -> Any:
-        return _add_bags(a, b) if self.bags else a + b
+        if not self.bags:
+            return a + b
+        self.spent += len(a) * len(b)
+        _check_cost(self.what, self.spent, MAX_BAG_PAIRS)
+        return _add_bags(a, b, self.what)
 
     def _mix(self, choices: list[Any]) -> Any:
-        return _mix(choices) if self.bags else icepool.Die(choices)
+        return _mix(choices, self.what) if self.bags else icepool.Die(choices)
 
     def _after(self, at: int, value: Number) -> Any:
         """What a die now showing ``value`` adds once steps ``at`` onwards have acted."""
@@ -265,7 +276,9 @@ class _OneDie:
         return self._new[key]
 
 
-def _add_bags(a: Bags, b: Bags) -> Bags:
+def _add_bags(a: Bags, b: Bags, what: object) -> Bags:
+    # Chains of explosions multiply bags fast (1d9e>1kh1): refuse before they fill memory.
+    _check_cost(what, len(a) * len(b), MAX_BAG_PAIRS)
     joined: Bags = {}
     for bag_a, p in a.items():
         for bag_b, q in b.items():
@@ -274,9 +287,10 @@ def _add_bags(a: Bags, b: Bags) -> Bags:
     return joined
 
 
-def _mix(choices: list[Bags]) -> Bags:
+def _mix(choices: list[Bags], what: object) -> Bags:
     """Each of ``choices`` equally likely."""
     share = Fraction(1, len(choices))
+    _check_cost(what, sum(map(len, choices)), MAX_BAG_PAIRS)
     mixed: Bags = {}
     for bags in choices:
         for bag, p in bags.items():
@@ -304,8 +318,10 @@ def _trim_for(steps_left: tuple[Step, ...]) -> Callable[[Bag], tuple[Bag, Bag]]:
 def _pool_of_bags(bags: list[Bags], shared: tuple[Step, ...], what: object) -> Tracked:
     trim = _trim_for(shared)
     pool: Tracked = {((), 0): Fraction(1)}
+    spent = 0
     for bag_chances in bags:
-        _check_cost(what, len(pool) * len(bag_chances))
+        spent += len(pool) * len(bag_chances)
+        _check_cost(what, spent, MAX_BAG_PAIRS)
         gathered: Tracked = {}
         for (tracked, rest), p in pool.items():
             for bag, q in bag_chances.items():
@@ -316,12 +332,12 @@ def _pool_of_bags(bags: list[Bags], shared: tuple[Step, ...], what: object) -> T
     return pool
 
 
-def _pool_of_members(members: list[icepool.Die], pool: Pool) -> Tracked:
+def _pool_of_members(members: list[icepool.Die], pool: Pool, what: object) -> Tracked:
     bags: list[Bags] = []
     for member in members:
         denominator = member.denominator()
         bags.append({(outcome,): Fraction(q, denominator) for outcome, q in member.items()})
-    return _pool_of_bags(bags, pool.steps, pool)
+    return _pool_of_bags(bags, pool.steps, what)
 
 
 def _weigh_pool(
@@ -343,15 +359,18 @@ def _weigh_pool(
     if sides is not None:
         last_shared = max(i for i, step in enumerate(stages) if not step.per_die or i == 0)
     tail = stages[last_shared + 1 :]
+    spent = 0
     for step in stages[: last_shared + 1]:
-        _check_cost(what, len(bags) * (sides or 1))
         after: Bags = {}
         for bag, p in bags.items():
-            for result, q in _act(step, bag, sides, what).items():
+            results = _act(step, bag, sides, what)
+            spent += len(results)
+            _check_cost(what, spent, MAX_BAG_PAIRS)
+            for result, q in results.items():
                 after[result] = after.get(result, Fraction(0)) + p * q
         bags = after
     if tail and sides is not None:
-        one = _OneDie(tail, sides)
+        one = _OneDie(tail, sides, what)
         _check_cost(what, len(bags) * sides * len(tail))
         return icepool.Die(
             [sum((one.from_value(v) for v in bag), _ZERO) for bag in bags],
@@ -401,35 +420,35 @@ def _act(step: Step, bag: Bag, sides: int | None, what: object) -> Bags:
         return {tuple(v for i, v in enumerate(bag) if (i in chosen) == (kind == "k")): Fraction(1)}
     assert sides is not None
     faces = range(1, sides + 1)
-    fresh: Bags = _mix([{(f,): Fraction(1)} for f in faces])
+    fresh: Bags = _mix([{(f,): Fraction(1)} for f in faces], what)
     if kind == "ra":
         if not _picks(step, bag, most=1):
             return {bag: Fraction(1)}
-        return _add_bags({bag: Fraction(1)}, fresh)
+        return _add_bags({bag: Fraction(1)}, fresh, what)
     if kind == "ro":
         chosen = set(_picks(step, bag))
         result: Bags = {tuple(v for i, v in enumerate(bag) if i not in chosen): Fraction(1)}
         for _ in chosen:
-            _check_cost(what, len(result) * sides)
-            result = _add_bags(result, fresh)
+            _check_cost(what, len(result) * sides, MAX_BAG_PAIRS)
+            result = _add_bags(result, fresh, what)
         return result
     if kind == "e" and not step.by_rank:
         # Each die picked by its face starts its own chain, as the die-by-die reckoning does.
         result = {bag: Fraction(1)}
-        chain = _OneDie((step,), sides, bags=True).new_die()
+        chain = _OneDie((step,), sides, what, bags=True).new_die()
         for _ in _picks(step, bag):
-            _check_cost(what, len(result) * len(chain))
-            result = _add_bags(result, chain)
+            _check_cost(what, len(result) * len(chain), MAX_BAG_PAIRS)
+            result = _add_bags(result, chain, what)
         return result
     if kind == "e":
         return _explode_by_rank(step, bag, fresh, what)
     # rr and mi/ma only come here after a step that looked at the whole pool.
     if kind == "rr":
         chosen = set(_picks(step, bag))
-        again = _mix([{(f,): Fraction(1)} for f in faces if not step.picks_by_value(f)])
+        again = _mix([{(f,): Fraction(1)} for f in faces if not step.picks_by_value(f)], what)
         result = {tuple(v for i, v in enumerate(bag) if i not in chosen): Fraction(1)}
         for _ in chosen:
-            result = _add_bags(result, again)
+            result = _add_bags(result, again, what)
         return result
     bound = step.selectors[0].value
     pick = max if kind == "mi" else min
@@ -453,11 +472,11 @@ def _explode_by_rank(step: Step, bag: Bag, fresh: Bags, what: object) -> Bags:
                 continue
             added: Bags = {(): Fraction(1)}
             for _n in range(count):
-                added = _add_bags(added, fresh)
+                added = _add_bags(added, fresh, what)
             for extra, q in added.items():
                 key = (whole, extra)
                 following[key] = following.get(key, Fraction(0)) + p * q
-        _check_cost(what, len(following) * len(fresh))
+        _check_cost(what, len(following) * len(fresh), MAX_BAG_PAIRS)
         states = following
         if not states:
             break

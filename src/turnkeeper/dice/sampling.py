@@ -25,8 +25,10 @@ from turnkeeper.dice.nodes import (
     BinOp,
     Const,
     Dice,
+    Group,
     Name,
     Node,
+    NumberSet,
     Pool,
     Signed,
     Step,
@@ -390,6 +392,36 @@ def sample(
     """``n`` independent totals of ``expression`` at once, for simulation: int64, ``(n,)``."""
     if n < 0:
         raise DiceNotationError(f"cannot draw {n} samples")
-    drawn = sample_array(expression.tree, n, rng, {} if values is None else values)
+    given = {} if values is None else values
+    batch = max(1, MAX_BATCH_DICE // _most_dice(expression.tree, given))
+    parts = [
+        sample_array(expression.tree, min(batch, n - start), rng, given)
+        for start in range(0, n, batch)
+    ]
+    drawn = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
     # As a roll's total: cut toward zero (astype truncates).
-    return drawn if drawn.dtype == np.int64 else drawn.astype(np.int64)
+    return np.asarray(drawn, dtype=np.int64)
+
+
+#: The most dice the samples drawn at once may hold: many samples of many exploding dice
+#: (1000d6e>1) are drawn in batches rather than filling memory.
+MAX_BATCH_DICE = 1 << 22
+
+
+def _most_dice(node: Node, values: Mapping[str, int]) -> int:
+    """About the most dice one sample of a tree may roll (every explosion chain at its bound)."""
+    if isinstance(node, Dice):
+        count = node.count if isinstance(node.count, int) else 1
+        if isinstance(node.count, str):
+            count = max(values.get(node.count, 1), 1)
+        grows = sum(EXPLODE_DEPTH if op.kind == "e" else 1 for op in node.ops if op.kind in "era")
+        return max(count, 1) * (1 + grows)
+    if isinstance(node, Signed | Annotated):
+        return _most_dice(node.operand, values)
+    if isinstance(node, Group):
+        return _most_dice(node.inner, values)
+    if isinstance(node, BinOp):
+        return _most_dice(node.left, values) + _most_dice(node.right, values)
+    if isinstance(node, NumberSet):
+        return sum(_most_dice(item, values) for item in node.items) + 1
+    return 1

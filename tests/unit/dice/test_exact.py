@@ -124,3 +124,21 @@ def test_too_costly_exact_odds_are_refused_at_once(text: str) -> None:
     # These took from 30 s to minutes; a designer gets one clear error instead.
     with pytest.raises(DiceNotationError, match="too many outcomes to weigh exactly"):
         distribution(parse(text))
+
+
+@pytest.mark.parametrize(
+    "text", ["1d9e>1kh1", "9d9e9kh9", "10d10eh5", "(9d9, 9d9, 9d9, 9d9, 9d9)kh2"]
+)
+def test_pools_too_large_to_weigh_are_refused_within_seconds(text: str) -> None:
+    """Pools weighed bag by bag (explosions before a keep, highest/lowest picks) have their
+    own, lower limit, checked on the work done so far: these filled memory for minutes."""
+    with pytest.raises(DiceNotationError, match="too many outcomes to weigh exactly"):
+        distribution(parse(text))
+
+
+def test_many_exploding_dice_are_sampled_in_batches() -> None:
+    # 1000 dice exploding on 2 to 6: 20,000 samples drawn at once filled memory; these
+    # come in batches of about 200.
+    drawn = sample(parse("1000d6e>1"), 1_000, np.random.default_rng(3))
+    assert drawn.shape == (1_000,)
+    assert abs(drawn.mean() - 1000 * 3.5 * 6) < 500  # each chain about six dice
