@@ -102,6 +102,8 @@ def journey() -> Scenario:
         Camp(),
         Travel("1206", explore=True),
         Camp(),
+        Travel("1206", explore=True),  # the move an encounter halted mid-hex (TP-WENC-2)
+        Camp(),
         Search(all_day=True),
         Camp(),
         Travel("village-1"),

@@ -51,7 +51,10 @@ class Character(Model):
     healed_day: int | None = Field(None, description="The day of the last daily healing.")
     damage: str = Field("d6", description="PG-ATK-2: the weapon's damage, a dice expression.")
     attack_bonus: int = Field(
-        0, description="PG-ATK-2: the hit bonus (HB) and any magic weapon's, added to attacks."
+        0,
+        description="PG-ATK-2: the hit bonus (HB) and any magic weapon's, added to attacks.",
+        # left out at 0, so the journals of parties without one stay as they were
+        exclude_if=lambda bonus: bonus == 0,
     )
 
     @field_validator("damage")
