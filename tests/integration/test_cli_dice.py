@@ -93,6 +93,8 @@ def test_d20s_readme_comment_and_annotations_print_as_text() -> None:
     assert code == 0
     assert "to hit: 3d6 (3, 2, 2) [fire] + 1d4 (3) [piercing] = 10" in out
     assert "comment" not in json.loads(_run("roll", "1d20", "--json")[1])
+    code, out = _run("odds", "2d6 [fire]")
+    assert code == 0 and "odds of 2d6 [fire]" in out
 
 
 def test_roll_for_people_shows_the_breakdown() -> None:

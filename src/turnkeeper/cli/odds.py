@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.options import SetOption, set_values
@@ -225,7 +226,7 @@ def _render_table(title: str, distribution: dict[int, Fraction], mean: Fraction,
         if summarised
         else [(str(outcome), chance) for outcome, chance in distribution.items()]
     )
-    table = Table(title=title)
+    table = Table(title=Text(title))  # the player's notation ([fire]) is never markup
     table.add_column("results" if summarised else "result", justify="right")
     table.add_column("chance", justify="right")
     table.add_column("at least", justify="right")
