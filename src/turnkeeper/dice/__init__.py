@@ -1,9 +1,10 @@
 """Dice: notation, recorded rolls, exact odds, sampling, and usage dice.
 
-One grammar (``dice.lark``, after avrae/d20) is parsed once into a tree; the tree is rolled
-with an injected dice source, weighed exactly with icepool (:mod:`turnkeeper.dice.exact`), or
-sampled with numpy (:mod:`turnkeeper.dice.sampling`). Those two load only when imported, so
-rolling dice never pays for them.
+One grammar (``dice.lark``: avrae/d20's notation with d20's meaning, docs/dice.md; d% is a
+d100) is parsed once into a tree; the tree is rolled with an injected dice source, weighed
+exactly with icepool (:mod:`turnkeeper.dice.exact`), or sampled with numpy
+(:mod:`turnkeeper.dice.sampling`). Those two load only when imported, so rolling dice never
+pays for them.
 
 >>> from turnkeeper.dice import SeededDice, TypedDice, parse, roll
 >>> roll("2d6+1", TypedDice([3, 5])).breakdown
@@ -11,6 +12,8 @@ rolling dice never pays for them.
 >>> from turnkeeper.dice.exact import mean
 >>> mean(parse("2d20kl1"))
 Fraction(287, 40)
+>>> roll("(1d4, 2+2, 3d6kl1)kh1", TypedDice([1, 6, 5, 2])).breakdown
+'(~~1d4 (1)~~, 2 + 2, ~~3d6kl1 (~~6~~, ~~5~~, 2)~~)kh1 = 4'
 """
 
 from turnkeeper.dice.expression import Expression, format_fraction, format_mixed, parse, roll
