@@ -29,6 +29,7 @@ from turnkeeper.procedures.combat import (
     StartFight,
     damage_events,
     decide_in_campaign,
+    with_countdowns,
 )
 from turnkeeper.procedures.dungeon import DungeonCommand, EncounterEnded, decide_dungeon
 from turnkeeper.procedures.scenes import SceneCommand, campaign_scene_events
@@ -254,9 +255,8 @@ def _damage(state: CampaignState, command: Damage, dice: DiceSource) -> list[Eve
     if combatant is not None:
         if amount < 1:
             raise IllegalCommandError(f"damage must be at least 1, not {amount}")
-        return list(
-            damage_events(combatant, amount, state.ruleset, cause=command.reason, rolls=rolls)
-        )
+        wounds = damage_events(combatant, amount, state.ruleset, cause=command.reason, rolls=rolls)
+        return with_countdowns(state, list(wounds))
     events = hit_points.damage(state, command.target, amount, command.reason)
     return _with_rolls(events, rolls)
 

@@ -51,6 +51,7 @@ from turnkeeper.procedures.combat.campaign import (
     StartFight,
     decide_in_campaign,
     party_combatants,
+    with_countdowns,
 )
 from turnkeeper.procedures.combat.events import (
     CombatEvent,
@@ -122,4 +123,5 @@ __all__ = [
     "settle_surprise",
     "treasure",
     "winner_of",
+    "with_countdowns",
 ]

@@ -3,7 +3,9 @@
 The command table hands the combat commands to :func:`decide_in_campaign`. The fight lives
 in ``CampaignState.combat``; each round moves the campaign clock on by the ruleset's round
 length; the end of a fight writes the characters' hit points and conditions back to the
-party (PG-HP-1); the command table adds what a fight's end means elsewhere (the site's
+party (PG-HP-1); a wound dealt or an action taken in the fight ticks the countdowns that
+listen for its taker's wounds or actions (DG-CD-4), as they do out of a fight; the command
+table adds what a fight's end means elsewhere (the site's
 encounter settled, the rest due at once, EX-REST-2).
 """
 
@@ -17,10 +19,18 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.combat_state import Combatant, CombatState, Condition, Side
 from turnkeeper.kernel.events import Event
 from turnkeeper.kernel.state import CampaignState
+from turnkeeper.procedures.combat.outcomes import (
+    ActionTaken,
+    AttackMade,
+    Damaged,
+    MagicRolled,
+    Moved,
+)
 from turnkeeper.procedures.combat.roster import encounter_foes
-from turnkeeper.procedures.combat.round import StartCombat, decide_combat
+from turnkeeper.procedures.combat.round import DOWN, StartCombat, decide_combat
+from turnkeeper.procedures.countdowns import trigger
 
-__all__ = ["StartFight", "decide_in_campaign", "party_combatants"]
+__all__ = ["StartFight", "decide_in_campaign", "party_combatants", "with_countdowns"]
 
 _CONDITIONS = {c.value: c for c in Condition}
 
@@ -102,9 +112,46 @@ def _start(state: CampaignState, command: StartFight, dice: DiceSource) -> list[
     return list(decide_combat(CombatState(), start, state.ruleset, dice))
 
 
+def _acted(event: Event) -> str | None:
+    """Who took an action, if ``event`` is one taken (a blow, a move, a spell, a deed)."""
+    if isinstance(event, AttackMade):
+        return event.attacker
+    if isinstance(event, Moved):
+        return event.actor
+    if isinstance(event, MagicRolled):
+        return event.caster
+    if isinstance(event, ActionTaken) and event.text != DOWN:
+        return event.actor
+    return None
+
+
+def with_countdowns(state: CampaignState, events: list[Event]) -> list[Event]:
+    """DG-CD-4: "Taking a wound or taking an action ticks the countdown by 1", in a fight too.
+
+    Each wound (damage of at least 1) ticks the countdowns listening for its taker's wounds
+    as it lands; an actor's turn of actions ticks those listening for their actions once,
+    at its first action (a turn of several things, TP-ACT-1, is one action taken)."""
+    ticked: list[Event] = []
+    acted: set[str] = set()
+    for event in events:
+        ticked.append(event)
+        state = event.apply(state)
+        cause: tuple[str, str] | None = None
+        if isinstance(event, Damaged) and event.amount > 0:
+            cause = ("wound", event.target)
+        elif (actor := _acted(event)) is not None and actor not in acted:
+            acted.add(actor)
+            cause = ("action", actor)
+        if cause is not None:
+            for tick in trigger(state, *cause):
+                ticked.append(tick)
+                state = tick.apply(state)
+    return ticked
+
+
 def decide_in_campaign(state: CampaignState, command: Any, dice: DiceSource) -> list[Event]:
     """The events a combat command causes in a campaign (rules: ``state.ruleset``)."""
     if isinstance(command, StartFight):
         return _start(state, command, dice)
     combat = state.combat or CombatState()
-    return list(decide_combat(combat, command, state.ruleset, dice))
+    return with_countdowns(state, list(decide_combat(combat, command, state.ruleset, dice)))

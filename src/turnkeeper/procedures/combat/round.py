@@ -42,6 +42,7 @@ from turnkeeper.procedures.combat.outcomes import ActionTaken, Damaged, Declared
 from turnkeeper.rules.schema import Ruleset
 
 __all__ = [
+    "DOWN",
     "AnnounceDone",
     "Attack",
     "BeginRound",
@@ -55,6 +56,10 @@ __all__ = [
     "execute",
     "winner_of",
 ]
+
+
+#: What one who is down does with the action they declared: nothing.
+DOWN = "is down and does not act"
 
 
 @dataclass(frozen=True)
@@ -331,9 +336,7 @@ def _resolve(state: CombatState, rules: Ruleset, dice: DiceSource) -> list[Comba
             if declaration is None or name in running.acted:
                 continue
             if name not in able:
-                taken: list[CombatEvent] = [
-                    ActionTaken(actor=name, text="is down and does not act")
-                ]
+                taken: list[CombatEvent] = [ActionTaken(actor=name, text=DOWN)]
             else:
                 taken = _act(running, declaration, rules, dice)
             for event in taken:
