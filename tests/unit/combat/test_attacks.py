@@ -84,17 +84,33 @@ def test_pg_atk_2_fighters_add_str_to_damage(pc, foe, started):
     assert events[1].amount == 5
 
 
-def test_pg_atk_1_ranged_into_melee_strikes_a_random_member(pc, foe, started):
-    # rule: PG-ATK-1: a d3 picks among Bo, Orc and Cy (sorted), then the attack is still rolled.
+def test_pg_atk_1_ranged_into_melee_randomly_strikes_friend_or_foe(pc, foe, started):
+    # rule: PG-ATK-1: "When firing ranged attacks into melee, randomly determine if friend or
+    # foe is attacked": a d2, 1 a friend (a second die picks among Bo and Cy, sorted), 2 the
+    # foe aimed at; the attack roll is still made against whoever is struck.
     state = started(PG, pc("Ann", stats={"DEX": 1}), pc("Bo", ac=10), pc("Cy"), foe("Orc", ac=18))
     state, _ = _attack(PG, state, [1], attacker="Bo", target="Orc")  # Bo closes in (misses)
     state, _ = _attack(PG, state, [1], attacker="Cy", target="Orc")
-    _, events = _attack(PG, state, [1, 9, 2], attacker="Ann", target="Orc", ranged=True)
+    _, events = _attack(PG, state, [1, 1, 9, 2], attacker="Ann", target="Orc", ranged=True)
     shot = events[0]
     assert shot.target == "Bo" and shot.aimed_at == "Orc"
     assert shot.total == 10 and shot.hit  # 9 + DEX 1 against Bo's AC 10
-    _, events = _attack(PG, state, [2, 5], attacker="Ann", target="Orc", ranged=True)
+    assert [r.expression for r in shot.rolls] == ["1d2", "1d2", "d20"]
+    _, events = _attack(PG, state, [1, 2, 5], attacker="Ann", target="Orc", ranged=True)
     assert events[0].target == "Cy"
+    _, events = _attack(PG, state, [2, 16], attacker="Ann", target="Orc", ranged=True)
+    assert (events[0].target, events[0].total, events[0].hit) == ("Orc", 17, False)
+    # Three orcs on Bo alone: still one chance in two of Bo, not one in four.
+    three = started(PG, pc("Ann"), pc("Bo"), foe("Orc 1"), foe("Orc 2"), foe("Orc 3"))
+    for orc in ("Orc 1", "Orc 2", "Orc 3"):
+        three, _ = _attack(PG, three, [1], attacker=orc, target="Bo")
+    _, events = _attack(PG, three, [1, 20, 1], attacker="Ann", target="Orc 2", ranged=True)
+    assert events[0].target == "Bo" and len(events[0].rolls) == 2  # one friend: no second die
+    # No friend of the shooter's in that melee: nobody else to hit, no die.
+    alone = started(PG, pc("Ann"), pc("Bo"), foe("Orc"))
+    alone, _ = _attack(PG, alone, [1], attacker="Bo", target="Orc")
+    _, events = _attack(PG, alone, [1], attacker="Bo", target="Orc", ranged=True)
+    assert events[0].target == "Orc" and [r.expression for r in events[0].rolls] == ["d20"]
     # Under TP no random member: the shot goes where it was aimed.
     tp_state = started(TP, pc("Ann"), pc("Bo"), foe("Orc"))
     tp_state, _ = _attack(TP, tp_state, [1], attacker="Bo", target="Orc")

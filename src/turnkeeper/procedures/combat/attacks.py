@@ -67,9 +67,31 @@ def hits(total: int, ac: int, rules: Ruleset) -> bool:
     return total > ac if rules.attack.hits == "above" else total >= ac
 
 
-def _random_member(melee: list[str], dice: DiceSource) -> tuple[str, Roll]:
-    chosen = roll(f"1d{len(melee)}", dice)
-    return melee[chosen.total - 1], chosen
+#: PG-ATK-1's "randomly determine if friend or foe is attacked": two outcomes, on a d2.
+FRIEND_OR_FOE = "1d2"
+FRIEND = 1
+
+
+def _friend_or_foe(
+    state: CombatState, attacker: Combatant, aimed: Combatant, dice: DiceSource
+) -> tuple[Combatant, tuple[Roll, ...]]:
+    """PG-ATK-1: a shot into a melee where the shooter's friends fight its foe strikes a
+    friend or the foe, at random: a d2, 1 a friend (any one of them, at random), 2 the foe
+    aimed at. With no friend of the shooter's in that melee there is nobody else to hit."""
+    friends = sorted(
+        n
+        for n in state.in_melee(aimed)
+        if n != attacker.name and state.get(n).side is attacker.side
+    )
+    if aimed.side is attacker.side or not friends:
+        return aimed, ()
+    which = roll(FRIEND_OR_FOE, dice)
+    if which.total != FRIEND:
+        return aimed, (which,)
+    if len(friends) == 1:
+        return state.get(friends[0]), (which,)
+    chosen = roll(f"1d{len(friends)}", dice)
+    return state.get(friends[chosen.total - 1]), (which, chosen)
 
 
 def attack(
@@ -85,18 +107,16 @@ def attack(
     """One attack and, on a hit, its damage (TP-ATK-1, PG-ATK-1, PG-ATK-2, PG-HP-1);
     ``at_once``: the attacker's action of the round, taken as it is declared.
 
-    A ranged attack into a melee strikes a member of that melee chosen at random, friend or
-    foe, when the ruleset says so (PG-ATK-1); the attack roll is still made against whoever
-    is struck.
+    A ranged attack into a melee where the shooter's friends fight strikes a friend or the
+    foe at random, when the ruleset says so (PG-ATK-1: "randomly determine if friend or foe
+    is attacked"); the attack roll is still made against whoever is struck.
     """
     attacker, aimed = state.get(attacker_name), state.get(target_name)
     target = aimed
     rolls: list[Roll] = []
-    if ranged and rules.attack.ranged_into_melee_random and state.in_melee(aimed):
-        melee = sorted({aimed.name, *state.in_melee(aimed)} - {attacker.name})
-        struck, chosen = _random_member(melee, dice)
-        target = state.get(struck)
-        rolls.append(chosen)
+    if ranged and rules.attack.ranged_into_melee_random:
+        target, chosen = _friend_or_foe(state, attacker, aimed, dice)
+        rolls.extend(chosen)
     bonus = attack_bonus(attacker, rules, ranged=ranged, second_wind=state.second_wind)
     thrown = roll(rules.attack.die, dice)
     total = thrown.total + bonus
