@@ -1,0 +1,360 @@
+"""The combat texts' own examples and numbers, played through the CLI (issue 15).
+
+The companion of ``test_worked_examples.py`` for fights: Turn-based Play Procedures'
+combat, Playing the Game's surprise, initiative, attacks, saves, movement and treasure, the
+combat text's rounds, initiative and actions, and Dungeoneers' countdowns in a fight. The
+rule's ID is in each test's name, the text's words in its docstring, the text's numbers in
+its asserts; dice are typed in (``--dice``) and each docstring says which die is which.
+Examples already played elsewhere are not repeated here (``test_cli_combat.py``: TP-ACT-1's
+four things, TP-INI-2, CB-SUR-1, CB-SIDE-1, PG-HP-1).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from turnkeeper.campaign import CountdownAdd, Journal
+from turnkeeper.campaign.commands import Command, Damage
+from turnkeeper.dice import TypedDice
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.party import parse_party
+from turnkeeper.procedures.combat import Attack, BeginRound, Declare, Resolve, StartFight
+from turnkeeper.procedures.combat.actions import parse_action
+from turnkeeper.procedures.combat.roster import parse_monster
+from turnkeeper.procedures.countdowns import CountdownTicked, PrecisionWound
+from turnkeeper.rules import preset
+
+if TYPE_CHECKING:
+    from tests.integration.conftest import Tk
+
+PARTY = """
+[[characters]]
+name = "Ann"
+class = "fighter"
+level = 2
+hp = 9
+ac = 15
+stats = { STR = 1, DEX = 1, WIS = 0 }
+[[characters]]
+name = "Bo"
+hp = 5
+ac = 12
+stats = { DEX = 2, WIS = 1 }
+"""
+
+
+def texts(out: dict[str, Any]) -> list[str]:
+    return [r["text"] for r in out["records"]]
+
+
+def records(out: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [r for r in out["records"] if r["kind"] == kind]
+
+
+def keep(tmp_path: Path, tk: Tk, ruleset: str, party: str = PARTY) -> str:
+    """A campaign of Ann (a level-2 fighter) and Bo under ``ruleset``; its store."""
+    path = tmp_path / "party.toml"
+    path.write_text(party, encoding="utf-8")
+    db = str(tmp_path / f"{ruleset}.db")
+    tk(db, "new", "Keep", "--ruleset", ruleset, "--party", str(path), "--seed", "5")
+    return db
+
+
+def fight(tk: Tk, db: str, *monsters: str, surprise: str = "none") -> None:
+    args = [a for m in monsters for a in ("--monster", m)]
+    tk(db, "combat", "start", *args, "--surprise", surprise)
+
+
+def who(tk: Tk, db: str, name: str) -> dict[str, Any]:
+    fighters: list[dict[str, Any]] = tk(db, "combat", "status")["combat"]["combatants"]
+    return next(c for c in fighters if c["name"] == name)
+
+
+# --- Turn-based Play Procedures ----------------------------------------------------------
+
+
+def test_tp_time_1_a_combat_round_is_10_seconds(tmp_path: Path, tk: Tk) -> None:
+    """TP-TIME-1: "Combat Round | 10 seconds": three rounds are 30 seconds of the clock."""
+    db = keep(tmp_path, tk, "tp")
+    fight(tk, db, "Orc:hd=1,hp=20,ac=10")
+    for face in ("5", "5", "5"):
+        tk(db, "combat", "round", "--dice", face)
+        tk(db, "combat", "announce-done", "party")
+        tk(db, "combat", "announce-done", "foes")
+        tk(db, "combat", "resolve")
+    assert tk(db, "status")["now"] == 30
+
+
+def test_tp_ini_1_fatigue_anyone_in_melee_takes_1_damage_and_opponents_have_initiative(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """TP-INI-1 face 2: "Fatigue! Anyone currently in melee takes 1 damage. Opponents have
+    Initiative". Round 1 (face 5) Ann closes on Orc 1 and hits (d20 15 + STR 1, d6 1);
+    round 2 the die shows 2: Ann and Orc 1, in melee, take 1 each; Bo and Orc 2, out of
+    it, take nothing."""
+    db = keep(tmp_path, tk, "tp")
+    fight(tk, db, "Orc:hd=1,hp=20,ac=10,count=2")
+    tk(db, "combat", "round", "--dice", "5")
+    tk(db, "combat", "declare", "Ann", "move", "Orc 1", "--then", "attack:Orc 1")
+    tk(db, "combat", "announce-done", "party")
+    tk(db, "combat", "announce-done", "foes")
+    tk(db, "combat", "resolve", "--dice", "15,1")
+    second = tk(db, "combat", "round", "--dice", "2")
+    assert "initiative: opposition" in " ".join(texts(second))
+    hurt = [(r["data"]["target"], r["data"]["amount"]) for r in records(second, "combat.damage")]
+    assert sorted(hurt) == [("Ann", 1), ("Orc 1", 1)]
+    assert (who(tk, db, "Ann")["hp"], who(tk, db, "Orc 1")["hp"]) == (8, 18)
+    assert (who(tk, db, "Bo")["hp"], who(tk, db, "Orc 2")["hp"]) == (5, 20)
+
+
+def test_tp_ini_1_second_wind_any_check_the_pcs_make_has_plus_1_and_magic_plus_1_to_the_sum(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """TP-INI-1 face 6: "Second Wind! Any check the PCs make has a +1 (including magic,
+    which is +1 to [sum]). PCs have Initiative"; TP-MAG-1: "roll the number of magic dice
+    you wish". Ann's d20 9 + STR 1 + 1 = 11 beats AC 10 (10 would not, TP-ATK-1); Bo rolls
+    the 2 magic dice he chose, 3 and 4: 7, +1 = 8. The orc's d20 14 gets no +1."""
+    db = keep(tmp_path, tk, "tp")
+    fight(tk, db, "Orc:hd=1,hp=20,ac=10")
+    assert "initiative: party" in " ".join(texts(tk(db, "combat", "round", "--dice", "6")))
+    tk(db, "combat", "declare", "Bo", "cast (a sleep spell)", "--magic-dice", "2")
+    tk(db, "combat", "declare", "Orc", "attack", "Ann")
+    tk(db, "combat", "declare", "Ann", "attack", "Orc")
+    lines = texts(tk(db, "combat", "resolve", "--dice", "9,2,3,4,14"))
+    assert "Ann attacks Orc: 11 against AC 10, hits" in lines
+    magic = next(line for line in lines if line.startswith("Bo"))
+    assert "2 magic dice" in magic and "8" in magic
+    assert "Orc attacks Ann: 14 against AC 15, misses" in lines
+
+
+def test_tp_atk_1_melee_d20_str_ranged_d20_wis_strictly_higher_than_ac(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """TP-ATK-1: "roll d20+STR when in melee, d20+WIS when at range, if you roll higher than
+    your target's AC, you hit". Ann (STR 1) rolls 11: 12 against AC 12 misses; Bo (WIS 1,
+    DEX 2) shoots with 12: 13 hits, WIS not DEX; a d6 of 2."""
+    db = keep(tmp_path, tk, "tp")
+    fight(tk, db, "Orc:hd=1,hp=20,ac=12")
+    tk(db, "combat", "round", "--dice", "4")
+    tk(db, "combat", "declare", "Ann", "attack", "Orc")
+    tk(db, "combat", "declare", "Bo", "ranged", "Orc")
+    tk(db, "combat", "announce-done", "foes")
+    lines = texts(tk(db, "combat", "resolve", "--dice", "11,12,2"))
+    assert lines[:3] == [
+        "Ann attacks Orc: 12 against AC 12, misses",
+        "Bo shoots at Orc: 13 against AC 12, hits",
+        "Orc takes 2 damage (Bo): 18 hp",
+    ]
+
+
+def test_tp_act_1_one_non_magical_thing_twice_the_texts_shove_example(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """TP-ACT-1: "They can do one non-magical thing twice (e.g. ... 'I shove a goblin to the
+    ground, and another against the wall')": one thing, two goblins; a third shove is more
+    than twice."""
+    db = keep(tmp_path, tk, "tp")
+    fight(tk, db, "Goblin:hd=1,hp=4,ac=12,count=3")
+    tk(db, "combat", "round", "--dice", "5")
+    shoves = tk(db, "combat", "declare", "Ann", "maneuver (shove)", "Goblin 1",
+                "--then", "maneuver:Goblin 2 (shove)")  # fmt: skip
+    assert texts(shoves)[0].startswith("Ann declares: maneuver Goblin 1 (shove), then maneuver")
+    with pytest.raises(IllegalCommandError, match="one thing 2 times"):
+        tk(db, "combat", "declare", "Bo", "maneuver (shove)", "Goblin 1",
+           "--then", "maneuver:Goblin 2 (shove)",
+           "--then", "maneuver:Goblin 3 (shove)")  # fmt: skip
+
+
+# --- Playing the Game ---------------------------------------------------------------------
+
+
+def test_pg_sur_1_two_in_six_for_each_unaware_group(tmp_path: Path, tk: Tk) -> None:
+    """PG-SUR-1: "there is a 2 in 6 chance for the group to be surprised. If a side is
+    surprised the other side gets a free round": the party's d6 shows 2 (surprised), the
+    foes' 3 (not): the foes get the free round."""
+    db = keep(tmp_path, tk, "pg")
+    started = tk(db, "combat", "start", "--monster", "Orc:hd=1,ac=10", "--dice", "2,3")
+    surprise = records(started, "combat.surprise")[0]
+    assert surprise["data"]["surprised"] == ["party"]
+    assert surprise["data"]["free_round"] == "opposition"
+
+
+def test_pg_ini_1_a_tie_and_both_sides_act_simultaneously(tmp_path: Path, tk: Tk) -> None:
+    """PG-INI-1: "Each side rolls a d6 ... If the initiative roll is tied both sides are
+    acting simultaneously": 4 and 4."""
+    db = keep(tmp_path, tk, "pg")
+    fight(tk, db, "Orc:hd=1,hp=20,ac=10")
+    rolled = tk(db, "combat", "round", "--dice", "4,4")
+    assert records(rolled, "combat.initiative")[0]["data"]["initiative"] is None
+    assert tk(db, "combat", "status")["combat"]["order"] == [["Ann", "Bo", "Orc"]]
+
+
+def test_pg_atk_1_a_shot_into_melee_strikes_friend_or_foe_at_random(tmp_path: Path, tk: Tk) -> None:
+    """PG-ATK-1: "When firing ranged attacks into melee, randomly determine if friend or foe
+    is attacked": Ann and Cy (an ally, AC 14) are in melee with the orc; Bo shoots at it.
+    A d2 settles friend (1) or foe (2): one chance in two of the orc, not one in three; a
+    friend struck is one of the friends there, at random (a second d2: Ann 1, Cy 2). The
+    attack roll is still made against whoever is struck (PG-ATK-2: DEX 2 for ranged): d20
+    11 + 2 = 13 misses Cy's AC 14; next round the d2 shows 2, and 10 + 2 = 12 hits the
+    orc's AC 12 for a d6 of 3."""
+    db = keep(tmp_path, tk, "pg")
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=20,ac=12", "--ally", "Cy:hp=6,ac=14",
+       "--surprise", "none")  # fmt: skip
+    tk(db, "combat", "round", "--dice", "6,1")  # the party first
+    tk(db, "combat", "attack", "Ann", "Orc", "--dice", "1")  # into melee, a miss
+    tk(db, "combat", "attack", "Cy", "Orc", "--dice", "1")
+    shot = tk(db, "combat", "attack", "Bo", "Orc", "--ranged", "--dice", "1,2,11")
+    made = records(shot, "combat.attack")[0]
+    assert (made["data"]["target"], made["data"]["aimed_at"]) == ("Cy", "Orc")
+    assert [r["breakdown"] for r in made["rolls"]] == [
+        "1d2 (1) = 1",
+        "1d2 (2) = 2",
+        "d20 (11) = 11",
+    ]
+    assert texts(shot) == ["Bo shoots at Cy (aimed at Orc): 13 against AC 14, misses"]
+    tk(db, "combat", "round", "--dice", "6,1")
+    shot = tk(db, "combat", "attack", "Bo", "Orc", "--ranged", "--dice", "2,10,3")
+    assert records(shot, "combat.attack")[0]["rolls"][0]["breakdown"] == "1d2 (2) = 2"
+    assert texts(shot) == [
+        "Bo shoots at Orc: 12 against AC 12, hits",
+        "Orc takes 3 damage (Bo): 17 hp",
+    ]
+
+
+def test_pg_tre_1_total_xp_overcome_times_1d3_plus_1_in_gold(tmp_path: Path, tk: Tk) -> None:
+    """PG-TRE-1: "add up the total XP value of the monsters the characters have overcome ...
+    and multiply it by 1d3+1": three goblins of 5 XP and a chief of 35 are 50 XP; the d3
+    shows 1 (x2): 100 gp; in a second fight it shows 3 (x4): 200 gp."""
+    for face, gold in (("1", 100), ("3", 200)):
+        (tmp_path / face).mkdir()
+        db = keep(tmp_path / face, tk, "pg")
+        fight(tk, db, "Goblin:hd=1,hp=1,ac=10,xp=5,count=3", "Chief:hd=3,hp=1,ac=10,xp=35")
+        for name in ("Goblin 1", "Goblin 2", "Goblin 3", "Chief"):
+            tk(db, "damage", name, "1")
+        ended = tk(db, "combat", "end", "--dice", face)
+        assert f"party wins; treasure worth {gold} gp" in texts(ended)[0]
+        assert (
+            records(ended, "combat.ended")[0]["rolls"][0]["breakdown"]
+            == f"1d3 ({face}) + 1 = {int(face) + 1}"
+        )
+
+
+def test_pg_mov_2_at_most_3000_coins_and_a_heavy_load_moves_only_near(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """PG-MOV-2: "A character can carry a maximum of 3000 coins at a time, slowing their
+    movement down significantly": a porter with 3001 coins cannot join; one with 3000 (from
+    1000, the project's default for "significantly") moves near but not far; one with 999
+    moves far."""
+    db = keep(tmp_path, tk, "pg")
+    with pytest.raises(IllegalCommandError, match="3001 coins, more than the 3000"):
+        tk(db, "combat", "start", "--monster", "Orc:hd=1,ac=10", "--surprise", "none",
+           "--ally", "Porter:hp=4,ac=10,coins=3001")  # fmt: skip
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,ac=10", "--surprise", "none",
+       "--ally", "Porter:hp=4,ac=10,coins=3000",
+       "--ally", "Runner:hp=4,ac=10,coins=999")  # fmt: skip
+    tk(db, "combat", "round", "--dice", "5,2")
+    with pytest.raises(IllegalCommandError, match="3000 coins: from 1000"):
+        tk(db, "combat", "declare", "Porter", "move-far")
+    assert "Porter declares: move" in texts(tk(db, "combat", "declare", "Porter", "move", "Orc"))[0]
+    assert (
+        texts(tk(db, "combat", "declare", "Runner", "move-far"))[0] == "Runner declares: move_far"
+    )
+
+
+# --- combat -------------------------------------------------------------------------------
+
+
+def test_cb_rnd_1_a_round_is_six_seconds(tmp_path: Path, tk: Tk) -> None:
+    """CB-RND-1: "rounds of roughly six seconds": two rounds, 12 seconds."""
+    db = keep(tmp_path, tk, "cb")
+    fight(tk, db, "Rat:hd=1,hp=9,ac=12")
+    tk(db, "combat", "round", "--dice", "3,2")
+    tk(db, "combat", "announce-done", "party")
+    tk(db, "combat", "announce-done", "foes")
+    tk(db, "combat", "resolve")
+    tk(db, "combat", "round")
+    assert tk(db, "status")["now"] == 12
+
+
+def test_cb_ini_1_1d8_plus_the_best_dex_and_a_tie_goes_to_the_player_characters(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """CB-INI-1: "The player character side throws 1d8 and adds the best DEX modifier found
+    among them ... In case of tie, the player character side goes first": the party's 3 +
+    Bo's DEX 2 (the best, not Ann's 1) = 5 against the rat's 4 + DEX 1 = 5: the party."""
+    db = keep(tmp_path, tk, "cb")
+    fight(tk, db, "Rat:hd=1,hp=9,ac=12,dex=1")
+    rolled = tk(db, "combat", "round", "--dice", "3,4")
+    assert records(rolled, "combat.initiative")[0]["text"] == (
+        "initiative: party (party 5, opposition 5)"
+    )
+    assert tk(db, "combat", "status")["combat"]["order"] == [["Ann", "Bo"], ["Rat"]]
+
+
+def test_cb_act_1_to_3_a_main_and_a_move_a_second_move_30_ft_and_never_split(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """CB-ACT-1 to CB-ACT-3: "one main action and one move action, in the order they deem
+    appropriate"; "turn their main action into a move action"; "from 0 to 30 feet"; "it's
+    not possible to move 10 feet (move action), shoot a bow (main action), and then move 20
+    feet" (the text's own example)."""
+    db = keep(tmp_path, tk, "cb")
+    fight(tk, db, "Rat:hd=1,hp=9,ac=12", "Bat:hd=1,hp=9,ac=12")
+    tk(db, "combat", "round", "--dice", "8,1")
+    with pytest.raises(IllegalCommandError, match="cannot be split around the main action"):
+        tk(db, "combat", "declare", "Bo", "move", "--feet", "10", "--then", "ranged:Rat",
+           "--then", "move")  # fmt: skip
+    with pytest.raises(IllegalCommandError, match="moves 0 to 30 ft in a move action, not 40"):
+        tk(db, "combat", "declare", "Bo", "move", "--feet", "40")
+    with pytest.raises(IllegalCommandError, match="one main action a turn, not 2"):
+        tk(db, "combat", "declare", "Bo", "ranged", "Rat", "--then", "attack:Bat")
+    tk(db, "combat", "declare", "Bo", "move", "--feet", "30", "--then", "move")  # main -> move
+    shot = tk(db, "combat", "declare", "Ann", "ranged", "Rat", "--then", "move")
+    assert texts(shot)[0] == "Ann declares: ranged Rat, then move"
+
+
+# --- Dungeoneers: countdowns in a fight ---------------------------------------------------
+
+
+def test_dg_cd_4_a_suffocating_fighter_s_countdown_ticks_on_her_wounds_and_actions() -> None:
+    """DG-CD-4, the text's example: "A creature who is suffocating starts a Countdown:
+    RC(body). Taking a wound or taking an action ticks the countdown by 1. When the
+    countdown ends, the creature takes 1 precision wound whenever the countdown would tick".
+    Freya (body 3) fights an eel under water: the eel's bite (d20 15, a d6 of 2) ticks it to
+    2, her own attack to 1, the referee's `damage` in the fight to 0; the next wound is a
+    precision wound. Played on the engine's journal: `countdown add` has no --subject or
+    --listens yet, so the CLI cannot start such a countdown."""
+    freya = '[[characters]]\nname = "Freya"\nhp = 8\nac = 12\nstats = { BODY = 3 }\n'
+    journal = Journal.start("t", preset("dg"), parse_party(freya), seed=1)
+    journal.execute(
+        CountdownAdd("suffocating", "rapid", "BODY", subject="Freya",
+                     listens=("wound", "action"), after_end="wound")
+    )  # fmt: skip
+    assert journal.state.countdown("suffocating").left == 3
+
+    def ticks(command: Command, *faces: int) -> list[str]:
+        done = journal.execute(command, dice=TypedDice(list(faces)) if faces else None)
+        return [
+            r.event.reason if isinstance(r.event, CountdownTicked) else "precision wound"
+            for r in done
+            if isinstance(r.event, CountdownTicked | PrecisionWound)
+        ]
+
+    journal.execute(StartFight(foes=tuple(parse_monster("Eel:hd=1,hp=9,ac=10"))))
+    journal.execute(BeginRound(), dice=TypedDice([1, 6]))  # the eel first
+    assert ticks(Attack("Eel", "Freya"), 15, 2) == ["wound"]
+    assert (
+        ticks(
+            Declare("Freya", (parse_action("attack", "Eel"),)),
+        )
+        == []
+    )
+    assert ticks(Resolve(), 3) == ["action"]  # she misses: an action, no wound
+    assert journal.state.countdown("suffocating").left == 1
+    assert ticks(Damage("Freya", 1)) == ["wound"]
+    assert journal.state.countdown("suffocating").spent
+    assert ticks(Damage("Freya", 1)) == ["precision wound"]
