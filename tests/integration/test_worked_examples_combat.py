@@ -242,6 +242,33 @@ def test_pg_tre_1_total_xp_overcome_times_1d3_plus_1_in_gold(tmp_path: Path, tk:
         )
 
 
+def test_pg_save_1_a_d20_equal_or_over_and_a_monster_s_target_is_19_minus_its_hd(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """PG-SAVE-1: "Roll a d20 equal or over to succeed. ... The value of a monster's saving
+    throw is calculated by subtracting the monster's number of HD from 19": the chief (HD 3)
+    needs 16: 16 saves, 15 fails. The text gives characters no target: Bo's sheet says 12
+    (12 saves, 11 fails); Ann's has none, so 19 minus her level 2 is 17 (the project's
+    default)."""
+    db = keep(tmp_path, tk, "pg", PARTY.replace("ac = 12\n", "ac = 12\nsave = 12\n"))
+    fight(tk, db, "Chief:hd=3,hp=14,ac=14")
+    rolled = []
+    for name, face in (("Chief", 16), ("Chief", 15), ("Bo", 12), ("Bo", 11), ("Ann", 17)):
+        (save,) = records(tk(db, "combat", "save", name, "--dice", str(face)), "combat.save")
+        rolled.append((name, save["data"]["target"], save["data"]["success"]))
+    assert rolled == [
+        ("Chief", 16, True),
+        ("Chief", 16, False),
+        ("Bo", 12, True),
+        ("Bo", 12, False),
+        ("Ann", 17, True),
+    ]
+    assert tk(db, "combat", "status")["combat"]["acted"] == []  # a save is no one's action
+    tk(db, "damage", "Chief", "14")
+    with pytest.raises(IllegalCommandError, match="Chief is out of the fight"):
+        tk(db, "combat", "save", "Chief")
+
+
 def test_pg_mov_2_at_most_3000_coins_and_a_heavy_load_moves_only_near(
     tmp_path: Path, tk: Tk
 ) -> None:

@@ -1,4 +1,4 @@
-"""CLI verbs: ``combat start|status|round|declare|resolve|attack|pin|end``.
+"""CLI verbs: ``combat start|status|round|declare|resolve|attack|save|pin|end``.
 
 A fight runs inside the current campaign: the party joins it, each round moves the clock
 on, every roll is in the journal, and ``--dice`` takes the faces of physical dice instead
@@ -37,6 +37,7 @@ from turnkeeper.procedures.combat.round import (
     EndCombat,
     Pin,
     Resolve,
+    Save,
 )
 from turnkeeper.rules.schema import Ruleset
 
@@ -276,6 +277,23 @@ def attack(
     Example: `turnkeeper combat attack Aldo "Goblin 3"`.
     """
     run(db, campaign, Attack(attacker, target, ranged), as_json, dice)
+
+
+@combat_app.command("save")
+def save(
+    name: str = typer.Argument(..., help="Who must save."),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    dice: str | None = DiceOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """A saving throw against a spell, a trap, a poison: the d20 equal to or over the target
+    succeeds; a monster's target is 19 minus its HD, a character's the sheet's `save`, else
+    19 minus level [PG-SAVE-1]. It is no action of the saver's.
+
+    Example: `turnkeeper combat save "Goblin 2"`.
+    """
+    run(db, campaign, Save(name), as_json, dice)
 
 
 @combat_app.command("announce-done")

@@ -6,8 +6,8 @@ source works, so typed-in physical dice serve every roll.
 
 from __future__ import annotations
 
-from turnkeeper.dice import DiceSource, Roll, parse, roll
-from turnkeeper.dice.exact import mean
+from turnkeeper import tables
+from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.combat_state import Combatant, CombatState, Condition, Side
 from turnkeeper.procedures.combat.events import CombatEvent, MoraleChecked
@@ -203,25 +203,20 @@ def save_target(combatant: Combatant, rules: Ruleset) -> int:
     >>> save_target(troll, rules)
     13
     """
-    if combatant.save is not None:
-        return combatant.save
-    values = {"HD": combatant.hd or 0, "LVL": combatant.level}
-    expression = (
-        rules.saves.monster_target if combatant.is_monster else rules.saves.character_target
-    )
-    return int(mean(parse(expression), values))
+    if combatant.is_monster:
+        return tables.save_target(rules=rules, hd=combatant.hd or 0, explicit=combatant.save)
+    return tables.save_target(rules=rules, level=combatant.level, explicit=combatant.save)
 
 
 def saving_throw(combatant: Combatant, rules: Ruleset, dice: DiceSource) -> SaveRolled:
     """A save: the die equal to or over the target succeeds (PG-SAVE-1)."""
-    target = save_target(combatant, rules)
-    thrown = roll(rules.saves.die, dice)
+    thrown = tables.saving_throw(save_target(combatant, rules), dice, rules)
     return SaveRolled(
         name=combatant.name,
-        target=target,
-        total=thrown.total,
-        success=thrown.total >= target,
-        rolls=(thrown,),
+        target=thrown.target,
+        total=thrown.roll.total,
+        success=thrown.succeeded,
+        rolls=(thrown.roll,),
     )
 
 

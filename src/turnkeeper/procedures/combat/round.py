@@ -27,7 +27,13 @@ from turnkeeper.kernel.combat_state import (
     Side,
 )
 from turnkeeper.procedures.combat.actions import check_declaration, check_load, held
-from turnkeeper.procedures.combat.attacks import attack, magic, opposed_save, treasure
+from turnkeeper.procedures.combat.attacks import (
+    attack,
+    magic,
+    opposed_save,
+    saving_throw,
+    treasure,
+)
 from turnkeeper.procedures.combat.events import (
     CombatEnded,
     CombatEvent,
@@ -51,6 +57,7 @@ __all__ = [
     "EndCombat",
     "Pin",
     "Resolve",
+    "Save",
     "StartCombat",
     "decide_combat",
     "execute",
@@ -110,6 +117,14 @@ class Attack:
 
 
 @dataclass(frozen=True)
+class Save:
+    """A combatant forced to a saving throw by a spell, a trap, a poison (PG-SAVE-1): it
+    takes no action of theirs and may come at any moment of the round."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class AnnounceDone:
     """A side has finished announcing (or acting) this round: its members who declared
     nothing do nothing, and those who come after it need not wait for them."""
@@ -133,7 +148,7 @@ class EndCombat:
 
 
 CombatCommand = (
-    StartCombat | BeginRound | Declare | Resolve | Attack | AnnounceDone | Pin | EndCombat
+    StartCombat | BeginRound | Declare | Resolve | Attack | Save | AnnounceDone | Pin | EndCombat
 )
 
 
@@ -237,6 +252,11 @@ def decide_combat(
                 for e in struck
             ]
         return struck
+    if isinstance(command, Save):
+        saver = state.get(command.name)
+        if not saver.standing:
+            raise IllegalCommandError(f"{saver.name} is out of the fight and makes no save")
+        return [saving_throw(saver, rules, dice)]
     if isinstance(command, Pin):
         name = state.get(command.name).name
         if command.place < 1:
