@@ -84,7 +84,7 @@ def test_pg_atk_2_fighters_add_str_to_damage(pc, foe, started):
     assert events[1].amount == 5
 
 
-def test_pg_atk_1_ranged_into_melee_randomly_strikes_friend_or_foe(pc, foe, started):
+def test_pg_atk_1_ranged_into_melee_strikes_a_random_member(pc, foe, started):
     # rule: PG-ATK-1: "When firing ranged attacks into melee, randomly determine if friend or
     # foe is attacked": a d2, 1 a friend (a second die picks among Bo and Cy, sorted), 2 the
     # foe aimed at; the attack roll is still made against whoever is struck.
