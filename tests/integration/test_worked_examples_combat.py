@@ -351,17 +351,17 @@ def test_dg_cd_4_a_suffocating_fighter_s_countdown_ticks_on_her_wounds_and_actio
     """DG-CD-4, the text's example: "A creature who is suffocating starts a Countdown:
     RC(body). Taking a wound or taking an action ticks the countdown by 1. When the
     countdown ends, the creature takes 1 precision wound whenever the countdown would tick".
-    Freya (body 3) fights an eel under water: the eel's bite (d20 15, a d6 of 2) ticks it to
-    2, her own attack to 1, the referee's `damage` in the fight to 0; the next wound is a
-    precision wound. Played on the engine's journal: `countdown add` has no --subject or
-    --listens yet, so the CLI cannot start such a countdown."""
-    freya = '[[characters]]\nname = "Freya"\nhp = 8\nac = 12\nstats = { BODY = 3 }\n'
+    Freya (body 4) fights an eel under water: the eel's bite (d20 15, a d6 of 2) ticks it to
+    3, her own attack (a miss) to 2, the round's end to 1 (DG-CD-1), the referee's `damage`
+    in the fight to 0; the next wound is a precision wound. Played on the engine's journal:
+    `countdown add` has no --subject or --listens yet, so the CLI cannot start it."""
+    freya = '[[characters]]\nname = "Freya"\nhp = 8\nac = 12\nstats = { BODY = 4 }\n'
     journal = Journal.start("t", preset("dg"), parse_party(freya), seed=1)
     journal.execute(
         CountdownAdd("suffocating", "rapid", "BODY", subject="Freya",
                      listens=("wound", "action"), after_end="wound")
     )  # fmt: skip
-    assert journal.state.countdown("suffocating").left == 3
+    assert journal.state.countdown("suffocating").left == 4
 
     def ticks(command: Command, *faces: int) -> list[str]:
         done = journal.execute(command, dice=TypedDice(list(faces)) if faces else None)
@@ -374,14 +374,32 @@ def test_dg_cd_4_a_suffocating_fighter_s_countdown_ticks_on_her_wounds_and_actio
     journal.execute(StartFight(foes=tuple(parse_monster("Eel:hd=1,hp=9,ac=10"))))
     journal.execute(BeginRound(), dice=TypedDice([1, 6]))  # the eel first
     assert ticks(Attack("Eel", "Freya"), 15, 2) == ["wound"]
-    assert (
-        ticks(
-            Declare("Freya", (parse_action("attack", "Eel"),)),
-        )
-        == []
-    )
-    assert ticks(Resolve(), 3) == ["action"]  # she misses: an action, no wound
+    assert ticks(Declare("Freya", (parse_action("attack", "Eel"),))) == []
+    assert ticks(Resolve(), 3) == ["action", "combat round ends"]  # a miss: no wound
     assert journal.state.countdown("suffocating").left == 1
     assert ticks(Damage("Freya", 1)) == ["wound"]
     assert journal.state.countdown("suffocating").spent
     assert ticks(Damage("Freya", 1)) == ["precision wound"]
+
+
+def test_dg_cd_1_a_rapid_countdown_ticks_at_the_end_of_each_round_of_a_fight(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """DG-CD-1: "Rapid countdown (RC): Ticks at the end of a combat round": RC(3) started
+    before a fight ticks to 2 and 1 as its first two rounds are resolved, and runs out at
+    the third's end; beginning a round ticks nothing."""
+    db = str(tmp_path / "dg.db")
+    tk(db, "new", "Barrow", "--ruleset", "dg", "--seed", "5")
+    tk(db, "countdown", "add", "the rope frays", "--type", "rapid", "--length", "3")
+    fight(tk, db, "Eel:hd=1,hp=9,ac=10")
+    left = []
+    for _ in range(3):
+        began = tk(db, "combat", "round", "--dice", "1,6")
+        assert not records(began, "countdown.ticked")
+        tk(db, "combat", "announce-done", "foes")
+        tk(db, "combat", "announce-done", "party")
+        ended = tk(db, "combat", "resolve")
+        left += [r["data"]["left"] for r in records(ended, "countdown.ticked")]
+    assert left == [2, 1, 0]
+    assert [r["data"]["reason"] for r in records(ended, "countdown.ended")] == ["ran out"]
+    assert tk(db, "countdown", "list") == []

@@ -313,9 +313,21 @@ def _frame_end(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
     """DG-CD-1, DG-CD-2: countdowns tick at the end of their frames, once however many of
     them end together, and the end of a longer frame ends the shorter countdowns. The
     rounds ending are those :func:`_frames` asked the wait for, or the round a scene ended."""
+    _frames_end(draft, boundary.frames)
+
+
+def round_ended(state: CampaignState, frame: str) -> list[Event]:
+    """DG-CD-1: a round of ``frame`` ended that the calendar does not time (a fight's round
+    ends when it is resolved): the countdowns that tick on it tick once."""
+    draft = Draft(state)
+    _frames_end(draft, (frame,))
+    return draft.events
+
+
+def _frames_end(draft: Draft, frames: tuple[str, ...]) -> None:
     types = countdown_types(draft.state.ruleset)
     ticked: set[str] = set()
-    for frame in boundary.frames:
+    for frame in frames:
         for countdown in draft.state.countdowns:
             if countdown.name not in ticked and ticks_at_frame(countdown, frame, types):
                 ticked.add(countdown.name)

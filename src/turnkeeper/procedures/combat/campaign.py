@@ -3,10 +3,10 @@
 The command table hands the combat commands to :func:`decide_in_campaign`. The fight lives
 in ``CampaignState.combat``; each round moves the campaign clock on by the ruleset's round
 length; the end of a fight writes the characters' hit points and conditions back to the
-party (PG-HP-1); a wound dealt or an action taken in the fight ticks the countdowns that
-listen for its taker's wounds or actions (DG-CD-4), as they do out of a fight; the command
-table adds what a fight's end means elsewhere (the site's
-encounter settled, the rest due at once, EX-REST-2).
+party (PG-HP-1); the countdowns run in a fight as out of one: a round's end ticks those that
+tick on combat rounds (DG-CD-1), a wound dealt or an action taken those that listen for its
+taker's wounds or actions (DG-CD-4). The command table adds what a fight's end means
+elsewhere (the site's encounter settled, the rest due at once, EX-REST-2).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.combat_state import Combatant, CombatState, Condition, Side
 from turnkeeper.kernel.events import Event
 from turnkeeper.kernel.state import CampaignState
+from turnkeeper.procedures.combat.events import RoundResolved
 from turnkeeper.procedures.combat.outcomes import (
     ActionTaken,
     AttackMade,
@@ -28,7 +29,7 @@ from turnkeeper.procedures.combat.outcomes import (
 )
 from turnkeeper.procedures.combat.roster import encounter_foes
 from turnkeeper.procedures.combat.round import DOWN, StartCombat, decide_combat
-from turnkeeper.procedures.countdowns import trigger
+from turnkeeper.procedures.countdowns import round_ended, trigger
 
 __all__ = ["StartFight", "decide_in_campaign", "party_combatants", "with_countdowns"]
 
@@ -126,16 +127,24 @@ def _acted(event: Event) -> str | None:
 
 
 def with_countdowns(state: CampaignState, events: list[Event]) -> list[Event]:
-    """DG-CD-4: "Taking a wound or taking an action ticks the countdown by 1", in a fight too.
+    """The fight's ``events`` with the countdown ticks they cause, each after its cause.
 
-    Each wound (damage of at least 1) ticks the countdowns listening for its taker's wounds
-    as it lands; an actor's turn of actions ticks those listening for their actions once,
-    at its first action (a turn of several things, TP-ACT-1, is one action taken)."""
+    DG-CD-1: a rapid countdown "ticks at the end of a combat round": once as each round is
+    resolved. DG-CD-4: "Taking a wound or taking an action ticks the countdown by 1": each
+    wound (damage of at least 1) ticks the countdowns listening for its taker's wounds as it
+    lands; an actor's turn of actions ticks those listening for their actions once, at its
+    first action (a turn of several things, TP-ACT-1, is one action taken)."""
     ticked: list[Event] = []
     acted: set[str] = set()
     for event in events:
         ticked.append(event)
         state = event.apply(state)
+        if isinstance(event, RoundResolved):
+            # DG-CD-1: "Ticks at the end of a combat round"; a fight's round ends resolved.
+            for tick in round_ended(state, "combat_round"):
+                ticked.append(tick)
+                state = tick.apply(state)
+            continue
         cause: tuple[str, str] | None = None
         if isinstance(event, Damaged) and event.amount > 0:
             cause = ("wound", event.target)
