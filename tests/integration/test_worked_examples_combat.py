@@ -224,17 +224,25 @@ def test_pg_atk_1_a_shot_into_melee_strikes_friend_or_foe_at_random(tmp_path: Pa
     ]
 
 
-def test_pg_tre_1_total_xp_overcome_times_1d3_plus_1_in_gold(tmp_path: Path, tk: Tk) -> None:
-    """PG-TRE-1: "add up the total XP value of the monsters the characters have overcome ...
-    and multiply it by 1d3+1": three goblins of 5 XP and a chief of 35 are 50 XP; the d3
-    shows 1 (x2): 100 gp; in a second fight it shows 3 (x4): 200 gp."""
-    for face, gold in (("1", 100), ("3", 200)):
+def test_pg_tre_1_total_xp_overcome_or_outwitted_times_1d3_plus_1_in_gold(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """PG-TRE-1: "add up the total XP value of the monsters the characters have overcome or
+    outwitted and multiply it by 1d3+1": three goblins of 5 XP and a chief of 35 are 50 XP;
+    all struck down, the d3 shows 1 (x2): 100 gp; in a second fight it shows 3 (x4): 200
+    gp. In a third the chief falls and the goblins, outwitted, yield (the referee names the
+    party the winner): theirs count too, d3 2 (x3): 150 gp."""
+    for face, gold, felled in (
+        ("1", 100, ("Goblin 1", "Goblin 2", "Goblin 3", "Chief")),
+        ("3", 200, ("Goblin 1", "Goblin 2", "Goblin 3", "Chief")),
+        ("2", 150, ("Chief",)),
+    ):
         (tmp_path / face).mkdir()
         db = keep(tmp_path / face, tk, "pg")
         fight(tk, db, "Goblin:hd=1,hp=1,ac=10,xp=5,count=3", "Chief:hd=3,hp=1,ac=10,xp=35")
-        for name in ("Goblin 1", "Goblin 2", "Goblin 3", "Chief"):
+        for name in felled:
             tk(db, "damage", name, "1")
-        ended = tk(db, "combat", "end", "--dice", face)
+        ended = tk(db, "combat", "end", "--winner", "party", "--dice", face)
         assert f"party wins; treasure worth {gold} gp" in texts(ended)[0]
         assert (
             records(ended, "combat.ended")[0]["rolls"][0]["breakdown"]

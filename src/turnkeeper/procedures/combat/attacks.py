@@ -304,7 +304,10 @@ def morale_check(names: tuple[str, ...], score: int, dice: DiceSource) -> Morale
 
 
 def treasure(state: CombatState, rules: Ruleset, dice: DiceSource) -> tuple[int, Roll]:
-    """PG-TRE-1: the total XP of the opposition overcome (dead or fled), times 1d3+1, in gold."""
-    overcome = sum(c.xp for c in state.members(Side.OPPOSITION) if not c.standing)
+    """PG-TRE-1: "the total XP value of the monsters the characters have overcome or
+    outwitted", times 1d3+1, in gold: the party has won, so every foe counts, the fallen,
+    the fled and those still standing that it outwitted (they yielded, were tricked, were
+    left behind: the referee named the party the winner)."""
+    overcome = sum(c.xp for c in state.members(Side.OPPOSITION))
     multiplier = roll(rules.treasure_multiplier, dice)
     return overcome * multiplier.total, multiplier
