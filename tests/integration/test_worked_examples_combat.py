@@ -281,22 +281,21 @@ def test_pg_mov_2_at_most_3000_coins_and_a_heavy_load_moves_only_near(
     tmp_path: Path, tk: Tk
 ) -> None:
     """PG-MOV-2: "A character can carry a maximum of 3000 coins at a time, slowing their
-    movement down significantly": a porter with 3001 coins cannot join; one with 3000 (from
-    1000, the project's default for "significantly") moves near but not far; one with 999
-    moves far."""
-    db = keep(tmp_path, tk, "pg")
+    movement down significantly": Ann, carrying 3000 coins on her sheet (from 1000, the
+    project's default for "significantly"), moves near but not far; a porter with 3001
+    cannot join the fight; one with 999 moves far."""
+    db = keep(tmp_path, tk, "pg", PARTY.replace("ac = 15\n", "ac = 15\ncoins = 3000\n"))
     with pytest.raises(IllegalCommandError, match="3001 coins, more than the 3000"):
         tk(db, "combat", "start", "--monster", "Orc:hd=1,ac=10", "--surprise", "none",
            "--ally", "Porter:hp=4,ac=10,coins=3001")  # fmt: skip
     tk(db, "combat", "start", "--monster", "Orc:hd=1,ac=10", "--surprise", "none",
-       "--ally", "Porter:hp=4,ac=10,coins=3000",
        "--ally", "Runner:hp=4,ac=10,coins=999")  # fmt: skip
     tk(db, "combat", "round", "--dice", "5,2")
-    with pytest.raises(IllegalCommandError, match="3000 coins: from 1000"):
-        tk(db, "combat", "declare", "Porter", "move-far")
-    assert "Porter declares: move" in texts(tk(db, "combat", "declare", "Porter", "move", "Orc"))[0]
-    assert (
-        texts(tk(db, "combat", "declare", "Runner", "move-far"))[0] == "Runner declares: move_far"
+    with pytest.raises(IllegalCommandError, match="Ann carries 3000 coins: from 1000"):
+        tk(db, "combat", "declare", "Ann", "move-far")
+    assert texts(tk(db, "combat", "declare", "Ann", "move", "Orc"))[0] == "Ann declares: move Orc"
+    assert texts(tk(db, "combat", "declare", "Runner", "move-far"))[0] == (
+        "Runner declares: move_far"
     )
 
 

@@ -56,6 +56,12 @@ class Character(Model):
         # left out at 0, so the journals of parties without one stay as they were
         exclude_if=lambda bonus: bonus == 0,
     )
+    coins: int = Field(
+        0,
+        ge=0,
+        description="PG-MOV-2: coins carried (at most 3000; a heavy load moves only near).",
+        exclude_if=lambda coins: coins == 0,  # journals of parties without any stay as they were
+    )
 
     @field_validator("damage")
     @classmethod

@@ -75,6 +75,7 @@ def party_combatants(state: CampaignState) -> tuple[Combatant, ...]:
                 save=character.save,
                 damage=character.damage,
                 attack_bonus=character.attack_bonus,
+                coins=character.coins,
                 conditions=conditions,
             )
         )
