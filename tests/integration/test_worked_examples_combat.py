@@ -410,3 +410,32 @@ def test_dg_cd_1_a_rapid_countdown_ticks_at_the_end_of_each_round_of_a_fight(
     assert left == [2, 1, 0]
     assert [r["data"]["reason"] for r in records(ended, "countdown.ended")] == ["ran out"]
     assert tk(db, "countdown", "list") == []
+
+
+def test_pg_ini_1_on_a_tie_one_felled_at_the_table_still_strikes_back_that_round(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """PG-INI-1: "If the initiative roll is tied both sides are acting simultaneously": on
+    4 and 4, Ann's blow taken at once (d20 15 + STR 1, a d6 of 3) drops the 1-hp orc, whose
+    own blow (d20 15, +1 for its HD, a d6 of 2) still lands that round, as it would resolved
+    with the declarations; the round after, it is dead. When the party wins the roll (5 to
+    2), the orc it fells does not act."""
+    db = keep(tmp_path, tk, "pg")
+    fight(tk, db, "Orc:hd=1,hp=1,ac=10")
+    tk(db, "combat", "round", "--dice", "4,4")
+    tk(db, "combat", "attack", "Ann", "Orc", "--dice", "15,3")
+    back = tk(db, "combat", "attack", "Orc", "Ann", "--dice", "15,2")
+    assert texts(back) == [
+        "Orc attacks Ann: 16 against AC 15, hits",
+        "Ann takes 2 damage (Orc): 7 hp",
+    ]
+    tk(db, "combat", "round", "--dice", "4,4")
+    with pytest.raises(IllegalCommandError, match="Orc is out of the fight"):
+        tk(db, "combat", "attack", "Orc", "Ann", "--dice", "15,2")
+    (tmp_path / "won").mkdir()
+    db = keep(tmp_path / "won", tk, "pg")
+    fight(tk, db, "Orc:hd=1,hp=1,ac=10")
+    tk(db, "combat", "round", "--dice", "5,2")
+    tk(db, "combat", "attack", "Ann", "Orc", "--dice", "15,3")
+    with pytest.raises(IllegalCommandError, match="Orc is out of the fight"):
+        tk(db, "combat", "attack", "Orc", "Ann", "--dice", "15,2")

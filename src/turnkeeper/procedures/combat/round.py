@@ -245,13 +245,17 @@ def decide_combat(
         struck = attack(
             state, attacker.name, target.name, rules, dice, ranged=command.ranged, at_once=True
         )
-        if rules.initiative.method == "overloaded":
-            # TP-INI-2: everything happens at once, so whoever this fells still acts.
-            struck = [
-                e.model_copy(update={"at_once": True}) if isinstance(e, Damaged) else e
-                for e in struck
-            ]
-        return struck
+        everything_at_once = rules.initiative.method == "overloaded"
+        # Whoever this fells still acts when they act at the same time as the attacker:
+        # TP-INI-2 (everything happens at once), PG-INI-1's tie ("both sides are acting
+        # simultaneously"), one beat of the order.
+        return [
+            e.model_copy(update={"at_once": True})
+            if isinstance(e, Damaged)
+            and (everything_at_once or _same_beat(state, attacker.name, e.target))
+            else e
+            for e in struck
+        ]
     if isinstance(command, Save):
         saver = state.get(command.name)
         if not saver.standing:
@@ -273,6 +277,11 @@ def decide_combat(
         CombatEnded(winner=winner, treasure=gold, rest_due=rules.rest.after_fight, rolls=rolls)
     )
     return events
+
+
+def _same_beat(state: CombatState, first: str, second: str) -> bool:
+    """Whether ``first`` and ``second`` act at the same time this round."""
+    return any(first in beat and second in beat for beat in state.order)
 
 
 def _start(command: StartCombat, rules: Ruleset, dice: DiceSource) -> list[CombatEvent]:
