@@ -168,6 +168,32 @@ def test_tp_act_1_one_non_magical_thing_twice_the_texts_shove_example(
            "--then", "maneuver:Goblin 3 (shove)")  # fmt: skip
 
 
+def test_tp_opp_1_an_opposed_check_d20_plus_the_stat_higher_than_the_defence(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """TP-OPP-1: "To roll an opposed check, roll d20 + the relevant stat, if you roll higher
+    than your target's relevant attribute defense, you succeed": Ann (STR 1) tackles the orc,
+    defence 12: 11 + 1 = 12 fails, 12 + 1 = 13 succeeds; on a Second Wind round (TP-INI-1
+    face 6) the same 11 makes 13. An unknown stat is refused."""
+    db = keep(tmp_path, tk, "tp")
+    fight(tk, db, "Orc:hd=1,hp=20,ac=10")
+    tk(db, "combat", "round", "--dice", "5")
+    rolled = []
+    for face in ("11", "12"):
+        (made,) = records(tk(db, "combat", "check", "Ann", "str", "--defence", "12",
+                             "--dice", face), "combat.check")  # fmt: skip
+        rolled.append((made["data"]["total"], made["data"]["success"]))
+    assert rolled == [(12, False), (13, True)]
+    with pytest.raises(IllegalCommandError, match="no stat 'LUCK' in tp"):
+        tk(db, "combat", "check", "Ann", "LUCK", "--defence", "12")
+    tk(db, "combat", "announce-done", "party")
+    tk(db, "combat", "announce-done", "foes")
+    tk(db, "combat", "resolve")
+    tk(db, "combat", "round", "--dice", "6")
+    second_wind = tk(db, "combat", "check", "Ann", "STR", "--defence", "12", "--dice", "11")
+    assert texts(second_wind) == ["Ann checks STR against 12: 13, succeeds"]
+
+
 # --- Playing the Game ---------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""CLI verbs: ``combat start|status|round|declare|resolve|attack|save|pin|end``.
+"""CLI verbs: ``combat start|status|round|declare|resolve|attack|check|save|pin|end``.
 
 A fight runs inside the current campaign: the party joins it, each round moves the clock
 on, every roll is in the journal, and ``--dice`` takes the faces of physical dice instead
@@ -33,6 +33,7 @@ from turnkeeper.procedures.combat.round import (
     AnnounceDone,
     Attack,
     BeginRound,
+    Check,
     Declare,
     EndCombat,
     Pin,
@@ -277,6 +278,27 @@ def attack(
     Example: `turnkeeper combat attack Aldo "Goblin 3"`.
     """
     run(db, campaign, Attack(attacker, target, ranged), as_json, dice)
+
+
+@combat_app.command("check")
+def check(
+    actor: str = typer.Argument(..., help="Who attempts the risky action."),
+    stat: str = typer.Argument(..., help="The relevant stat, e.g. STR."),
+    defence: int = typer.Option(
+        ..., "--defence", help="The target's defence in that attribute, to roll higher than."
+    ),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    dice: str | None = DiceOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Roll an opposed check for a risky action the referee asks to be rolled: d20 + the
+    stat succeeds if higher than the target's defence [TP-OPP-1, TP-ROLL-1]; +1 for the party
+    on a Second Wind round [TP-INI-1].
+
+    Example: `turnkeeper combat check Aldo STR --defence 12`.
+    """
+    run(db, campaign, Check(actor, stat, defence), as_json, dice)
 
 
 @combat_app.command("save")

@@ -23,6 +23,7 @@ from turnkeeper.procedures.combat.events import CombatEvent
 __all__ = [
     "ActionTaken",
     "AttackMade",
+    "CheckRolled",
     "Damaged",
     "Declared",
     "MagicRolled",
@@ -290,6 +291,29 @@ class SaveRolled(CombatEvent):
         return ()
 
 
+class CheckRolled(CombatEvent):
+    """A risky action rolled as an opposed check: d20 + the stat, strictly higher than the
+    target's defence succeeds (TP-OPP-1)."""
+
+    kind: ClassVar[str] = "combat.check"
+    actor: str
+    stat: str
+    defence: int
+    total: int
+    success: bool
+
+    def describe(self) -> str:
+        result = "succeeds" if self.success else "fails"
+        return f"{self.actor} checks {self.stat} against {self.defence}: {self.total}, {result}"
+
+    def describe_to_party(self) -> str | None:
+        """Whether the check succeeds, not the defence it had to beat (the referee's)."""
+        return f"{self.actor} {'succeeds' if self.success else 'fails'} a {self.stat} check"
+
+    def rolls_to_party(self) -> tuple[RollRecord, ...]:
+        return ()
+
+
 class ActionTaken(CombatEvent):
     """An action the referee adjudicates in words (TP-ROLL-1: only risky actions are rolled)."""
 
@@ -311,5 +335,6 @@ EVENTS: tuple[type[Event], ...] = (
     Moved,
     MagicRolled,
     SaveRolled,
+    CheckRolled,
     ActionTaken,
 )

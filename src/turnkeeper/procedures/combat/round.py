@@ -30,6 +30,7 @@ from turnkeeper.procedures.combat.actions import check_declaration, check_load, 
 from turnkeeper.procedures.combat.attacks import (
     attack,
     magic,
+    opposed_check,
     opposed_save,
     saving_throw,
     treasure,
@@ -44,7 +45,13 @@ from turnkeeper.procedures.combat.events import (
     SideDone,
 )
 from turnkeeper.procedures.combat.initiative import roll_initiative, settle_surprise
-from turnkeeper.procedures.combat.outcomes import ActionTaken, Damaged, Declared, Moved
+from turnkeeper.procedures.combat.outcomes import (
+    ActionTaken,
+    CheckRolled,
+    Damaged,
+    Declared,
+    Moved,
+)
 from turnkeeper.rules.schema import Ruleset
 
 __all__ = [
@@ -52,6 +59,7 @@ __all__ = [
     "AnnounceDone",
     "Attack",
     "BeginRound",
+    "Check",
     "CombatCommand",
     "Declare",
     "EndCombat",
@@ -125,6 +133,17 @@ class Save:
 
 
 @dataclass(frozen=True)
+class Check:
+    """A risky action the referee asks to be rolled (TP-ROLL-1) as an opposed check: d20 +
+    ``stat`` against the target's ``defence`` in it (TP-OPP-1). It is part of what the actor
+    does this round, not an action of its own."""
+
+    actor: str
+    stat: str
+    defence: int
+
+
+@dataclass(frozen=True)
 class AnnounceDone:
     """A side has finished announcing (or acting) this round: its members who declared
     nothing do nothing, and those who come after it need not wait for them."""
@@ -148,7 +167,16 @@ class EndCombat:
 
 
 CombatCommand = (
-    StartCombat | BeginRound | Declare | Resolve | Attack | Save | AnnounceDone | Pin | EndCombat
+    StartCombat
+    | BeginRound
+    | Declare
+    | Resolve
+    | Attack
+    | Save
+    | Check
+    | AnnounceDone
+    | Pin
+    | EndCombat
 )
 
 
@@ -261,6 +289,26 @@ def decide_combat(
         if not saver.standing:
             raise IllegalCommandError(f"{saver.name} is out of the fight and makes no save")
         return [saving_throw(saver, rules, dice)]
+    if isinstance(command, Check):
+        actor = state.get(command.actor)
+        stat = command.stat.strip().upper()
+        if stat not in rules.stats:
+            raise IllegalCommandError(
+                f"no stat {command.stat!r} in {rules.name}; use one of {', '.join(rules.stats)}"
+            )
+        success, thrown = opposed_check(
+            actor, stat, command.defence, rules, dice, second_wind=state.second_wind
+        )
+        return [
+            CheckRolled(
+                actor=actor.name,
+                stat=stat,
+                defence=command.defence,
+                total=thrown.total,
+                success=success,
+                rolls=(thrown,),
+            )
+        ]
     if isinstance(command, Pin):
         name = state.get(command.name).name
         if command.place < 1:
