@@ -355,6 +355,31 @@ def test_cb_ini_1_1d8_plus_the_best_dex_and_a_tie_goes_to_the_player_characters(
     assert tk(db, "combat", "status")["combat"]["order"] == [["Ann", "Bo"], ["Rat"]]
 
 
+def test_cb_ini_3_the_option_each_pc_rolls_1d8_plus_dex_the_referee_once_for_the_other_side(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """CB-INI-3: "Each player character rolls for their own initiative, 1d8 + DEX modifier.
+    The referee rolls once for the opposing side ... one or more player character may act
+    before the opposing side". The sequence is TODO in the text; the project's default is
+    one order, highest first, ties to the player characters: Ann 5 + 1 = 6, Bo 3 + 2 = 5,
+    the rat 4 + 1 = 5: Ann, Bo, then the rat."""
+    rules = tmp_path / "individual.toml"
+    rules.write_text(
+        'extends = "cb"\n[ruleset]\nname = "cb-individual"\ntitle = "combat, each PC"\n'
+        '[initiative]\nmethod = "individual"\n',
+        encoding="utf-8",
+    )
+    db = keep(tmp_path, tk, str(rules))
+    fight(tk, db, "Rat:hd=1,hp=9,ac=12,dex=1")
+    rolled = records(tk(db, "combat", "round", "--dice", "5,3,4"), "combat.initiative")[0]
+    assert [r["breakdown"] for r in rolled["rolls"]] == [
+        "1d8 (5) + DEX (1) = 6",
+        "1d8 (3) + DEX (2) = 5",
+        "1d8 (4) + DEX (1) = 5",
+    ]
+    assert tk(db, "combat", "status")["combat"]["order"] == [["Ann"], ["Bo"], ["Rat"]]
+
+
 def test_cb_act_1_to_3_a_main_and_a_move_a_second_move_30_ft_and_never_split(
     tmp_path: Path, tk: Tk
 ) -> None:
