@@ -490,3 +490,49 @@ def test_pg_ini_1_on_a_tie_one_felled_at_the_table_still_strikes_back_that_round
     tk(db, "combat", "attack", "Ann", "Orc", "--dice", "15,3")
     with pytest.raises(IllegalCommandError, match="Orc is out of the fight"):
         tk(db, "combat", "attack", "Orc", "Ann", "--dice", "15,2")
+
+
+# --- Exploration: surprise carried into the fight -----------------------------------------
+
+ABBEY = str(Path(__file__).resolve().parents[2] / "examples" / "site.toml")
+ANA_AND_BO = """
+leader = "Ana"
+[[characters]]
+name = "Ana"
+hp = 6
+stats = { DEX = 1, WIS = 0, CHA = 1 }
+[[characters]]
+name = "Bo"
+hp = 8
+stats = { WIS = 1 }
+[supplies]
+torches = 6
+rations = 10
+water = 10
+"""
+
+
+def test_ex_sur_4_any_who_lose_are_surprised_in_the_fight_too(tmp_path: Path, tk: Tk) -> None:
+    """EX-SUR-4: "let both groups make WIS/Scout checks against a difficulty 9, and any who
+    lose are surprised"; EX-SUR-5: "A group that is surprised loses a full round of action".
+    The referee judges the party and the rats unaware of each other (the dice of
+    test_ex_sur_4_both_unaware_everyone_rolls_wis_scout_against_9): Ana's 8 loses, Bo's 9
+    does not. In the fight that follows Ana, and only Ana, loses the first round."""
+    db = keep(tmp_path, tk, "ex", ANA_AND_BO)
+    tk(db, "site", "enter", ABBEY, "--area", "1")
+    tk(db, "turn", "--mode", "cautious")
+    dice = "1,1,2,3,3,4,4,4,4,4,6,6,1,1,4,5,3,3,6,3,5,5"
+    tk(db, "turn", "--mode", "cautious", "--both-unaware", "--dice", dice)
+    started = tk(db, "combat", "start")
+    surprise = records(started, "combat.surprise")[0]
+    assert surprise["data"]["members"] == ["Ana"]
+    assert "Ana is surprised and loses the first round" in surprise["text"]
+    tk(db, "combat", "round", "--dice", "4,3")
+    with pytest.raises(IllegalCommandError, match="Ana is surprised and loses this round"):
+        tk(db, "combat", "declare", "Ana", "attack", "giant rats 1")
+    assert "Bo declares" in texts(tk(db, "combat", "declare", "Bo", "attack", "giant rats 1"))[0]
+    tk(db, "combat", "announce-done", "party")
+    tk(db, "combat", "announce-done", "foes")
+    tk(db, "combat", "resolve", "--dice", "1")
+    tk(db, "combat", "round", "--dice", "4,3")
+    assert "Ana declares" in texts(tk(db, "combat", "declare", "Ana", "attack", "giant rats 1"))[0]

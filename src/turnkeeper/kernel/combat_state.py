@@ -234,8 +234,9 @@ class CombatState(Frozen):
 
     def can_act(self, combatant: Combatant) -> bool:
         """Standing (or struck down this round where everything happens at once, TP-INI-2),
-        and not losing the surprise round (PG-SUR-1, CB-SUR-1, EX-SUR-5)."""
-        lost = self.in_free_round and Condition.SURPRISED in combatant.conditions
+        and not losing the surprise round (PG-SUR-1, CB-SUR-1, EX-SUR-5) or, surprised alone
+        (EX-SUR-4's "any who lose"), the first round."""
+        lost = Condition.SURPRISED in combatant.conditions  # gone once the round is resolved
         return (combatant.standing or combatant.name in self.fell_at_once) and not lost
 
     def still_to_act(self, side: Side) -> tuple[str, ...]:

@@ -83,10 +83,12 @@ def party_combatants(state: CampaignState) -> tuple[Combatant, ...]:
 
 
 def _start(state: CampaignState, command: StartFight, dice: DiceSource) -> list[Event]:
-    surprised, reaction = command.surprised, None
+    surprised, reaction, alone = command.surprised, None, frozenset[str]()
     encounter = state.site.encounter if state.site is not None else None
     if encounter is not None:
         reaction = encounter.reaction
+        if surprised is None and not encounter.party_surprised:
+            alone = frozenset(encounter.surprised_members)  # EX-SUR-4: any who lose
         if surprised is None:
             surprised = frozenset(
                 side
@@ -104,12 +106,14 @@ def _start(state: CampaignState, command: StartFight, dice: DiceSource) -> list[
                 "(with no foes named, a fight starts from the site's pending encounter)"
             )
         foes = tuple(encounter_foes(encounter.creature, encounter.number))
+    combatants = (*party_combatants(state), *command.allies, *foes)
     start = StartCombat(
-        combatants=(*party_combatants(state), *command.allies, *foes),
+        combatants=combatants,
         surprised=surprised,
         aware=command.aware,
         attackers=command.attackers,
         reaction=reaction,
+        surprised_members=tuple(c.name for c in combatants if c.name in alone),
     )
     return list(decide_combat(CombatState(), start, state.ruleset, dice))
 

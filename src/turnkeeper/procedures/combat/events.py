@@ -115,10 +115,15 @@ class SurpriseSettled(CombatEvent):
     surprised: tuple[Side, ...]
     free_round: Side | None
     reason: str = Field("", exclude_if=lambda reason: not reason)
+    members: tuple[str, ...] = Field(
+        (),
+        description="EX-SUR-4's 'any who lose': those surprised alone, who lose the first round.",
+        exclude_if=lambda members: not members,
+    )
 
     def apply_combat(self, state: CombatState) -> CombatState:
         losing = other_side(self.free_round) if self.free_round is not None else None
-        names = [c.name for c in state.combatants if c.side is losing]
+        names = [c.name for c in state.combatants if c.side is losing] + list(self.members)
         return state.with_conditions(names, add=[Condition.SURPRISED]).model_copy(
             update={"free_round": self.free_round}
         )
@@ -130,6 +135,10 @@ class SurpriseSettled(CombatEvent):
             who = " and ".join(s.value for s in self.surprised) + " surprised"
         if len(self.surprised) > 1:
             who += ", so neither loses a round"
+        if self.members:
+            alone = " and ".join(self.members)
+            who += f"; {alone} {'is' if len(self.members) == 1 else 'are'} surprised and "
+            who += "loses the first round"
         why = f" ({self.reason})" if self.reason else ""
         free = f"; {self.free_round.value} gets a free round" if self.free_round else ""
         dice = f" ({_rolls_text(self.rolls)})" if self.rolls else ""

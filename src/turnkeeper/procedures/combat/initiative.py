@@ -65,8 +65,12 @@ def settle_surprise(
     aware: frozenset[Side] = frozenset(),
     attackers: Side | None = None,
     surprised: frozenset[Side] | None = None,
+    members: tuple[str, ...] = (),
 ) -> list[CombatEvent]:
     """Who is surprised at the start of a fight, and the free round it gives.
+
+    ``members``: those surprised alone, not their whole group (EX-SUR-4, "any who lose are
+    surprised"): each loses the first round, where the rest of both sides act.
 
     ``surprised`` given: the referee (or the exploration procedure, EX-SUR-1 to EX-SUR-4)
     already knows. Otherwise, by the ruleset: ``in_six`` rolls d6 for each group not
@@ -119,6 +123,7 @@ def settle_surprise(
             free_round=free_round,
             reason=reason,
             rolls=tuple(rolls),
+            members=members if rules.surprise.surprised_lose_round else (),
         )
     ]
     if rules.surprise.morale_when_surprised and Side.OPPOSITION in surprised:

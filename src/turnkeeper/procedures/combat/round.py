@@ -87,6 +87,7 @@ class StartCombat:
     aware: frozenset[Side] = frozenset()
     attackers: Side | None = None
     reaction: str | None = None
+    surprised_members: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -356,6 +357,7 @@ def _start(command: StartCombat, rules: Ruleset, dice: DiceSource) -> list[Comba
         surprised=command.surprised
         if command.surprised is not None or rules.surprise.method != "movement"
         else frozenset(),
+        members=command.surprised_members,
     )
     return [started, *surprise]
 
