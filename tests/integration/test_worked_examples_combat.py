@@ -88,6 +88,30 @@ def test_tp_time_1_a_combat_round_is_10_seconds(tmp_path: Path, tk: Tk) -> None:
     assert tk(db, "status")["now"] == 30
 
 
+@pytest.mark.parametrize(
+    ("face", "happens", "initiative"),
+    [
+        ("1", "Noise has attracted something!", "opposition"),
+        ("2", "Fatigue!", "opposition"),
+        ("3", "The Dungeon reacts!", "opposition"),
+        ("4", "The Dungeon reacts!", "party"),
+        ("5", "A bit of respite...", "party"),
+        ("6", "Second Wind!", "party"),
+    ],
+)
+def test_tp_ini_1_each_face_of_the_overloaded_initiative_die(
+    face: str, happens: str, initiative: str, tmp_path: Path, tk: Tk
+) -> None:
+    """TP-INI-1, the table: faces 1 to 3 give the opponents initiative, 4 to 6 the PCs, each
+    with its event; face 1 also rolls the newcomers' reaction (2d6 3, 4)."""
+    db = keep(tmp_path, tk, "tp")
+    fight(tk, db, "Orc:hd=1,hp=20,ac=10")
+    faces = f"{face},3,4" if face == "1" else face
+    rolled = records(tk(db, "combat", "round", "--dice", faces), "combat.initiative")[0]
+    assert rolled["data"]["initiative"] == initiative
+    assert f"face {face}: {happens}".casefold() in rolled["text"].casefold()
+
+
 def test_tp_ini_1_fatigue_anyone_in_melee_takes_1_damage_and_opponents_have_initiative(
     tmp_path: Path, tk: Tk
 ) -> None:
@@ -248,6 +272,28 @@ def test_pg_atk_1_a_shot_into_melee_strikes_friend_or_foe_at_random(tmp_path: Pa
         "Bo shoots at Orc: 12 against AC 12, hits",
         "Orc takes 3 damage (Bo): 17 hp",
     ]
+
+
+def test_pg_atk_2_d20_plus_hb_and_str_at_or_over_the_ac_monsters_plus_1_per_hd(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """PG-ATK-2: "rolls a d20 and adds any bonuses (HB if available, STR for melee attacks,
+    DEX for ranged attacks, magic weapon boni if applicable) ... hits if it is equal to or
+    higher than the AC. Monster attacks add +1 ... for each HD ... (add STR bonus for
+    fighter)": Ann (HB and a +1 sword: attack_bonus 2, STR 1) rolls 11: 14 against AC 14
+    hits, a d8 of 5 + STR 1 = 6; the ogre (HD 3) rolls 12: 15 against Ann's AC 15 hits."""
+    fighter = PARTY.replace("ac = 15\n", 'ac = 15\nattack_bonus = 2\ndamage = "1d8"\n')
+    db = keep(tmp_path, tk, "pg", fighter)
+    fight(tk, db, "Ogre:hd=3,hp=20,ac=14")
+    tk(db, "combat", "round", "--dice", "5,2")
+    assert texts(tk(db, "combat", "attack", "Ann", "Ogre", "--dice", "11,5")) == [
+        "Ann attacks Ogre: 14 against AC 14, hits",
+        "Ogre takes 6 damage (Ann): 14 hp",
+    ]
+    tk(db, "combat", "announce-done", "party")
+    assert texts(tk(db, "combat", "attack", "Ogre", "Ann", "--dice", "12,1"))[0] == (
+        "Ogre attacks Ann: 15 against AC 15, hits"
+    )
 
 
 def test_pg_tre_1_total_xp_overcome_or_outwitted_times_1d3_plus_1_in_gold(
