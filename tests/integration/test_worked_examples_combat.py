@@ -401,6 +401,31 @@ def test_cb_ini_1_1d8_plus_the_best_dex_and_a_tie_goes_to_the_player_characters(
     assert tk(db, "combat", "status")["combat"]["order"] == [["Ann", "Bo"], ["Rat"]]
 
 
+def test_cb_sur_2_a_surprised_undisciplined_group_checks_morale(tmp_path: Path, tk: Tk) -> None:
+    """CB-SUR-2: "If a group of undisciplined and/or poorly trained non-player characters is
+    surprised, the referee might make a Morale check for them". The party sneaks up (d20
+    15 + DEX 2 against 3 + WIS 0); the goblins (morale 7) roll 2d6: 4 and 5 make 9, over 7,
+    and they flee; 3 and 4 make 7 and they hold (the project's morale check: 2d6 at or under
+    the score holds). Disciplined guards roll no morale."""
+    goblins = "Goblin:hd=1,hp=4,ac=12,morale=7,disciplined=false,count=2"
+    for faces, fled in (("15,3,4,5", True), ("15,3,3,4", False)):
+        (tmp_path / faces).mkdir()
+        db = keep(tmp_path / faces, tk, "cb")
+        started = tk(db, "combat", "start", "--monster", goblins, "--attackers", "party",
+                     "--dice", faces)  # fmt: skip
+        (morale,) = records(started, "combat.morale")
+        assert (morale["data"]["total"], morale["data"]["holds"]) == (
+            sum(int(f) for f in faces.split(",")[2:]),
+            not fled,
+        )
+        assert ("fled" in who(tk, db, "Goblin 2")["conditions"]) is fled
+    (tmp_path / "guards").mkdir()
+    db = keep(tmp_path / "guards", tk, "cb")
+    started = tk(db, "combat", "start", "--monster", "Guard:hd=1,hp=4,ac=12,morale=7",
+                 "--attackers", "party", "--dice", "15,3")  # fmt: skip
+    assert not records(started, "combat.morale")
+
+
 def test_cb_ini_3_the_option_each_pc_rolls_1d8_plus_dex_the_referee_once_for_the_other_side(
     tmp_path: Path, tk: Tk
 ) -> None:
