@@ -267,7 +267,7 @@ def fight_pg() -> Scenario:
         ),
         EndCombat(),
     ]
-    return Scenario(rules, _party(rules, "fighters.toml"), 3, commands)
+    return Scenario(rules, _party(rules, "fighters.toml"), 14, commands)
 
 
 def fight_cb() -> Scenario:
