@@ -44,9 +44,11 @@ from turnkeeper.errors import NotFoundError, TurnkeeperError
 __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
+    "MAX_INT",
     "MAX_JOURNAL_BYTES",
     "MAX_NAME_LENGTH",
     "check_name",
+    "check_seed",
     "check_writable",
     "decode",
     "parse_json",
@@ -66,9 +68,9 @@ MAX_JOURNAL_BYTES = 256 * 1024 * 1024
 MAX_DEPTH = 64
 #: The longest name of a campaign, a site, a countdown or a map, in characters.
 MAX_NAME_LENGTH = 200
-#: Whole numbers in a file fit SQLite's and numpy's 64-bit integers.
-_INT_LIMIT = 2**63 - 1
-_TOO_LARGE = f"a number is too large; whole numbers in a file are at most {_INT_LIMIT:,}"
+#: Whole numbers in a file, and seeds, fit SQLite's and numpy's 64-bit integers.
+MAX_INT = 2**63 - 1
+_TOO_LARGE = f"a number is too large; whole numbers in a file are at most {MAX_INT:,}"
 
 Error = type[TurnkeeperError]
 
@@ -207,7 +209,7 @@ def _check_values(data: Any, shown: str, error: Error) -> None:
             raise _too_deep(shown, error, depth)
         if isinstance(value, float) and not math.isfinite(value):
             raise error(f"{shown}: {where}: {value} is not a number a file may hold")
-        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _INT_LIMIT:
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
             raise error(f"{shown}: {where}: {_TOO_LARGE}")
 
 
@@ -222,6 +224,21 @@ def _walk(data: Any) -> Iterator[tuple[Any, int, str]]:
         elif isinstance(value, list):
             at = "" if depth == 0 else where
             stack += [(v, depth + 1, f"{at}[{i}]") for i, v in enumerate(value)]
+
+
+def check_seed(seed: int, what: str = "--seed", error: Error = TurnkeeperError) -> int:
+    """``seed`` if SQLite and numpy can keep it: a whole number from 0 to :data:`MAX_INT`.
+
+    >>> check_seed(7)
+    7
+    >>> check_seed(-1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    turnkeeper.errors.TurnkeeperError: --seed -1: a seed is a whole number from 0 to 9,223,...
+    """
+    if not 0 <= seed <= MAX_INT:
+        raise error(f"{what} {seed}: a seed is a whole number from 0 to {MAX_INT:,}")
+    return seed
 
 
 def check_name(name: str, what: str, error: Error = TurnkeeperError) -> str:

@@ -52,6 +52,7 @@ from turnkeeper.dice import parse
 from turnkeeper.dice.exact import distribution, quartiles
 from turnkeeper.dice.sampling import sample
 from turnkeeper.errors import IllegalCommandError, NotFoundError
+from turnkeeper.files import check_seed
 from turnkeeper.kernel.party import Party
 from turnkeeper.procedures.dungeon.wandering import wandering_chance
 from turnkeeper.procedures.surprise import check_dice_for
@@ -61,7 +62,6 @@ from turnkeeper.world.sites import Site
 __all__ = [
     "CHUNK",
     "MAX_RUNS",
-    "MAX_SEED",
     "MAX_TURNS",
     "Expedition",
     "ExpeditionOdds",
@@ -93,14 +93,9 @@ _ACTED_ON = (FaceEvent.ENCOUNTER, FaceEvent.WANING_RESOURCES, FaceEvent.FORCED_R
 _FOREVER = np.iinfo(np.int32).max // 2
 
 
-#: numpy takes seeds from 0 up; SQLite keeps them to here, so a campaign could use the same.
-MAX_SEED = 2**63 - 1
-
-
 def check_bounds(runs: int, turns: int, seed: int = 0) -> None:
     """One clear error naming the limit, for runs, turns and seeds out of bounds."""
-    if not 0 <= seed <= MAX_SEED:
-        raise IllegalCommandError(f"--seed {seed}: a seed is a whole number from 0 to {MAX_SEED:,}")
+    check_seed(seed, "--seed", IllegalCommandError)
     if not 1 <= runs <= MAX_RUNS:
         raise IllegalCommandError(f"--runs {runs}: simulate from 1 to {MAX_RUNS:,} runs")
     if not 1 <= turns <= MAX_TURNS:

@@ -41,6 +41,7 @@ from turnkeeper.files import (
     read_text,
     write_text,
 )
+from turnkeeper.procedures.countdowns import MAX_TICKS
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.views import player_log, referee_record, undone_commands
 
@@ -329,7 +330,7 @@ def countdown_tick(
     name: str = typer.Argument(..., help="The countdown to tick."),
     # each tick is a step of the countdown's rules: a billion would run for hours
     ticks: int = typer.Option(
-        1, "--ticks", min=1, max=1000, help="How many ticks (at most 1,000)."
+        1, "--ticks", min=1, max=MAX_TICKS, help=f"How many ticks (at most {MAX_TICKS:,})."
     ),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,

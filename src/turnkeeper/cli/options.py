@@ -11,8 +11,9 @@ import re
 
 import typer
 
+from turnkeeper import files
 from turnkeeper.dice import parse_faces
-from turnkeeper.errors import DiceNotationError, TurnkeeperError
+from turnkeeper.errors import DiceNotationError
 
 
 def _campaign_given(name: str | None) -> str | None:
@@ -50,9 +51,6 @@ SetOption = typer.Option(
 )
 PlayerOption = typer.Option(False, "--player", help="Show only what the party perceives.")
 
-#: Seeds are 0 or more and fit the 64 bits SQLite and numpy keep.
-MAX_SEED = 2**63 - 1
-
 _SET_ITEM = re.compile(r"\s*([A-Z][A-Z0-9_]*)\s*=\s*([+-]?\d{1,9})\s*")
 
 
@@ -83,11 +81,9 @@ def set_values(items: list[str] | None) -> dict[str, int]:
 
 
 def check_seed(seed: int | None, option: str = "--seed") -> int | None:
-    """A seed as given, if SQLite and numpy can keep it (0 to :data:`MAX_SEED`).
+    """A seed as given, if SQLite and numpy can keep it (:func:`turnkeeper.files.check_seed`).
 
     >>> check_seed(7), check_seed(None)
     (7, None)
     """
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise TurnkeeperError(f"{option} {seed}: a seed is a whole number from 0 to {MAX_SEED:,}")
-    return seed
+    return None if seed is None else files.check_seed(seed, option)

@@ -236,11 +236,18 @@ def start_countdown(
     return draft.events
 
 
+MAX_TICKS = 1000
+"""The most ticks one command gives a countdown: far more than any countdown's length, and
+few enough that a mistyped count is refused at once rather than worked through."""
+
+
 def tick(state: CampaignState, name: str, ticks: int = 1, reason: str = "by hand") -> list[Event]:
     """Tick a countdown by hand (a rule says so: DG-CD-1's generic countdowns, DG-CD-4)."""
     countdown = state.countdown(name)
-    if ticks < 1:
-        raise IllegalCommandError(f"tick at least once, not {ticks}")
+    if not 1 <= ticks <= MAX_TICKS:
+        raise IllegalCommandError(
+            f"tick a countdown from 1 to {MAX_TICKS:,} times in one command, not {ticks:,}"
+        )
     draft = Draft(state)
     for _ in range(ticks):
         _tick(draft, countdown.name, reason)

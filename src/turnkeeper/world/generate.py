@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from turnkeeper.files import check_seed
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import Feature, HexMap, Road, Terrain, Visibility
@@ -124,8 +125,7 @@ def generate_map(width: int, height: int, seed: int, name: str | None = None) ->
     ((12, 8), True)
     """
     check_map_size(width, height)
-    if not 0 <= seed < 2**63:
-        raise MapError(f"seed {seed}: a map's seed is a whole number from 0 to {2**63 - 1:,}")
+    check_seed(seed, "the map's seed", MapError)
     rng = np.random.default_rng(seed)
     terrain = _terrain(rng, height, width)
     road = np.zeros_like(terrain)
