@@ -298,6 +298,19 @@ def _fight(
     return events
 
 
+def _countdown_trigger(
+    state: CampaignState, command: CountdownTrigger, dice: DiceSource
+) -> list[Event]:
+    events = countdowns.trigger(state, command.trigger, command.subject)
+    if not events:
+        whose = f" of {command.subject}" if command.subject else ""
+        raise IllegalCommandError(
+            f"no running countdown listens for {command.trigger!r}{whose}: start one with "
+            "`countdown add ... --listens TRIGGER`, or see `countdown list`"
+        )
+    return events
+
+
 HANDLERS: dict[type, Handler] = {
     Wait: _passing_time(_wait),
     Light: lambda s, c, d: light.light(s, c.source, d),
@@ -322,7 +335,7 @@ HANDLERS: dict[type, Handler] = {
     CountdownTick: lambda s, c, d: countdowns.tick(s, c.name, c.ticks),
     CountdownOutcome: lambda s, c, d: countdowns.outcome(s, c.name, c.outcome),
     CountdownEnd: lambda s, c, d: countdowns.end_countdown(s, c.name),
-    CountdownTrigger: lambda s, c, d: countdowns.trigger(s, c.trigger, c.subject),
+    CountdownTrigger: _countdown_trigger,
     Note: _note,
     Undo: _undo,
     **dict.fromkeys(get_args(SceneCommand), _passing_time(campaign_scene_events)),  # DG-LOOP-1

@@ -19,7 +19,9 @@ from turnkeeper.campaign import (
     Command,
     CountdownAdd,
     CountdownEnd,
+    CountdownOutcome,
     CountdownTick,
+    CountdownTrigger,
     Douse,
     Light,
     Rest,
@@ -300,6 +302,14 @@ def undo_command(
     run(db, campaign, Undo(), as_json)
 
 
+# a module-level option: Typer reads a list option's default from its declaration
+_LISTENS = typer.Option(
+    None,
+    "--listens",
+    help="Extra triggers that tick it too: wound, action (repeat the option) [DG-CD-4].",
+)
+
+
 @countdown_app.command("add")
 def countdown_add(
     name: str = typer.Argument(..., help="What the countdown is for."),
@@ -311,6 +321,15 @@ def countdown_add(
         None, "--failure", help="The length of its failure countdown."
     ),
     referee: bool = typer.Option(False, "--referee", help="Hidden from the players."),
+    subject: str | None = typer.Option(
+        None, "--subject", help="The creature it is about, e.g. the one suffocating."
+    ),
+    listens: list[str] | None = _LISTENS,
+    after_end: str = typer.Option(
+        "end",
+        "--after-end",
+        help="end, or wound: once ended, each tick is a precision wound to the subject.",
+    ),
     dice: str | None = DiceOption,
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
@@ -318,11 +337,24 @@ def countdown_add(
 ) -> None:
     """Start a countdown; it ticks down with the rounds or days its type names [DG-CD-3].
 
-    Example: `turnkeeper countdown add "ghouls wake" --type short --length d6`.
+    Example: `turnkeeper countdown add "Ulfarmi suffocates" --type rapid --length 4 --subject
+    Ulfarmi --listens wound --listens action --after-end wound`.
     """
     check_name(name, "countdown name")
+    if after_end not in ("end", "wound"):
+        raise TurnkeeperError(f"--after-end {after_end!r}: say end or wound")
     visibility = Visibility.REFEREE if referee else Visibility.PARTY
-    run(db, campaign, CountdownAdd(name, kind, length, failure, visibility), as_json, dice)
+    command = CountdownAdd(
+        name,
+        kind,
+        length,
+        failure,
+        visibility,
+        subject=subject,
+        listens=tuple(listens or ()),
+        after_end="wound" if after_end == "wound" else "end",
+    )
+    run(db, campaign, command, as_json, dice)
 
 
 @countdown_app.command("tick")
@@ -341,6 +373,40 @@ def countdown_tick(
     Example: `turnkeeper countdown tick "ghouls wake" --ticks 2`.
     """
     run(db, campaign, CountdownTick(name, ticks), as_json)
+
+
+@countdown_app.command("outcome")
+def countdown_outcome(
+    name: str = typer.Argument(..., help="The countdown (or its failure countdown)."),
+    outcome: str = typer.Argument(
+        ..., help="failure, partial, success or greater (or -2, -1, 0, +1)."
+    ),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """A subtask's outcome ticks a countdown and its failure countdown [DG-FCD-1].
+
+    Example: `turnkeeper countdown outcome "pick the lock" partial`.
+    """
+    run(db, campaign, CountdownOutcome(name, outcome), as_json)
+
+
+@countdown_app.command("trigger")
+def countdown_trigger(
+    trigger: str = typer.Argument(..., help="What happened: wound, action..."),
+    subject: str | None = typer.Option(
+        None, "--subject", help="Only the countdowns of this creature."
+    ),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """An extra trigger ticks the countdowns that listen for it [DG-CD-4].
+
+    Example: `turnkeeper countdown trigger wound --subject Ulfarmi`.
+    """
+    run(db, campaign, CountdownTrigger(trigger, subject), as_json)
 
 
 @countdown_app.command("end")

@@ -355,10 +355,26 @@ class CountdownAddBody(_Verb, title="Start a countdown"):
         None, description="Length of its failure countdown, a number or a die [DG-FCD-1]."
     )
     referee: bool = Field(False, description=f"Hidden from the players. {_REFEREE}")
+    subject: str | None = Field(None, description="The creature it is about [DG-CD-4].")
+    listens: tuple[str, ...] = Field(
+        (), description="Extra triggers that tick it too: wound, action [DG-CD-4]."
+    )
+    after_end: Literal["end", "wound"] = Field(
+        "end", description="end, or wound: once ended, each tick wounds the subject [DG-CD-4]."
+    )
 
     def command(self, state: CampaignState) -> Command:
         visibility = _visibility(self.referee)
-        return CountdownAdd(self.name, self.kind, self.length, self.failure, visibility)
+        return CountdownAdd(
+            self.name,
+            self.kind,
+            self.length,
+            self.failure,
+            visibility,
+            subject=self.subject,
+            listens=self.listens,
+            after_end=self.after_end,
+        )
 
 
 class CountdownTickBody(_Verb, title="Tick a countdown"):
