@@ -47,6 +47,7 @@ __all__ = [
     "MAX_INT",
     "MAX_JOURNAL_BYTES",
     "MAX_NAME_LENGTH",
+    "MAX_TEXT_LENGTH",
     "check_name",
     "check_seed",
     "check_writable",
@@ -68,6 +69,8 @@ MAX_JOURNAL_BYTES = 256 * 1024 * 1024
 MAX_DEPTH = 64
 #: The longest name of a campaign, a site, a countdown or a map, in characters.
 MAX_NAME_LENGTH = 200
+#: The longest text a command carries (a note, a foe's stat lines), in characters.
+MAX_TEXT_LENGTH = 10_000
 #: Whole numbers in a file, and seeds, fit SQLite's and numpy's 64-bit integers.
 MAX_INT = 2**63 - 1
 _TOO_LARGE = f"a number is too large; whole numbers in a file are at most {MAX_INT:,}"

@@ -296,6 +296,12 @@ def test_a_usage_die_chain_beyond_its_limit_is_refused(shell, db: str) -> None:
     assert shell("odds", "--usage", "d12", "--chain", "12,10,8,6,4", "--json").code == 0
 
 
+def test_a_note_beyond_its_limit_is_refused(shell, db: str) -> None:
+    line = refused(shell, db, "note", "x" * 10_001, "--db", db)
+    assert "notes are at most 10,000 characters" in line
+    assert shell("note", "x" * 10_000, "--db", db).code == 0
+
+
 # --- options ---------------------------------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ from typing import Any, Literal, get_args
 from turnkeeper.campaign.hooks import HOOKS
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.files import MAX_TEXT_LENGTH
 from turnkeeper.kernel.combat_state import Combatant, Condition, Phase
 from turnkeeper.kernel.events import CommandUndone, Event, NoteMade, RollRecord, Visibility
 from turnkeeper.kernel.party import Monster
@@ -229,6 +230,11 @@ def _undo(state: CampaignState, command: Undo, dice: DiceSource) -> list[Event]:
 def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
     if not command.text.strip():
         raise IllegalCommandError("a note needs some text")
+    if len(command.text) > MAX_TEXT_LENGTH:
+        raise IllegalCommandError(
+            f"a note of {len(command.text):,} characters: notes are at most "
+            f"{MAX_TEXT_LENGTH:,} characters; split it"
+        )
     return [NoteMade(text=command.text, visibility=command.visibility)]
 
 

@@ -30,13 +30,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import MAX_NAME_LENGTH, decode, parse_json
+from turnkeeper.files import MAX_NAME_LENGTH, MAX_TEXT_LENGTH, decode, parse_json
 from turnkeeper.web import render
 
 BODY_LIMIT = 1024 * 1024
 """The largest request body, in bytes: a site or map file as text, with room to spare."""
 
-TEXT_LIMIT = 10_000
+TEXT_LIMIT = MAX_TEXT_LENGTH
 """The longest text field of a command (a note, a foe's stat lines), in characters."""
 
 NUMBER_LIMIT = 1_000_000_000

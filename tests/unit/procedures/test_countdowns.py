@@ -143,7 +143,8 @@ def test_failure_countdowns_tick_only_on_outcomes(make_journal: MakeJournal) -> 
     "command",
     [CountdownAdd("x", "XC", "3"), CountdownAdd("x", "SC", "0"), CountdownAdd("x", "SC", "d"),
      CountdownTick("nope"), CountdownEnd("nope"), CountdownOutcome("lone", "success"),
-     CountdownOutcome("pair", "fumble"), CountdownAdd("lone", "SC", "2")],
+     CountdownOutcome("pair", "fumble"), CountdownAdd("lone", "SC", "2"),
+     CountdownTick("lone", 0), CountdownTick("lone", 1001), CountdownTrigger("wound")],
 )  # fmt: skip
 def test_illegal_countdown_commands_change_nothing(
     make_journal: MakeJournal, command: object
