@@ -54,7 +54,9 @@ def test_a_pg_fight_from_start_to_end_with_typed_dice(db: str, tk: Tk) -> None:
     )
     assert texts(started)[0] == "combat: Ann, Bo against Goblin"
     rolled = tk(db, "combat", "round", "--dice", "5,2")
-    assert "initiative: party" in texts(rolled)[1]
+    # PG-TIME-1: the round's minute passes through the campaign's clock as it begins.
+    assert texts(rolled)[:2] == ["round 1", "1m pass"]
+    assert "initiative: party" in texts(rolled)[2]
     status = tk(db, "combat", "status")["combat"]
     assert status["order"] == [["Ann", "Bo"], ["Goblin"]] and status["seconds"] == 60
     tk(db, "combat", "declare", "Goblin", "attack", "Bo")

@@ -223,7 +223,7 @@ def fight_tp() -> Scenario:
         ),
         EndCombat(),
     ]
-    return Scenario(rules, _party(rules, "fighters.toml"), 24, commands)
+    return Scenario(rules, _party(rules, "fighters.toml"), 71, commands)
 
 
 def fight_pg() -> Scenario:
@@ -267,7 +267,7 @@ def fight_pg() -> Scenario:
         ),
         EndCombat(),
     ]
-    return Scenario(rules, _party(rules, "fighters.toml"), 14, commands)
+    return Scenario(rules, _party(rules, "fighters.toml"), 141, commands)
 
 
 def fight_cb() -> Scenario:
@@ -311,7 +311,7 @@ def fight_cb() -> Scenario:
         ),
         EndCombat(),
     ]
-    return Scenario(rules, _party(rules, "fighters.toml"), 13, commands)
+    return Scenario(rules, _party(rules, "fighters.toml"), 16, commands)
 
 
 SCENARIOS: dict[str, Callable[[], Scenario]] = {

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from turnkeeper.campaign.hooks import HOOKS
+from turnkeeper.campaign.hooks import FIGHT_HOOKS, HOOKS
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.files import MAX_TEXT_LENGTH
@@ -262,7 +262,9 @@ def _damage(state: CampaignState, command: Damage, dice: DiceSource) -> list[Eve
         if amount < 1:
             raise IllegalCommandError(f"damage must be at least 1, not {amount}")
         wounds = damage_events(combatant, amount, state.ruleset, cause=command.reason, rolls=rolls)
-        return with_countdowns(state, list(wounds))
+        draft = Draft(state, FIGHT_HOOKS)
+        with_countdowns(draft, list(wounds), dice)
+        return draft.events
     events = hit_points.damage(state, command.target, amount, command.reason)
     return _with_rolls(events, rolls)
 
@@ -295,8 +297,11 @@ def _fight(
     state: CampaignState, command: CombatCommand | StartFight, dice: DiceSource
 ) -> list[Event]:
     """A combat command; a fight's end also settles the site's encounter, so exploring and
-    its wandering checks go on, and makes a rest due at once (EX-REST-2)."""
-    events = decide_in_campaign(state, command, dice)
+    its wandering checks go on, and makes a rest due at once (EX-REST-2). A round's time
+    passes with the fight's hooks (:data:`turnkeeper.campaign.hooks.FIGHT_HOOKS`)."""
+    draft = Draft(state, FIGHT_HOOKS)
+    decide_in_campaign(draft, command, dice)
+    events = draft.events
     if isinstance(command, EndCombat):
         if state.site is not None and state.site.encounter is not None:
             events.append(EncounterEnded(fought=True))

@@ -5,12 +5,19 @@ checked, then countdowns tick and end; last, the turn's own check is made (a dun
 turn's wandering check or die, a downtime day's encounter die, the night camp's wilderness
 die), so it sees the light and the rest as they are once the turn is over. The command
 table opens each command's draft with this list (:func:`turnkeeper.campaign.commands.decide`).
+
+A fight's rounds run :data:`FIGHT_HOOKS` instead: light burns and countdowns of turns and
+days tick with the time a fight takes (PG-TIME-1: ten one-minute rounds are a turn), and
+the rest cadence counts the fight as activity (EX-REST-1); but a dungeon turn's wandering
+check or die (EX-ENC-1, TP-DUN-1), the downtime day's die and the night camp's belong to
+the exploring and travelling they interrupt, and a fight's own rounds tick the rapid
+countdowns once each as they are resolved (DG-CD-1), never again on the calendar.
 """
 
 from __future__ import annotations
 
 from turnkeeper.kernel.schedule import Hook
-from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK
+from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK, ROUND_FRAMES
 from turnkeeper.procedures.dungeon import DOWNTIME_HOOK, DUNGEON_HOOK
 from turnkeeper.procedures.light import LIGHT_HOOK
 from turnkeeper.procedures.rest import REST_HOOK
@@ -24,3 +31,8 @@ HOOKS: tuple[Hook, ...] = (
     DOWNTIME_HOOK,
     NIGHT_CAMP_HOOK,
 )
+
+FIGHT_HOOKS: tuple[Hook, ...] = tuple(
+    hook.without(ROUND_FRAMES) for hook in (LIGHT_HOOK, REST_HOOK, COUNTDOWN_HOOK)
+)
+"""The hooks a fight's rounds run as their time passes (see the module's docstring)."""

@@ -18,7 +18,7 @@ governs is rolled there for the wait's first turn, and may break the wait at onc
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from turnkeeper.clock.boundaries import Boundary, next_boundary
@@ -81,6 +81,12 @@ class Hook:
     begins: Callable[[Draft, DiceSource], None] | None = None
     """What the hook does as a wait begins, for the turn the wait starts (a die rolled at
     the start of the turn it governs); its draft's ``until`` is the wait's end."""
+
+    def without(self, frames: frozenset[str]) -> Hook:
+        """This hook, never stopping a wait where only ``frames`` end: rounds that end when
+        the table says so (a fight's round is over when resolved), not on the calendar."""
+        wanted = self.frames
+        return replace(self, frames=lambda state: wanted(state) - frames)
 
 
 class WaitBroken(Event):

@@ -1,12 +1,13 @@
 """Combat inside a campaign: the party joins the fight, and every roll goes to the journal.
 
 The command table hands the combat commands to :func:`decide_in_campaign`. The fight lives
-in ``CampaignState.combat``; each round moves the campaign clock on by the ruleset's round
-length; the end of a fight writes the characters' hit points and conditions back to the
-party (PG-HP-1); the countdowns run in a fight as out of one: a round's end ticks those that
-tick on combat rounds (DG-CD-1), a wound dealt or an action taken those that listen for its
-taker's wounds or actions (DG-CD-4). The command table adds what a fight's end means
-elsewhere (the site's encounter settled, the rest due at once, EX-REST-2).
+in ``CampaignState.combat``; each round passes the ruleset's round length through the
+campaign's scheduler with the draft's hooks, so light burns and countdowns of turns and days
+tick in a fight; the end of a fight writes the characters' hit points and conditions back
+to the party (PG-HP-1); the countdowns run in a fight as out of one: a round's end ticks
+those that tick on combat rounds (DG-CD-1), a wound dealt or an action taken those that
+listen for its taker's wounds or actions (DG-CD-4). The command table adds what a fight's
+end means elsewhere (the site's encounter settled, the rest due at once, EX-REST-2).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.combat_state import Combatant, CombatState, Condition, Side
 from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.schedule import Draft, wait
 from turnkeeper.kernel.state import CampaignState
-from turnkeeper.procedures.combat.events import RoundResolved
+from turnkeeper.procedures.combat.events import RoundBegan, RoundResolved
 from turnkeeper.procedures.combat.outcomes import (
     ActionTaken,
     AttackMade,
@@ -131,24 +133,28 @@ def _acted(event: Event) -> str | None:
     return None
 
 
-def with_countdowns(state: CampaignState, events: list[Event]) -> list[Event]:
-    """The fight's ``events`` with the countdown ticks they cause, each after its cause.
+def with_countdowns(draft: Draft, events: list[Event], dice: DiceSource) -> None:
+    """Add the fight's ``events`` to ``draft``, each followed by the time and the countdown
+    ticks it causes.
 
-    DG-CD-1: a rapid countdown "ticks at the end of a combat round": once as each round is
-    resolved. DG-CD-4: "Taking a wound or taking an action ticks the countdown by 1": each
-    wound (damage of at least 1) ticks the countdowns listening for its taker's wounds as it
-    lands; an actor's turn of actions ticks those listening for their actions once, at its
-    first action (a turn of several things, TP-ACT-1, is one action taken)."""
-    ticked: list[Event] = []
+    A round's time passes through the scheduler with the draft's hooks as the round
+    begins (PG-TIME-1, TP-TIME-1, CB-RND-1): a torch burns down at a turn's end and
+    countdowns of turns and days tick there. DG-CD-1: a rapid countdown "ticks at the end
+    of a combat round": once as each round is resolved. DG-CD-4: "Taking a wound or taking
+    an action ticks the countdown by 1": each wound (damage of at least 1) ticks the
+    countdowns listening for its taker's wounds as it lands; an actor's turn of actions
+    ticks those listening for their actions once, at its first action (a turn of several
+    things, TP-ACT-1, is one action taken)."""
     acted: set[str] = set()
     for event in events:
-        ticked.append(event)
-        state = event.apply(state)
+        if isinstance(event, RoundBegan):
+            draft.add(event.model_copy(update={"scheduled": True}))
+            wait(draft, event.seconds, dice)
+            continue
+        draft.add(event)
         if isinstance(event, RoundResolved):
             # DG-CD-1: "Ticks at the end of a combat round"; a fight's round ends resolved.
-            for tick in round_ended(state, "combat_round"):
-                ticked.append(tick)
-                state = tick.apply(state)
+            draft.add(*round_ended(draft.state, "combat_round"))
             continue
         cause: tuple[str, str] | None = None
         if isinstance(event, Damaged) and event.amount > 0:
@@ -157,15 +163,15 @@ def with_countdowns(state: CampaignState, events: list[Event]) -> list[Event]:
             acted.add(actor)
             cause = ("action", actor)
         if cause is not None:
-            for tick in trigger(state, *cause):
-                ticked.append(tick)
-                state = tick.apply(state)
-    return ticked
+            draft.add(*trigger(draft.state, *cause))
 
 
-def decide_in_campaign(state: CampaignState, command: Any, dice: DiceSource) -> list[Event]:
-    """The events a combat command causes in a campaign (rules: ``state.ruleset``)."""
+def decide_in_campaign(draft: Draft, command: Any, dice: DiceSource) -> None:
+    """Add to ``draft`` the events a combat command causes in a campaign (rules: the
+    state's ruleset); the draft's hooks are those that run while a fight's rounds pass."""
+    state = draft.state
     if isinstance(command, StartFight):
-        return _start(state, command, dice)
+        draft.add(*_start(state, command, dice))
+        return
     combat = state.combat or CombatState()
-    return with_countdowns(state, list(decide_combat(combat, command, state.ruleset, dice)))
+    with_countdowns(draft, list(decide_combat(combat, command, state.ruleset, dice)), dice)

@@ -173,12 +173,18 @@ class MoraleChecked(CombatEvent):
 
 
 class RoundBegan(CombatEvent):
-    """A new round: the clock moves on by the ruleset's round length."""
+    """A new round of the ruleset's round length.
+
+    In a campaign the round's time passes through the scheduler right after this event
+    (``scheduled``), so a torch burns and countdowns tick at the boundaries it crosses;
+    a journal from before that moved the clock here, and still folds the same way.
+    """
 
     kind: ClassVar[str] = "combat.round"
     round: int
     seconds: int
     free_round: bool = False
+    scheduled: bool = Field(False, exclude_if=lambda scheduled: not scheduled)
 
     def apply_combat(self, state: CombatState) -> CombatState:
         return state.model_copy(
@@ -198,11 +204,12 @@ class RoundBegan(CombatEvent):
         )
 
     def _elapsed(self) -> int:
-        return self.seconds
+        return 0 if self.scheduled else self.seconds
 
     def describe(self) -> str:
         free = " (surprise round)" if self.free_round else ""
-        return f"round {self.round}{free}: {self.seconds} s pass"
+        passing = "" if self.scheduled else f": {self.seconds} s pass"  # the wait says so
+        return f"round {self.round}{free}{passing}"
 
 
 class InitiativeSettled(CombatEvent):
