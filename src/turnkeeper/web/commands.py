@@ -61,10 +61,12 @@ from turnkeeper.procedures.combat import (
     AnnounceDone,
     Attack,
     BeginRound,
+    Check,
     Declare,
     EndCombat,
     Pin,
     Resolve,
+    Save,
     StartFight,
 )
 from turnkeeper.procedures.combat.actions import parse_action
@@ -471,6 +473,11 @@ class TurnBody(_Verb, title="Dungeon turn"):
     level: int | None = Field(None, description="Go to this level of the site.")
     area: str | None = Field(None, description="Go to this keyed area.")
     hide: bool = Field(True, description="Hide from what is heard coming [EX-ENC-5].")
+    both_unaware: bool = Field(
+        False,
+        description="The party and what it meets come on each other unawares: everyone rolls "
+        "WIS/Scout against the difficulty; any who lose are surprised [EX-SUR-4].",
+    )
 
     def command(self, state: CampaignState) -> Command:
         return Turn(
@@ -481,6 +488,7 @@ class TurnBody(_Verb, title="Dungeon turn"):
             level=self.level,
             area=self.area,
             hide=self.hide,
+            both_unaware=self.both_unaware,
         )
 
 
@@ -761,6 +769,32 @@ class CombatAttackBody(_Verb, title="Attack"):
 
     def command(self, state: CampaignState) -> Command:
         return Attack(self.attacker, self.target, self.ranged)
+
+
+class CombatCheckBody(_Verb, title="Opposed check"):
+    """Roll a risky action the referee asks to be rolled: d20 + the stat, higher than the
+    target's defence succeeds [TP-OPP-1, TP-ROLL-1]; +1 for the party on a Second Wind."""
+
+    where = Place.FIGHT
+    verb: Literal["combat_check"]
+    actor: str = Field(min_length=1, description="Who attempts the risky action.")
+    stat: str = Field(min_length=1, description="The relevant stat, e.g. STR.")
+    defence: int = Field(description="The target's defence in that attribute, to roll higher.")
+
+    def command(self, state: CampaignState) -> Command:
+        return Check(self.actor, self.stat, self.defence)
+
+
+class CombatSaveBody(_Verb, title="Saving throw"):
+    """A saving throw against a spell, a trap, a poison: d20 equal to or over the target
+    [PG-SAVE-1]; no action of the saver's."""
+
+    where = Place.FIGHT
+    verb: Literal["combat_save"]
+    name: str = Field(min_length=1, description="Who must save.")
+
+    def command(self, state: CampaignState) -> Command:
+        return Save(self.name)
 
 
 class CombatAnnounceDoneBody(_Verb, title="Side done"):

@@ -36,10 +36,12 @@ from turnkeeper.procedures.combat import (
     AnnounceDone,
     Attack,
     BeginRound,
+    Check,
     Declare,
     EndCombat,
     Pin,
     Resolve,
+    Save,
     StartFight,
 )
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
@@ -90,7 +92,7 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     "countdown_end": ({"name": "flood"}, CountdownEnd),
     "countdown_trigger": ({"trigger": "wound"}, CountdownTrigger),
     "site_enter": ({"site_text": SITE.read_text(encoding="utf-8")}, EnterSite),
-    "turn": ({"mode": "cautious"}, Turn),
+    "turn": ({"mode": "cautious", "both_unaware": True}, Turn),
     "site_leave": ({}, LeaveSite),
     "site_resume": ({"fought": True}, EndEncounter),
     "map_note": ({"text": "rats here", "area": "the pantry"}, NoteMap),
@@ -108,6 +110,8 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     "combat_resolve": ({}, Resolve),
     "combat_attack": ({"attacker": "Aldo", "target": "Goblin 1"}, Attack),
     "combat_pin": ({"name": "Aldo", "place": 1}, Pin),
+    "combat_check": ({"actor": "Aldo", "stat": "STR", "defence": 12}, Check),
+    "combat_save": ({"name": "Goblin 1"}, Save),
     "combat_announce_done": ({"side": "foes"}, AnnounceDone),
     "combat_end": ({"winner": "party"}, EndCombat),
     "scene_open": ({"kind": "combat", "players": "freya,ulfarmi"}, OpenScene),
@@ -209,6 +213,14 @@ def test_each_verb_reads_the_cli_way() -> None:
         (ActionKind.MOVE, None),
         (ActionKind.ATTACK, "Goblin 1"),
     ]
+    # The CLI's `combat check Aldo STR --defence 12`, `combat save NAME`, `turn --both-unaware`.
+    assert _body.validate_python(
+        {"verb": "combat_check", "actor": "Aldo", "stat": "STR", "defence": 12}
+    ).command(state) == Check("Aldo", "STR", 12)
+    assert _body.validate_python({"verb": "combat_save", "name": "Goblin 2"}).command(
+        state
+    ) == Save("Goblin 2")
+    assert _body.validate_python({"verb": "turn", "both_unaware": True}).command(state).both_unaware
     assert _body.validate_python({"verb": "explore", "target": "n"}).command(state).explore
     assert not _body.validate_python({"verb": "travel", "target": "n"}).command(state).explore
     assert _body.validate_python({"verb": "light"}).command(state) == Light("torch")
@@ -311,6 +323,8 @@ def test_a_delve_and_a_fight_over_the_api(served: Served) -> None:
     play("combat_resolve")
     play("combat_round")
     play("combat_announce_done", side="foes")  # the pinned goblin, first, does nothing
+    assert "combat.save" in play("combat_save", name="Goblin 2")  # PG-SAVE-1
+    assert "combat.check" in play("combat_check", actor="Aldo", stat="STR", defence=12)
     assert "combat.attack" in play("combat_attack", attacker="Aldo", target="Goblin 2")
     play("damage", target="Aldo", amount=3, reason="a goblin's knife")
     assert "combat.ended" in play("combat_end", winner="party")
