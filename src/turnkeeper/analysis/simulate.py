@@ -9,7 +9,8 @@ the ruleset's numbers, simplified where a fight simulation must choose for the t
   being surprised loses a full round to the other; a surprised undisciplined opposition
   checks morale, 2d6 at or under its score, and flees otherwise (CB-SUR-2).
 * The fight may open at range: for ``range_rounds`` rounds only the combatants with
-  missiles attack, with the ranged stat (TP-ATK-1 WIS, PG-ATK-2 DEX) and no STR to damage.
+  missiles attack, with the ranged stat (TP-ATK-1 WIS, PG-ATK-2 DEX); a fighter adds STR
+  to their damage as in melee (PG-ATK-2 does not limit it to melee, nor does the engine).
 * Then everyone fights in melee: each standing combatant attacks one standing enemy chosen
   at random, with the attack die + melee stat + HB + HD bonus (TP-ATK-1, PG-ATK-2), hitting
   strictly above or at AC as the ruleset says, for its damage die (+STR for the classes
@@ -216,7 +217,7 @@ def _attack_beat(
     at_range: bool = False,
 ) -> Ints:
     """Damage dealt to each combatant when ``actors`` all attack at once: shape (runs, n);
-    ``at_range``: missiles, with the ranged stat and no STR to damage."""
+    ``at_range``: missiles, with the ranged stat; STR to damage as in melee (PG-ATK-2)."""
     runs, n = hp.shape
     standing = hp > 0
     enemy = f.party[:, None] != f.party[None, :]  # (n attacker, n target)
@@ -233,7 +234,7 @@ def _attack_beat(
     hit = total > target_ac if rules.attack.hits == "above" else total >= target_ac
     dealt = np.zeros((runs, n), dtype=np.int64)
     for i in range(n):
-        amount = sample(parse(f.damage[i]), runs, rng) + (0 if at_range else f.strength[i])
+        amount = sample(parse(f.damage[i]), runs, rng) + f.strength[i]
         amount = np.maximum(amount, 0) * (hit[:, i] & has_target[:, i])
         np.add.at(dealt, (np.arange(runs), target[:, i]), amount)
     return dealt

@@ -134,6 +134,40 @@ def test_missiles_at_range_before_melee() -> None:
         simulate_fight(preset("pg"), parse_roster(DUEL), runs=10, shooters=("Bob",))
 
 
+ARCHER = """
+[[characters]]
+name = "Ann"
+class = "fighter"
+hp = 50
+ac = 10
+damage = "1"
+stats = { STR = 2 }
+[[foes]]
+name = "Rat"
+hd = 0
+hp = 3
+ac = 10
+damage = "1"
+"""
+
+
+def test_pg_atk_2_a_fighter_adds_str_to_missile_damage_as_the_engine_does() -> None:
+    """rule: PG-ATK-2 - a fighter adds STR to damage, and the text does not limit it to
+    melee (nor does the engine's ``damage``): Ann, a fighter with STR 2, shoots the 3 hp rat
+    from range for 1 + 2 = 3, felling it on a hit (d20 + DEX 0 at or over AC 10, 11 in 20),
+    so 11 in 20 fights end in the range round."""
+    odds = simulate_fight(
+        preset("pg"),
+        parse_roster(ARCHER),
+        runs=RUNS,
+        seed=4,
+        surprised=frozenset(),
+        range_rounds=1,
+        shooters=("Ann",),
+    )
+    assert _close(odds.rounds.get(1, 0) / RUNS, Fraction(11, 20))
+
+
 def test_cb_ties_go_to_the_party() -> None:
     # rule: CB-INI-1: 1d8 + DEX each, ties to the party: nobody ever falls together.
     odds = simulate_fight(preset("cb"), parse_roster(DUEL), runs=5000, seed=5)
