@@ -221,6 +221,30 @@ def test_tp_opp_1_an_opposed_check_d20_plus_the_stat_higher_than_the_defence(
 # --- Playing the Game ---------------------------------------------------------------------
 
 
+def test_pg_time_1_a_torch_with_one_turn_left_goes_out_at_the_tenth_round(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """PG-TIME-1 "A turn takes ten minutes. A combat round takes 1 minute", with EX-LIGHT-1's
+    torch (a referee's pg rules that add it): lit at 08:00 and set to 1 turn left, it burns
+    through 9 one-minute rounds and goes out as the 10th round's minute ends the turn."""
+    rules = tmp_path / "pg-torches.toml"
+    rules.write_text(
+        'extends = "pg"\n[ruleset]\nname = "pg-torches"\ntitle = "PG with torches"\n'
+        '[light]\nburns = "turns"\n'
+        '[light.sources.torch]\nturns = 3\nradius_ft = 30\nsupply = "torches"\n',
+        encoding="utf-8",
+    )
+    db = keep(tmp_path, tk, str(rules), PARTY + "[supplies]\ntorches = 1\n")
+    tk(db, "light", "torch")
+    tk(db, "light", "--set-turns", "1")
+    fight(tk, db, "Orc:hd=1,hp=99,ac=30")
+    for _ in range(9):
+        assert not records(tk(db, "combat", "round"), "light.out")
+    tenth = tk(db, "combat", "round")
+    assert "the torch goes out (burnt out): darkness" in texts(tenth)
+    assert tk(db, "status")["now"] == 600
+
+
 def test_pg_sur_1_two_in_six_for_each_unaware_group(tmp_path: Path, tk: Tk) -> None:
     """PG-SUR-1: "there is a 2 in 6 chance for the group to be surprised. If a side is
     surprised the other side gets a free round": the party's d6 shows 2 (surprised), the
