@@ -13,6 +13,7 @@ from turnkeeper.campaign import AddSupply, Journal, Light, SetLight, Wait, load_
 from turnkeeper.campaign.commands import CountdownAdd
 from turnkeeper.clock.calendar import start_offset
 from turnkeeper.procedures.combat import BeginRound, Combatant, Side, StartFight
+from turnkeeper.procedures.combat.events import RoundBegan
 from turnkeeper.procedures.dungeon import EnterSite
 from turnkeeper.rules import preset
 from turnkeeper.world.sites import load_site
@@ -94,3 +95,16 @@ def test_dg_cd_1_a_day_countdown_ticks_when_a_fight_crosses_midnight() -> None:
     assert journal.state.countdowns[0].left == 3
     _fight(journal, 10)
     assert journal.state.countdowns[0].left == 2
+
+
+def test_an_old_journals_round_still_moves_the_clock_itself() -> None:
+    """A round recorded before the scheduler ran in fights (no ``scheduled``) folds as it
+    did: it moves the clock by its seconds; a new one leaves that to the wait after it, and
+    keeps the JSON of old journals unchanged (``scheduled`` left out when false)."""
+    state = _keep("pg").state
+    old = RoundBegan(round=1, seconds=60)
+    assert old.apply(state).now == state.now + 60
+    assert "scheduled" not in old.model_dump_json()
+    new = old.model_copy(update={"scheduled": True})
+    assert new.apply(state).now == state.now
+    assert new.describe() == "round 1"
