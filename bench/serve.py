@@ -56,7 +56,7 @@ import httpx
 from turnkeeper.campaign import parse_party
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
-from turnkeeper.store import SqlStore
+from turnkeeper.store.sql import SqlStore
 from turnkeeper.web.tokens import Role, issue_tokens
 
 PG_ENV = "TURNKEEPER_TEST_PG"
