@@ -187,7 +187,9 @@ VERBS: dict[str, Verb] = {
         DESIGNER,
     ),
     "rulesets": Verb("rules", "List the shipped presets: one per seed text.", DESIGNER),
-    "rules": Verb("rules", "Show and check rulesets (presets or your own TOML files).", DESIGNER),
+    "rules": Verb(
+        "rules", "Show, check and explain rulesets (presets or your own TOML files).", DESIGNER
+    ),
     "table": Verb("rules", "Roll a ruleset's tables and overloaded dice.", DESIGNER),
     "tokens": Verb(
         "serve",

@@ -29,7 +29,7 @@ from turnkeeper.rules.reference import entry_lines, find_rule, preset_values, ru
 verbs = typer.Typer()
 
 rules_app = typer.Typer(
-    help="Show and check rulesets (presets or your own TOML files).\n\n"
+    help="Show, check and explain rulesets (presets or your own TOML files).\n\n"
     "Explain any rule by its ID: the project's rule reference, also in docs/rules.md.\n\n"
     "Example: `turnkeeper rules show ex`; `turnkeeper rules explain tp-wil-7`."
 )
