@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,31 @@ import turnkeeper.cli  # noqa: F401  (registers every verb group)
 from turnkeeper.cli.app import app, invoke
 
 Tk = Callable[..., Any]
+
+
+def kinds(out: Any) -> list[str]:
+    """The kinds of the records a verb printed as JSON."""
+    return [record["kind"] for record in out["records"]]
+
+
+def texts(out: Any) -> list[str]:
+    """The lines of the records a verb printed as JSON."""
+    return [record["text"] for record in out["records"]]
+
+
+def records(out: Any, kind: str) -> list[dict[str, Any]]:
+    """The records of one kind a verb printed as JSON."""
+    return [record for record in out["records"] if record["kind"] == kind]
+
+
+def new_campaign(tk: Tk, folder: Path, ruleset: str, party: str, seed: int) -> str:
+    """A store in ``folder`` holding a new campaign, Keep, under ``ruleset`` with the party
+    file ``party`` (TOML text) and ``seed``; the store's path."""
+    path = folder / "party.toml"
+    path.write_text(party, encoding="utf-8")
+    db = str(folder / f"{ruleset}.db")
+    tk(db, "new", "Keep", "--ruleset", ruleset, "--party", str(path), "--seed", str(seed))
+    return db
 
 
 @pytest.fixture

@@ -13,6 +13,8 @@ import turnkeeper.cli  # noqa: F401  (registers the verbs)
 from turnkeeper.cli.app import app
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 
+from .conftest import texts
+
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -41,10 +43,6 @@ def db(tmp_path: Path, tk: Tk) -> str:
     db = str(tmp_path / "campaigns.db")
     tk(db, "new", "Keep", "--ruleset", "pg", "--party", str(path), "--seed", "5")
     return db
-
-
-def texts(out: Any) -> list[str]:
-    return [r["text"] for r in out["records"]]
 
 
 def test_a_pg_fight_from_start_to_end_with_typed_dice(db: str, tk: Tk) -> None:

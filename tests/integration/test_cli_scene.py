@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 from typer.testing import CliRunner
@@ -17,6 +17,8 @@ from typer.testing import CliRunner
 import turnkeeper.cli  # noqa: F401  (registers every verb group)
 from turnkeeper.cli.app import app
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
+
+from .conftest import kinds
 
 runner = CliRunner()
 
@@ -37,10 +39,6 @@ def db(tmp_path: Path) -> str:
 def scene(tk: Tk) -> Tk:
     """``scene(db, *args)``: run ``scene ARGS`` and return its JSON."""
     return lambda db, *args: tk(db, "scene", *args)
-
-
-def kinds(data: Any) -> list[str]:
-    return [record["kind"] for record in data["records"]]
 
 
 def test_cli_scene_a_round_with_a_compromise_and_dread(db: str, scene: Tk, tk: Tk) -> None:

@@ -21,6 +21,8 @@ from turnkeeper.cli.app import app
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.world.hexes import Hex
 
+from .conftest import kinds, new_campaign, records
+
 if TYPE_CHECKING:
     from tests.integration.conftest import Tk
 
@@ -45,21 +47,9 @@ water = 10
 """
 
 
-def kinds(data: dict[str, Any]) -> list[str]:
-    return [record["kind"] for record in data["records"]]
-
-
-def records(data: dict[str, Any], kind: str) -> list[dict[str, Any]]:
-    return [record for record in data["records"] if record["kind"] == kind]
-
-
 def campaign(tk: Tk, tmp: Path, ruleset: str, party: str = PARTY) -> str:
     """A new campaign under ``ruleset`` with ``party``; its store's path."""
-    path = tmp / "party.toml"
-    path.write_text(party, encoding="utf-8")
-    db = str(tmp / f"{ruleset}.db")
-    tk(db, "new", "Keep", "--ruleset", ruleset, "--party", str(path), "--seed", "3")
-    return db
+    return new_campaign(tk, tmp, ruleset, party, seed=3)
 
 
 def on_map(tk: Tk, tmp: Path, terrain: list[str], roads: list[str] | None = None) -> str:

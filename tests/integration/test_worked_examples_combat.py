@@ -27,6 +27,8 @@ from turnkeeper.procedures.combat.roster import parse_monster
 from turnkeeper.procedures.countdowns import CountdownTicked, PrecisionWound
 from turnkeeper.rules import preset
 
+from .conftest import new_campaign, records, texts
+
 if TYPE_CHECKING:
     from tests.integration.conftest import Tk
 
@@ -46,21 +48,9 @@ stats = { DEX = 2, WIS = 1 }
 """
 
 
-def texts(out: dict[str, Any]) -> list[str]:
-    return [r["text"] for r in out["records"]]
-
-
-def records(out: dict[str, Any], kind: str) -> list[dict[str, Any]]:
-    return [r for r in out["records"] if r["kind"] == kind]
-
-
 def keep(tmp_path: Path, tk: Tk, ruleset: str, party: str = PARTY) -> str:
     """A campaign of Ann (a level-2 fighter) and Bo under ``ruleset``; its store."""
-    path = tmp_path / "party.toml"
-    path.write_text(party, encoding="utf-8")
-    db = str(tmp_path / f"{ruleset}.db")
-    tk(db, "new", "Keep", "--ruleset", ruleset, "--party", str(path), "--seed", "5")
-    return db
+    return new_campaign(tk, tmp_path, ruleset, party, seed=5)
 
 
 def fight(tk: Tk, db: str, *monsters: str, surprise: str = "none") -> None:
