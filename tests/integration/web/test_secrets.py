@@ -163,7 +163,8 @@ def lair(served: Served) -> dict[Role, str]:
     c.execute(LAIR, BeginRound())
     for actor, target in (("Aldo", "Ogre 1"), ("Ogre 1", "Aldo"), ("Ogre 2", "Aldo")):
         c.execute(LAIR, Declare(actor, (Action(kind=ActionKind.ATTACK, target=target),)))
-    c.execute(LAIR, Resolve())
+    # typed-in dice: both ogres hit (d20 15, then 3d11) and Aldo misses, so damage is rolled
+    c.execute(LAIR, Resolve(), typed_dice=[15, 5, 5, 5, 15, 5, 5, 5, 13])
     c.execute(LAIR, Damage("Ogre 1", 5, "a falling stone"))
     c.execute(LAIR, Note(UNDONE["undone note"]))
     c.execute(LAIR, Undo())
