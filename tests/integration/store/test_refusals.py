@@ -246,6 +246,7 @@ def test_a_full_disk_is_one_clear_error_and_reads_still_work(
 
 # -- reads never write ---------------------------------------------------------------------
 
+
 def _as_reader(command: list[str]) -> list[str]:
     """Run as a process that may not write the store. Root ignores file permissions only by
     its capabilities to override them: without those (still root, so the checkout and the
