@@ -30,7 +30,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union, get_args
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from turnkeeper.campaign import (
     AddSupply,
@@ -169,6 +169,12 @@ VERBS: Mapping[str, type[_Verb]] = MappingProxyType(_VERBS)
 """Every verb of the HTTP API, by name, in the order the models are defined: the one table."""
 
 
+def _counts(annotation: Any) -> bool:
+    """Whether a field holds a number and never a yes or no."""
+    kinds = set(get_args(annotation)) or {annotation}
+    return bool(kinds & {int, float}) and bool not in kinds
+
+
 class _Verb(BaseModel):
     """A referee command as JSON; subclasses declare ``verb: Literal["name"]`` and join VERBS."""
 
@@ -183,6 +189,18 @@ class _Verb(BaseModel):
     expected_version: int | None = Field(
         None, ge=0, description="The campaign version the client saw; stale: 409, nothing done."
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_truth_for_a_number(cls, data: Any) -> Any:
+        # JSON's true would read as 1 turn, 1 hit point: a number is written as a number (a
+        # form sends every field as text, never as true or false, so it is not touched)
+        if isinstance(data, dict):
+            for name, value in data.items():
+                field = cls.model_fields.get(str(name))
+                if isinstance(value, bool) and field is not None and _counts(field.annotation):
+                    raise ValueError(f"{name}: {str(value).lower()} is not a number; give one")
+        return data
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:

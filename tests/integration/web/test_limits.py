@@ -171,3 +171,10 @@ def test_a_form_that_says_it_is_something_else_is_checked_all_the_same(served: S
     )
     assert answer.status_code == 413
     assert journal(served) == before
+
+
+def test_true_for_a_number_is_refused_not_read_as_1(served: Served) -> None:
+    """A JSON ``true`` where a body wants a number (turns, hit points) is no count of one."""
+    message = refused(served, {"verb": "rest", "turns": True}, 400)
+    assert "turns: true is not a number" in message
+    refused(served, {"verb": "damage", "target": "Aldo", "amount": False}, 400)
