@@ -496,7 +496,13 @@ class SqlStore:
     # -- access tokens for the web server (hashes only) -----------------------------------
 
     def save_glance(self, campaign: str, version: int, tag: str, document: str) -> None:
-        """Keep the glance of ``campaign`` at ``version`` in place of the one before."""
+        """Keep the glance of ``campaign`` at ``version`` in place of the one before.
+
+        Only a SQLite file keeps glances: ``status`` reads them with the standard library,
+        which speaks SQLite alone, so on another database one would be written and never read.
+        """
+        if self._file is None:
+            return
         table = glances_table
         with suppress(IntegrityError), self._writing() as conn:
             # two writers at once: the second one's insert fails and is let go
