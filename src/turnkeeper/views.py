@@ -27,6 +27,7 @@ from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.combat_state import Side
 from turnkeeper.kernel.events import CommandUndone
 from turnkeeper.kernel.wilderness_state import WildernessState
+from turnkeeper.world.hexes import Hex
 from turnkeeper.world.svg import render_svg
 
 
@@ -309,16 +310,47 @@ def player_record(record: Recorded, state: CampaignState) -> dict[str, Any]:
     }
 
 
-def map_svg(state: CampaignState, player: bool) -> str:
+PAGE_WINDOW_HEXES = 10_000
+"""Maps of more hexes than this are drawn on a page as a window around the party."""
+
+PAGE_WINDOW_RADIUS = 15
+"""The radius, in hexes, of the window a page draws of a large map."""
+
+MAX_WINDOW_RADIUS = 500
+"""The widest window the API draws on request, in hexes of radius."""
+
+
+def map_svg(
+    state: CampaignState, player: bool, around: Hex | None = None, radius: int | None = None
+) -> str:
     """The wilderness map as SVG: the referee's whole drawing, or with ``player`` only the
-    hexes the party has seen or been in and the features it has found (as ``map show``)."""
+    hexes the party has seen or been in and the features it has found (as ``map show``);
+    ``around`` and ``radius`` draw only a window (as ``map show --around --radius``)."""
     wild = state.wilderness
     if wild is None:
         raise NotFoundError(
             f"campaign {state.name!r} has no wilderness map: load one with "
             "`turnkeeper map load FILE --at HEX`"
         )
+    if around is not None and around not in wild.hexmap:
+        raise NotFoundError(f"hex {around.label} is off the map {wild.hexmap.name!r}")
     known = wild.seen | wild.visited | {wild.position}
     return render_svg(
-        wild.hexmap, wild.position, known, player=player, found_features=set(wild.found)
+        wild.hexmap,
+        wild.position,
+        known,
+        player=player,
+        found_features=set(wild.found),
+        around=around,
+        radius=radius,
     )
+
+
+def page_map_svg(state: CampaignState, player: bool) -> str:
+    """The map a page shows: whole, or for a map of more than :data:`PAGE_WINDOW_HEXES`
+    hexes a window of :data:`PAGE_WINDOW_RADIUS` around the party, so a page stays small
+    (a 1000 x 1000 map drawn whole is megabytes; the API's map.svg still gives all of it)."""
+    wild = state.wilderness
+    if wild is not None and wild.hexmap.width * wild.hexmap.height > PAGE_WINDOW_HEXES:
+        return map_svg(state, player, around=wild.position, radius=PAGE_WINDOW_RADIUS)
+    return map_svg(state, player)

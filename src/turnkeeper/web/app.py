@@ -64,6 +64,8 @@ from turnkeeper.files import decode
 from turnkeeper.service import Campaigns, gc_paused
 from turnkeeper.store.base import StoreUnavailable, stale
 from turnkeeper.views import (
+    MAX_WINDOW_RADIUS,
+    PAGE_WINDOW_RADIUS,
     map_svg,
     player_log,
     player_record,
@@ -76,6 +78,7 @@ from turnkeeper.web.commands import CommandBody
 from turnkeeper.web.controls import Control, form_body, table
 from turnkeeper.web.guard import Guard, answer
 from turnkeeper.web.tokens import Role, TokenCheck, renew_token
+from turnkeeper.world.hexes import Hex
 
 _bearer = HTTPBearer(auto_error=False, description="The campaign's referee or player token.")
 _query = APIKeyQuery(name="token", auto_error=False, description="The token, for links.")
@@ -341,10 +344,22 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         responses={200: {"content": {"image/svg+xml": {}}}},
         summary="The wilderness map as SVG: the referee's, or only what the party knows",
     )
-    def get_map(request: Request, name: str, role: Reader) -> Response:
+    def get_map(
+        request: Request,
+        name: str,
+        role: Reader,
+        around: Annotated[
+            str | None,
+            Query(max_length=12, description="Draw only a window around this hex: 0304."),
+        ] = None,
+        radius: Annotated[
+            int, Query(ge=0, le=MAX_WINDOW_RADIUS, description="The window's radius in hexes.")
+        ] = PAGE_WINDOW_RADIUS,
+    ) -> Response:
         with _service(request, name) as c:
             state = c.state(name)
-        svg = map_svg(state, player=role is Role.PLAYER)
+        middle = Hex.parse(around) if around is not None else None
+        svg = map_svg(state, player=role is Role.PLAYER, around=middle, radius=radius)
         return Response(svg, media_type="image/svg+xml")
 
     # -- the pages -------------------------------------------------------------------------

@@ -23,7 +23,13 @@ from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.combat_state import CombatState, Declaration, Phase
-from turnkeeper.views import map_svg, player_log, player_record, player_state, undone_commands
+from turnkeeper.views import (
+    page_map_svg,
+    player_log,
+    player_record,
+    player_state,
+    undone_commands,
+)
 from turnkeeper.web.commands import places_now
 from turnkeeper.web.controls import grouped, table
 
@@ -182,7 +188,7 @@ def error_page(status: int, message: str) -> str:
 def _map(state: CampaignState, player: bool) -> Markup | None:
     """The wilderness map as trusted markup (render_svg escapes its own text), or None."""
     try:
-        return Markup(map_svg(state, player=player))
+        return Markup(page_map_svg(state, player=player))
     except TurnkeeperError:
         return None
 

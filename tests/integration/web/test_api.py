@@ -176,3 +176,34 @@ def test_openapi_document_lists_the_routes(served: Served) -> None:
         assert path in paths
     assert "post" in paths["/api/campaigns/{name}/commands"]
     assert "HTTPBearer" in document["components"]["securitySchemes"]
+
+
+def test_a_large_map_is_drawn_on_the_page_as_a_window_and_whole_by_the_api(
+    served: Served,
+) -> None:
+    from turnkeeper.campaign import parse_party
+    from turnkeeper.procedures.wilderness import LoadMap
+    from turnkeeper.rules.loader import preset
+    from turnkeeper.web.tokens import issue_tokens
+    from turnkeeper.world.generate import generate_map
+    from turnkeeper.world.hexes import Hex
+    from turnkeeper.world.mapfile import MapFile, map_to_data
+
+    wide = MapFile.model_validate(map_to_data(generate_map(150, 100, seed=2)))
+    served.campaigns.new("Wide", preset("tp"), parse_party('[[characters]]\nname = "A"\nhp = 4'))
+    served.campaigns.execute("Wide", LoadMap(wide, Hex.from_label("7550")))
+    token = {"token": issue_tokens(served.campaigns.store, "Wide")[Role.REFEREE]}
+    whole = served.client.get("/api/campaigns/Wide/map.svg", params=token)
+    window = served.client.get(
+        "/api/campaigns/Wide/map.svg", params={**token, "around": "7550", "radius": 5}
+    )
+    page = served.client.get("/campaigns/Wide", params=token)
+    assert whole.status_code == window.status_code == page.status_code == 200
+    # 15,000 hexes: the page draws a window of 15 hexes around the party, not the whole map
+    drawn = page.text[page.text.index("<svg") : page.text.index("</svg>")]
+    assert len(window.text) < len(drawn) < len(whole.text) / 3
+    assert 'width="4622"' in whole.text and 'width="4622"' not in drawn
+    off = served.client.get("/api/campaigns/Wide/map.svg", params={**token, "around": "99,120"})
+    assert off.status_code == 404 and "off the map" in off.json()["error"]
+    wider = served.client.get("/api/campaigns/Wide/map.svg", params={**token, "radius": 501})
+    assert wider.status_code in (400, 422)
