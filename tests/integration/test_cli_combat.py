@@ -408,3 +408,15 @@ def test_tp_ini_2_one_felled_by_an_attack_at_once_still_acts_this_round(
     tk(db, "combat", "round", "--dice", "5")
     with pytest.raises(IllegalCommandError, match="Orc is dead and cannot act"):
         tk(db, "combat", "declare", "Orc", "attack", "Ann")  # a new round: it stays down
+
+
+def test_pg_time_1_a_fights_time_passes_by_its_rounds_not_by_a_wait(db: str, tk: Tk) -> None:
+    """A wait in a fight would run an exploring turn's checks and count as rest; the referee
+    plays the fight's rounds (a minute each under pg), or ends it first."""
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=30,ac=10", "--surprise", "none")
+    before = tk(db, "status")["version"]
+    with pytest.raises(IllegalCommandError, match="a fight is running: its time passes round"):
+        tk(db, "wait", "10m")
+    assert tk(db, "status")["version"] == before
+    tk(db, "combat", "end")
+    assert tk(db, "wait", "10m")["version"] > before

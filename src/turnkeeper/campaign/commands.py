@@ -218,6 +218,13 @@ def _passing_time(procedure: Callable[[Draft, Any, DiceSource], None]) -> Handle
 def _wait(draft: Draft, command: Wait, dice: DiceSource) -> None:
     if command.seconds < 1:
         raise IllegalCommandError(f"wait at least 1 second, not {command.seconds}")
+    if draft.state.fight_running:
+        # a fight's time passes round by round (PG-TIME-1, TP-TIME-1, CB-RND-1), and no one
+        # rests in one: waiting would run the exploring turn's checks and count as rest
+        raise IllegalCommandError(
+            "a fight is running: its time passes round by round (`combat round`); "
+            "end it first with `combat end`"
+        )
     rest.wait_resting(draft, command.seconds, dice)  # waiting is resting (EX-REST-1)
 
 

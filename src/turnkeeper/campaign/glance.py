@@ -76,12 +76,6 @@ def status_rows(state: CampaignState) -> list[Row]:
     return rows
 
 
-def fight_running(state: CampaignState) -> bool:
-    """A fight has started and has not ended."""
-    fight = state.combat
-    return fight is not None and bool(fight.combatants) and fight.phase is not Phase.ENDED
-
-
 def fight_line(state: CampaignState) -> str:
     """Where the fight stands: its round, its phase, who acts first and the order of beats."""
     fight = state.combat
@@ -114,7 +108,7 @@ def _whereabouts(state: CampaignState) -> list[tuple[str, str]]:
         if visit.encounter is not None:
             what = (
                 "being fought"
-                if fight_running(state)
+                if state.fight_running
                 else "pending: `combat start` to fight it, or `site resume` to go on"
             )
             rows.append(("encounter", f"{visit.encounter.creature}, {what}"))
@@ -122,7 +116,7 @@ def _whereabouts(state: CampaignState) -> list[tuple[str, str]]:
         wild = state.wilderness
         weather = ", ".join(sorted(set(wild.weather.values()))) or "clear"
         rows.append(("hex", f"{wild.position.label}, {wild.tp_spent} TP spent today, {weather}"))
-    if fight_running(state):
+    if state.fight_running:
         rows.append(("fight", fight_line(state)))
     if state.scenes.scene is not None:
         rows.append(("scene", state.scenes.scene.kind.value))

@@ -11,7 +11,7 @@ from turnkeeper.clock.calendar import calendar, day_number, start_offset
 from turnkeeper.clock.countdowns import Countdown
 from turnkeeper.clock.scales import Scales
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.kernel.combat_state import CombatState
+from turnkeeper.kernel.combat_state import CombatState, Phase
 from turnkeeper.kernel.party import Character, Model, Monster, Party, Supplies
 from turnkeeper.kernel.scene_state import SceneState
 from turnkeeper.kernel.wilderness_state import WildernessState
@@ -88,6 +88,12 @@ class CampaignState(Model):
     def date(self) -> str:
         """The calendar date and time now."""
         return calendar(self.now, self.ruleset.time)
+
+    @property
+    def fight_running(self) -> bool:
+        """A fight has started and has not ended."""
+        fight = self.combat
+        return fight is not None and bool(fight.combatants) and fight.phase is not Phase.ENDED
 
     @property
     def day(self) -> int:
