@@ -29,7 +29,6 @@ from turnkeeper.cli.app import VERBS, invoke, load_verb, say
 from turnkeeper.cli.options import DbOption
 from turnkeeper.cli.runner import open_campaigns, session
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.kernel.combat_state import Phase
 from turnkeeper.service import Campaigns
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -157,7 +156,7 @@ def toolbar(state: CampaignState) -> str:
     elif state.wilderness is not None:
         parts.append(f"hex {state.wilderness.position.label}")
     fight = state.combat
-    if fight is not None and fight.combatants and fight.phase is not Phase.ENDED:
+    if fight is not None and state.fight_running:
         ahead = f", {fight.initiative.value} first" if fight.initiative else ""
         parts.append(f"fight: round {fight.round}, {fight.phase.value}{ahead}")
     if state.scenes.scene is not None:

@@ -55,7 +55,7 @@ from turnkeeper.campaign import (
     parse_duration,
 )
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
-from turnkeeper.kernel.combat_state import ActionKind, Combatant, Phase, Side
+from turnkeeper.kernel.combat_state import ActionKind, Combatant, Side
 from turnkeeper.kernel.scene_state import Outcome, SceneKind
 from turnkeeper.procedures.combat import (
     AnnounceDone,
@@ -122,16 +122,11 @@ def places_now(state: CampaignState) -> frozenset[Place]:
         here.add(Place.SITE)
     elif state.wilderness is not None:
         here.add(Place.WILDERNESS)
-    if _fighting(state):
+    if state.fight_running:
         here.add(Place.FIGHT)
     if state.scenes.scene is not None:
         here.add(Place.SCENE)
     return frozenset(here)
-
-
-def _fighting(state: CampaignState) -> bool:
-    combat = state.combat
-    return combat is not None and bool(combat.combatants) and combat.phase is not Phase.ENDED
 
 
 # --- what a form or a JSON body may give in text ----------------------------------------------
@@ -460,7 +455,7 @@ class SiteEnterBody(_Verb, title="Enter a site"):
 
     @classmethod
     def fits(cls, state: CampaignState) -> bool:
-        return state.site is None and not _fighting(state)
+        return state.site is None and not state.fight_running
 
     def command(self, state: CampaignState) -> Command:
         if (self.site is None) == (self.site_text is None):
@@ -702,7 +697,7 @@ class CombatStartBody(_Verb, title="Start a fight"):
 
     @classmethod
     def fits(cls, state: CampaignState) -> bool:
-        return not _fighting(state)
+        return not state.fight_running
 
     def command(self, state: CampaignState) -> Command:
         foes: list[Combatant] = []

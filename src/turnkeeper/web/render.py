@@ -82,11 +82,6 @@ def places(state: CampaignState) -> list[str]:
     return sorted(here)
 
 
-def fighting(combat: CombatState | None) -> bool:
-    """A fight is on: it has combatants and has not ended."""
-    return combat is not None and bool(combat.combatants) and combat.phase is not Phase.ENDED
-
-
 def next_actor(combat: CombatState) -> str | None:
     """Who declares next: the first standing combatant in the round's order without a
     declaration yet, while the round takes declarations."""
@@ -130,7 +125,7 @@ def referee_display(state: CampaignState, records: list[Recorded]) -> str:
         state=state,
         here=places(state),
         combat=combat,
-        fighting=fighting(state.combat),
+        fighting=state.fight_running,
         next_actor=next_actor(combat) if combat is not None else None,
         declarations=declared_in_order(combat) if combat is not None else [],
         lines=lines,
