@@ -70,7 +70,8 @@ def _party(rules: Ruleset, file: str) -> Party:
 
 
 def demo() -> Scenario:
-    """``turnkeeper demo``: into the abbey with a torch, a second torch, rests when due."""
+    """``turnkeeper demo`` as first recorded: into the abbey with a torch, a second torch,
+    rests when due (the demo lights its lamp now too; this journal keeps the first one)."""
     rules = preset("ex")
     site = load_site(str(EXAMPLES / "site.toml"))
     commands: list[Command] = [
