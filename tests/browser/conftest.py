@@ -9,15 +9,13 @@ driven by Playwright. Without ``/usr/bin/chromium`` every test here is skipped, 
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from tests.browser.helpers import CHROMIUM, PARTY, SECRETS, Table
+from tests.conftest import serving
 
 from turnkeeper.campaign import Note, Visibility, parse_party
 from turnkeeper.procedures.wilderness import LoadMap
@@ -40,17 +38,9 @@ def chromium() -> None:
         pytest.skip(f"the browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
     """A ``tp`` campaign with a generated map loaded, served by uvicorn on a free port."""
-    import uvicorn
-
     from turnkeeper.web.app import create_app
 
     db = tmp_path / "table.db"
@@ -63,26 +53,10 @@ def table(tmp_path: Path) -> Iterator[Table]:
     store.set_current("Vale")
     tokens = issue_tokens(store, "Vale")
 
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(campaigns),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=1,  # open event streams must not hold the shutdown up
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
     try:
-        yield Table(f"http://127.0.0.1:{port}", "Vale", db, tokens)
+        with serving(create_app(campaigns)) as url:
+            yield Table(url, "Vale", db, tokens)
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
         store.close()
 
 

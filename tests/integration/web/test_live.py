@@ -9,7 +9,6 @@ the version it last saw (``Last-Event-ID``).
 from __future__ import annotations
 
 import asyncio
-import socket
 import subprocess
 import sys
 import threading
@@ -19,8 +18,7 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
-import uvicorn
-from tests.conftest import Backend
+from tests.conftest import Backend, serving
 from tests.integration.web.conftest import SECRETS, plant_secrets
 
 from turnkeeper.service import Campaigns
@@ -63,28 +61,10 @@ def live(backend: Backend) -> Iterator[Live]:
     campaigns = Campaigns(store)
     plant_secrets(campaigns)
     tokens = issue_tokens(store, "Crypt")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
-    config = uvicorn.Config(
-        create_app(campaigns),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=1,
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
     try:
-        yield Live(f"http://127.0.0.1:{port}", store, tokens, backend)
+        with serving(create_app(campaigns)) as url:
+            yield Live(url, store, tokens, backend)
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
         store.close()
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -24,7 +23,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
+from tests.conftest import free_port, serving
 
 from turnkeeper.campaign import parse_party
 from turnkeeper.procedures.dungeon import EnterSite
@@ -63,12 +62,6 @@ class Server:
     tokens: dict[str, dict[Role, str]]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     store = SqlStore(f"sqlite:///{tmp_path / 'two.db'}")
@@ -81,26 +74,10 @@ def server(tmp_path: Path) -> Iterator[Server]:
     campaigns.new("B", rules, PARTY, seed=3)
     campaigns.execute("A", EnterSite(parse_site(QUIET_SITE), 1, "1"))
     tokens = {name: issue_tokens(store, name) for name in ("A", "B")}
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(campaigns),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=1,
-    )
-    served = uvicorn.Server(config)
-    thread = threading.Thread(target=served.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not served.started:
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
     try:
-        yield Server(f"http://127.0.0.1:{port}", tokens)
+        with serving(create_app(campaigns)) as url:
+            yield Server(url, tokens)
     finally:
-        served.should_exit = True
-        thread.join(timeout=20)
         store.close()
 
 
@@ -185,7 +162,7 @@ def test_the_server_stops_on_sigterm(tmp_path: Path) -> None:
         [*tk, "tokens", "Keep", "--json", "--db", db], check=True, timeout=60, capture_output=True
     )
     player = json.loads(made.stdout)["player"]
-    port = _free_port()
+    port = free_port()
     served = subprocess.Popen(
         [*tk, "serve", "--port", str(port), "--db", db],
         stdout=subprocess.DEVNULL,

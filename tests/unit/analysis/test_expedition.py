@@ -4,7 +4,6 @@ dice, torch lifetimes)."""
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -16,7 +15,6 @@ from turnkeeper.analysis.expedition import (
     MAX_RUNS,
     MAX_TURNS,
     Expedition,
-    ExpeditionOdds,
     simulate_expedition,
     use_usage_dice,
 )
@@ -33,6 +31,8 @@ from turnkeeper.procedures.light import LightLit
 from turnkeeper.procedures.rest import WEARIED, Rested
 from turnkeeper.rules.loader import preset
 from turnkeeper.world.sites import Site, load_site
+
+from .conftest import agree
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
@@ -101,24 +101,6 @@ def engine_expedition(plan: Expedition, seed: int) -> dict[str, int]:
     return dict(out)
 
 
-def _agree(fast: ExpeditionOdds, engine: list[dict[str, int]]) -> None:
-    """Every column: the same mean (within 4.5 standard errors) and the same distribution
-    (a two-sample Kolmogorov-Smirnov distance below its 0.1% critical value)."""
-    m = len(engine)
-    for name, counts in fast.columns.items():
-        values = np.array([run.get(name, 0) for run in engine])
-        n = fast.runs
-        grid = np.arange(max(counts.size, int(values.max()) + 1))
-        fast_mean = float((np.arange(counts.size) * counts).sum()) / n
-        fast_var = float((np.arange(counts.size) ** 2 * counts).sum()) / n - fast_mean**2
-        spread = math.sqrt(fast_var / n + values.var() / m) + 1e-9
-        assert abs(fast_mean - values.mean()) <= 4.5 * spread + 1e-6, (name, fast_mean, values)
-        fast_cdf = np.cumsum(np.pad(counts, (0, grid.size - counts.size))) / n
-        engine_cdf = np.array([(values <= g).mean() for g in grid])
-        distance = float(np.abs(fast_cdf - engine_cdf).max())
-        assert distance <= 1.95 * math.sqrt((n + m) / (n * m)), (name, distance)
-
-
 SCENARIOS = [
     ("tp", "cautious", 18, True, False, 3000),  # TP-DUN-1, TP-ENC-2: the die every turn
     ("ex", "cautious", 18, True, False, 3000),  # EX-ENC-1, EX-LIGHT-1, EX-REST-1
@@ -149,7 +131,7 @@ def test_the_vectorised_delve_agrees_with_the_engine(
         preset(ruleset), party, site, mode=mode, turns=turns, rests=rests, fights=fights
     )
     engine = [engine_expedition(plan, seed) for seed in range(runs)]
-    _agree(simulate_expedition(plan, runs=100_000, seed=3), engine)
+    agree(simulate_expedition(plan, runs=100_000, seed=3), engine)
 
 
 def test_tp_dun_1_encounters_and_waning_resources_as_odds_turn_says(
@@ -260,7 +242,7 @@ def test_tp_enc_1_forced_rest_eats_from_a_usage_die(site: Site, party: Party) ->
     )
     plan = Expedition(preset("tp"), fed, site, turns=30)
     engine = [engine_expedition(plan, seed) for seed in range(600)]
-    _agree(simulate_expedition(plan, runs=50_000, seed=9), engine)
+    agree(simulate_expedition(plan, runs=50_000, seed=9), engine)
 
 
 def test_bounds_and_unknown_modes_are_one_clear_error(site: Site, party: Party) -> None:

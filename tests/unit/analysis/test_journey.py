@@ -6,10 +6,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-import numpy as np
 import pytest
 
-from turnkeeper.analysis.journey import Journey, JourneyOdds, in_season, simulate_journey
+from turnkeeper.analysis.journey import Journey, in_season, simulate_journey
 from turnkeeper.campaign import Journal
 from turnkeeper.campaign.commands import decide
 from turnkeeper.dice import SeededDice
@@ -30,6 +29,8 @@ from turnkeeper.rules.loader import preset
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import HexMap
 from turnkeeper.world.mapfile import MapFile, loads_map, map_to_data
+
+from .conftest import agree
 
 #: A small march: a road along the top, forest and hills below (lost chances 2 and 1 in 6),
 #: marsh, a landmark tower, and a cold region in the south-east with its own weather.
@@ -136,24 +137,6 @@ def engine_journey(plan: Journey, seed: int) -> dict[str, int]:
     return dict(out)
 
 
-def _agree(fast: JourneyOdds, engine: list[dict[str, int]]) -> None:
-    """Every column: the same mean (within 4.5 standard errors) and the same distribution
-    (a two-sample Kolmogorov-Smirnov distance below its 0.1% critical value)."""
-    m = len(engine)
-    for name, counts in fast.columns.items():
-        values = np.array([run.get(name, 0) for run in engine])
-        n = fast.runs
-        grid = np.arange(max(counts.size, int(values.max()) + 1))
-        fast_mean = float((np.arange(counts.size) * counts).sum()) / n
-        fast_var = float((np.arange(counts.size) ** 2 * counts).sum()) / n - fast_mean**2
-        spread = math.sqrt(fast_var / n + values.var() / m) + 1e-9
-        assert abs(fast_mean - values.mean()) <= 4.5 * spread + 1e-6, (name, fast_mean, values)
-        fast_cdf = np.cumsum(np.pad(counts, (0, grid.size - counts.size))) / n
-        engine_cdf = np.array([(values <= g).mean() for g in grid])
-        distance = float(np.abs(fast_cdf - engine_cdf).max())
-        assert distance <= 1.95 * math.sqrt((n + m) / (n * m)), (name, distance)
-
-
 SCENARIOS = [
     # (from, to, explore, conditions, season, rations, runs)
     ("0000", "0704", False, (), "winter", 40, 800),  # TP-WENC-1, weather in winter
@@ -189,7 +172,7 @@ def test_the_vectorised_walk_agrees_with_the_engine(
         explore,
     )
     engine = [engine_journey(plan, seed) for seed in range(runs)]
-    _agree(simulate_journey(plan, runs=50_000, seed=4), engine)
+    agree(simulate_journey(plan, runs=50_000, seed=4), engine)
 
 
 def test_tp_wil_1_a_road_day_with_no_die_and_no_getting_lost(march: HexMap) -> None:
