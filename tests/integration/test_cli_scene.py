@@ -90,7 +90,8 @@ def test_cli_scene_give_tokens_and_people_output(db: str, scene: Tk) -> None:
     given = runner.invoke(app, ["scene", "give", "freya", "ulfarmi", "2", "--db", db])
     assert given.exit_code == 0
     assert "freya gives 2 spotlight tokens to ulfarmi" in given.stdout
-    rolled = runner.invoke(app, ["scene", "spotlight", "--vote", "freya=ulfarmi", "--db", db])
+    votes = ["--vote", "freya=ulfarmi", "--vote", "ulfarmi=ulfarmi"]
+    rolled = runner.invoke(app, ["scene", "spotlight", *votes, "--db", db])
     assert rolled.exit_code == 0 and "ulfarmi takes the spotlight" in rolled.stdout
 
 
@@ -147,7 +148,7 @@ def test_cli_scene_persists_between_shell_invocations(db: str) -> None:
     """DG-SPOT-2 across processes: the spotlight taken in one shell command holds in the next."""
     opened = _shell(db, "scene", "open", "social", "--players", "freya,ulfarmi")
     assert opened.returncode == 0, opened.stderr
-    taken = _shell(db, "scene", "spotlight", "--vote", "freya=freya")
+    taken = _shell(db, "scene", "spotlight", "--vote", "freya=freya", "--vote", "ulfarmi=freya")
     assert taken.returncode == 0, taken.stderr
     status = _shell(db, "scene", "status", "--json")
     assert status.returncode == 0, status.stderr
@@ -175,6 +176,29 @@ def test_dg_spot_1_one_players_repeated_votes_count_once(db: str, scene: Tk) -> 
         scene(db, "spotlight", "--vote", "freya=ulfarmi", "--vote", "freya=alberich")
     taken = scene(db, "spotlight", *votes, "--gm", "alberich")
     assert taken["records"][0]["data"]["votes"] == [["freya", "ulfarmi"], ["alberich", "alberich"]]
+
+
+def test_dg_spot_1_a_table_of_five_needs_three_votes(db: str, scene: Tk) -> None:
+    """DG-SPOT-1, "the players must agree on who gets the spotlight (majority consensus,
+    ties/disputes broken by the GM)": at a table of five one vote is refused, a 2-2-1 split
+    is a dispute the GM breaks with --gm, and three votes of five give the spotlight."""
+    scene(db, "open", "exploration", "--players", "ana,bo,cy,dee,eli")
+    with pytest.raises(IllegalCommandError, match=r"no majority \(bo 1\), 3 of the 5 players"):
+        scene(db, "spotlight", "--vote", "ana=bo")
+    split = ["ana=bo", "bo=bo", "cy=dee", "dee=dee", "eli=eli"]
+    split_votes = [arg for vote in split for arg in ("--vote", vote)]
+    disputed = r"no majority \(bo 2, dee 2, eli 1\).*the GM breaks ties and disputes \(--gm NAME\)"
+    with pytest.raises(IllegalCommandError, match=disputed):
+        scene(db, "spotlight", *split_votes)
+    taken = scene(db, "spotlight", *split_votes, "--gm", "dee")
+    assert taken["records"][0]["data"]["player"] == "dee"
+    assert taken["records"][0]["data"]["by_gm"] is True
+    scene(db, "act", "dee", "reads the runes")
+    scene(db, "gm", "the runes glow")
+    three = ["--vote", "ana=cy", "--vote", "bo=cy", "--vote", "cy=cy"]
+    taken = scene(db, "spotlight", *three)
+    assert taken["records"][0]["data"]["player"] == "cy"
+    assert taken["records"][0]["data"]["by_gm"] is False
 
 
 def test_dg_cd_1_wait_1m_ticks_a_rapid_countdown_ten_times_not_eleven(

@@ -167,6 +167,9 @@ def spotlight(
 ) -> None:
     """The players choose who takes the spotlight; it costs a token [DG-SPOT-1, DG-SPOT-2].
 
+    More than half of the scene's players must vote for the same player; short of that the
+    GM breaks the tie or dispute with --gm NAME.
+
     Example: `turnkeeper scene spotlight --vote Aldo=Bea --vote Bea=Bea`.
     """
     command = TakeSpotlight(votes=_pairs(vote, "--vote"), gm_choice=gm)

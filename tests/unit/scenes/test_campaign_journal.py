@@ -55,8 +55,10 @@ def journal(seed: int = 3) -> Journal:
 
 
 def round_of(j: Journal, player: str = "freya") -> list[Recorded]:
-    """The spotlit player acts, then the GM: one round (DG-RND-1)."""
-    j.execute(TakeSpotlight(votes={player: player}))
+    """The players all vote for the spotlit player, who acts, then the GM: one round (DG-RND-1)."""
+    scene = j.state.scenes.scene
+    assert scene is not None
+    j.execute(TakeSpotlight(votes={name: player for name in scene.players}))
     j.execute(Act(player, "presses on"))
     return j.execute(GmAct("the dark answers"))
 
@@ -123,7 +125,7 @@ def test_dg_cd_1_rounds_tick_rapid_countdowns_once_and_exploration_ends_them() -
 def test_dg_act_1_a_rolled_action_keeps_its_roll_in_the_record() -> None:
     j = journal()
     j.execute(OpenScene(SceneKind.COMBAT, players=DUO))
-    j.execute(TakeSpotlight(votes={"freya": "freya"}))
+    j.execute(TakeSpotlight(votes={"freya": "freya", "ulfarmi": "freya"}))
     records = j.execute(Act("freya", "leaps", roll="d20+1", target=12), TypedDice([10]))
     record = records[0].to_record()
     assert record["data"]["outcome"] == "partial"  # type: ignore[index]

@@ -195,7 +195,7 @@ def test_dg_mom_1_critical_or_momentum_success_keeps_the_spotlight(
     assert events[-1] == MomentumKept(side=SceneSide.PLAYERS, by="freya")
     scene = table.state.scene
     assert scene is not None and scene.turn is SceneSide.PLAYERS and scene.round == 1
-    refused(table, TakeSpotlight(votes={"freya": "freya"}), "another player takes it")
+    refused(table, TakeSpotlight(votes=dict.fromkeys(TRIO, "freya")), "another player takes it")
     refused(table, GmAct("too soon"), "spotlight is with the players")
     spotlight(table, "ulfarmi")
     assert table.state.tokens_of("ulfarmi") == 2  # the kept spotlight still costs a token

@@ -194,3 +194,39 @@ def test_scenes_need_a_ruleset_with_a_spotlight(refused: Refused) -> None:
 
     table = SceneTable(preset("tp"), SeededDice(1))
     refused(table, OpenScene(SceneKind.COMBAT, players=("freya",)), "ruleset tp has no spotlight")
+
+
+FIVE = ("ana", "bo", "cy", "dee", "eli")
+
+
+def test_dg_spot_1_a_majority_of_the_scenes_players_not_of_the_votes_cast(
+    table: SceneTable, refused: Refused
+) -> None:
+    """DG-SPOT-1, "the players must agree on who gets the spotlight (majority consensus,
+    ties/disputes broken by the GM)": at a table of five, one player's vote is no majority;
+    three of five are; a 2-2-1 split is a dispute the GM breaks."""
+    table.execute(OpenScene(SceneKind.SOCIAL, players=FIVE))
+    refused(
+        table,
+        TakeSpotlight(votes={"ana": "bo"}),
+        r"no majority \(bo 1\), 3 of the 5 players needed: the GM breaks ties and disputes"
+        r" \(--gm NAME\)",
+    )
+    two_of_five = {"ana": "bo", "bo": "bo"}
+    refused(table, TakeSpotlight(votes=two_of_five), r"no majority \(bo 2\), 3 of the 5")
+    split = {"ana": "bo", "bo": "bo", "cy": "dee", "dee": "dee", "eli": "eli"}
+    refused(table, TakeSpotlight(votes=split), r"no majority \(bo 2, dee 2, eli 1\)")
+    events = table.execute(TakeSpotlight(votes=split, gm_choice="dee"))
+    assert isinstance(events[0], SpotlightTaken) and events[0].by_gm
+    assert table.state.scene is not None and table.state.scene.spotlit == "dee"
+
+
+def test_dg_spot_1_three_of_five_give_the_spotlight(table: SceneTable, refused: Refused) -> None:
+    """DG-SPOT-1: three votes of a table of five are the players' majority; the GM does not
+    overrule it."""
+    table.execute(OpenScene(SceneKind.SOCIAL, players=FIVE))
+    three = {"ana": "cy", "bo": "cy", "cy": "cy", "dee": "ana"}
+    refused(table, TakeSpotlight(votes=three, gm_choice="ana"), "chose cy by majority")
+    events = table.execute(TakeSpotlight(votes=three))
+    assert events[0] == SpotlightTaken(player="cy", votes=tuple(three.items()))
+    assert table.state.scene is not None and table.state.scene.spotlit == "cy"

@@ -132,6 +132,12 @@ def _one_vote_each(votes: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str],
     return tuple(cast.items())
 
 
+def _needed(scene: Scene) -> int:
+    """DG-SPOT-1: a majority of the scene's players, whether or not each of them voted; more
+    than half of the votes cast would let one voice of five take the spotlight."""
+    return len(scene.players) // 2 + 1
+
+
 def _majority(scene: Scene, votes: tuple[tuple[str, str], ...]) -> str | None:
     for voter, candidate in votes:
         for who in (voter, candidate):
@@ -141,7 +147,7 @@ def _majority(scene: Scene, votes: tuple[tuple[str, str], ...]) -> str | None:
     if not counts:
         return None
     leader, top = counts.most_common(1)[0]
-    return leader if 2 * top > len(votes) else None
+    return leader if top >= _needed(scene) else None
 
 
 def _spotlight(state: SceneState, command: TakeSpotlight, rules: Ruleset) -> list[SceneEvent]:
@@ -162,7 +168,8 @@ def _spotlight(state: SceneState, command: TakeSpotlight, rules: Ruleset) -> lis
         if command.gm_choice is None:
             tally = ", ".join(f"{c} {n}" for c, n in Counter(c for _, c in votes).most_common())
             raise _illegal(
-                f"no majority ({tally or 'no votes'}): the GM breaks the tie (--gm NAME)"
+                f"no majority ({tally or 'no votes'}), {_needed(scene)} of the "
+                f"{len(scene.players)} players needed: the GM breaks ties and disputes (--gm NAME)"
             )
         if command.gm_choice not in scene.players:
             raise _illegal(f"{command.gm_choice} is not a player in this scene")
