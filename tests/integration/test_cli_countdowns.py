@@ -57,3 +57,21 @@ def test_dg_fcd_1_outcomes_tick_the_countdown_and_its_failure_countdown(db: str,
     assert _left(tk, db) == {"pick the lock": 3, failure: 2}
     tk(db, "countdown", "outcome", "pick the lock", "success")  # success: the countdown ticks
     assert _left(tk, db) == {"pick the lock": 2, failure: 2}
+
+
+def test_dg_cd_2_countdown_tick_of_a_day_countdown_ends_the_shorter_ones(db: str, tk: Tk) -> None:
+    """DG-CD-2, "When a longer-lasting countdown ticks, all shorter-lasting countdowns end":
+    `countdown tick` of DC(3) by hand, no day having ended, ends RC(5) and SC(4)."""
+    tk(db, "countdown", "add", "poison", "--type", "RC", "--length", "5")
+    tk(db, "countdown", "add", "patrol", "--type", "SC", "--length", "4")
+    tk(db, "countdown", "add", "curse", "--type", "DC", "--length", "3")
+    ticked = tk(db, "countdown", "tick", "curse")
+    assert [r["kind"] for r in ticked["records"]] == [
+        "countdown.ticked",
+        "countdown.ended",
+        "countdown.ended",
+    ]
+    assert (
+        ticked["records"][1]["text"] == "countdown poison ends (a longer countdown, curse, ticked)"
+    )
+    assert _left(tk, db) == {"curse": 2}

@@ -9,8 +9,10 @@ that start, tick and end countdowns in a campaign are in
   (GC) only when a rule says so. The types come from ``ruleset.countdowns.types``; when a
   ruleset names none, :data:`DEFAULT_TYPES` (the text's four) apply.
 - DG-CD-2 (the project's default reading): the end of a longer frame ends every countdown of a
-  shorter type, whether or not a countdown of the longer type runs. Generic countdowns tick
-  on no frame and so are never ended by one.
+  shorter type, whether or not a countdown of the longer type runs; and any other tick of a
+  longer countdown (by hand, an outcome, an extra trigger) ends them too, unless the ruleset
+  says ``countdowns.longer_ticks_end_shorter = "frame_end"``. Generic countdowns tick on no
+  frame and so are never ended by one, nor end one.
 - DG-CD-5: the seed's example ticks an SC on combat rounds; the definition stands.
 """
 
@@ -132,6 +134,18 @@ def ends_at_frame(countdown: Countdown, frame: str, types: dict[str, CountdownTy
     kind = types.get(countdown.kind)
     rank = frame_rank(frame, types)
     return kind is not None and bool(kind.ticks_on) and rank is not None and kind.rank < rank
+
+
+def shorter_than(countdown: Countdown, longer: Countdown, types: dict[str, CountdownType]) -> bool:
+    """DG-CD-2: True when ``countdown`` is of a shorter-lasting type than ``longer``.
+
+    Only types that last a time frame are longer or shorter: a generic countdown ticks on no
+    frame, so its tick ends nothing and no tick ends it.
+    """
+    kind, other = types.get(countdown.kind), types.get(longer.kind)
+    if kind is None or other is None or not kind.ticks_on or not other.ticks_on:
+        return False
+    return kind.rank < other.rank
 
 
 def ticks_at_frame(countdown: Countdown, frame: str, types: dict[str, CountdownType]) -> bool:

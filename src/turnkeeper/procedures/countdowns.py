@@ -14,6 +14,10 @@ records what happens to countdowns as events. Interpretations, documented:
   does it fails; either way both end. On a partial success the regular countdown ticks
   first, so a tie goes to the party. A pair ended early by a longer frame (DG-CD-2) or by
   hand ends without an outcome.
+- DG-CD-2, "when a longer-lasting countdown ticks, all shorter-lasting countdowns end": a
+  tick by hand (or on an outcome, or an extra trigger) of a longer countdown ends every
+  countdown of a shorter type, as a longer frame's end does; the ruleset's
+  ``countdowns.longer_ticks_end_shorter = "frame_end"`` leaves that to the frames' ends.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from turnkeeper.clock.countdowns import (
     failure_outcomes,
     find_type,
     frames_watched,
+    shorter_than,
     ticks_at_frame,
 )
 from turnkeeper.dice import DiceSource, roll
@@ -155,7 +160,21 @@ def _end(draft: Draft, countdown: Countdown, reason: str) -> None:
         draft.add(CountdownEnded(name=partner.name, reason=reason, visibility=_visibility(partner)))
 
 
-def _tick(draft: Draft, name: str, reason: str) -> None:
+def _end_shorter(draft: Draft, longer: Countdown) -> None:
+    """DG-CD-2: ``longer`` ticked other than at its frame's end (by hand, an outcome, an
+    extra trigger); under the ruleset's default reading every shorter countdown ends."""
+    if draft.state.ruleset.countdowns.longer_ticks_end_shorter != "every_tick":
+        return
+    types = countdown_types(draft.state.ruleset)
+    for countdown in draft.state.countdowns:
+        # ending one ends its failure partner too: skip what an earlier end took away
+        if countdown in draft.state.countdowns and shorter_than(countdown, longer, types):
+            _end(draft, countdown, f"a longer countdown, {longer.name}, ticked")
+
+
+def _tick(draft: Draft, name: str, reason: str, *, ends_shorter: bool = True) -> None:
+    """One tick of the countdown ``name``. ``ends_shorter`` is False for the ticks at a
+    frame's end, where the frame's end itself ends the shorter countdowns (DG-CD-2)."""
     countdown = next((c for c in draft.state.countdowns if c.name == name), None)
     if countdown is None:  # ended earlier in the same command
         return
@@ -165,6 +184,8 @@ def _tick(draft: Draft, name: str, reason: str) -> None:
         return
     left = countdown.left - 1
     draft.add(CountdownTicked(name=name, left=left, reason=reason, visibility=seen))
+    if ends_shorter:
+        _end_shorter(draft, countdown)
     if left > 0:
         return
     if countdown.after_end == "wound":
@@ -338,7 +359,7 @@ def _frames_end(draft: Draft, frames: tuple[str, ...]) -> None:
         for countdown in draft.state.countdowns:
             if countdown.name not in ticked and ticks_at_frame(countdown, frame, types):
                 ticked.add(countdown.name)
-                _tick(draft, countdown.name, f"{frame.replace('_', ' ')} ends")
+                _tick(draft, countdown.name, f"{frame.replace('_', ' ')} ends", ends_shorter=False)
         for countdown in draft.state.countdowns:
             if ends_at_frame(countdown, frame, types) and countdown in draft.state.countdowns:
                 _end(draft, countdown, f"a longer frame, the {frame.replace('_', ' ')}, ended")

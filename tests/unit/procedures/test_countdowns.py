@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
+from tests.unit.conftest import PARTY
 
 from turnkeeper.campaign import (
     CountdownAdd,
@@ -16,11 +17,13 @@ from turnkeeper.campaign import (
     Damage,
     Journal,
     Wait,
+    parse_party,
 )
 from turnkeeper.dice import TypedDice
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.scene_state import SceneKind
 from turnkeeper.procedures.scenes import OpenScene
+from turnkeeper.rules.loader import preset
 
 MakeJournal = Callable[..., Journal]
 ROUND, EXPLORATION, DAY = 6, 600, 86400
@@ -72,6 +75,60 @@ def test_dg_cd_2_day_end_ends_short_countdowns(make_journal: MakeJournal) -> Non
     assert ticks == [midnight - 2 * EXPLORATION, midnight - EXPLORATION, midnight, midnight]
     ended = [r.at for r in records if r.event.kind == "countdown.ended"]
     assert ended == [midnight]  # the day's end ended the SC (DG-CD-2)
+
+
+def test_dg_cd_2_a_longer_countdown_ticked_by_hand_ends_every_shorter_one(
+    make_journal: MakeJournal,
+) -> None:
+    """DG-CD-2, "When a longer-lasting countdown ticks, all shorter-lasting countdowns end":
+    an extra tick by hand of DC(3) ends RC(5) and SC(4) at once, though no day has ended; a
+    generic countdown lasts no time frame, so it is neither longer nor shorter and runs on."""
+    journal = make_journal("dg")
+    journal.execute(CountdownAdd("poison", "RC", "5"))
+    journal.execute(CountdownAdd("patrol", "SC", "4"))
+    journal.execute(CountdownAdd("ritual", "GC", "2"))
+    journal.execute(CountdownAdd("curse", "DC", "3"))
+    records = journal.execute(CountdownTick("curse"))
+    assert names(journal) == ["ritual", "curse"]
+    assert (left(journal, "curse"), left(journal, "ritual")) == (2, 2)
+    ended = [r.event.describe() for r in records if r.event.kind == "countdown.ended"]
+    assert ended == [
+        "countdown poison ends (a longer countdown, curse, ticked)",
+        "countdown patrol ends (a longer countdown, curse, ticked)",
+    ]
+    journal.execute(CountdownAdd("fuse", "RC", "5"))
+    journal.execute(CountdownTick("ritual"))  # a generic tick ends nothing
+    assert names(journal) == ["ritual", "curse", "fuse"]
+
+
+def test_dg_cd_2_a_short_countdown_ticked_by_hand_ends_the_rapid_not_the_day(
+    make_journal: MakeJournal,
+) -> None:
+    """DG-CD-2: SC(4) ticked by hand ends the shorter RC(5); the longer DC(3) runs on."""
+    journal = make_journal("dg")
+    journal.execute(CountdownAdd("poison", "RC", "5"))
+    journal.execute(CountdownAdd("curse", "DC", "3"))
+    journal.execute(CountdownAdd("patrol", "SC", "4"))
+    journal.execute(CountdownTick("patrol", 2))
+    assert names(journal) == ["curse", "patrol"]
+    assert (left(journal, "curse"), left(journal, "patrol")) == (3, 2)
+
+
+def test_dg_cd_2_the_frame_end_reading_is_a_ruleset_option(make_journal: MakeJournal) -> None:
+    """DG-CD-2 read the other way (countdowns.longer_ticks_end_shorter = "frame_end"): only
+    the end of a longer time frame ends shorter countdowns; a tick by hand of DC(3) ends
+    none, and the exploration round's end still ends the rapid one."""
+    rules = preset("dg")
+    countdowns = rules.countdowns.model_copy(update={"longer_ticks_end_shorter": "frame_end"})
+    journal = Journal.start(
+        "test", rules.model_copy(update={"countdowns": countdowns}), parse_party(PARTY), 1
+    )
+    journal.execute(CountdownAdd("poison", "RC", "5"))
+    journal.execute(CountdownAdd("curse", "DC", "3"))
+    journal.execute(CountdownTick("curse"))
+    assert names(journal) == ["poison", "curse"] and left(journal, "curse") == 2
+    journal.execute(Wait(EXPLORATION))
+    assert names(journal) == ["curse"]
 
 
 def test_dg_cd_3_length_rolled_at_start_and_recorded(make_journal: MakeJournal) -> None:

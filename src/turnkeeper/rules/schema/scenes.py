@@ -29,6 +29,14 @@ class CountdownRules(Rules):
         default_factory=dict,
         description="DG-FCD-1: outcome name -> (ticks of the countdown, ticks of the failure one).",
     )
+    longer_ticks_end_shorter: Literal["every_tick", "frame_end"] = Field(
+        default="every_tick",
+        description=(
+            "DG-CD-2: 'every_tick', any tick of a longer countdown (a frame's end, by hand, an "
+            "outcome, an extra trigger) ends every shorter countdown; 'frame_end', only the end "
+            "of a longer time frame ends them. Either way a longer frame's end ends them."
+        ),
+    )
 
 
 class SpotlightRules(Rules):
