@@ -231,3 +231,18 @@ def test_tp_wil_7_the_days_moves_stop_at_eight_movement_points(tmp_path: Path, t
     assert (data["at"], data["tp_spent"], data["date"]) == ("0008", "2", "1-01-01 16:00")
     with pytest.raises(TurnkeeperError, match="8 movement points today"):
         tk(db, "travel", "s")
+
+
+def test_tp_wil_1_wait_2d_gives_the_new_days_tp_without_camp(campaign: Path) -> None:
+    """TP-WIL-1, "4 points of travel per day": the day's TP spent, `wait 2d` passes two
+    days and the party travels again, no `camp` typed (the night camp's die still rolls at
+    each midnight the wait passes)."""
+    for step in ("s", "n", "s", "n"):  # 4 TP: exploring, then travelling on known hexes
+        assert _run("travel", step, "--json")[0] == 0
+    with pytest.raises(TurnkeeperError, match="no TP left today"):
+        _run("travel", "s")
+    code, text = _run("wait", "2d", "--json")
+    assert code == 0 and json.loads(text)["date"] == "1-01-04 00:00"
+    code, text = _run("travel", "s", "--json")
+    data = json.loads(text)
+    assert code == 0 and data["at"] == "0001" and data["tp_spent"] == "1"

@@ -3,7 +3,8 @@
 Order matters within one instant: the light burns down first, then the rest cadence is
 checked, then countdowns tick and end; last, the turn's own check is made (a dungeon
 turn's wandering check or die, a downtime day's encounter die, the night camp's wilderness
-die), so it sees the light and the rest as they are once the turn is over. The command
+die), so it sees the light and the rest as they are once the turn is over; after them
+a new travel day's TP (TP-WIL-1), once the night camp's die has rolled. The command
 table opens each command's draft with this list (:func:`turnkeeper.campaign.commands.decide`).
 
 A fight's rounds run :data:`FIGHT_HOOKS` instead: light burns and countdowns of turns and
@@ -21,7 +22,7 @@ from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK, ROUND_FRAMES
 from turnkeeper.procedures.dungeon import DOWNTIME_HOOK, DUNGEON_HOOK
 from turnkeeper.procedures.light import LIGHT_HOOK
 from turnkeeper.procedures.rest import REST_HOOK
-from turnkeeper.procedures.wilderness import NIGHT_CAMP_HOOK
+from turnkeeper.procedures.wilderness import NIGHT_CAMP_HOOK, TRAVEL_DAY_HOOK
 
 HOOKS: tuple[Hook, ...] = (
     LIGHT_HOOK,
@@ -30,6 +31,7 @@ HOOKS: tuple[Hook, ...] = (
     DUNGEON_HOOK,
     DOWNTIME_HOOK,
     NIGHT_CAMP_HOOK,
+    TRAVEL_DAY_HOOK,
 )
 
 FIGHT_HOOKS: tuple[Hook, ...] = tuple(

@@ -14,6 +14,13 @@ the night camp's roll: :data:`NIGHT_CAMP_HOOK` rolls the die at the midnight the
 passes, unless this night's camp die was already rolled (``camp_rolled``, set by any
 ``camp`` roll), so the ``camp`` command's own overnight wait never rolls twice. Travel and
 search leave the hook out (their watches are not a camp).
+
+TP-WIL-1's travel points are the day's: a travel day lasts from its morning (the morning the
+party broke camp, or when the map was laid out) to the same hour the next day. Time that
+passes the next morning with no ``camp`` made (a wait, days in a site) begins a new travel
+day with its full TP: :data:`TRAVEL_DAY_HOOK` at each watch's end a wait passes, and
+:func:`begin_travel_day` before any TP is spent, for a morning that falls between watches.
+Travel and search leave that hook out as well: a move's TP are paid on the day it was made.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from math import floor
 from typing import Literal
 
 from turnkeeper.clock.boundaries import Boundary
+from turnkeeper.clock.calendar import day_number
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.kernel.events import Event, RollRecord
 from turnkeeper.kernel.schedule import Draft, Hook, wait
@@ -35,6 +43,7 @@ from turnkeeper.procedures.wilderness.discovery import find_one_hidden
 from turnkeeper.procedures.wilderness.events import (
     ForageOwed,
     Moment,
+    TravelDayBegan,
     TravelPointsSpent,
     WildEncounter,
     WildernessDieRolled,
@@ -223,3 +232,35 @@ def _night_breaks(events: Sequence[Event]) -> str | None:
 
 #: At each midnight a wait passes on the wilderness map: the night camp's die (TP-WENC-1/-2).
 NIGHT_CAMP_HOOK = Hook(NIGHT_CAMP, _night_frames, _night_passed, _night_breaks)
+
+
+# --- the travel day a wait passes ----------------------------------------------------------
+
+TRAVEL_DAY = "travel_day"
+
+
+def begin_travel_day(draft: Draft) -> None:
+    """TP-WIL-1: if a morning has passed since today's travel began, a new travel day has
+    begun with its full TP (the latest such morning is its start)."""
+    wild = draft.state.wilderness
+    if wild is None:
+        return
+    day = draft.state.scales.day
+    morning = wild.day_started_at + (draft.state.now - wild.day_started_at) // day * day
+    if morning > wild.day_started_at:
+        draft.add(
+            TravelDayBegan(morning=morning, day=day_number(morning, draft.state.ruleset.time))
+        )
+
+
+def _watch_frames(state: CampaignState) -> frozenset[str]:
+    return frozenset() if state.wilderness is None else frozenset({"watch"})
+
+
+def _watch_passed(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
+    begin_travel_day(draft)
+
+
+#: At each watch's end a wait passes with a wilderness map laid out: a new travel day's TP
+#: once its morning has come (TP-WIL-1), camp or no camp.
+TRAVEL_DAY_HOOK = Hook(TRAVEL_DAY, _watch_frames, _watch_passed)

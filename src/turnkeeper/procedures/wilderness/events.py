@@ -212,6 +212,22 @@ class LostChecked(Event):
         )
 
 
+def _fresh_day(state: CampaignState, morning: int) -> CampaignState:
+    """TP-WIL-1: the travel day beginning at ``morning`` has its full TP, none spent yet; a
+    move begun yesterday stays pending, for today's first points to finish (TP-WIL-6)."""
+    wild = wilderness_of(state)
+    return with_wilderness(
+        state,
+        wild.with_(
+            tp_spent=Fraction(0),
+            movement_points=0,
+            checks_done=(),
+            lost_checked=False,
+            day_started_at=morning,
+        ),
+    )
+
+
 class Camped(Event):
     """The night camp is over: a new travel day begins with its full TP (TP-WIL-1)."""
 
@@ -220,20 +236,25 @@ class Camped(Event):
     day: int
 
     def apply(self, state: CampaignState) -> CampaignState:
-        wild = wilderness_of(state)
-        return with_wilderness(
-            state,
-            wild.with_(
-                tp_spent=Fraction(0),
-                movement_points=0,
-                checks_done=(),
-                lost_checked=False,
-                day_started_at=self.morning,
-            ),
-        )
+        return _fresh_day(state, self.morning)
 
     def describe(self) -> str:
         return f"the party breaks camp: travel day {self.day} begins"
+
+
+class TravelDayBegan(Event):
+    """A new travel day began at ``morning`` with no camp made (a wait, a rest, days in a
+    site): TP-WIL-1's travel points are the day's, so the party has the new day's TP."""
+
+    kind: ClassVar[str] = "wilderness.day_began"
+    morning: int
+    day: int
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return _fresh_day(state, self.morning)
+
+    def describe(self) -> str:
+        return f"travel day {self.day} begins: the day's travel points are fresh"
 
 
 #: The events of this procedure, for the command table's registry.
@@ -247,4 +268,5 @@ EVENTS: tuple[type[Event], ...] = (
     ForageOwed,
     LostChecked,
     Camped,
+    TravelDayBegan,
 )

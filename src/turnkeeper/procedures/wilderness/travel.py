@@ -45,7 +45,9 @@ from turnkeeper.procedures.wilderness.costs import (
 )
 from turnkeeper.procedures.wilderness.die import (
     NIGHT_CAMP,
+    TRAVEL_DAY,
     Waning,
+    begin_travel_day,
     camp_rolled_tonight,
     camps_at_night,
     checks,
@@ -190,14 +192,16 @@ def _movement(wild: WildernessState, goal: Hex, one_step: bool, explore: bool) -
     )
 
 
-#: Watches spent travelling or searching are not a camp: a midnight they pass rolls nothing.
-_ON_THE_MOVE = frozenset({NIGHT_CAMP})
+#: Watches spent travelling or searching are not a camp: a midnight they pass rolls nothing;
+#: and their TP are the day's they were begun on (TP-WIL-1), even past the next morning.
+_ON_THE_MOVE = frozenset({NIGHT_CAMP, TRAVEL_DAY})
 
 
 def travel(draft: Draft, command: Travel, dice: DiceSource) -> None:
     """Move toward the target hex by hex until it is reached, the day's TP run out (a move
     may be begun and left pending, TP-WIL-6), or the die halts the journey."""
     moving = draft.fork(_ON_THE_MOVE)
+    begin_travel_day(moving)  # a morning passed since the last watch's end (TP-WIL-1)
     _conditions(moving, command)
     wild = _wild(moving)
     goal, one_step = resolve_target(wild, command.target)
@@ -325,7 +329,9 @@ def camp(draft: Draft, command: Camp, dice: DiceSource) -> None:
         roll_wilderness_die(draft, "camp", dice, command.waning)
     start = _wild(draft).day_started_at
     morning = start + ((draft.state.now - start) // day + 1) * day
-    wait_resting(draft, morning - draft.state.now, dice, "the night camp")  # in a site: rest
+    night = draft.fork(frozenset({TRAVEL_DAY}))  # Camped begins the morning's travel day
+    wait_resting(night, morning - draft.state.now, dice, "the night camp")  # in a site: rest
+    draft.add(*night.events)
     draft.add(Camped(morning=morning, day=draft.state.day))
     del wild
 
@@ -334,6 +340,7 @@ def search(draft: Draft, command: Search, dice: DiceSource) -> None:
     """Search the party's hex (TP-DISC-2, TP-DISC-3); the TP spent count for the die's
     exploring schedule (TP-WENC-2), which falls at its moment even in mid-search."""
     moving = draft.fork(_ON_THE_MOVE)
+    begin_travel_day(moving)  # a morning passed since the last watch's end (TP-WIL-1)
     wild = _wild(moving)
     rules = draft.state.ruleset
     daily = _daily(moving)
