@@ -60,13 +60,16 @@ def test_a_pg_fight_from_start_to_end_with_typed_dice(db: str, tk: Tk) -> None:
     tk(db, "combat", "declare", "Goblin", "attack", "Bo")
     tk(db, "combat", "declare", "Ann", "attack", "Goblin")
     # 11 + STR 1 + d20... Ann rolls 11 + 1 = 12 against AC 12: hits; d6 3 + STR 1 (fighter).
-    resolved = tk(db, "combat", "resolve", "--dice", "11,3")
+    # The goblin down, the fight "has been resolved" (PG-CBT-1): it ends in the same
+    # command, and the treasure's d3 (3: 10 xp x 4 = 40 gp, PG-TRE-1) is rolled with it.
+    resolved = tk(db, "combat", "resolve", "--dice", "11,3,3")
     lines = texts(resolved)
     assert lines[0] == "Ann attacks Goblin: 12 against AC 12, hits"
     assert lines[1] == "Goblin takes 4 damage (Ann): -1 hp, dead"
     assert lines[2] == "Goblin: is down and does not act"
-    ended = tk(db, "combat", "end", "--dice", "3")
-    assert "party wins; treasure worth 40 gp" in texts(ended)[0]
+    assert "party wins; treasure worth 40 gp" in lines[4]
+    with pytest.raises(IllegalCommandError, match="no combat"):
+        tk(db, "combat", "end")
     assert tk(db, "status")["now"] == 60  # one one-minute round (PG-TIME-1)
 
 
@@ -403,11 +406,13 @@ def test_tp_ini_2_one_felled_by_an_attack_at_once_still_acts_this_round(
         "Orc attacks Ann: 16 against AC 15, hits",
         "Ann takes 2 damage (Orc): 7 hp",
     ]
-    status = tk(db, "combat", "status")
-    assert _who(status, "Orc")["conditions"] == ["dead"] and _who(status, "Ann")["hp"] == 7
-    tk(db, "combat", "round", "--dice", "5")
-    with pytest.raises(IllegalCommandError, match="Orc is dead and cannot act"):
-        tk(db, "combat", "declare", "Orc", "attack", "Ann")  # a new round: it stays down
+    # Both blows resolved, the orc's side has nobody standing: the fight is over, and
+    # Ann's wound is on the party's sheet (one truth for hit points, PG-HP-1).
+    assert resolved[-1].startswith("combat over: party wins")
+    party = tk(db, "status")["party"]["characters"]
+    assert next(c for c in party if c["name"] == "Ann")["hp"] == 7
+    with pytest.raises(IllegalCommandError, match="no combat"):
+        tk(db, "combat", "round", "--dice", "5")
 
 
 def test_pg_time_1_a_fights_time_passes_by_its_rounds_not_by_a_wait(db: str, tk: Tk) -> None:

@@ -317,7 +317,8 @@ def test_pg_tre_1_total_xp_overcome_or_outwitted_times_1d3_plus_1_in_gold(
     outwitted and multiply it by 1d3+1": three goblins of 5 XP and a chief of 35 are 50 XP;
     all struck down, the d3 shows 1 (x2): 100 gp; in a second fight it shows 3 (x4): 200
     gp. In a third the chief falls and the goblins, outwitted, yield (the referee names the
-    party the winner): theirs count too, d3 2 (x3): 150 gp."""
+    party the winner): theirs count too, d3 2 (x3): 150 gp. The last foe struck down ends
+    the fight there (PG-CBT-1), so the d3 is rolled with that blow."""
     for face, gold, felled in (
         ("1", 100, ("Goblin 1", "Goblin 2", "Goblin 3", "Chief")),
         ("3", 200, ("Goblin 1", "Goblin 2", "Goblin 3", "Chief")),
@@ -326,10 +327,14 @@ def test_pg_tre_1_total_xp_overcome_or_outwitted_times_1d3_plus_1_in_gold(
         (tmp_path / face).mkdir()
         db = keep(tmp_path / face, tk, "pg")
         fight(tk, db, "Goblin:hd=1,hp=1,ac=10,xp=5,count=3", "Chief:hd=3,hp=1,ac=10,xp=35")
-        for name in felled:
+        for name in felled[:-1]:
             tk(db, "damage", name, "1")
-        ended = tk(db, "combat", "end", "--winner", "party", "--dice", face)
-        assert f"party wins; treasure worth {gold} gp" in texts(ended)[0]
+        if len(felled) == 4:
+            ended = tk(db, "damage", felled[-1], "1", "--dice", face)
+        else:
+            tk(db, "damage", felled[-1], "1")
+            ended = tk(db, "combat", "end", "--winner", "party", "--dice", face)
+        assert f"party wins; treasure worth {gold} gp" in texts(ended)[-1]
         assert (
             records(ended, "combat.ended")[0]["rolls"][0]["breakdown"]
             == f"1d3 ({face}) + 1 = {int(face) + 1}"
@@ -345,7 +350,7 @@ def test_pg_save_1_a_d20_equal_or_over_and_a_monster_s_target_is_19_minus_its_hd
     (12 saves, 11 fails); Ann's has none, so 19 minus her level 2 is 17 (the project's
     default)."""
     db = keep(tmp_path, tk, "pg", PARTY.replace("ac = 12\n", "ac = 12\nsave = 12\n"))
-    fight(tk, db, "Chief:hd=3,hp=14,ac=14")
+    fight(tk, db, "Chief:hd=3,hp=14,ac=14", "Guard:hd=1,hp=30,ac=10")
     rolled = []
     for name, face in (("Chief", 16), ("Chief", 15), ("Bo", 12), ("Bo", 11), ("Ann", 17)):
         (save,) = records(tk(db, "combat", "save", name, "--dice", str(face)), "combat.save")
@@ -358,7 +363,7 @@ def test_pg_save_1_a_d20_equal_or_over_and_a_monster_s_target_is_19_minus_its_hd
         ("Ann", 17, True),
     ]
     assert tk(db, "combat", "status")["combat"]["acted"] == []  # a save is no one's action
-    tk(db, "damage", "Chief", "14")
+    tk(db, "damage", "Chief", "14")  # the guard fights on, so the fight does too
     with pytest.raises(IllegalCommandError, match="Chief is out of the fight"):
         tk(db, "combat", "save", "Chief")
 
@@ -432,7 +437,10 @@ def test_cb_sur_2_a_surprised_undisciplined_group_checks_morale(tmp_path: Path, 
             sum(int(f) for f in faces.split(",")[2:]),
             not fled,
         )
-        assert ("fled" in who(tk, db, "Goblin 2")["conditions"]) is fled
+        if fled:  # nobody stands against the party: the fight is over, won (PG-CBT-1)
+            assert records(started, "combat.ended")[0]["data"]["winner"] == "party"
+        else:
+            assert "fled" not in who(tk, db, "Goblin 2")["conditions"]
     (tmp_path / "guards").mkdir()
     db = keep(tmp_path / "guards", tk, "cb")
     started = tk(db, "combat", "start", "--monster", "Guard:hd=1,hp=4,ac=12,morale=7",
@@ -565,12 +573,11 @@ def test_pg_ini_1_on_a_tie_one_felled_at_the_table_still_strikes_back_that_round
         "Orc attacks Ann: 16 against AC 15, hits",
         "Ann takes 2 damage (Orc): 7 hp",
     ]
-    tk(db, "combat", "round", "--dice", "4,4")
-    with pytest.raises(IllegalCommandError, match="Orc is out of the fight"):
-        tk(db, "combat", "attack", "Orc", "Ann", "--dice", "15,2")
+    # the round over, the orc's side has nobody standing: the fight ends (PG-CBT-1)
+    assert texts(tk(db, "combat", "round"))[-1].startswith("combat over: party wins")
     (tmp_path / "won").mkdir()
     db = keep(tmp_path / "won", tk, "pg")
-    fight(tk, db, "Orc:hd=1,hp=1,ac=10")
+    fight(tk, db, "Orc:hd=1,hp=1,ac=10", "Ogre:hd=4,hp=40,ac=10")
     tk(db, "combat", "round", "--dice", "5,2")
     tk(db, "combat", "attack", "Ann", "Orc", "--dice", "15,3")
     with pytest.raises(IllegalCommandError, match="Orc is out of the fight"):

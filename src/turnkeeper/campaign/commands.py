@@ -18,18 +18,27 @@ from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.files import MAX_TEXT_LENGTH
 from turnkeeper.kernel.combat_state import Combatant, Condition, Phase
-from turnkeeper.kernel.events import CommandUndone, Event, NoteMade, RollRecord, Visibility
+from turnkeeper.kernel.events import (
+    ClockAdvanced,
+    CommandUndone,
+    Event,
+    NoteMade,
+    RollRecord,
+    Visibility,
+)
 from turnkeeper.kernel.party import Monster
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures import countdowns, hit_points, light, rest, supplies
 from turnkeeper.procedures.combat import (
     CombatCommand,
-    EndCombat,
+    CombatEnded,
     Healed,
     StartFight,
     damage_events,
     decide_in_campaign,
+    fold_combat,
+    settle,
     with_countdowns,
 )
 from turnkeeper.procedures.dungeon import DungeonCommand, EncounterEnded, decide_dungeon
@@ -205,26 +214,41 @@ Handler = Callable[[CampaignState, Any, DiceSource], list[Event]]
 
 def _passing_time(procedure: Callable[[Draft, Any, DiceSource], None]) -> Handler:
     """The handler of a procedure that may pass time: it writes into a draft whose waits run
-    the default hooks (light, rest, countdowns, the turn's and the night's checks)."""
+    the default hooks (light, rest, countdowns, the turn's and the night's checks). Time
+    passes this way only while the party can go on (:func:`_may_pass_time`)."""
 
     def handler(state: CampaignState, command: Any, dice: DiceSource) -> list[Event]:
         draft = Draft(state, HOOKS)
         procedure(draft, command, dice)
+        if any(isinstance(event, ClockAdvanced) for event in draft.events):
+            _may_pass_time(state)
         return draft.events
 
     return handler
 
 
-def _wait(draft: Draft, command: Wait, dice: DiceSource) -> None:
-    if command.seconds < 1:
-        raise IllegalCommandError(f"wait at least 1 second, not {command.seconds}")
-    if draft.state.fight_running:
-        # a fight's time passes round by round (PG-TIME-1, TP-TIME-1, CB-RND-1), and no one
-        # rests in one: waiting would run the exploring turn's checks and count as rest
+def _may_pass_time(state: CampaignState) -> None:
+    """Raise IllegalCommandError where exploring, travel, rest or waiting cannot pass time:
+    in a fight, whose time passes round by round (PG-TIME-1, TP-TIME-1, CB-RND-1) and where
+    nobody explores or rests; or with nobody in the party able to act (PG-HP-1)."""
+    if state.fight_running:
         raise IllegalCommandError(
             "a fight is running: its time passes round by round (`combat round`); "
             "end it first with `combat end`"
         )
+    if not state.party.able:
+        fates = ", ".join(
+            f"{c.name} {'dead' if not c.alive else 'unconscious'}" for c in state.party.characters
+        )
+        raise IllegalCommandError(
+            f"nobody in the party can act ({fates}): bring one round with `heal NAME HP`, "
+            "or start a new campaign with `new`"
+        )
+
+
+def _wait(draft: Draft, command: Wait, dice: DiceSource) -> None:
+    if command.seconds < 1:
+        raise IllegalCommandError(f"wait at least 1 second, not {command.seconds}")
     rest.wait_resting(draft, command.seconds, dice)  # waiting is resting (EX-REST-1)
 
 
@@ -268,10 +292,13 @@ def _damage(state: CampaignState, command: Damage, dice: DiceSource) -> list[Eve
     if combatant is not None:
         if amount < 1:
             raise IllegalCommandError(f"damage must be at least 1, not {amount}")
+        if Condition.DEAD in combatant.conditions:
+            raise IllegalCommandError(f"{combatant.name} is already dead")
         wounds = damage_events(combatant, amount, state.ruleset, cause=command.reason, rolls=rolls)
+        fight = fold_combat(wounds, state.combat)
         draft = Draft(state, FIGHT_HOOKS)
-        with_countdowns(draft, list(wounds), dice)
-        return draft.events
+        with_countdowns(draft, [*wounds, *settle(fight, state.ruleset, dice)], dice)
+        return _after_fight(state, draft.events)
     events = hit_points.damage(state, command.target, amount, command.reason)
     return _with_rolls(events, rolls)
 
@@ -303,16 +330,22 @@ def _with_rolls(events: list[Event], rolls: tuple[Roll, ...]) -> list[Event]:
 def _fight(
     state: CampaignState, command: CombatCommand | StartFight, dice: DiceSource
 ) -> list[Event]:
-    """A combat command; a fight's end also settles the site's encounter, so exploring and
-    its wandering checks go on, and makes a rest due at once (EX-REST-2). A round's time
-    passes with the fight's hooks (:data:`turnkeeper.campaign.hooks.FIGHT_HOOKS`)."""
+    """A combat command. A round's time passes with the fight's hooks
+    (:data:`turnkeeper.campaign.hooks.FIGHT_HOOKS`)."""
     draft = Draft(state, FIGHT_HOOKS)
     decide_in_campaign(draft, command, dice)
-    events = draft.events
-    if isinstance(command, EndCombat):
-        if state.site is not None and state.site.encounter is not None:
-            events.append(EncounterEnded(fought=True))
-        events.extend(rest.mark_fight(state))
+    return _after_fight(state, draft.events)
+
+
+def _after_fight(state: CampaignState, events: list[Event]) -> list[Event]:
+    """``events`` and, when they end the fight (by `combat end`, or by a side falling),
+    what that means elsewhere: the site's encounter is settled, so exploring and its
+    wandering checks go on, and a rest is due at once (EX-REST-2)."""
+    if not any(isinstance(event, CombatEnded) for event in events):
+        return events
+    if state.site is not None and state.site.encounter is not None:
+        events.append(EncounterEnded(fought=True))
+    events.extend(rest.mark_fight(state))
     return events
 
 

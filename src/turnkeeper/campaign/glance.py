@@ -92,7 +92,7 @@ def fight_line(state: CampaignState) -> str:
     order = " then ".join(", ".join(beat) for beat in beats if beat)
     if order:
         line += f"; order: {order}"
-    waiting = [d.actor for d in fight.declarations]
+    waiting = [d.actor for d in fight.pending() if fight.can_act(fight.get(d.actor))]
     if waiting:
         line += f"; declared, to resolve: {', '.join(waiting)}"
     return line

@@ -26,6 +26,7 @@ from turnkeeper.rules.schema import FaceEvent, Side
 from turnkeeper.rules.schema.combat import ActionKind
 
 __all__ = [
+    "OUT_OF_FIGHT",
     "Action",
     "ActionKind",
     "CombatState",
@@ -122,7 +123,8 @@ class Action(Frozen):
     move without one, or towards a friend, leaves every melee. ``feet`` is the distance of a
     CB move action; ``dice`` the number of magic dice a caster rolls (TP-MAG-1); ``stat``
     the stat of a maneuver's opposed save (TP-INI-2); ``note`` what the player describes
-    ("take oil from my pouch"), which tells two things of one kind apart (TP-ACT-1).
+    ("take oil from my pouch"), which tells two things of one kind apart (TP-ACT-1);
+    ``own_side`` says an attack on a friend is meant, not a slip of the tongue.
     """
 
     kind: ActionKind
@@ -131,6 +133,7 @@ class Action(Frozen):
     dice: int = 1
     stat: str = "STR"
     note: str = ""
+    own_side: bool = Field(False, exclude_if=lambda own_side: not own_side)
 
     def __str__(self) -> str:
         text = self.kind.value

@@ -186,6 +186,11 @@ class Party(Model):
         """The characters who are not dead."""
         return tuple(c for c in self.characters if c.alive)
 
+    @property
+    def able(self) -> tuple[Character, ...]:
+        """The characters who can act: neither dead nor unconscious (PG-HP-1)."""
+        return tuple(c for c in self.living if not c.has("unconscious"))
+
 
 def _supplies(raw: Mapping[str, Any]) -> dict[str, Any]:
     counted: dict[str, Any] = {}

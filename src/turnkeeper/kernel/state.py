@@ -11,12 +11,15 @@ from turnkeeper.clock.calendar import calendar, day_number, start_offset
 from turnkeeper.clock.countdowns import Countdown
 from turnkeeper.clock.scales import Scales
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.kernel.combat_state import CombatState, Phase
+from turnkeeper.kernel.combat_state import CombatState, Condition, Phase, Side
 from turnkeeper.kernel.party import Character, Model, Monster, Party, Supplies
 from turnkeeper.kernel.scene_state import SceneState
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.world.sites import SiteVisit
+
+#: What hit points make of a character (PG-HP-1): the dead are not also unconscious.
+FATES = frozenset({Condition.DEAD.value, Condition.UNCONSCIOUS.value})
 
 
 class LightState(Model):
@@ -71,7 +74,9 @@ class CampaignState(Model):
     wilderness: WildernessState | None = Field(
         None, description="The wilderness map and the party on it (hex travel, TP-WIL-*)."
     )
-    combat: CombatState | None = Field(None, description="The fight running or last fought.")
+    combat: CombatState | None = Field(
+        None, description="The fight running; an ended fight is history in the journal."
+    )
     scenes: SceneState = Field(
         SceneState(), description="The Dungeoneers table: seats, tokens, dread, the scene."
     )
@@ -143,6 +148,36 @@ class CampaignState(Model):
     def with_countdowns(self, countdowns: tuple[Countdown, ...]) -> CampaignState:
         """The state with its countdowns replaced."""
         return self.model_copy(update={"countdowns": countdowns})
+
+    def with_fight(self, fight: CombatState | None) -> CampaignState:
+        """The state with its fight replaced, and the party's hit points and fates with it.
+
+        A character's hit points are kept once, on the party (PG-HP-1): the fight's
+        combatant stands for the character while it runs, and every fold step that changes
+        one writes the other in the same step, so no view can read two numbers."""
+        state = self.model_copy(update={"combat": fight})
+        if fight is None or (
+            self.combat is not None and fight.combatants is self.combat.combatants
+        ):
+            return state
+        characters = []
+        for character in self.party.characters:
+            fighter = fight.find(character.name)
+            if fighter is not None and fighter.side is Side.PARTY and not fighter.is_monster:
+                fate = next(
+                    (
+                        c.value
+                        for c in (Condition.DEAD, Condition.UNCONSCIOUS)
+                        if c in fighter.conditions
+                    ),
+                    None,
+                )
+                character = character.model_copy(update={"hp": fighter.hp}).with_conditions(
+                    add=(fate,) if fate else (), remove=tuple(sorted(FATES - {fate}))
+                )
+            characters.append(character)
+        party = self.party.model_copy(update={"characters": tuple(characters)})
+        return state.model_copy(update={"party": party})
 
 
 def wilderness_of(state: CampaignState) -> WildernessState:

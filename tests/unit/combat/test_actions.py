@@ -252,7 +252,7 @@ def test_pg_mov_2_coins_limit_movement(pc, foe, started):
 
 
 def test_declaring_needs_a_running_round_and_a_standing_actor(pc, foe, started):
-    state = started(TP, pc("Ann"), foe("Orc", hp=1))
+    state = started(TP, pc("Ann"), foe("Orc", hp=1), foe("Ogre", hp=50))
     refused(state, TP, "Ann", act(A.ATTACK, "Orc"), match="no round is running")
     state, _ = execute(state, BeginRound(), TP, TypedDice([2]))
     from turnkeeper.procedures.combat import Attack

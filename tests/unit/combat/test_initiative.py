@@ -21,6 +21,7 @@ from turnkeeper.procedures.combat import (
     hungry_reaction_modifier,
 )
 from turnkeeper.procedures.combat.events import (
+    CombatEnded,
     FaceEffect,
     InitiativeSettled,
     MoraleChecked,
@@ -202,9 +203,11 @@ def test_cb_sur_2_undisciplined_surprised_group_checks_morale(pc, foe):
     rabble = (foe("Bandit 1", disciplined=False, morale=7), foe("Bandit 2", disciplined=False))
     start = StartCombat((pc("Ann", stats={"DEX": 1}), *rabble), attackers=Side.PARTY)
     state, events = execute(CombatState(), start, CB, TypedDice([15, 3, 4, 5]))
-    morale = events[-1]
-    assert isinstance(morale, MoraleChecked) and not morale.holds
+    morale = next(e for e in events if isinstance(e, MoraleChecked))
+    assert not morale.holds
     assert all(Condition.FLED in c.conditions for c in state.members(Side.OPPOSITION))
+    # PG-CBT-1: with every foe fled, the fight is resolved at once, won by the party
+    assert isinstance(events[-1], CombatEnded) and events[-1].winner is Side.PARTY
     disciplined = StartCombat(
         (pc("Ann", stats={"DEX": 1}), foe("Guard", morale=7)), attackers=Side.PARTY
     )

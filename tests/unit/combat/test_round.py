@@ -83,7 +83,9 @@ def test_tp_mag_1_cast_rolls_the_chosen_magic_dice(pc, foe, started):
 
 
 def test_pg_cbt_1_winning_side_acts_first_and_its_results_take_effect(pc, foe, started):
-    # rule: PG-CBT-1, PG-INI-1: the party wins 5 to 2, kills the orc, which never swings.
+    # rule: PG-CBT-1, PG-INI-1: the party wins 5 to 2, kills the orc, which never swings;
+    # with nobody left standing against it the combat "has been resolved": it ends there,
+    # and no step two (initiative) follows.
     state = started(PG, pc("Ann", damage="d6"), foe("Orc", hp=3, ac=10))
     state, _ = execute(state, BeginRound(), PG, TypedDice([5, 2]))
     state = _declare(state, PG, "Orc", Action(kind=A.ATTACK, target="Ann"))
@@ -92,11 +94,16 @@ def test_pg_cbt_1_winning_side_acts_first_and_its_results_take_effect(pc, foe, s
     assert [e.describe() for e in events if isinstance(e, ActionTaken)] == [
         "Orc: is down and does not act"
     ]
-    assert state.phase is Phase.BETWEEN and winner_of(state) is Side.PARTY
-    state, events = execute(state, EndCombat(), PG, TypedDice([]))
+    assert winner_of(state) is Side.PARTY
+    assert [e.describe() for e in events[-2:]] == [
+        "the round is resolved",
+        "combat over: party wins",
+    ]
     assert state.phase is Phase.ENDED and state.rest_due is PG.rest.after_fight
     with pytest.raises(IllegalCommandError, match="combat is over"):
         execute(state, BeginRound(), PG, TypedDice([]))
+    with pytest.raises(IllegalCommandError, match="combat is over"):
+        execute(state, EndCombat(), PG, TypedDice([]))
 
 
 def test_cb_side_1_two_sides_and_distinct_names(pc, foe):
@@ -135,10 +142,12 @@ def test_a_seeded_fight_folds_back_to_the_same_state(seed, name):
     )
     log = list(events)
     for _ in range(30):
-        if winner_of(state) is not None:
+        if state.phase is Phase.ENDED:
             break
         state, events = execute(state, BeginRound(), rules, dice)
         log += events
+        if state.phase is Phase.ENDED:  # TP-INI-1 face 2's fatigue felled the last one
+            break
         # The side without initiative announces first (TP-CBT-1).
         for c in sorted(state.combatants, key=lambda c: c.side is state.initiative):
             if not c.standing:
@@ -158,8 +167,12 @@ def test_a_seeded_fight_folds_back_to_the_same_state(seed, name):
     for before, after in zip(_party(), state.combatants, strict=True):
         assert after.hp <= before.hp
     assert state.seconds == state.round * rules.time.round_seconds
-    state, events = execute(state, EndCombat(), rules, dice)
-    assert isinstance(events[-1], CombatEnded)
+    # PG-CBT-1: a fight ends by itself when, and only when, a side has nobody standing
+    both_stand = state.side_standing(Side.PARTY) and state.side_standing(Side.OPPOSITION)
+    assert (state.phase is Phase.ENDED) is not both_stand
+    if both_stand:
+        state, events = execute(state, EndCombat(), rules, dice)
+        assert isinstance(events[-1], CombatEnded)
 
 
 def test_ex_rest_2_a_fight_is_followed_by_a_turn_of_rest(pc, foe, started):

@@ -14,8 +14,12 @@ returns events (:mod:`turnkeeper.procedures.combat.events`) that fold into the n
 ...                    TypedDice([]))
 >>> state, _ = execute(state, BeginRound(), rules, TypedDice([5, 2]))  # the party first
 >>> state, events = execute(state, Attack("Ann", "Orc"), rules, TypedDice([12, 5]))
->>> [e.describe() for e in events]
-['Ann attacks Orc: 13 against AC 13, hits', 'Orc takes 5 damage (Ann): 0 hp, dead']
+>>> for event in events:  # the orc down, its side has nobody standing: the fight is over
+...     print(event.describe())
+Ann attacks Orc: 13 against AC 13, hits
+Orc takes 5 damage (Ann): 0 hp, dead
+the round is resolved
+combat over: party wins
 """
 
 from turnkeeper.kernel.combat_state import (
@@ -54,6 +58,7 @@ from turnkeeper.procedures.combat.campaign import (
     with_countdowns,
 )
 from turnkeeper.procedures.combat.events import (
+    CombatEnded,
     CombatEvent,
     fold_combat,
 )
@@ -77,6 +82,7 @@ from turnkeeper.procedures.combat.round import (
     StartCombat,
     decide_combat,
     execute,
+    settle,
     winner_of,
 )
 
@@ -88,6 +94,7 @@ __all__ = [
     "BeginRound",
     "Check",
     "CombatCommand",
+    "CombatEnded",
     "CombatEvent",
     "CombatState",
     "Combatant",
@@ -124,6 +131,7 @@ __all__ = [
     "roll_initiative",
     "save_target",
     "saving_throw",
+    "settle",
     "settle_surprise",
     "treasure",
     "winner_of",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.kernel.combat_state import (
+    OUT_OF_FIGHT,
     Action,
     ActionKind,
     Combatant,
@@ -36,8 +37,10 @@ from turnkeeper.rules.schema import Ruleset
 __all__ = [
     "ACTION_WORDS",
     "MAIN_KINDS",
+    "STRIKES",
     "check_declaration",
     "check_load",
+    "check_target",
     "held",
     "parse_action",
 ]
@@ -146,7 +149,7 @@ def check_declaration(
         raise _illegal(f"{actor.name} is {out} and cannot act")
     for action in declaration.actions:
         if action.target is not None:
-            state.get(action.target)
+            check_target(state, actor, action)
     allowed = rules.actions.allowed_kinds
     for action in declaration.actions:
         if action.kind not in allowed:
@@ -183,6 +186,29 @@ def check_declaration(
         _check_pg(actor, actions, rules)
     else:
         _check_cb(actor, actions, rules)
+
+
+#: The actions that strike their target.
+STRIKES = frozenset({ActionKind.ATTACK, ActionKind.RANGED})
+
+
+def check_target(state: CombatState, actor: Combatant, action: Action) -> None:
+    """Raise IllegalCommandError unless ``action``'s target may be struck: the fallen are
+    out of the fight and no longer targets (PG-HP-1), and a blow at one's own side must be
+    meant (``own_side``), never a misspelt foe's name."""
+    target = state.get(action.target or "")
+    if action.kind not in STRIKES:
+        return
+    if not target.standing:
+        out = " and ".join(sorted(c.value for c in target.conditions & OUT_OF_FIGHT))
+        standing = [c.name for c in state.members(other_side(actor.side)) if c.standing]
+        rest = f"; still standing: {', '.join(standing)}" if standing else ""
+        raise _illegal(f"{target.name} is {out}, out of the fight and no target{rest}")
+    if target.side is actor.side and not action.own_side and target.name != actor.name:
+        raise _illegal(
+            f"{target.name} is on {actor.name}'s side: to strike a friend on purpose, "
+            "say so (--own-side)"
+        )
 
 
 def _listed(actions: tuple[Action, ...]) -> str:

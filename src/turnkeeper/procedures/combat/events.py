@@ -6,6 +6,7 @@ fight's events rebuild its state exactly (the journal's promise in the design).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from pydantic import Field, field_validator
@@ -61,9 +62,10 @@ class CombatEvent(Event):
         return state
 
     def apply(self, state: CampaignState) -> CampaignState:
-        """Fold into a campaign: its fight, and its clock for a new round."""
-        combat = self.apply_combat(state.combat or CombatState())
-        return state.model_copy(update={"combat": combat, "now": state.now + self._elapsed()})
+        """Fold into a campaign: its fight, the party's hit points with it, and its clock for
+        a new round."""
+        fight = self.apply_combat(state.combat or CombatState())
+        return state.with_fight(fight).model_copy(update={"now": state.now + self._elapsed()})
 
     def _elapsed(self) -> int:
         return 0
@@ -73,7 +75,7 @@ class CombatEvent(Event):
         return self.kind
 
 
-def fold_combat(events: list[CombatEvent], state: CombatState | None = None) -> CombatState:
+def fold_combat(events: Iterable[CombatEvent], state: CombatState | None = None) -> CombatState:
     """Rebuild a fight from its events, rolling nothing."""
     current = CombatState() if state is None else state
     for event in events:
@@ -253,14 +255,31 @@ class InitiativeSettled(CombatEvent):
 
 
 class FaceEffect(CombatEvent):
-    """What an initiative face makes happen besides initiative (TP-INI-1): noise, the dungeon."""
+    """What an initiative face makes happen besides initiative (TP-INI-1): noise, the dungeon.
+
+    On a noise in a site, ``creature`` and ``number`` are who the level's wandering table
+    sends and how many: the referee's to bring in, so the players hear only the noise.
+    """
 
     kind: ClassVar[str] = "combat.face"
     face_event: FaceEvent
     text: str
+    # Left out of the journal when nothing came from a table, so journals written before
+    # the noise rolled a site's table stay identical.
+    creature: str | None = Field(None, exclude_if=lambda creature: creature is None)
+    number: int | None = Field(None, exclude_if=lambda number: number is None)
 
     def describe(self) -> str:
         return self.text
+
+    def describe_to_party(self) -> str | None:
+        if self.creature is None:
+            return self.text
+        return "noise attracts something"
+
+    def rolls_to_party(self) -> tuple[RollRecord, ...]:
+        # the table's dice and the reaction would tell what the referee's table sent
+        return () if self.creature is not None else self.rolls
 
 
 class PlacePinned(CombatEvent):
@@ -343,26 +362,9 @@ class CombatEnded(CombatEvent):
         )
 
     def apply(self, state: CampaignState) -> CampaignState:
-        """Also write the fighters' hit points and fates back to the party (PG-HP-1)."""
-        state = super().apply(state)
-        combat = state.combat or CombatState()
-        characters = []
-        for character in state.party.characters:
-            fighter = combat.find(character.name)
-            if fighter is None or fighter.side is not Side.PARTY or fighter.is_monster:
-                characters.append(character)
-                continue
-            fates = fighter.conditions & {Condition.UNCONSCIOUS, Condition.DEAD}
-            if Condition.DEAD in fates:
-                fates = frozenset({Condition.DEAD})  # the dead are not also unconscious (PG-HP-1)
-            characters.append(
-                character.model_copy(update={"hp": fighter.hp}).with_conditions(
-                    add=tuple(sorted(c.value for c in fates)),
-                    remove=(Condition.UNCONSCIOUS.value,) if Condition.DEAD in fates else (),
-                )
-            )
-        party = state.party.model_copy(update={"characters": tuple(characters)})
-        return state.model_copy(update={"party": party})
+        """The fight leaves the state: it is history in the journal, and the party's hit
+        points, kept on the party all through it, are as the last blow left them."""
+        return state.with_fight(None)
 
     def describe(self) -> str:
         who = f"{self.winner.value} wins" if self.winner else "no winner"

@@ -114,13 +114,16 @@ class Declared(CombatEvent):
 
     ``held``: announced by the side with initiative before the other side has finished, so
     it waits until the other side has announced and may still be changed (TP-CBT-1 step 5);
-    a declaration from an actor who has one replaces it.
+    a declaration from an actor who has one replaces it. ``unheard``: the foes' plan, which
+    the party does not hear: only the side with initiative hears the other side announce
+    (TP-CBT-1, "Having Initiative"), so the players learn it only as it is done.
     """
 
     kind: ClassVar[str] = "combat.declared"
     declaration: Declaration
     instant: bool = False
     held: bool = Field(False, exclude_if=lambda held: not held)
+    unheard: bool = Field(False, exclude_if=lambda unheard: not unheard)
 
     def apply_combat(self, state: CombatState) -> CombatState:
         update: dict[str, object] = {"declarations": _declaring(state, self.declaration)}
@@ -132,6 +135,9 @@ class Declared(CombatEvent):
         actions = ", then ".join(str(a) for a in self.declaration.actions)
         held = " (held until the other side has announced)" if self.held else ""
         return f"{self.declaration.actor} declares: {actions}{held}"
+
+    def describe_to_party(self) -> str | None:
+        return None if self.unheard else self.describe()
 
 
 def _declaring(

@@ -26,7 +26,7 @@ from turnkeeper.kernel.combat_state import (
     Phase,
     Side,
 )
-from turnkeeper.procedures.combat.actions import check_declaration, check_load, held
+from turnkeeper.procedures.combat.actions import STRIKES, check_declaration, check_load, held
 from turnkeeper.procedures.combat.attacks import (
     attack,
     magic,
@@ -43,6 +43,7 @@ from turnkeeper.procedures.combat.events import (
     RoundBegan,
     RoundResolved,
     SideDone,
+    fold_combat,
 )
 from turnkeeper.procedures.combat.initiative import roll_initiative, settle_surprise
 from turnkeeper.procedures.combat.outcomes import (
@@ -67,8 +68,10 @@ __all__ = [
     "Resolve",
     "Save",
     "StartCombat",
+    "able",
     "decide_combat",
     "execute",
+    "settle",
     "winner_of",
 ]
 
@@ -123,6 +126,7 @@ class Attack:
     attacker: str
     target: str
     ranged: bool = False
+    own_side: bool = False
 
 
 @dataclass(frozen=True)
@@ -204,7 +208,51 @@ def execute(
 def decide_combat(
     state: CombatState, command: CombatCommand, rules: Ruleset, dice: DiceSource
 ) -> list[CombatEvent]:
-    """The events ``command`` causes in this fight, by the ruleset, with dice from ``dice``."""
+    """The events ``command`` causes in this fight, by the ruleset, with dice from ``dice``;
+    when they leave a side with nobody able to fight, the fight's end follows them."""
+    events = _decide(state, command, rules, dice)
+    if isinstance(command, EndCombat):
+        return events
+    return events + settle(fold_combat(events, state), rules, dice)
+
+
+def able(state: CombatState, side: Side) -> bool:
+    """Someone of ``side`` still fights: standing, or struck down this round where everything
+    happens at once and so still acting in it (TP-INI-2)."""
+    return any(c.standing or c.name in state.fell_at_once for c in state.members(side))
+
+
+def settle(state: CombatState, rules: Ruleset, dice: DiceSource) -> list[CombatEvent]:
+    """The fight's end once a side has nobody able to fight (dead, unconscious, fled): the
+    fight "has been resolved" (PG-CBT-1), whatever the referee types next. The round running
+    ends with it, so what ticks at a round's end ticks (DG-CD-1). Nothing while both fight."""
+    if not state.combatants or state.phase is Phase.ENDED:
+        return []
+    if able(state, Side.PARTY) and able(state, Side.OPPOSITION):
+        return []
+    return _end(state, winner_of(state), rules, dice)
+
+
+def _end(
+    state: CombatState, winner: Side | None, rules: Ruleset, dice: DiceSource
+) -> list[CombatEvent]:
+    """The round running resolved (what was declared and not done is dropped: the fight is
+    over), treasure when the party overcame foes worth experience (PG-TRE-1), the rest due."""
+    events: list[CombatEvent] = [RoundResolved()] if state.phase is Phase.DECLARE else []
+    gold = None
+    rolls: tuple[Roll, ...] = ()
+    if winner is Side.PARTY and any(c.xp for c in state.members(Side.OPPOSITION)):
+        gold, multiplier = treasure(state, rules, dice)
+        rolls = (multiplier,)
+    events.append(
+        CombatEnded(winner=winner, treasure=gold, rest_due=rules.rest.after_fight, rolls=rolls)
+    )
+    return events
+
+
+def _decide(
+    state: CombatState, command: CombatCommand, rules: Ruleset, dice: DiceSource
+) -> list[CombatEvent]:
     if isinstance(command, StartCombat):
         return _start(command, rules, dice)
     if not state.combatants:
@@ -222,11 +270,11 @@ def decide_combat(
                     f"round {state.round} still has declared actions to resolve ({waiting}): "
                     "resolve them with `combat resolve`"
                 )
-            # Every action this round was taken at once (`combat attack`): the round is over.
+            # Every action this round was taken at once (`combat attack`): the round is over,
+            # and with it the fight if a side fell in it (settled by decide_combat).
             ended = _resolve(state, rules, dice)
-            for event in ended:
-                state = event.apply_combat(state)
-            if state.phase is Phase.ENDED:
+            state = fold_combat(ended, state)
+            if not (able(state, Side.PARTY) and able(state, Side.OPPOSITION)):
                 return ended
         began = RoundBegan(
             round=state.round + 1,
@@ -245,13 +293,19 @@ def decide_combat(
             ),
         ]
     if isinstance(command, Declare):
-        declaration = Declaration(actor=state.get(command.actor).name, actions=command.actions)
+        actor = state.get(command.actor)
+        declaration = Declaration(actor=actor.name, actions=command.actions)
         check_declaration(state, declaration, rules)
+        # TP-CBT-1: the side with initiative hears the other announce, never the reverse;
+        # the party hears the foes' plan only when it has initiative itself.
+        unheard = actor.side is Side.OPPOSITION and state.initiative is not Side.PARTY
         if declaration.instant:
             # CB-ACT-5 (the project's default): a reaction, taken when it is declared.
             taken = [ActionTaken(actor=declaration.actor, text=str(a)) for a in command.actions]
-            return [Declared(declaration=declaration, instant=True), *taken]
-        return [Declared(declaration=declaration, held=held(state, declaration, rules))]
+            return [Declared(declaration=declaration, instant=True, unheard=unheard), *taken]
+        return [
+            Declared(declaration=declaration, held=held(state, declaration, rules), unheard=unheard)
+        ]
     if isinstance(command, AnnounceDone):
         if state.phase is not Phase.DECLARE:
             raise IllegalCommandError("no round is running: start one with `combat round`")
@@ -268,7 +322,8 @@ def decide_combat(
             raise IllegalCommandError(f"{attacker.name} is out of the fight and cannot attack")
         kind = ActionKind.RANGED if command.ranged else ActionKind.ATTACK
         declaration = Declaration(
-            actor=attacker.name, actions=(Action(kind=kind, target=target.name),)
+            actor=attacker.name,
+            actions=(Action(kind=kind, target=target.name, own_side=command.own_side),),
         )
         check_declaration(state, declaration, rules, at_once=True)
         struck = attack(
@@ -315,17 +370,7 @@ def decide_combat(
         if command.place < 1:
             raise IllegalCommandError(f"places in the order start at 1, not {command.place}")
         return [PlacePinned(name=name, place=command.place)]
-    winner = command.winner if command.winner is not None else winner_of(state)
-    events: list[CombatEvent] = []
-    gold = None
-    rolls: tuple[Roll, ...] = ()
-    if winner is Side.PARTY and any(c.xp for c in state.members(Side.OPPOSITION)):
-        gold, multiplier = treasure(state, rules, dice)
-        rolls = (multiplier,)
-    events.append(
-        CombatEnded(winner=winner, treasure=gold, rest_due=rules.rest.after_fight, rolls=rolls)
-    )
-    return events
+    return _end(state, command.winner or winner_of(state), rules, dice)
 
 
 def _same_beat(state: CombatState, first: str, second: str) -> bool:
@@ -441,7 +486,11 @@ def _act(
     actor = declaration.actor
     for action in declaration.actions:
         kind = action.kind
-        if kind in (ActionKind.ATTACK, ActionKind.RANGED) and action.target is not None:
+        new: list[CombatEvent]
+        if kind in STRIKES and action.target is not None and not state.get(action.target).standing:
+            # the target fell earlier this round: the blow finds nobody (PG-HP-1)
+            new = [ActionTaken(actor=actor, text=f"{action} finds {action.target} already down")]
+        elif kind in STRIKES and action.target is not None:
             new = attack(state, actor, action.target, rules, dice, ranged=kind is ActionKind.RANGED)
         elif kind is ActionKind.CAST and rules.actions.economy == "tp":
             new = [
