@@ -157,7 +157,8 @@ def camp_command(
 ) -> None:
     """Make the night camp: the die is rolled and the night passes until the morning.
 
-    Off the map and out of a site: a night's rest, a meal and 1 hp back [PG-HEAL-1].
+    Off the map, or in a site: a night's rest, a meal and 1 hp back [PG-HEAL-1]; in a site
+    the night's turns pass with the site's wandering checks, and an encounter spoils it.
 
     Example: `turnkeeper camp`.
     """

@@ -7,6 +7,8 @@
   living character eats one ration before sleeping (those the rations do not reach go
   hungry, recorded as a shortfall); when the night ends uninterrupted, everyone who ate
   recovers ``heal_per_day`` hit points, at most once per calendar day (the day they wake).
+  The night may be spent anywhere, a site included: its waits run the site's turns and
+  wandering checks, and an encounter that breaks the night spoils the healing.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from turnkeeper.kernel.party import Monster
 from turnkeeper.kernel.schedule import Draft, wait
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.countdowns import trigger
-from turnkeeper.procedures.rest import Rested, RestStarted
+from turnkeeper.procedures.rest import Rested, RestInterrupted, RestStarted
 from turnkeeper.procedures.supplies import consume
 
 STATUSES = ("unconscious", "dead")
@@ -166,8 +168,19 @@ def night_rest(draft: Draft, dice: DiceSource, seconds: int, interrupted: bool =
     draft.add(
         RestStarted(reason="a night's rest, interrupted" if interrupted else "a night's rest")
     )
-    wait(draft, seconds, dice)
-    draft.add(Rested())
+    start = draft.state.now
+    broken = wait(draft, seconds, dice)
+    if broken is not None:
+        # An encounter in the night (a site's wandering check): the night is interrupted and
+        # heals nothing; the quiet turns before it were rest all the same (EX-REST-1), as in
+        # any wait, unless the encounter spoiled the only rest turn there was.
+        turn = draft.state.scales.turn
+        rested = draft.state.now - start - turn >= draft.state.ruleset.rest.rest_turns * turn
+        draft.add(Rested() if rested else RestInterrupted(reason=broken))
+        if rules.heal_needs_night:
+            return
+    else:
+        draft.add(Rested())
     if interrupted and rules.heal_needs_night:
         return
     today = draft.state.day

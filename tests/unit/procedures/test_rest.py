@@ -201,6 +201,10 @@ def test_ex_rest_1_camping_in_a_site_is_a_rest_until_morning(make_journal: MakeJ
     explore(journal, 6)
     assert wearied(journal) == ["Aldo", "Bea"]
     records = journal.execute(Camp())
-    assert records[0].event.describe() == "the party rests (the night camp)"
+    # the night is PG-HEAL-1's too: the evening meal, then the night's rest
+    assert [r.event.describe() for r in records[:2]] == [
+        "2 rations spent (the evening meal)",
+        "the party rests (a night's rest)",
+    ]
     assert wearied(journal) == [] and journal.state.date == "1-01-02 08:00"
     assert journal.state.site is not None and journal.state.site.turns == 6 + 138  # 09:00 to 08:00

@@ -308,20 +308,17 @@ def _next_step(draft: Draft, goal: Hex) -> Hex:
 
 def camp(draft: Draft, command: Camp, dice: DiceSource) -> None:
     """The night camp: the die is rolled (TP-WENC-1/-2, night faces, TP-WENC-3), the night's
-    watches pass until the next morning, and a new travel day begins (TP-WIL-1). A camp in
-    a site is a rest until the morning (EX-REST-1), the site's checks running on the way; in
-    a site with no wilderness map loaded there is no die to roll nor travel day to begin.
-    Off the map and out of a site (a village, a haven) the camp is PG-HEAL-1's night: the
-    evening meal, the night until the morning, and a hit point back for each who ate."""
+    watches pass until the next morning, and a new travel day begins (TP-WIL-1). Off the
+    map (a village, a haven) there is no die to roll nor travel day to begin. Off the map or
+    in a site, the camp is PG-HEAL-1's night, wherever it is taken: the evening meal, the
+    night until the morning, and a hit point back for each who ate; in a site the night's
+    turns pass with the site's checks (EX-ENC-1, TP-DUN-1), and an encounter breaks the
+    night off, healing nobody."""
     state = draft.state
     day = state.scales.day
     morning = (state.now // day + 1) * day
-    if state.wilderness is None and state.site is None:
-        night_rest(draft, dice, morning - state.now)
-        return
     if state.wilderness is None:
-        # A camp in a site off the map: the night until the next morning is a rest (EX-REST-1).
-        wait_resting(draft, morning - state.now, dice, "the night camp")
+        night_rest(draft, dice, morning - state.now)
         return
     wild = _wild(draft)
     # A wait may already have made tonight's roll (NIGHT_CAMP_HOOK): never twice a night.
@@ -330,7 +327,10 @@ def camp(draft: Draft, command: Camp, dice: DiceSource) -> None:
     start = _wild(draft).day_started_at
     morning = start + ((draft.state.now - start) // day + 1) * day
     night = draft.fork(frozenset({TRAVEL_DAY}))  # Camped begins the morning's travel day
-    wait_resting(night, morning - draft.state.now, dice, "the night camp")  # in a site: rest
+    if state.site is not None:
+        night_rest(night, dice, morning - draft.state.now)  # PG-HEAL-1 in the site too
+    else:
+        wait_resting(night, morning - draft.state.now, dice, "the night camp")
     draft.add(*night.events)
     draft.add(Camped(morning=morning, day=draft.state.day))
     del wild
