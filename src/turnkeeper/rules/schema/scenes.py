@@ -31,6 +31,9 @@ class CountdownRules(Rules):
     )
     longer_ticks_end_shorter: Literal["every_tick", "frame_end"] = Field(
         default="every_tick",
+        # a ruleset is embedded in its campaign's journal: journals written before it stay
+        # identical
+        exclude_if=lambda reading: reading == "every_tick",
         description=(
             "DG-CD-2: 'every_tick', any tick of a longer countdown (a frame's end, by hand, an "
             "outcome, an extra trigger) ends every shorter countdown; 'frame_end', only the end "
