@@ -40,6 +40,7 @@ from turnkeeper.procedures.combat.round import (
     Resolve,
     Save,
 )
+from turnkeeper.procedures.surprise import Meeting
 from turnkeeper.rules.schema import Ruleset
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -153,6 +154,20 @@ def start(
     attackers: str | None = typer.Option(
         None, "--attackers", help="The side trying for surprise: party or foes [CB-SUR-1]."
     ),
+    meeting: str | None = typer.Option(
+        None,
+        "--meeting",
+        help="How the groups met, for the ruleset to settle surprise: encounter (one comes "
+        "suddenly on the other), occupied (the party moved into an occupied place "
+        "[EX-SUR-2]), ambush (the foes leap from ambush or lie well hidden [EX-SUR-1]) or "
+        "both-unaware (everyone rolls WIS/Scout, any who lose are surprised [EX-SUR-4]).",
+    ),
+    mode: str | None = typer.Option(
+        None,
+        "--mode",
+        help="The party's movement mode when they met: cautious, swift or running "
+        "[EX-SUR-1 to EX-SUR-3] (default: its last turn's in the site, if any).",
+    ),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     dice: str | None = DiceOption,
@@ -161,7 +176,8 @@ def start(
     """Start a fight: the party against foes from a file, the command line or the encounter.
 
     Example: `turnkeeper combat start --foes examples/foes.toml`;
-    `turnkeeper combat start --monster "Rat:hd=1,ac=12,count=3" --surprise foes`.
+    `turnkeeper combat start --monster "Rat:hd=1,ac=12,count=3" --surprise foes`;
+    `turnkeeper combat start --monster "Ghoul:hd=2" --meeting ambush --mode cautious`.
     """
     allies, opposition = _sides([Path(f) for f in foes or []], monster or [], ally or [])
     surprised = parse_surprised(surprise) if surprise is not None else None
@@ -171,6 +187,8 @@ def start(
         surprised=surprised,
         aware=frozenset(parse_side(a, "--aware") for a in aware or []),
         attackers=parse_side(attackers, "--attackers") if attackers else None,
+        meeting=Meeting.parse(meeting, "--meeting") if meeting is not None else None,
+        mode=mode.strip().lower() if mode is not None else None,
     )
     run(db, campaign, command, as_json, dice)
 

@@ -11,8 +11,10 @@ Three mechanisms, chosen by ``ruleset.surprise.method``:
   WIS/Notice; a surprised undisciplined group may check morale.
 
 And over all of them EX-LIGHT-3: a party bearing light never surprises foes lurking in
-darkness. The combat procedure calls :func:`settle_surprise` at the start of a fight; the
-dungeon turn calls it when an encounter is rolled. Skill-check dice are not given by the
+darkness. :func:`settle_surprise` is the one place surprise is decided from how the groups
+met (a :class:`Meeting`, told by the referee or by the site): the combat procedure calls it
+when a fight is started by hand, the dungeon turn when an encounter is rolled. Skill-check
+dice are not given by the
 texts: the project's defaults are 2d6 for EX (difficulty 9 reads as a 2d6 skill check) and
 d20 for CB, overridable with ``check_dice``.
 """
@@ -24,15 +26,18 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from turnkeeper.dice import DiceSource, Roll, roll
+from turnkeeper.errors import IllegalCommandError
 from turnkeeper.rules.schema import MovementMode, Side, SurpriseRules
 
 __all__ = [
     "Approach",
+    "Meeting",
     "SurpriseResult",
     "SurpriseSituation",
     "check_dice_for",
     "contested_check",
     "in_six",
+    "meeting_situation",
     "mutual_check",
     "settle_surprise",
 ]
@@ -52,13 +57,53 @@ class Approach(StrEnum):
     PARTY_AMBUSH = "party_ambush"  # the party lies in wait for the foes
 
 
+class Meeting(StrEnum):
+    """How the party and the others came together, as the referee tells it (EX-SUR-1 to 4).
+
+    The front doors' words for an :class:`Approach` (and EX-SUR-4's "both might be
+    surprised"), so a fight started by hand meets the same rules as the dungeon turn.
+    """
+
+    ENCOUNTER = "encounter"  # one group comes suddenly on another
+    OCCUPIED = "occupied"  # the party's movement carries it into an occupied place (EX-SUR-2)
+    AMBUSH = "ambush"  # the foes leap from ambush, or are greatly concealed (EX-SUR-1)
+    BOTH_UNAWARE = "both-unaware"  # both groups might be surprised (EX-SUR-4)
+
+    @property
+    def approach(self) -> Approach:
+        return _APPROACH[self]
+
+    @classmethod
+    def parse(cls, text: str, option: str = "meeting") -> Meeting:
+        """The meeting ``text`` names; one error listing the choices when it names none.
+
+        >>> Meeting.parse(" Both-Unaware "), Meeting.parse("both_unaware")
+        (<Meeting.BOTH_UNAWARE: 'both-unaware'>, <Meeting.BOTH_UNAWARE: 'both-unaware'>)
+        """
+        try:
+            return cls(text.strip().lower().replace("_", "-"))
+        except ValueError:
+            choices = ", ".join(m.value for m in cls)
+            raise IllegalCommandError(f"{option} {text!r}: say one of {choices}") from None
+
+
+_APPROACH = {
+    Meeting.ENCOUNTER: Approach.WANDERING,
+    Meeting.OCCUPIED: Approach.ENTERING,
+    Meeting.AMBUSH: Approach.AMBUSH,
+    Meeting.BOTH_UNAWARE: Approach.WANDERING,
+}
+
+
 @dataclass(frozen=True)
 class SurpriseSituation:
     """Everything surprise depends on, in the game's words.
 
     Bonuses are the stat modifier plus skill of the group's best member for the check
     (the stealthiest for Stealth/Sneak, the keenest for Scout/Notice). ``party_notice_each``
-    lists every member's Scout bonus by name, for EX-SUR-4's "both may be surprised".
+    lists every member's Scout bonus by name, for EX-SUR-4's "both may be surprised";
+    ``foe_notice_each`` the foes' by name where they are known (in a fight), else each of the
+    ``foe_count`` foes rolls at ``foe_notice``.
     """
 
     approach: Approach = Approach.WANDERING
@@ -70,6 +115,7 @@ class SurpriseSituation:
     foe_stealth: int = 0
     foe_notice: int = 0
     foe_count: int = 1
+    foe_notice_each: tuple[tuple[str, int], ...] = ()
     party_aware: bool = False
     foes_aware: bool = False
     party_has_light: bool = False
@@ -89,6 +135,7 @@ class SurpriseResult:
     reason: str
     rolls: tuple[Roll, ...] = ()
     surprised_members: tuple[str, ...] = field(default=())
+    surprised_foes: tuple[str, ...] = ()
     foes_surprised_count: int = 0
     morale_check: bool = False
     reaction_modifier: int = 0
@@ -101,6 +148,24 @@ class SurpriseResult:
         if self.foes_surprised and not self.party_surprised:
             return Side.PARTY
         return None
+
+
+def meeting_situation(
+    meeting: Meeting, mode_name: str | None = None, mode: MovementMode | None = None
+) -> SurpriseSituation:
+    """The situation a meeting sets, before the groups' skills are known.
+
+    >>> meeting_situation(Meeting.BOTH_UNAWARE).both_may_be_surprised
+    True
+    >>> meeting_situation(Meeting.OCCUPIED).approach
+    <Approach.ENTERING: 'entering'>
+    """
+    return SurpriseSituation(
+        approach=meeting.approach,
+        mode_name=mode_name,
+        mode=mode,
+        both_may_be_surprised=meeting is Meeting.BOTH_UNAWARE,
+    )
 
 
 def check_dice_for(rules: SurpriseRules) -> str:
@@ -195,7 +260,9 @@ def _by_movement(
     if s.both_may_be_surprised:
         members = s.party_notice_each or (("party", s.party_notice),)
         losers, rolls = mutual_check(members, rules.both_difficulty, dice, check_dice)
-        foe_members = tuple((f"foe {i + 1}", s.foe_notice) for i in range(max(s.foe_count, 1)))
+        foe_members = s.foe_notice_each or tuple(
+            (f"foe {i + 1}", s.foe_notice) for i in range(max(s.foe_count, 1))
+        )
         foe_losers, foe_rolls = (
             ((), ())
             if spoiled
@@ -211,6 +278,7 @@ def _by_movement(
             ),
             rolls=rolls + foe_rolls,
             surprised_members=losers,
+            surprised_foes=foe_losers,
             foes_surprised_count=len(foe_losers),
         )
     party, rolls, rule, reason = _party_by_mode(s, dice, check_dice)

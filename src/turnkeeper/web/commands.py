@@ -83,6 +83,7 @@ from turnkeeper.procedures.scenes import (
     SpendDread,
     TakeSpotlight,
 )
+from turnkeeper.procedures.surprise import Meeting
 from turnkeeper.procedures.wilderness import (
     Camp,
     LoadMap,
@@ -694,6 +695,18 @@ class CombatStartBody(_Verb, title="Start a fight"):
     allies: MonsterLines = Field(
         (), description="Allies on the party's side, one stat line each [CB-SIDE-1]."
     )
+    meeting: Literal["encounter", "occupied", "ambush", "both-unaware"] | None = Field(
+        None,
+        description="How the groups met, for the ruleset to settle surprise: encounter, "
+        "occupied (the party moved into an occupied place) [EX-SUR-2], ambush (the foes "
+        "leap from ambush) [EX-SUR-1], both-unaware (any who lose WIS/Scout against 9 are "
+        "surprised) [EX-SUR-4].",
+    )
+    mode: str | None = Field(
+        None,
+        description="The party's movement mode when they met: cautious, swift, running "
+        "[EX-SUR-1 to EX-SUR-3] (default: its last turn's in the site).",
+    )
 
     @classmethod
     def fits(cls, state: CampaignState) -> bool:
@@ -718,6 +731,8 @@ class CombatStartBody(_Verb, title="Start a fight"):
             surprised=surprised,
             aware=frozenset(_SIDES[side] for side in self.aware),
             attackers=_SIDES[self.attackers] if self.attackers else None,
+            meeting=Meeting(self.meeting) if self.meeting else None,
+            mode=self.mode.strip().lower() if self.mode else None,
         )
 
 

@@ -12,7 +12,7 @@ end means elsewhere (the site's encounter settled, the rest due at once, EX-REST
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from turnkeeper.dice import DiceSource
@@ -32,8 +32,15 @@ from turnkeeper.procedures.combat.outcomes import (
 from turnkeeper.procedures.combat.roster import encounter_foes
 from turnkeeper.procedures.combat.round import DOWN, StartCombat, decide_combat
 from turnkeeper.procedures.countdowns import round_ended, trigger
+from turnkeeper.procedures.surprise import Meeting, SurpriseSituation, meeting_situation
 
-__all__ = ["StartFight", "decide_in_campaign", "party_combatants", "with_countdowns"]
+__all__ = [
+    "StartFight",
+    "decide_in_campaign",
+    "meeting_of",
+    "party_combatants",
+    "with_countdowns",
+]
 
 _CONDITIONS = {c.value: c for c in Condition}
 
@@ -43,7 +50,9 @@ class StartFight:
     """Start a fight between the campaign's party and ``foes`` (CB-SIDE-1).
 
     Surprise: ``surprised`` by hand; else the site's pending encounter's (EX-SUR-5,
-    PG-SUR-1, CB-SUR-1, carried from the dungeon turn); else the ruleset's method rolls.
+    PG-SUR-1, CB-SUR-1, carried from the dungeon turn); else the ruleset's method rolls,
+    told how the groups met: the ``meeting`` and the party's ``mode`` (default: the mode of
+    its last turn in the site, if any). See :func:`meeting_of`.
     No ``foes`` and an encounter pending: its creatures join, as many as were rolled, each
     on the roster's defaults (1 HD, 4 hp, AC 10, a d6) since a site table carries no stat lines.
     """
@@ -53,6 +62,59 @@ class StartFight:
     surprised: frozenset[Side] | None = None
     aware: frozenset[Side] = frozenset()
     attackers: Side | None = None
+    meeting: Meeting | None = None
+    mode: str | None = None
+
+
+def meeting_of(
+    state: CampaignState, command: StartFight
+) -> tuple[SurpriseSituation | None, frozenset[Side], Side | None]:
+    """How the groups met, for the ruleset's surprise method: the meeting to settle by
+    movement (EX-SUR-1 to EX-SUR-4), and the sides aware and attacking for the others.
+
+    By movement, a meeting told with no pace known is met at the ruleset's risk (EX-SUR-4's
+    contest); with neither told, a party whose pace the site knows has simply met the
+    foes, and a party whose pace nobody knows is not surprised (the texts tie surprise by
+    movement to a pace). In six (PG-SUR-1), foes in ambush were aware of the party; opposed
+    (CB-SUR-1), they are the attackers.
+    """
+    rules = state.ruleset
+    modes = rules.dungeon.movement
+    mode_name = command.mode
+    if mode_name is not None and mode_name not in modes:
+        known = ", ".join(modes) or f"none in {rules.name}"
+        raise IllegalCommandError(f"no movement mode {mode_name!r}; modes: {known}")
+    if rules.surprise.method != "movement":
+        if mode_name is not None:
+            raise IllegalCommandError(
+                f"{rules.name} does not settle surprise by the party's movement mode "
+                f"(it rolls {rules.surprise.method.replace('_', ' ')}): leave out the mode"
+            )
+        if command.meeting is not Meeting.AMBUSH:
+            return None, command.aware, command.attackers
+        if command.attackers is Side.PARTY:
+            raise IllegalCommandError(
+                "foes in ambush are the attackers, not the party: leave out one of the two"
+            )
+        return None, command.aware | {Side.OPPOSITION}, Side.OPPOSITION
+    if mode_name is None and state.site is not None:
+        mode_name = state.site.last_mode
+    meeting = command.meeting
+    if meeting is None and mode_name is None:
+        return None, command.aware, command.attackers
+    situation = meeting_situation(
+        meeting or Meeting.ENCOUNTER, mode_name, modes.get(mode_name) if mode_name else None
+    )
+    # EX-LIGHT-3: a party bearing light in a dark site never surprises what lurks there.
+    visit = state.site
+    situation = replace(
+        situation,
+        party_has_light=visit is not None and not state.light.dark,
+        foes_in_darkness=visit is None or not visit.site.site.lit,
+        party_aware=Side.PARTY in command.aware,
+        foes_aware=Side.OPPOSITION in command.aware,
+    )
+    return situation, command.aware, command.attackers
 
 
 def party_combatants(state: CampaignState) -> tuple[Combatant, ...]:
@@ -87,6 +149,13 @@ def party_combatants(state: CampaignState) -> tuple[Combatant, ...]:
 def _start(state: CampaignState, command: StartFight, dice: DiceSource) -> list[Event]:
     surprised, reaction, alone = command.surprised, None, frozenset[str]()
     encounter = state.site.encounter if state.site is not None else None
+    told = command.meeting is not None or command.mode is not None
+    if told and (surprised is not None or encounter is not None):
+        already = "given by hand" if surprised is not None else "settled when it was met"
+        raise IllegalCommandError(
+            f"surprise is already {already}: leave out how the groups met (meeting, mode)"
+        )
+    meeting, aware, attackers = meeting_of(state, command)
     if encounter is not None:
         reaction = encounter.reaction
         if surprised is None and not encounter.party_surprised:
@@ -112,10 +181,11 @@ def _start(state: CampaignState, command: StartFight, dice: DiceSource) -> list[
     start = StartCombat(
         combatants=combatants,
         surprised=surprised,
-        aware=command.aware,
-        attackers=command.attackers,
+        aware=aware,
+        attackers=attackers,
         reaction=reaction,
         surprised_members=tuple(c.name for c in combatants if c.name in alone),
+        meeting=meeting,
     )
     return list(decide_combat(CombatState(), start, state.ruleset, dice))
 

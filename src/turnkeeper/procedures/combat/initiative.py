@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from turnkeeper.dice import DiceSource, Roll, parse, roll
 from turnkeeper.errors import RulesetError
 from turnkeeper.kernel.combat_state import (
@@ -29,6 +31,8 @@ from turnkeeper.procedures.combat.events import (
     InitiativeSettled,
     SurpriseSettled,
 )
+from turnkeeper.procedures.surprise import SurpriseResult, SurpriseSituation
+from turnkeeper.procedures.surprise import settle_surprise as settle_meeting
 from turnkeeper.rules.schema import FaceEvent, Ruleset
 from turnkeeper.tables import reaction
 
@@ -66,6 +70,7 @@ def settle_surprise(
     attackers: Side | None = None,
     surprised: frozenset[Side] | None = None,
     members: tuple[str, ...] = (),
+    meeting: SurpriseSituation | None = None,
 ) -> list[CombatEvent]:
     """Who is surprised at the start of a fight, and the free round it gives.
 
@@ -79,8 +84,11 @@ def settle_surprise(
     the skill penalty, EX-REST-3), and the attackers surprise on a strictly higher total
     (CB-SUR-1); aware defenders, or no attackers named, are not surprised. A side alone in
     being surprised loses a full round to the other (PG-SUR-1, CB-SUR-1, EX-SUR-5); both
-    surprised cancel out. An
-    undisciplined surprised opposition checks morale when the ruleset says so (CB-SUR-2).
+    surprised cancel out. ``movement`` (EX-SUR-1 to EX-SUR-4) settles the ``meeting`` (how
+    the groups came together, the party's pace) by the shared procedure the dungeon turn
+    uses, with the fighters' own DEX and WIS; with no meeting told, nobody is surprised.
+    An undisciplined surprised group of non-player characters, on either side (hirelings
+    and allies too), checks morale when the ruleset says so (CB-SUR-2).
     """
     rolls: list[Roll] = []
     method = rules.surprise.method
@@ -112,6 +120,13 @@ def settle_surprise(
                 rolls.append(thrown)
                 if thrown.total <= rules.surprise.chance_in_six:
                     found.add(side)
+        elif meeting is not None:
+            met = settle_meeting(rules.surprise, _fighters(state, rules, meeting), dice)
+            found |= {Side.PARTY} if met.party_surprised else set()
+            found |= {Side.OPPOSITION} if met.foes_surprised else set()
+            members += _alone(met)
+            rolls += met.rolls
+            reason = f"{met.rule}: {met.reason}"
         surprised = frozenset(found)
     free_round = None
     if len(surprised) == 1 and rules.surprise.surprised_lose_round:
@@ -126,11 +141,42 @@ def settle_surprise(
             members=members if rules.surprise.surprised_lose_round else (),
         )
     ]
-    if rules.surprise.morale_when_surprised and Side.OPPOSITION in surprised:
-        unruly = [c for c in state.members(Side.OPPOSITION) if not c.disciplined and c.standing]
+    # CB-SUR-2 speaks of "non-player characters", not of foes: the party's undisciplined
+    # hirelings and allies check too (the foes first, as the only ones ever did).
+    for side in (Side.OPPOSITION, Side.PARTY):
+        if not rules.surprise.morale_when_surprised or side not in surprised:
+            continue
+        unruly = [c for c in state.members(side) if not c.disciplined and c.standing]
         if unruly and unruly[0].morale is not None:
             events.append(morale_check(tuple(c.name for c in unruly), unruly[0].morale, dice))
     return events
+
+
+def _fighters(state: CombatState, rules: Ruleset, meeting: SurpriseSituation) -> SurpriseSituation:
+    """The meeting with the fighters' skills: the stealthiest and keenest of each side (a
+    wearied one at the skill penalty, EX-REST-3), and each one's Scout for EX-SUR-4."""
+    stealth, keen = rules.surprise.stealth_stat, rules.surprise.notice_stat
+
+    def each(side: Side) -> tuple[tuple[str, int], ...]:
+        return tuple((c.name, _best((c,), keen, rules)) for c in state.members(side) if c.standing)
+
+    party, foes = state.members(Side.PARTY), state.members(Side.OPPOSITION)
+    return replace(
+        meeting,
+        party_stealth=_best(party, stealth, rules),
+        party_notice=_best(party, keen, rules),
+        party_notice_each=each(Side.PARTY),
+        foe_stealth=_best(foes, stealth, rules),
+        foe_notice=_best(foes, keen, rules),
+        foe_notice_each=each(Side.OPPOSITION),
+        foe_count=max(len(foes), 1),
+    )
+
+
+def _alone(met: SurpriseResult) -> tuple[str, ...]:
+    """EX-SUR-4's "any who lose are surprised": those surprised while their side is not."""
+    party = () if met.party_surprised else met.surprised_members
+    return party + (() if met.foes_surprised else met.surprised_foes)
 
 
 def hungry_reaction_modifier(rules: Ruleset, *, hungry: bool, won_surprise: bool) -> int:

@@ -53,6 +53,7 @@ from turnkeeper.procedures.combat.outcomes import (
     Declared,
     Moved,
 )
+from turnkeeper.procedures.surprise import SurpriseSituation
 from turnkeeper.rules.schema import Ruleset
 
 __all__ = [
@@ -83,7 +84,8 @@ DOWN = "is down and does not act"
 @dataclass(frozen=True)
 class StartCombat:
     """Start a fight. ``surprised`` given settles surprise by hand (or from the encounter);
-    otherwise the ruleset's surprise method rolls for groups not ``aware``."""
+    otherwise the ruleset's surprise method rolls for groups not ``aware``, and surprise by
+    movement settles the ``meeting`` (EX-SUR-1 to EX-SUR-4)."""
 
     combatants: tuple[Combatant, ...]
     surprised: frozenset[Side] | None = None
@@ -91,6 +93,7 @@ class StartCombat:
     attackers: Side | None = None
     reaction: str | None = None
     surprised_members: tuple[str, ...] = ()
+    meeting: SurpriseSituation | None = None
 
 
 @dataclass(frozen=True)
@@ -399,10 +402,9 @@ def _start(command: StartCombat, rules: Ruleset, dice: DiceSource) -> list[Comba
         dice,
         aware=command.aware,
         attackers=command.attackers,
-        surprised=command.surprised
-        if command.surprised is not None or rules.surprise.method != "movement"
-        else frozenset(),
+        surprised=command.surprised,
         members=command.surprised_members,
+        meeting=command.meeting,
     )
     return [started, *surprise]
 

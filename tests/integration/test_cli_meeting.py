@@ -1,0 +1,94 @@
+"""How the groups met, at the CLI: `combat start --meeting --mode` (EX-SUR-1 to EX-SUR-4,
+CB-SUR-1, CB-SUR-2); the API's combat_start body is in web/test_api_meeting.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .conftest import new_campaign, records
+
+if TYPE_CHECKING:
+    from tests.integration.conftest import Shell, Tk
+
+PARTY = """
+[[characters]]
+name = "Ann"
+hp = 9
+ac = 15
+stats = { WIS = 1 }
+[[characters]]
+name = "Bo"
+hp = 5
+ac = 12
+"""
+
+
+def _surprise(out: object) -> dict[str, object]:
+    (settled,) = records(out, "combat.surprise")
+    return settled
+
+
+def test_ex_sur_3_combat_start_with_the_party_running_surprises_it(tmp_path: Path, tk: Tk) -> None:
+    """EX-SUR-3: "Those in running movement are always surprised whenever they encounter
+    others": `combat start --mode running` loses the party the first round, no die rolled."""
+    db = new_campaign(tk, tmp_path, "ex", PARTY, 3)
+    started = tk(db, "combat", "start", "--monster", "Ghoul:hd=2,ac=12", "--mode", "running")
+    settled = _surprise(started)
+    assert settled["data"]["surprised"] == ["party"] and settled["rolls"] == []
+    assert "EX-SUR-3" in settled["text"] and "opposition gets a free round" in settled["text"]
+
+
+def test_ex_sur_1_combat_start_from_ambush_on_a_cautious_party(tmp_path: Path, tk: Tk) -> None:
+    """EX-SUR-1: a cautious party is surprised only when "the foes leap on them from ambush":
+    met cautiously nothing is rolled; `--meeting ambush` rolls the EX-SUR-4 contest, the
+    ghoul's 2d6 (6, 5) + DEX 1 = 12 against Ann's (2, 3) + WIS 1 = 6: surprised."""
+    db = new_campaign(tk, tmp_path, "ex", PARTY, 3)
+    met = tk(db, "combat", "start", "--monster", "Ghoul:hd=2,ac=12,dex=1", "--mode", "cautious")
+    assert _surprise(met)["data"]["surprised"] == [] and _surprise(met)["rolls"] == []
+    tk(db, "combat", "end", "--winner", "party")
+    leapt = tk(db, "combat", "start", "--monster", "Ghoul:hd=2,ac=12,dex=1", "--mode", "cautious",
+               "--meeting", "ambush", "--dice", "6,5,2,3")  # fmt: skip
+    settled = _surprise(leapt)
+    assert settled["data"]["surprised"] == ["party"]
+    assert [r["total"] for r in settled["rolls"]] == [12, 6]
+
+
+def test_ex_sur_4_combat_start_both_unaware(tmp_path: Path, tk: Tk) -> None:
+    """EX-SUR-4: "both groups make WIS/Scout checks against a difficulty 9, and any who lose
+    are surprised": Ann (4, 4) + 1 = 9 holds, Bo (3, 3) = 6 loses, the ghoul (6, 6) holds."""
+    db = new_campaign(tk, tmp_path, "ex", PARTY, 3)
+    started = tk(db, "combat", "start", "--monster", "Ghoul:hd=2,ac=12",
+                 "--meeting", "both-unaware", "--dice", "4,4,3,3,6,6")  # fmt: skip
+    settled = _surprise(started)
+    assert settled["data"]["surprised"] == [] and settled["data"]["members"] == ["Bo"]
+
+
+def test_cb_sur_2_a_hireling_checks_morale_when_foes_ambush_the_party(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """CB-SUR-1, CB-SUR-2: foes from ambush are the attackers: the orc's d20 15 + DEX 2 = 17
+    beats Ann's 3 + WIS 1 = 4; the party's undisciplined torchbearer then checks morale,
+    2d6 (6, 5) = 11 against 6, and flees."""
+    db = new_campaign(tk, tmp_path, "cb", PARTY, 3)
+    started = tk(db, "combat", "start", "--monster", "Orc:hd=1,ac=12,dex=2", "--meeting", "ambush",
+                 "--ally", "Torchbearer:hp=3,ac=10,disciplined=false,morale=6",
+                 "--dice", "15,3,6,5")  # fmt: skip
+    assert _surprise(started)["data"]["surprised"] == ["party"]
+    (morale,) = records(started, "combat.morale")
+    assert morale["data"]["names"] == ["Torchbearer"] and not morale["data"]["holds"]
+
+
+def test_ex_sur_1_bad_meetings_and_modes_get_one_clear_error(tmp_path: Path, shell: Shell) -> None:
+    """EX-SUR-1: a meeting or a mode the rules do not know: one line saying what to type instead."""
+    db = str(tmp_path / "keep.db")
+    (tmp_path / "party.toml").write_text(PARTY, encoding="utf-8")
+    made = shell("new", "Keep", "--ruleset", "ex", "--party", str(tmp_path / "party.toml"),
+                 "--db", db)  # fmt: skip
+    assert made.code == 0, made.err
+    ghoul = ("combat", "start", "--monster", "Ghoul:hd=2,ac=12", "--db", db)
+    bad = shell(*ghoul, "--meeting", "sneak")
+    assert bad.code != 0 and bad.err.strip().count("\n") == 0
+    assert "--meeting 'sneak': say one of encounter, occupied, ambush, both-unaware" in bad.err
+    flying = shell(*ghoul, "--mode", "flying")
+    assert flying.code != 0 and "modes: cautious, swift, running" in flying.err
