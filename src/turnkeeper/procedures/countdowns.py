@@ -163,7 +163,7 @@ def _end(draft: Draft, countdown: Countdown, reason: str) -> None:
 def _end_shorter(draft: Draft, longer: Countdown) -> None:
     """DG-CD-2: ``longer`` ticked other than at its frame's end (by hand, an outcome, an
     extra trigger); under the ruleset's default reading every shorter countdown ends."""
-    if draft.state.ruleset.countdowns.longer_ticks_end_shorter != "every_tick":
+    if draft.state.ruleset.countdowns.longer_ticks_end_shorter == "frame_end":
         return
     types = countdown_types(draft.state.ruleset)
     for countdown in draft.state.countdowns:

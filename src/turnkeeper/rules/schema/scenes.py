@@ -29,15 +29,16 @@ class CountdownRules(Rules):
         default_factory=dict,
         description="DG-FCD-1: outcome name -> (ticks of the countdown, ticks of the failure one).",
     )
-    longer_ticks_end_shorter: Literal["every_tick", "frame_end"] = Field(
-        default="every_tick",
+    longer_ticks_end_shorter: Literal["every_tick", "frame_end"] | None = Field(
+        None,
         # a ruleset is embedded in its campaign's journal: journals written before it stay
         # identical
-        exclude_if=lambda reading: reading == "every_tick",
+        exclude_if=lambda reading: reading is None,
         description=(
-            "DG-CD-2: 'every_tick', any tick of a longer countdown (a frame's end, by hand, an "
-            "outcome, an extra trigger) ends every shorter countdown; 'frame_end', only the end "
-            "of a longer time frame ends them. Either way a longer frame's end ends them."
+            "DG-CD-2: 'every_tick' (none: the same), any tick of a longer countdown (a frame's "
+            "end, by hand, an outcome, an extra trigger) ends every shorter countdown; "
+            "'frame_end', only the end of a longer time frame ends them. Either way a longer "
+            "frame's end ends them."
         ),
     )
 
