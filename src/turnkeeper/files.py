@@ -5,8 +5,9 @@ Party, site, map, ruleset and roster files and imported journals are all read he
 gets the same limits and the same kind of error (the loader's own error type, one line that
 names the file):
 
-- a file is at most :data:`MAX_FILE_BYTES` (a journal to import :data:`MAX_JOURNAL_BYTES`),
-  checked before it is read whole;
+- a file is a regular file (not a FIFO, a device or a socket), at most
+  :data:`MAX_FILE_BYTES` (a party :data:`MAX_PARTY_BYTES`, a journal to import
+  :data:`MAX_JOURNAL_BYTES`), checked before it is read whole;
 - it is UTF-8 text; a byte that is not names its offset in the file;
 - TOML and JSON nest at most :data:`MAX_DEPTH` arrays or tables deep, checked by a scan
   before the parser runs (the parsers recurse, and a 10,000-deep file would exhaust Python's
@@ -27,13 +28,15 @@ turnkeeper.errors.TurnkeeperError: deep.json: nests arrays or tables 65 deep; fi
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
 import re
+import stat
 import tomllib
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import accumulate, count
 from operator import sub
 from pathlib import Path
@@ -46,9 +49,11 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_INT",
     "MAX_JOURNAL_BYTES",
+    "MAX_PARTY_BYTES",
     "MAX_NAME_LENGTH",
     "MAX_TEXT_LENGTH",
     "check_name",
+    "check_output",
     "check_seed",
     "check_writable",
     "decode",
@@ -56,6 +61,8 @@ __all__ = [
     "parse_toml",
     "read_bytes",
     "read_text",
+    "real_path",
+    "unprintable",
     "write_bytes",
     "write_text",
 ]
@@ -63,6 +70,10 @@ __all__ = [
 #: The largest party, site, map, ruleset or roster file: a 2,000 x 2,000 hex map's terrain
 #: is about 4 MB of TOML.
 MAX_FILE_BYTES = 16 * 1024 * 1024
+#: The largest party file: some 20,000 characters, far beyond any table. TOML is parsed at
+#: about a MiB a second, so a 16 MiB party (hundreds of thousands of characters) would take
+#: a quarter of a minute before its first error; a map's terrain needs the 16 MiB, a party not.
+MAX_PARTY_BYTES = 1024 * 1024
 #: The largest journal ``import`` reads: some 500,000 events.
 MAX_JOURNAL_BYTES = 256 * 1024 * 1024
 #: How deep arrays and tables may nest in a TOML or JSON file (the deepest shipped file nests 4).
@@ -79,9 +90,11 @@ Error = type[TurnkeeperError]
 
 # What the depth scan must step over: strings (a bracket in a name is not nesting) and TOML
 # comments. An unclosed string runs to the end of its line or of the text, so every token is
-# found in one pass without backtracking.
+# found in one pass without backtracking. Each token's pattern must match once it has begun:
+# one that fails at the end of the text (an unclosed """ ending in a backslash, which escapes
+# nothing) is tried again from every later quote, and 20,000 lines of \""" cost minutes.
 _TOML_TOKENS = re.compile(
-    r'"""(?:\\.|[^\\])*?(?:"""|\Z)'
+    r'"""(?:\\.|[^\\])*?(?:"""|\\?\Z)'
     r"|'''.*?(?:'''|\Z)"
     r'|"(?:\\.|[^"\\\n])*"?'
     r"|'[^'\n]*'?"
@@ -101,22 +114,76 @@ def read_bytes(
     missing: Error = NotFoundError,
     limit: int = MAX_FILE_BYTES,
 ) -> bytes:
-    """The bytes of the ``what`` at ``path`` (e.g. "site file"), refused beyond ``limit``."""
+    """The bytes of the ``what`` at ``path`` (e.g. "site file"), refused beyond ``limit``.
+
+    Only a regular file is read: a FIFO, a device or a socket is refused before it is
+    opened (opening a FIFO waits for a writer, reading a device may never end), and the
+    file is opened without waiting and checked again, in case it was swapped meanwhile.
+    """
     file = Path(path)
     try:
-        with file.open("rb") as stream:
+        _must_be_regular(file, what, error)
+        handle = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(handle, "rb") as stream:
+            _must_be_regular(file, what, error, os.fstat(handle).st_mode)
             data = stream.read(limit + 1)
     except FileNotFoundError:
-        raise missing(f"{file}: cannot read the {what}: no such {what} at that path") from None
-    except IsADirectoryError:
-        raise error(f"{file}: is a folder, not a {what}") from None
+        raise missing(
+            f"{_shown(file)}: cannot read the {what}: no such {what} at that path"
+        ) from None
     except OSError as failure:
-        raise error(f"{file}: cannot read the {what} ({failure.strerror})") from None
+        raise error(f"{_shown(file)}: cannot read the {what}{_because(failure)}") from None
     if len(data) > limit:
         raise error(
-            f"{file}: the {what} is larger than {_size(limit)}; {what}s are at most {_size(limit)}"
+            f"{_shown(file)}: the {what} is larger than {_size(limit)}; "
+            f"{what}s are at most {_size(limit)}"
         )
     return data
+
+
+# What a path names when it is not a regular file, by its stat mode's test.
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (a named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+)
+
+
+def _must_be_regular(file: Path, what: str, error: Error, mode: int | None = None) -> None:
+    """Refuse what is not a regular file; ``mode`` is an open file's (else the path's, its
+    symbolic links followed; a path that is not there passes, for the caller to say so)."""
+    if mode is None:
+        try:
+            mode = os.stat(file).st_mode
+        except FileNotFoundError:
+            return
+    kind = next((name for test, name in _KINDS if test(mode)), None)
+    if kind is not None:
+        raise error(f"{_shown(file)}: is {kind}, not a {what}; give a regular file")
+
+
+def _because(failure: OSError) -> str:
+    """Why the system refused a path, said plainly (two errors a user meets are named)."""
+    if failure.errno == errno.ELOOP:
+        return ": its symbolic links go round in a loop"
+    if failure.errno == errno.ENAMETOOLONG:
+        return ": the path is longer than this system allows"
+    return f" ({failure.strerror})"
+
+
+#: The longest path an error shows in whole; a longer one is shortened in the middle.
+_SHOWN_PATH = 120
+
+
+def _shown(file: str | Path) -> str:
+    """A path as an error shows it: a path of thousands of characters is shortened."""
+    text = str(file)
+    if len(text) <= _SHOWN_PATH:
+        return text
+    half = _SHOWN_PATH // 2
+    return f"{text[:half]}...{text[-half:]} ({len(text):,} characters)"
 
 
 def decode(data: bytes, shown: str, error: Error = TurnkeeperError) -> str:
@@ -246,7 +313,8 @@ def check_seed(seed: int, what: str = "--seed", error: Error = TurnkeeperError) 
 
 def check_name(name: str, what: str, error: Error = TurnkeeperError) -> str:
     """``name`` if it can name a ``what`` (e.g. "campaign name"): not empty, at most
-    :data:`MAX_NAME_LENGTH` characters, no control characters (a new line, an escape).
+    :data:`MAX_NAME_LENGTH` characters of printable text (:func:`unprintable`: no new line,
+    escape, zero-width character or direction mark).
 
     >>> check_name("Keep on the Borderlands", "campaign name")
     'Keep on the Borderlands'
@@ -262,13 +330,95 @@ def check_name(name: str, what: str, error: Error = TurnkeeperError) -> str:
             f"{what} {name[:4] + '...'!r} is {len(name):,} characters long; "
             f"names are at most {MAX_NAME_LENGTH} characters"
         )
-    control = next((c for c in name if unicodedata.category(c) in ("Cc", "Cs")), None)
-    if control is not None:
+    hidden = unprintable(name)
+    if hidden is not None:
         raise error(
-            f"{what} {name!r} holds a control character ({ord(control):#04x}); "
-            "names are printable text"
+            f"{what} {name!r} holds {hidden}; names are printable text: type the name without it"
         )
     return name
+
+
+# What a name may not hold, by Unicode category: controls (Cc: a new line, an escape that
+# would drive the referee's terminal), format characters (Cf: zero-width spaces and joiners,
+# direction marks that reorder what is shown, so two names that look alike differ), lone
+# surrogates (Cs, as a shell passes undecodable bytes), private-use and unassigned code
+# points (Co, Cn), line and paragraph separators (Zl, Zp), and spaces other than the plain
+# one (Zs: a no-break space looks like a space but is not one).
+_UNPRINTABLE = {
+    "Cc": "a control character",
+    "Cf": "an invisible format character (zero-width or a direction mark)",
+    "Cs": "a lone surrogate (not a character)",
+    "Co": "a private-use character",
+    "Cn": "an unassigned code point",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+    "Zs": "a space other than the plain space",
+}
+
+
+def unprintable(name: str) -> str | None:
+    """What in ``name`` is not printable text (and at which code point), or None if nothing.
+
+    >>> unprintable("keep\u200b")
+    'an invisible format character (zero-width or a direction mark), U+200B'
+    >>> unprintable("Keep on the Borderlands") is None
+    True
+    """
+    if name.isprintable():  # the common case, at C speed; it treats exactly these as unprintable
+        return None
+    for char in name:
+        kind = _UNPRINTABLE.get(unicodedata.category(char))
+        if kind is not None and char != " ":
+            return f"{kind}, U+{ord(char):04X}"
+    return None
+
+
+def real_path(path: str | Path) -> Path:
+    """``path`` made absolute with its symbolic links followed; it never fails: a loop or a
+    path too long is left as it stands, for the reader to name (:func:`read_bytes`)."""
+    return Path(os.path.realpath(path))
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    """True when ``one`` and ``other`` are one file: the same inode (a hard link, a symbolic
+    link), or the same real path for a file not made yet (a store's -wal file, say)."""
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return os.path.realpath(one) == os.path.realpath(other)
+
+
+def check_output(
+    path: str | Path,
+    what: str,
+    *,
+    force: bool = False,
+    keep: Iterable[tuple[str | Path, str]] = (),
+    error: Error = TurnkeeperError,
+) -> None:
+    """Refuse an output file before the work that fills it starts: one that is among
+    ``keep`` (``(path, what it is)``: the campaign store and its companion files, the
+    command's own input files), one that is not a regular file (a FIFO, a device), one that
+    exists unless ``force``, and one that cannot be written (:func:`check_writable`)."""
+    file = Path(path)
+    try:
+        mode = os.stat(file).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as failure:
+        raise error(f"{_shown(file)}: cannot write the {what}{_because(failure)}") from None
+    for kept, name in keep:
+        if _same_file(file, Path(kept)):
+            raise error(
+                f"{_shown(file)}: is {name}; the {what} would overwrite it: give another file"
+            )
+    if mode is not None:
+        _must_be_regular(file, what, error, mode)
+        if not force:
+            raise error(
+                f"{_shown(file)}: already exists; give --force to replace it with the {what}"
+            )
+    check_writable(file, what, error)
 
 
 def check_writable(path: str | Path, what: str, error: Error = TurnkeeperError) -> None:
@@ -292,22 +442,18 @@ def write_bytes(path: str | Path, data: bytes, what: str, error: Error = Turnkee
     """Write a user's output file; a place that cannot take it is one ``error``.
 
     A file is written beside itself and then moved into place, so a full disk or Ctrl-C
-    leaves the old file (or none), never half a file. What is not a plain file (a
-    terminal, a pipe such as /dev/stdout) is written straight through.
+    leaves the old file (or none), never half a file. Only a regular file is written: a
+    FIFO would hold the command until something reads it, and a device is no place for it.
     """
     check_writable(path, what, error)
     file = Path(path)
-    if file.exists() and not file.is_file():
-        target, partial = file, None
-    else:
-        target = partial = file.with_name(f".{file.name}.{os.getpid()}.partial")
+    _must_be_regular(file, what, error)
+    partial = file.with_name(f".{file.name}.{os.getpid()}.partial")
     try:
         try:
-            target.write_bytes(data)
-            if partial is not None:
-                os.replace(partial, file)
+            partial.write_bytes(data)
+            os.replace(partial, file)
         finally:
-            if partial is not None:
-                partial.unlink(missing_ok=True)
+            partial.unlink(missing_ok=True)
     except OSError as failure:
-        raise error(f"{path}: cannot write the {what} ({failure.strerror})") from None
+        raise error(f"{_shown(path)}: cannot write the {what}{_because(failure)}") from None

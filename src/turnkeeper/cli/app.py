@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from difflib import get_close_matches
@@ -31,6 +31,7 @@ from turnkeeper.errors import TurnkeeperError
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.segment import Segment
     from rich.text import Text
 
     from turnkeeper.service import Campaigns
@@ -304,9 +305,34 @@ def root(
 @cache
 def console() -> Console:
     """The console people read, made on first use: a ``--json`` verb never loads Rich's."""
+    return _plain_console()()
+
+
+#: Control characters a user's text may hold (C0 but tab and new line, DEL, C1), none of which
+#: reaches a terminal: an ESC or a CSI in a name or a note would drive it (retitle it, recolour
+#: it, move the cursor) instead of being read. Rich leaves ESC in text; its own styling and
+#: cursor moves are separate segments, untouched.
+_CONTROLS = dict.fromkeys([*range(0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)])
+
+
+@cache
+def _plain_console() -> type[Console]:
+    """The console class every verb prints through (stdout and stderr): Rich's, with the
+    controls of :data:`_CONTROLS` taken out of the text it writes."""
     from rich.console import Console  # loaded only when something is drawn for people
 
-    return Console()
+    class PlainConsole(Console):
+        def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+            # The one place text meets the terminal, after the layout: a control is zero
+            # cells wide to Rich, so taking it out moves nothing.
+            return super()._render_buffer(
+                segment
+                if segment.control
+                else segment._replace(text=segment.text.translate(_CONTROLS))
+                for segment in buffer
+            )
+
+    return PlainConsole
 
 
 #: A piece of a line for people: text as written, or ``(text, style)`` drawn in Rich's style.
@@ -333,14 +359,20 @@ def say(*pieces: Piece) -> None:
 
 def print_error(message: str) -> None:
     """One line on stderr: ``error:`` and what is wrong (printed as text, never as markup)."""
-    from rich.console import Console
     from rich.markup import escape
 
     # A message quotes what the user gave; a megabyte of it would take Rich minutes to lay out.
     shown = message if len(message) <= 2000 else f"{message[:2000]}... (cut)"
-    Console(stderr=True).print(
+    # One line however it was made: a path or a name holding a new line (or any control) is
+    # shown escaped, as repr shows it, never broken over two lines or sent to the terminal.
+    shown = shown.translate(_ESCAPED)
+    _plain_console()(stderr=True).print(
         f"[bold red]error:[/] {escape(shown)}", highlight=False, soft_wrap=True
     )
+
+
+#: Every control character as repr shows it (``\\n``, ``\\x1b``), for :func:`print_error`.
+_ESCAPED = {c: repr(chr(c))[1:-1] for c in [*range(0x20), *range(0x7F, 0xA0)]}
 
 
 JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables.")
@@ -402,7 +434,13 @@ def _invoke(args: list[str] | None) -> int:
         print_error(str(error))
         return 2
     except NoArgsIsHelpError as error:
-        error.show()
+        # Typer's help draws itself on stdout while it is made (click's show() would add a
+        # blank line on stderr); a script, or a referee reading stderr, still gets one line.
+        shown = error.format_message()
+        if shown.strip():
+            sys.stdout.write(shown + "\n")
+        where = error.ctx.command_path if error.ctx is not None else "turnkeeper"
+        print_error(f"{where}: no verb given; `{where} --help` lists them")
         return 2
     except ClickException as error:
         hint = ""
