@@ -425,3 +425,31 @@ def test_pg_time_1_a_fights_time_passes_by_its_rounds_not_by_a_wait(db: str, tk:
     assert tk(db, "status")["version"] == before
     tk(db, "combat", "end")
     assert tk(db, "wait", "10m")["version"] > before
+
+
+def test_pg_hp_1_at_the_table_the_sheet_follows_the_blow_and_the_dead_are_out_of_reach(
+    db: str, tk: Tk
+) -> None:
+    """PG-HP-1, PG-CBT-1 at the table: the orc's blow (18 + 1 against Bo's AC 12, a d6 of
+    2) is on Bo's sheet at once (status and combat status read 3/5); a blow at Bo from Ann
+    asks for --own-side; the dead goblin is no target; the orc felled, the fight is over."""
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=2,ac=10",
+       "--monster", "Goblin:hd=1,hp=1,ac=10", "--surprise", "none")  # fmt: skip
+    tk(db, "combat", "round", "--dice", "2,5")
+    tk(db, "combat", "attack", "Orc", "Bo", "--dice", "18,2")
+    sheet = next(c for c in tk(db, "status")["party"]["characters"] if c["name"] == "Bo")
+    tracker = next(
+        c for c in tk(db, "combat", "status")["combat"]["combatants"] if c["name"] == "Bo"
+    )
+    assert sheet["hp"] == tracker["hp"] == 3
+    tk(db, "damage", "Goblin", "1")
+    with pytest.raises(IllegalCommandError, match="Goblin is dead, out of the fight"):
+        tk(db, "combat", "attack", "Ann", "Goblin")
+    with pytest.raises(IllegalCommandError, match="Bo is on Ann's side"):
+        tk(db, "combat", "attack", "Ann", "Bo")
+    struck = tk(db, "combat", "attack", "Ann", "Bo", "--own-side", "--dice", "20,1")
+    assert texts(struck)[0].startswith("Ann attacks Bo")
+    felled = texts(tk(db, "damage", "Orc", "2"))
+    assert felled[-1].startswith("combat over: party wins")
+    with pytest.raises(IllegalCommandError, match="no combat"):
+        tk(db, "combat", "status")

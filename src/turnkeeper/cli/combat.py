@@ -234,6 +234,11 @@ def next_round(
     run(db, campaign, BeginRound(adjust, influence), as_json, dice)
 
 
+_OWN_SIDE = typer.Option(
+    False, "--own-side", help="The blow is meant for someone of the attacker's own side."
+)
+
+
 @combat_app.command("declare")
 def declare(
     actor: str = typer.Argument(..., help="Who declares."),
@@ -250,6 +255,7 @@ def declare(
     magic_dice: int = typer.Option(
         1, "--magic-dice", help="How many magic dice a spell rolls [TP-MAG-1]."
     ),
+    own_side: bool = _OWN_SIDE,
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     as_json: bool = JsonOption,
@@ -260,8 +266,8 @@ def declare(
     `turnkeeper combat declare Bea "other (take oil from my pouch)" --then "ranged:Lizardman"`.
     """
     actions = (
-        parse_action(action, target, feet, magic_dice),
-        *(parse_action(extra, None, None, magic_dice) for extra in then or []),
+        parse_action(action, target, feet, magic_dice, own_side),
+        *(parse_action(extra, None, None, magic_dice, own_side) for extra in then or []),
     )
     run(db, campaign, Declare(actor, actions), as_json)
 
@@ -285,17 +291,18 @@ def attack(
     attacker: str = typer.Argument(..., help="Who attacks."),
     target: str = typer.Argument(..., help="Whom."),
     ranged: bool = typer.Option(False, "--ranged", help="A ranged attack."),
+    own_side: bool = _OWN_SIDE,
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     dice: str | None = DiceOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Roll one attack at once (and its damage on a hit): it is the attacker's action this
-    round, within the rules' limits, after those who act first.
+    round, within the rules' limits, after those who act first. The fallen are no target.
 
     Example: `turnkeeper combat attack Aldo "Goblin 3"`.
     """
-    run(db, campaign, Attack(attacker, target, ranged), as_json, dice)
+    run(db, campaign, Attack(attacker, target, ranged, own_side), as_json, dice)
 
 
 @combat_app.command("check")

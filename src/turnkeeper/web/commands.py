@@ -766,12 +766,18 @@ class CombatDeclareBody(_Verb, title="Declare"):
     )
     feet: int | None = Field(None, ge=0, description="How far a move goes [CB-ACT-3].")
     magic_dice: int = Field(1, ge=1, description="Magic dice a caster rolls [TP-MAG-1].")
+    own_side: bool = Field(False, description="A blow at someone of the actor's own side is meant.")
 
     def command(self, state: CampaignState) -> Command:
-        first = parse_action(self.action.value, self.target, self.feet, self.magic_dice)
+        first = parse_action(
+            self.action.value, self.target, self.feet, self.magic_dice, self.own_side
+        )
         actions = (
             first.model_copy(update={"note": self.note.strip()}),
-            *(parse_action(extra, None, None, self.magic_dice) for extra in self.then),
+            *(
+                parse_action(extra, None, None, self.magic_dice, self.own_side)
+                for extra in self.then
+            ),
         )
         return Declare(self.actor, actions)
 
@@ -794,9 +800,10 @@ class CombatAttackBody(_Verb, title="Attack"):
     attacker: str = Field(min_length=1, description="Who attacks.")
     target: str = Field(min_length=1, description="Whom.")
     ranged: bool = Field(False, description="A ranged attack.")
+    own_side: bool = Field(False, description="The blow is meant for someone of one's own side.")
 
     def command(self, state: CampaignState) -> Command:
-        return Attack(self.attacker, self.target, self.ranged)
+        return Attack(self.attacker, self.target, self.ranged, self.own_side)
 
 
 class CombatCheckBody(_Verb, title="Opposed check"):

@@ -59,10 +59,15 @@ ACTION_WORDS: dict[str, ActionKind] = {
 
 
 def parse_action(
-    text: str, target: str | None = None, feet: int | None = None, magic_dice: int = 1
+    text: str,
+    target: str | None = None,
+    feet: int | None = None,
+    magic_dice: int = 1,
+    own_side: bool = False,
 ) -> Action:
     """One declared action as a referee writes it: ``ACTION`` or ``ACTION:TARGET``, either
-    followed by what the player describes in brackets, ``other (take oil from my pouch)``.
+    followed by what the player describes in brackets, ``other (take oil from my pouch)``;
+    ``own_side``: a blow at a friend is meant.
 
     >>> parse_action("shoot:Goblin 1").kind.value, parse_action("attack", "Orc").target
     ('ranged', 'Orc')
@@ -82,7 +87,14 @@ def parse_action(
             "after a colon and what the player describes in brackets, e.g. "
             "'ranged:Lizardman 1 (throw the oil at them)'"
         )
-    return Action(kind=kind, target=inline.strip() or target, feet=feet, dice=magic_dice, note=note)
+    return Action(
+        kind=kind,
+        target=inline.strip() or target,
+        feet=feet,
+        dice=magic_dice,
+        note=note,
+        own_side=own_side and kind in STRIKES,
+    )
 
 
 #: What a CB main action is (CB-ACT-1); in TP and PG these are the 'things' and 'actions'.
