@@ -43,6 +43,14 @@ _CAPITAL_D = re.compile(r"(?<![A-Za-z0-9_])([0-9]*)D(?=[0-9%])")
 # The parts of one DICE token (the grammar has already checked its shape).
 _DICE = re.compile(r"([0-9]+|[A-Z][A-Z0-9_]*)?d([0-9]+|%)")
 _OP = re.compile(r"(rr|ro|ra|mi|ma|e|k|p)([hl<>]?)([0-9]+)")
+# Where d20 would go on reading a token, a comment cannot begin (d20's lexer tries its own
+# tokens before a comment): a "d" straight after a count starts dice (2d, 1d-6), an
+# operation's letters straight after dice or a set start an operation (4d6kh-1, (1, 2)k).
+# Cut short, they are a mistake to show, not a comment to roll past.
+_ENDS_WITH_COUNT = re.compile(r"(?:(?<![0-9.])[0-9]+|(?<![A-Za-z0-9_])[A-Z][A-Z0-9_]*)$")
+_ENDS_WITH_DICE = re.compile(r"d(?:[0-9]+|%)(?:(?:rr|ro|ra|mi|ma|e|k|p)[hl<>]?[0-9]+)*$")
+_ENDS_WITH_SET = re.compile(r"\)(?:[kp][hl<>]?[0-9]+)*$")
+_DICE_OP_START = re.compile(r"rr|ro|ra|mi|ma|e|k|p")
 
 
 def _integer(text: str) -> int:
@@ -153,6 +161,7 @@ def parse_tree(text: str, allow_comments: bool = False) -> tuple[Node, str]:
     """
     if len(text) > MAX_LENGTH:
         raise DiceNotationError(f"dice expression longer than {MAX_LENGTH} characters")
+    _check_characters(text)
     source = _CAPITAL_D.sub(r"\1d", text)
     try:
         return _parse(source, text), ""
@@ -160,6 +169,18 @@ def parse_tree(text: str, allow_comments: bool = False) -> tuple[Node, str]:
         if not allow_comments:
             raise DiceNotationError(_explain(text, error.error)) from None
         return _with_comment(source, text, error)
+
+
+def _check_characters(text: str) -> None:
+    """Refuse a character no dice need that could hide in a comment or a breakdown: a
+    control character (a bell, a newline), a format one (a right-to-left mark, a zero-width
+    space), an undecodable byte as a shell passes it. Space is the one blank."""
+    for column, char in enumerate(text, start=1):
+        if char != " " and not char.isprintable():
+            raise DiceNotationError(
+                f"dice expression {text!r}: character U+{ord(char):04X} at column {column} "
+                "is not printable; remove it (dice are one line, with spaces as blanks)"
+            )
 
 
 class _Unexpected(Exception):
@@ -200,6 +221,8 @@ def _with_comment(source: str, text: str, error: _Unexpected) -> tuple[Node, str
     if ended or not rest or rest.startswith(")"):
         raise DiceNotationError(_explain(text, error.error))
     head = source[: error.where]
+    if _token_started(head, source[error.where :]):
+        raise DiceNotationError(_explain(text, error.error))
     cuts = [len(head)]
     trimmed = head.rstrip()
     if head.endswith("*") or trimmed.endswith(("x", "×")):
@@ -213,6 +236,17 @@ def _with_comment(source: str, text: str, error: _Unexpected) -> tuple[Node, str
             continue
         return tree, text[cut:].strip()
     raise DiceNotationError(_explain(text, error.error))
+
+
+def _token_started(head: str, rest: str) -> bool:
+    """Whether ``rest``, straight after ``head``, goes on a token d20 would read there."""
+    if not head or head[-1].isspace() or not rest:
+        return False
+    if rest[0] in "dD" and _ENDS_WITH_COUNT.search(head):
+        return True
+    if _ENDS_WITH_DICE.search(head):
+        return _DICE_OP_START.match(rest) is not None
+    return rest[0] in "kp" and _ENDS_WITH_SET.search(head) is not None
 
 
 def _token_type(error: UnexpectedInput) -> object:
