@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from turnkeeper.dice import parse
+from turnkeeper.dice import DiceSource, Roll, parse, roll
 from turnkeeper.errors import NotFoundError, TurnkeeperError
 from turnkeeper.files import MAX_NAME_LENGTH, parse_toml, read_text
 
@@ -47,8 +48,10 @@ __all__ = [
     "SiteLevel",
     "SiteTable",
     "SiteVisit",
+    "Wanderers",
     "load_site",
     "parse_site",
+    "roll_wanderers",
 ]
 
 
@@ -253,6 +256,34 @@ class Site(_Model):
                 if level.number in levels
             ],
         }
+
+
+@dataclass(frozen=True)
+class Wanderers:
+    """Who a level's wandering table sends and how many: its row, the table's roll and the
+    roll of the number appearing."""
+
+    row: EncounterRow
+    table_roll: Roll
+    number: Roll
+
+
+def roll_wanderers(table: SiteTable[EncounterRow], dice: DiceSource) -> Wanderers:
+    """Roll a level's wandering table, then the number appearing on the row it gives.
+
+    The one roll of who comes, for every procedure that meets wanderers: the dungeon's check
+    and die (EX-ENC-1, TP-DUN-1 face 1) and the initiative die's noise (TP-INI-1 face 1).
+
+    >>> from turnkeeper.dice import TypedDice
+    >>> table = SiteTable[EncounterRow](dice="d2", rows=[
+    ...     {"roll": 1, "creature": "rats", "number": "2d4"}, {"roll": 2, "creature": "ghoul"}])
+    >>> met = roll_wanderers(table, TypedDice([1, 3, 2]))
+    >>> met.row.creature, met.number.total
+    ('rats', 5)
+    """
+    table_roll = roll(table.dice, dice)
+    row = table.row_for(table_roll.total)
+    return Wanderers(row=row, table_roll=table_roll, number=roll(row.number, dice))
 
 
 def _dotted(loc: tuple[int | str, ...]) -> str:

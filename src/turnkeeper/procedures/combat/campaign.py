@@ -30,7 +30,7 @@ from turnkeeper.procedures.combat.outcomes import (
     Moved,
 )
 from turnkeeper.procedures.combat.roster import encounter_foes
-from turnkeeper.procedures.combat.round import DOWN, StartCombat, decide_combat
+from turnkeeper.procedures.combat.round import DOWN, BeginRound, StartCombat, decide_combat
 from turnkeeper.procedures.countdowns import round_ended, trigger
 from turnkeeper.procedures.surprise import Meeting, SurpriseSituation, meeting_situation
 
@@ -244,4 +244,8 @@ def decide_in_campaign(draft: Draft, command: Any, dice: DiceSource) -> None:
         draft.add(*_start(state, command, dice))
         return
     combat = state.combat or CombatState()
+    if isinstance(command, BeginRound) and command.level is None and state.site is not None:
+        # TP-INI-1 face 1: the noise brings what the wandering table of the level the
+        # fight is in sends (TP-DUN-1 face 1 rolls the same table).
+        command = replace(command, level=state.site.current_level)
     with_countdowns(draft, list(decide_combat(combat, command, state.ruleset, dice)), dice)

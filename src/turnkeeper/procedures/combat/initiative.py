@@ -35,6 +35,7 @@ from turnkeeper.procedures.surprise import SurpriseResult, SurpriseSituation
 from turnkeeper.procedures.surprise import settle_surprise as settle_meeting
 from turnkeeper.rules.schema import FaceEvent, Ruleset
 from turnkeeper.tables import reaction
+from turnkeeper.world.sites import SiteLevel, Wanderers, roll_wanderers
 
 __all__ = [
     "hungry_reaction_modifier",
@@ -215,11 +216,13 @@ def roll_initiative(
     *,
     adjustment: int = 0,
     influence: int = 0,
+    level: SiteLevel | None = None,
 ) -> list[CombatEvent]:
     """Initiative for the round about to start, with the effects of an overloaded face.
 
     ``adjustment`` is the referee's (TP-CBT-1 step 2); ``influence`` is the party's sway
-    on the reaction roll of whatever the noise brings (TP-INI-1 face 1).
+    on the reaction roll of whatever the noise brings (TP-INI-1 face 1), and ``level`` the
+    site level the fight is in, whose wandering table says what that is (None: no site).
     """
     if state.in_free_round and state.free_round is not None:
         # The surprise round: the side not surprised acts alone, no initiative rolled.
@@ -234,7 +237,7 @@ def roll_initiative(
         kept_face = None if method != "overloaded" else state.face
         return [InitiativeSettled(initiative=state.initiative, order=state.order, face=kept_face)]
     if method == "overloaded":
-        return _overloaded(state, rules, dice, adjustment, influence)
+        return _overloaded(state, rules, dice, adjustment, influence, level)
     if method == "individual":
         return [_individual(state, rules, dice)]
     party, opposition = (
@@ -281,17 +284,42 @@ def _individual(state: CombatState, rules: Ruleset, dice: DiceSource) -> Initiat
     )
 
 
-def _noise(state: CombatState, rules: Ruleset, dice: DiceSource, influence: int) -> FaceEffect:
-    """TP-INI-1 face 1: something comes; its reaction roll, which the party may sway.
+def _noise(
+    state: CombatState,
+    rules: Ruleset,
+    dice: DiceSource,
+    influence: int,
+    level: SiteLevel | None,
+) -> FaceEffect:
+    """TP-INI-1 face 1: something comes, from the encounter table at hand; its reaction roll,
+    which the party may sway.
 
-    The reaction is rolled at once (2d6 + the party's best CHA + the party's ``influence``)
-    when the ruleset has a reaction table; what comes is the site's encounter table's
-    business, so the referee rolls it there.
+    In a site (``level``, the level the fight is in) the level's wandering table says who
+    comes and how many, rolled as the dungeon die's face 1 rolls it (TP-DUN-1); out of a
+    site, or on a level with no table, the event says the referee rolls one. The reaction is
+    rolled at once (2d6 + the party's best CHA + the party's ``influence``) when the ruleset
+    has a reaction table. The newcomers are recorded, not thrown into the fight: the
+    referee brings them in (the project's reading, docs/rules.md TP-INI-1).
     """
-    text = "noise attracts something: roll a random encounter"
+    text = "noise attracts something"
+    table = level.encounters if level is not None else None
+    came: Wanderers | None = roll_wanderers(table, dice) if table is not None else None
+    if came is not None and level is not None:
+        text += f": {came.number.total} {came.row.creature} come (level {level.number}'s "
+        text += "encounter table)"
+    elif level is not None:
+        text += f": level {level.number} has no encounter table, so the referee rolls one"
+    else:
+        text += ": not in a site: no encounter table at hand, so the referee rolls one"
+    found = (came.table_roll, came.number) if came is not None else ()
+    creature, number = (came.row.creature, came.number.total) if came else (None, None)
     if "reaction" not in rules.tables:
         return FaceEffect(
-            face_event=FaceEvent.NOISE, text=text + "; the party may influence its reaction"
+            face_event=FaceEvent.NOISE,
+            text=text + "; the party may influence its reaction",
+            creature=creature,
+            number=number,
+            rolls=found,
         )
     cha = _best(state.members(Side.PARTY), "CHA")
     result = reaction(rules, dice, cha, modifier=influence)
@@ -299,12 +327,19 @@ def _noise(state: CombatState, rules: Ruleset, dice: DiceSource, influence: int)
     return FaceEffect(
         face_event=FaceEvent.NOISE,
         text=f"{text}; its reaction{sway}: {result.result} ({result.total})",
-        rolls=(result.roll,),
+        creature=creature,
+        number=number,
+        rolls=(*found, result.roll),
     )
 
 
 def _overloaded(
-    state: CombatState, rules: Ruleset, dice: DiceSource, adjustment: int, influence: int
+    state: CombatState,
+    rules: Ruleset,
+    dice: DiceSource,
+    adjustment: int,
+    influence: int,
+    level: SiteLevel | None,
 ) -> list[CombatEvent]:
     name = rules.initiative.overloaded_die
     if name not in rules.dice:
@@ -332,7 +367,7 @@ def _overloaded(
             if combatant.standing and state.in_melee(combatant):
                 events.extend(damage_events(combatant, 1, rules, cause="fatigue"))
     elif face.event is FaceEvent.NOISE:
-        events.append(_noise(state, rules, dice, influence))
+        events.append(_noise(state, rules, dice, influence, level))
     elif face.event in (FaceEvent.DUNGEON_REACTS, FaceEvent.ENVIRONMENT):
         events.append(
             FaceEffect(face_event=face.event, text="the dungeon reacts: an environmental effect")

@@ -55,6 +55,7 @@ from turnkeeper.procedures.combat.outcomes import (
 )
 from turnkeeper.procedures.surprise import SurpriseSituation
 from turnkeeper.rules.schema import Ruleset
+from turnkeeper.world.sites import SiteLevel
 
 __all__ = [
     "DOWN",
@@ -101,11 +102,14 @@ class BeginRound:
     """Start the next round: the clock moves on, initiative is rolled (or kept).
 
     ``adjustment``: the referee's step on the initiative face (TP-CBT-1); ``influence``: the
-    party's sway on the reaction of what a noise brings (TP-INI-1 face 1).
+    party's sway on the reaction of what a noise brings (TP-INI-1 face 1); ``level``: the
+    site level the fight is in, whose wandering table says what that is (a campaign fills
+    it in from its site; None: not in a site).
     """
 
     adjustment: int = 0
     influence: int = 0
+    level: SiteLevel | None = None
 
 
 @dataclass(frozen=True)
@@ -293,6 +297,7 @@ def _decide(
                 dice,
                 adjustment=command.adjustment,
                 influence=command.influence,
+                level=command.level,
             ),
         ]
     if isinstance(command, Declare):

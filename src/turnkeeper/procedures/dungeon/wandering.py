@@ -23,7 +23,7 @@ from turnkeeper.procedures.surprise import (
 )
 from turnkeeper.rules.schema import DungeonRules, Ruleset
 from turnkeeper.tables import TableResult, reaction
-from turnkeeper.world.sites import EncounterRow, SiteTable
+from turnkeeper.world.sites import EncounterRow, SiteTable, roll_wanderers
 
 __all__ = [
     "Encounter",
@@ -152,9 +152,8 @@ def roll_encounter(
     that hears the encounter coming and has a hiding place conceals itself (EX-ENC-5):
     it cannot be surprised, and it lies in wait for the foes.
     """
-    table_roll = roll(table.dice, dice)
-    row = table.row_for(table_roll.total)
-    number = roll(row.number, dice)
+    wanderers = roll_wanderers(table, dice)
+    row, table_roll, number = wanderers.row, wanderers.table_roll, wanderers.number
     distance = roll(ruleset.dungeon.encounter_distance, dice)
     concealed = row.heard and hiding_place
     situation = replace(
