@@ -17,7 +17,7 @@ from rich.text import Text
 from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
 from turnkeeper.cli.runner import open_campaigns, run
-from turnkeeper.errors import IllegalCommandError, NotFoundError
+from turnkeeper.errors import IllegalCommandError
 from turnkeeper.files import read_text
 from turnkeeper.kernel.combat_state import Combatant, CombatState, Side
 from turnkeeper.procedures.combat.actions import held, parse_action
@@ -78,8 +78,6 @@ def _sides(
     joining: list[Combatant] = []
     foes: list[Combatant] = []
     for file in files:
-        if not file.is_file():
-            raise NotFoundError(f"no foes file at {file}")
         read = parse_roster(read_text(file, "foes file", RosterError), str(file))
         for combatant in read:
             (foes if combatant.side is Side.OPPOSITION else joining).append(combatant)

@@ -8,6 +8,7 @@ naming the file and the key.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from pydantic import ConfigDict, Field, ValidationError, field_validator, model_
 
 from turnkeeper.dice import UsageDie, parse
 from turnkeeper.errors import DiceNotationError, TurnkeeperError
-from turnkeeper.files import parse_toml, read_text
+from turnkeeper.files import MAX_PARTY_BYTES, parse_toml, read_text
 from turnkeeper.frozen import Frozen
 from turnkeeper.rules.schema import Ruleset
 
@@ -168,7 +169,8 @@ class Party(Model):
     @model_validator(mode="after")
     def _names_unique_and_leader_known(self) -> Party:
         names = [c.name for c in self.characters]
-        doubles = sorted({n for n in names if names.count(n) > 1})
+        # counted once each (a count per name was quadratic: minutes for a 16 MiB party)
+        doubles = sorted(name for name, times in Counter(names).items() if times > 1)
         if doubles:
             raise ValueError(f"two characters share the name {doubles[0]!r}")
         if self.leader is None:
@@ -255,5 +257,7 @@ def parse_party(text: str, source: str = "party file", ruleset: Ruleset | None =
 
 def load_party(path: str | Path, ruleset: Ruleset | None = None) -> Party:
     """Read a party file from disk (the one I/O in this package, kept at the edge)."""
-    text = read_text(path, "party file", PartyFileError, missing=PartyFileError)
+    text = read_text(
+        path, "party file", PartyFileError, missing=PartyFileError, limit=MAX_PARTY_BYTES
+    )
     return parse_party(text, str(path), ruleset)

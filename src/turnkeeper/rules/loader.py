@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from turnkeeper.errors import NotFoundError, RulesetError
-from turnkeeper.files import parse_toml, read_text
+from turnkeeper.files import parse_toml, read_text, real_path
 from turnkeeper.rules.schema import Ruleset, RulesetInfo
 from turnkeeper.rules.schema.base import MisplacedValue
 
@@ -57,7 +57,8 @@ class _Source:
     @property
     def key(self) -> str:
         file = self.file
-        return str(file.resolve()) if isinstance(file, Path) else str(file)
+        # symbolic links followed without fail: a loop is named when the file is read
+        return str(real_path(file)) if isinstance(file, Path) else str(file)
 
 
 def _preset_names() -> list[str]:
