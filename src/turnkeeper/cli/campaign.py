@@ -33,13 +33,19 @@ from turnkeeper.campaign import (
     parse_duration,
 )
 from turnkeeper.cli.app import JsonOption, console, emit, say
-from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, check_seed
+from turnkeeper.cli.options import (
+    CampaignOption,
+    DbOption,
+    DiceOption,
+    ForceOption,
+    check_out,
+    check_seed,
+)
 from turnkeeper.cli.runner import open_campaigns, records_data, run, show_lines, show_records
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.files import (
     MAX_JOURNAL_BYTES,
     check_name,
-    check_writable,
     read_text,
     write_text,
 )
@@ -340,7 +346,6 @@ def countdown_add(
     Example: `turnkeeper countdown add "Ulfarmi suffocates" --type rapid --length 4 --subject
     Ulfarmi --listens wound --listens action --after-end wound`.
     """
-    check_name(name, "countdown name")
     if after_end not in ("end", "wound"):
         raise TurnkeeperError(f"--after-end {after_end!r}: say end or wound")
     visibility = Visibility.REFEREE if referee else Visibility.PARTY
@@ -455,6 +460,7 @@ def export_command(
     ),
     player: bool = typer.Option(False, "--player", help="The players' copy (markdown only)."),
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file.")] = None,
+    force: bool = ForceOption,
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     as_json: bool = JsonOption,
@@ -471,7 +477,7 @@ def export_command(
             "--player is for the markdown log; a jsonl export is the whole record"
         )
     if out is not None:
-        check_writable(out, "export")
+        check_out(out, "export", force, db)
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
         journal = (

@@ -17,7 +17,7 @@ from pydantic import ConfigDict, Field, ValidationError, field_validator, model_
 
 from turnkeeper.dice import UsageDie, parse
 from turnkeeper.errors import DiceNotationError, TurnkeeperError
-from turnkeeper.files import MAX_PARTY_BYTES, parse_toml, read_text
+from turnkeeper.files import MAX_PARTY_BYTES, check_name, parse_toml, read_text
 from turnkeeper.frozen import Frozen
 from turnkeeper.rules.schema import Ruleset
 
@@ -244,6 +244,9 @@ def parse_party(text: str, source: str = "party file", ruleset: Ruleset | None =
         where = _where(tuple(first["loc"])) or "(top level)"
         message = first["msg"].removeprefix("Value error, ")
         raise PartyFileError(f"{source}: {where}: {message}; see docs/party.md") from None
+    # Checked here, on the way in, not by the model: a journal's party is read back as stored.
+    for index, character in enumerate(party.characters):
+        check_name(character.name, f"{source}: characters[{index}].name", PartyFileError)
     if ruleset is not None:
         for index, character in enumerate(party.characters):
             unknown = sorted(set(character.stats) - set(ruleset.stats))

@@ -38,6 +38,7 @@ from turnkeeper.clock.countdowns import (
 )
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.errors import DiceNotationError, IllegalCommandError
+from turnkeeper.files import check_name
 from turnkeeper.kernel.events import Event, RollRecord, Visibility
 from turnkeeper.kernel.scene_state import Frame
 from turnkeeper.kernel.schedule import Draft, Hook
@@ -235,6 +236,7 @@ def start_countdown(
     after_end: Literal["end", "wound"] = "end",
 ) -> list[Event]:
     """Start a countdown ``kind(length)``, and beside it a failure countdown if ``failure``."""
+    check_name(name, "countdown name")  # here, so the CLI and the HTTP API check alike
     types = countdown_types(state.ruleset)
     key = find_type(types, kind)
     if key is None:

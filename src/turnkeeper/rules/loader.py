@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from turnkeeper.errors import NotFoundError, RulesetError
-from turnkeeper.files import parse_toml, read_text, real_path
+from turnkeeper.files import check_name, parse_toml, read_text, real_path
 from turnkeeper.rules.schema import Ruleset, RulesetInfo
 from turnkeeper.rules.schema.base import MisplacedValue
 
@@ -280,9 +280,13 @@ def _load(source: _Source) -> Ruleset:
     origins: dict[tuple[str, ...], str] = {}
     data = _resolved_data(source, origins)
     try:
-        return Ruleset.model_validate(data)
+        ruleset = Ruleset.model_validate(data)
     except ValidationError as error:
         raise _ruleset_error(error, origins, source.shown) from None
+    # The name a campaign shows; checked as a file is read, not when a journal is.
+    where = origins.get(("ruleset", "name"), source.shown)
+    check_name(ruleset.name, f"{where}: ruleset.name", RulesetError)
+    return ruleset
 
 
 def load_ruleset(path: str | Path) -> Ruleset:

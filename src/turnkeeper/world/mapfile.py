@@ -21,7 +21,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import MAX_NAME_LENGTH, parse_json, parse_toml
+from turnkeeper.files import MAX_NAME_LENGTH, check_name, parse_json, parse_toml
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import ROAD_LETTERS, TERRAIN_LETTERS, Feature, HexMap
@@ -148,6 +148,7 @@ def map_from_data(data: Any, where: str = "<map>") -> HexMap:
                 f"maps are at most {MAX_MAP_SIDE:,} x {MAX_MAP_SIDE:,} hexes, got {first['input']}"
             )
         raise MapError(f"{where}: {path.lstrip('.') or '(top level)'}: {message}") from None
+    check_name(spec.name, f"{where}: name", MapError)
     terrain = _grid(spec.terrain, "terrain", spec.width, spec.height, _TERRAIN_TABLE, where)
     road = (
         _grid(spec.roads, "roads", spec.width, spec.height, _ROAD_TABLE, where)
@@ -173,6 +174,9 @@ def map_from_data(data: Any, where: str = "<map>") -> HexMap:
         if hex_ in features or hex_ in overrides or hex_ in regions or hex_ in climates:
             raise MapError(f"{where}: {key}.at: hex {entry.at!r} is listed twice; merge entries")
         for j, feature in enumerate(entry.features):
+            # what search --for and map reveal are given, and what the pages show
+            check_name(feature.id, f"{where}: {key}.features[{j}].id", MapError)
+            check_name(feature.name, f"{where}: {key}.features[{j}].name", MapError)
             if feature.id in seen_ids:
                 raise MapError(
                     f"{where}: {key}.features[{j}].id: {feature.id!r} is used twice; "

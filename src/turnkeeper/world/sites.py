@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from turnkeeper.dice import DiceSource, Roll, parse, roll
 from turnkeeper.errors import NotFoundError, TurnkeeperError
-from turnkeeper.files import MAX_NAME_LENGTH, parse_toml, read_text
+from turnkeeper.files import MAX_NAME_LENGTH, check_name, parse_toml, read_text
 
 __all__ = [
     "Area",
@@ -312,7 +312,21 @@ def site_from_data(data: Mapping[str, Any], shown: str = "<site>") -> Site:
             message = "missing: this key is required"
         raise SiteError(f"{shown}: {_dotted(tuple(first['loc']))}: {message}{more}") from None
     _check_dice(site, shown)
+    _check_names(site, shown)
     return site
+
+
+def _check_names(site: Site, shown: str) -> None:
+    """The site's, its levels' and its areas' names and keys are printable names (a level's
+    or an area's name may be left out); checked on the way in, not when a journal is read."""
+    names = [("site.name", site.site.name)]
+    for i, level in enumerate(site.levels):
+        names += [(f"levels.{i}.name", level.name)] if level.name else []
+        for j, area in enumerate(level.areas):
+            names.append((f"levels.{i}.areas.{j}.key", area.key))
+            names += [(f"levels.{i}.areas.{j}.name", area.name)] if area.name else []
+    for where, name in names:
+        check_name(name, f"{shown}: {where}", SiteError)
 
 
 def _check_dice(site: Site, shown: str) -> None:

@@ -90,3 +90,101 @@ def test_no_verb_at_all_is_one_line_on_stderr(shell) -> None:
 def test_a_path_holding_a_new_line_is_refused_on_one_line(tmp_path: Path, shell, db: str) -> None:
     line = refused(shell, db, "site", "enter", str(tmp_path / "two\nlines.toml"))
     assert "two\\nlines.toml" in line
+
+
+def _with(tmp_path: Path, source: str, old: str, new: str, name: str) -> str:
+    """A copy of the example file ``source`` with ``old`` replaced by ``new``; its path."""
+    text = Path(source).read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return str(path)
+
+
+def _toml(text: str) -> str:
+    """``text`` as a TOML basic string's inside: controls written as escapes."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
+
+
+@pytest.mark.parametrize(
+    ("kind", "old", "new", "key", "what"),
+    [
+        ("site", 'name = "The Sunken Abbey"', f'name = "{_toml(ESCAPE)}"', "site.name", "U+001B"),
+        ("site", 'name = "The Cloister"', 'name = "The\\u200bCloister"', "levels.0.name", "U+200B"),
+        ("site", 'key = "1"', 'key = "1\\u202e"', "levels.0.areas.0.key", "U+202E"),
+        ("party", 'name = "Bea"', f'name = "{"B" * 10_000}"', "characters[1].name", "200"),
+        ("party", 'name = "Bea"', 'name = "B\\u001b[31mea"', "characters[1].name", "U+001B"),
+        ("foes", 'name = "Goblin"', 'name = "Gob\\u200blin"', "foes[0]: name", "U+200B"),
+    ],
+    ids=["site-escape", "level-zero-width", "area-key-rtl", "party-long", "party-escape", "foe"],
+)
+def test_a_name_in_a_file_that_is_not_printable_text_is_refused(
+    tmp_path: Path, shell, db: str, kind: str, old: str, new: str, key: str, what: str
+) -> None:
+    source = {"site": SITE, "party": PARTY, "foes": FOES}[kind]
+    path = _with(tmp_path, source, old, new, f"{kind}.toml")
+    command = {
+        "site": ["site", "enter", path],
+        "party": ["new", "other", "-r", "ex", "--party", path],
+        "foes": ["combat", "start", "--foes", path],
+    }[kind]
+    line = refused(shell, db, *command)
+    assert f"{path}: {key}" in line and what in line
+    assert "\x1b" not in line
+
+
+def test_a_map_and_its_features_are_named_in_printable_text(tmp_path: Path, shell, db: str) -> None:
+    made = tmp_path / "wild.toml"
+    assert (
+        shell("map", "new", "--width", "4", "--height", "3", "--seed", "7", "--out", str(made)).code
+        == 0
+    )
+    text = made.read_text(encoding="utf-8")
+    named = tmp_path / "named.toml"
+    named.write_text(
+        text.replace("name = ", 'name = "Wild\\u001b]0;x\\u0007" #', 1), encoding="utf-8"
+    )
+    line = refused(shell, db, "map", "load", str(named), "--at", "0101")
+    assert f"{named}: name" in line and "U+001B" in line
+    feature = tmp_path / "feature.toml"
+    feature.write_text(
+        text + '\n[[hexes]]\nat = "0202"\nfeatures = [{ id = "f1", name = "Tow\\u2066er" }]\n',
+        encoding="utf-8",
+    )
+    line = refused(shell, db, "map", "load", str(feature), "--at", "0101")
+    assert "features[0].name" in line and "U+2066" in line
+
+
+def test_a_ruleset_name_that_is_not_printable_text_is_refused(
+    tmp_path: Path, shell, db: str
+) -> None:
+    rules = tmp_path / "rules.toml"
+    rules.write_text('extends = "ex"\n[ruleset]\nname = "ex\\u001b[2J"\n', encoding="utf-8")
+    line = refused(shell, db, "new", "other", "-r", str(rules), "--party", PARTY)
+    assert f"{rules}: ruleset.name" in line and "U+001B" in line
+
+
+def test_a_countdown_scene_player_or_sought_feature_must_be_a_printable_name(
+    tmp_path: Path, shell
+) -> None:
+    db = str(tmp_path / "dg.db")
+    assert shell("new", "crypt", "-r", "dg", "--party", PARTY, "--db", db).code == 0
+    line = refused(shell, db, "countdown", "add", "flood\u200b", "--type", "short", "--length", "4")
+    assert "countdown name" in line and "U+200B" in line
+    line = refused(shell, db, "scene", "open", "combat", "--players", "Aldo,B\x1b[31mea")
+    assert "player name" in line and "U+001B" in line
+    line = refused(
+        shell, db, "monster" if False else "combat", "start", "--monster", "Og\u202ere:hd=2"
+    )
+    assert "U+202E" in line
+
+
+def test_search_for_an_over_long_name_is_refused(tmp_path: Path, shell, db: str) -> None:
+    made = tmp_path / "wild.toml"
+    assert (
+        shell("map", "new", "--width", "4", "--height", "3", "--seed", "7", "--out", str(made)).code
+        == 0
+    )
+    assert shell("map", "load", str(made), "--at", "0101", "--db", db).code == 0
+    line = refused(shell, db, "search", "--for", "x" * 10_000)
+    assert "names are at most 200 characters" in line

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.files import check_name
 from turnkeeper.kernel.events import RollRecord
 from turnkeeper.kernel.scene_state import (
     Outcome,
@@ -77,6 +78,8 @@ def _tokens_used(scene: Scene, rules: Ruleset) -> bool:
 def _names(kind: str, names: tuple[str, ...]) -> None:
     if any(not name.strip() for name in names):
         raise _illegal(f"{kind} names must not be empty")
+    for name in names:
+        check_name(name, f"{kind[:-1]} name")  # printable: the pages and the CLI show it
     repeated = sorted(name for name, n in Counter(names).items() if n > 1)
     if repeated:
         raise _illegal(f"{kind} named twice: {', '.join(repeated)}; give each name once")

@@ -30,6 +30,7 @@ from fractions import Fraction
 
 from turnkeeper.dice import DiceSource, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError
+from turnkeeper.files import check_name
 from turnkeeper.kernel.events import Event, NoteMade
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState, wilderness_of
@@ -360,6 +361,8 @@ def search(draft: Draft, command: Search, dice: DiceSource) -> None:
             )
         cost, on = Fraction(daily), "all_day"
     elif command.feature is not None:
+        # a feature's name or id, as the map file's are (an over-long one names nothing)
+        check_name(command.feature, "feature sought (search --for)")
         cost, on = Fraction(rules.wilderness.search_named_tp), "named_search"
     else:
         cost, on = Fraction(rules.wilderness.search_hidden_tp), "search"
