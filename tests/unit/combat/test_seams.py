@@ -200,3 +200,16 @@ def test_tp_cbt_1_the_party_never_hears_the_plan_of_foes_with_initiative() -> No
     assert "Orc declares" not in " ".join(
         r.event.describe_to_party() or "" for r in player_log(journal.records)
     )
+
+
+def test_pg_hp_1_a_party_with_nobody_able_starts_no_fight_without_allies() -> None:
+    """PG-HP-1: with Ann, Bo and Cy dead and Dee unconscious, `combat start` is refused
+    (it would be a fight of one side, lost as it began); a hireling who fights for them
+    may start it."""
+    journal = _keep()
+    for name, wound in (("Ann", 16), ("Bo", 10), ("Cy", 12), ("Dee", 5)):
+        journal.execute(Damage(name, wound))
+    _refused(journal, StartFight(foes=(_foe("Orc"),)), "nobody in the party can fight")
+    hireling = Combatant(name="Hireling", side=Side.PARTY, hp=4, max_hp=4, ac=11, hd=1)
+    journal.execute(StartFight(foes=(_foe("Orc"),), allies=(hireling,), surprised=frozenset()))
+    assert journal.state.fight_running

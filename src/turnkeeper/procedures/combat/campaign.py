@@ -177,7 +177,16 @@ def _start(state: CampaignState, command: StartFight, dice: DiceSource) -> list[
                 "(with no foes named, a fight starts from the site's pending encounter)"
             )
         foes = tuple(encounter_foes(encounter.creature, encounter.number))
-    combatants = (*party_combatants(state), *command.allies, *foes)
+    fighters = party_combatants(state)
+    if not fighters and not command.allies:
+        fates = ", ".join(
+            c.name + (" dead" if not c.alive else " unconscious") for c in state.party.characters
+        )
+        raise IllegalCommandError(
+            f"nobody in the party can fight ({fates}): bring one round with `heal NAME HP`, "
+            "or name allies who fight for them (--ally)"
+        )
+    combatants = (*fighters, *command.allies, *foes)
     start = StartCombat(
         combatants=combatants,
         surprised=surprised,
