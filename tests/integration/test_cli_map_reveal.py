@@ -30,7 +30,7 @@ def db(tmp_path: Path, tk: Tk) -> str:
 
 def players_map(db: str, tk: Tk, tmp_path: Path) -> str:
     out = tmp_path / "known.svg"
-    tk(db, "map", "show", "--player", "--out", str(out))
+    tk(db, "map", "show", "--player", "--out", str(out), "--force")  # drawn again and again
     return out.read_text(encoding="utf-8")
 
 

@@ -135,7 +135,7 @@ def test_odds_turn_plots_the_encounters_of_two_rulesets(tmp_path: Path) -> None:
     assert data["plot"] == str(plot)
     drawn = plot.read_text(encoding="utf-8")
     assert "tp: mean 3" in drawn and "ex: mean 1½" in drawn
-    assert "no event 'gold'" in _refused(*args, "--event", "gold")
+    assert "no event 'gold'" in _refused(*args, "--force", "--event", "gold")
 
 
 def test_a_refusal_is_one_line_on_stderr_and_exit_2() -> None:

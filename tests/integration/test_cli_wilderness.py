@@ -138,7 +138,7 @@ def test_map_show_draws_the_campaign_map_and_the_player_view_keeps_secrets(
     assert len(hex_numbers.findall(known)) < len(hex_numbers.findall(everything))
     assert 0 < mine["known_hexes"] < 16
     with pytest.raises(TurnkeeperError, match="--known and --party go with --map"):
-        tk(db, "map", "show", "--out", str(player), "--party", "0000")
+        tk(db, "map", "show", "--out", str(tmp_path / "other.svg"), "--party", "0000")
 
 
 def test_route_draws_on_the_campaign_map(tmp_path: Path, tk: Tk) -> None:

@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -21,6 +22,7 @@ from matplotlib.ticker import MaxNLocator
 from turnkeeper.dice import format_mixed
 from turnkeeper.dice.exact import quartiles
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.files import write_bytes
 
 #: The picture formats a plot is written in, by the file's extension.
 FORMATS = (".png", ".svg")
@@ -108,4 +110,7 @@ def plot_compared(
     axes.set_xlabel(unit.replace("_", " "))
     axes.set_ylabel("chance (%)")
     axes.legend(loc="best", fontsize=8)
-    figure.savefig(out)
+    # drawn in memory, then written as every output file is (beside it, then moved in place)
+    drawing = io.BytesIO()
+    figure.savefig(drawing, format=out.suffix.lower().lstrip("."))
+    write_bytes(out, drawing.getvalue(), "plot")

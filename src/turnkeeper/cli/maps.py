@@ -22,11 +22,11 @@ from rich.table import Table
 
 from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import JsonOption, console, emit, say, text
-from turnkeeper.cli.options import CampaignOption, DbOption, check_seed
+from turnkeeper.cli.options import CampaignOption, DbOption, ForceOption, check_out, check_seed
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.dice import format_fraction, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
-from turnkeeper.files import check_writable, parse_json, read_text, write_bytes, write_text
+from turnkeeper.files import parse_json, read_text, write_bytes, write_text
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.procedures.wilderness import LoadMap, RevealOnMap, WildernessCommand
 from turnkeeper.world.errors import MapError
@@ -131,6 +131,7 @@ def new(
     ],
     seed: Annotated[int, typer.Option("--seed", help="The same seed makes the same map.")],
     out: Annotated[Path, typer.Option("--out", help="Map file to write (.toml or .json).")],
+    force: bool = ForceOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Generate a demo wilderness map and write it as a map file.
@@ -140,7 +141,7 @@ def new(
     fmt = format_for(out)
     check_seed(seed)
     check_map_size(width, height, "--width and --height")
-    check_writable(out, "map file")
+    check_out(out, "map file", force)
     with working(width * height, as_json, f"making a {width} x {height} map"):
         hexmap = generate_map(width, height, seed)
         write_text(out, dumps_map(hexmap, fmt), "map file")
@@ -217,6 +218,7 @@ def show(
     radius: Annotated[
         int, typer.Option("--radius", min=0, help="With --around: the window's radius in hexes.")
     ] = 10,
+    force: bool = ForceOption,
     db: str | None = DbOption,
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
@@ -228,6 +230,7 @@ def show(
 
     Example: `turnkeeper map show --player --out party.svg`.
     """
+    check_out(out, "drawing", force, db, [(map_file, "map file"), (known_file, "knowledge file")])
     result: dict[str, Any] = {}
     if map_file is not None:
         hexmap, party_at, known, found = _from_file(map_file, known_file, party)
@@ -244,7 +247,6 @@ def show(
     middle = Hex.parse(around) if around is not None else None
     if middle is not None and middle not in hexmap:
         raise NotFoundError(f"hex {around} is off the map {hexmap.name!r}")
-    check_writable(out, "drawing")
     with working(hexmap.width * hexmap.height, as_json, f"drawing {hexmap.name}"):
         svg = render_svg(
             hexmap,

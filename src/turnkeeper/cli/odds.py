@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from turnkeeper.cli.app import JsonOption, console, emit, say
-from turnkeeper.cli.options import SetOption, set_values
+from turnkeeper.cli.options import ForceOption, SetOption, check_out, ruleset_files, set_values
 from turnkeeper.dice import (
     DEFAULT_CHAIN,
     UsageDie,
@@ -94,6 +94,7 @@ def odds_command(
             "--event", help="For odds turn --plot: the event whose count is drawn, e.g. encounter."
         ),
     ] = "encounter",
+    force: bool = ForceOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Exact odds of dice notation, of a usage die's lifetime, or of a dungeon turn.
@@ -104,6 +105,8 @@ def odds_command(
     `turnkeeper odds turn --ruleset ex --turns 6 --mode cautious`;
     `turnkeeper odds turn --ruleset tp --vs ex --turns 18 --plot encounters.png`.
     """
+    if plot is not None:
+        check_out(plot, "plot", force, inputs=ruleset_files(ruleset, versus))
     turn_options = turns is not None or mode is not None or noisy
     if expression == _TURN:
         if usage is not None or chain is not None or set_items:

@@ -8,6 +8,8 @@ dice, ``--set`` gives the values dice notation names, ``--player`` shows the par
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from pathlib import Path
 
 import typer
 
@@ -50,6 +52,11 @@ SetOption = typer.Option(
     None, "--set", help="A value the dice notation names, e.g. --set STR=2 (repeatable)."
 )
 PlayerOption = typer.Option(False, "--player", help="Show only what the party perceives.")
+ForceOption = typer.Option(False, "--force", help="Replace the output file if it exists.")
+
+#: The files beside a SQLite store that hold its campaigns too (its write-ahead log, its
+#: shared memory, its rollback journal): no output file may take their place either.
+_STORE_COMPANIONS = ("-wal", "-shm", "-journal")
 
 _SET_ITEM = re.compile(r"\s*([A-Z][A-Z0-9_]*)\s*=\s*([+-]?\d{1,9})\s*")
 
@@ -87,3 +94,36 @@ def check_seed(seed: int | None, option: str = "--seed") -> int | None:
     (7, None)
     """
     return None if seed is None else files.check_seed(seed, option)
+
+
+def check_out(
+    out: Path,
+    what: str,
+    force: bool,
+    db: str | None = None,
+    inputs: Iterable[tuple[str | Path | None, str]] = (),
+) -> None:
+    """Refuse an output file before any work (:func:`turnkeeper.files.check_output`): the
+    campaign store ``--db`` names (or the default one) and its companion files, the
+    command's own ``inputs`` (``(path or None, what it is)``), a file that is not a regular
+    one, and one that exists unless ``--force``.
+    """
+    # the store's package is light (SQLAlchemy loads when a store opens), and it is loaded
+    # only when a file is to be written, so `odds` without --plot stays without it
+    from turnkeeper.store import sqlite_file
+
+    keep: list[tuple[str | Path, str]] = [(path, f"the {name}") for path, name in inputs if path]
+    store = sqlite_file(db)
+    if store is not None:
+        keep.append((store, "the campaign store"))
+        keep += [(f"{store}{end}", "a file of the campaign store") for end in _STORE_COMPANIONS]
+    files.check_output(out, what, force=force, keep=keep)
+
+
+def ruleset_files(*rulesets: str | None) -> list[tuple[str, str]]:
+    """The rulesets given as files (not preset names), as :func:`check_out`'s inputs.
+
+    >>> ruleset_files("tp", "house.toml", None)
+    [('house.toml', 'ruleset file')]
+    """
+    return [(r, "ruleset file") for r in rulesets if r and (r.endswith(".toml") or "/" in r)]

@@ -18,6 +18,7 @@ import typer
 from rich.table import Table
 
 from turnkeeper.cli.app import JsonOption, console, emit, say, text
+from turnkeeper.cli.options import ForceOption, check_out, ruleset_files
 from turnkeeper.errors import NotFoundError, TurnkeeperError
 from turnkeeper.files import read_text
 from turnkeeper.kernel.combat_state import Combatant
@@ -127,6 +128,7 @@ def expedition_command(
     column: Annotated[
         str, typer.Option("--column", help="What --plot draws, e.g. torches_used or rests.")
     ] = "encounters",
+    force: bool = ForceOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Many delves into a site: encounters, surprise, torches and oil, darkness, rests.
@@ -137,6 +139,13 @@ def expedition_command(
     Example: `turnkeeper simulate expedition --ruleset tp --vs ex --site examples/site.toml
     --party examples/party.toml --hours 3 --plot torches.png --column torches_used`.
     """
+    if plot is not None:
+        inputs: list[tuple[str | Path | None, str]] = [
+            (site, "site file"),
+            (party, "party file"),
+            *ruleset_files(ruleset, versus),
+        ]
+        check_out(plot, "plot", force, inputs=inputs)
     from turnkeeper.analysis.expedition import (
         MAX_TURNS,
         Expedition,
@@ -298,6 +307,7 @@ def journey_command(
     column: Annotated[
         str, typer.Option("--column", help="What --plot draws, e.g. days or times_lost.")
     ] = "days",
+    force: bool = ForceOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Many journeys over a map: days, TP, encounters, times lost, food eaten.
@@ -308,6 +318,10 @@ def journey_command(
     Example: `turnkeeper simulate journey --map wild.toml --from 0505 --to 1019
     --season winter --runs 20000 --plot days.png`.
     """
+    if plot is not None:
+        check_out(
+            plot, "plot", force, inputs=[(map_file, "map file"), *ruleset_files(ruleset, versus)]
+        )
     from turnkeeper.analysis.journey import Journey, in_season, simulate_journey
     from turnkeeper.world.errors import MapError
     from turnkeeper.world.mapfile import format_for, loads_map
@@ -406,6 +420,7 @@ def fight_command(
         Path | None,
         typer.Option(help="Also draw the rounds fights take as a histogram: x.png or x.svg."),
     ] = None,
+    force: bool = ForceOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Who wins, in how many rounds, at what cost: many fights at once.
@@ -417,6 +432,13 @@ def fight_command(
     Example: `turnkeeper simulate fight --party examples/fighters.toml --foes examples/foes.toml
     --ruleset pg --vs cb --range-rounds 1 --shooter Bo --shooter Goblin`.
     """
+    if plot is not None:
+        check_out(
+            plot,
+            "plot",
+            force,
+            inputs=[(party, "party file"), (foes, "foes file"), *ruleset_files(ruleset, versus)],
+        )
     from turnkeeper.analysis.expedition import check_bounds
     from turnkeeper.analysis.simulate import simulate_fight
 

@@ -16,7 +16,15 @@ import typer
 
 from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.maps import campaign_map, exact_tp, read_map, run_wilderness, write_picture
-from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
+from turnkeeper.cli.options import (
+    CampaignOption,
+    DbOption,
+    DiceOption,
+    ForceOption,
+    PlayerOption,
+    check_out,
+    ruleset_files,
+)
 from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.dice import format_mixed
 from turnkeeper.errors import IllegalCommandError
@@ -253,6 +261,7 @@ def route_command(
         Path | None,
         typer.Option("--out", "--svg", help="Draw the route on the map, to this SVG file."),
     ] = None,
+    force: bool = ForceOption,
     player: bool = typer.Option(
         False,
         "--player",
@@ -267,6 +276,8 @@ def route_command(
 
     Example: `turnkeeper route here 0808 --out route.svg`.
     """
+    if out is not None:
+        check_out(out, "drawing", force, db, [(map_file, "map file"), *ruleset_files(ruleset)])
     known: frozenset[Hex] | None = None
     found: frozenset[str] | None = None
     here: Hex | None = None

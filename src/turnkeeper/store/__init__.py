@@ -64,6 +64,25 @@ def resolve_url(url: str | None = None, create: bool = True) -> str:
     return f"sqlite:///{path}"
 
 
+def sqlite_file(url: str | None = None) -> Path | None:
+    """The SQLite file the store ``url`` names (as :func:`resolve_url` reads it), without
+    making anything; None for a database that is no file (PostgreSQL, memory). An output
+    file is checked against it, so no ``--out`` ever writes over the campaigns.
+
+    >>> sqlite_file("/tmp/keep.db"), sqlite_file("postgresql+psycopg://pg@host/db")
+    (PosixPath('/tmp/keep.db'), None)
+    """
+    chosen = url or os.environ.get(ENV) or None
+    if chosen is None:
+        return Path(platformdirs.user_data_dir("turnkeeper")) / "turnkeeper.db"
+    if "://" not in chosen:
+        return Path(chosen).expanduser()
+    path_part = (
+        chosen.split(":///", 1)[1].split("?", 1)[0] if chosen.startswith("sqlite:///") else ""
+    )
+    return Path(path_part) if path_part and path_part != ":memory:" else None
+
+
 def _must_exist(path: Path, given: str) -> None:
     if not path.is_file():
         raise NotFoundError(
@@ -94,4 +113,5 @@ __all__ = [
     "default_url",
     "open_store",
     "resolve_url",
+    "sqlite_file",
 ]

@@ -202,3 +202,58 @@ def test_many_characters_within_the_limit_are_checked_in_linear_time() -> None:
     crowd = "".join(f'[[characters]]\nname = "c{i}"\nhp = 1\n' for i in range(20_000))
     with pytest.raises(PartyFileError, match="share the name 'c7'"):
         parse_party(crowd + '[[characters]]\nname = "c7"\nhp = 1\n', "crowd.toml")
+
+
+# -- no user file is the victim of an output ---------------------------------------------------
+
+
+def test_an_output_onto_the_store_or_its_companions_is_refused(tmp_path: Path, shell, db) -> None:
+    for target in (db, f"{db}-wal", f"{db}-journal"):
+        line = refused(shell, [db], "export", "--out", target, "--db", db, "--force")
+        assert "the campaign store" in line or "a file of the campaign store" in line
+    line = refused(shell, [db], "export", "-o", db, "--db", db, words=("is the campaign store",))
+    # through a symbolic link, the same
+    (tmp_path / "innocent.jsonl").symlink_to(db)
+    refused(shell, [db], "export", "-o", str(tmp_path / "innocent.jsonl"), "--db", db, "--force")
+
+
+def test_an_output_onto_an_input_file_is_refused(tmp_path: Path, shell, db: str) -> None:
+    wild = _map(tmp_path, shell)
+    known = tmp_path / "known.json"
+    known.write_text('{"known": ["0101"]}', encoding="utf-8")
+    watched = [db, wild, known]
+    args = ("map", "show", "--map", str(wild), "--known", str(known), "--force", "--out")
+    refused(shell, watched, *args, str(wild), words=("is the map file",))
+    refused(shell, watched, *args, str(known), words=("is the knowledge file",))
+    party = tmp_path / "party.svg"
+    party.write_bytes(Path(PARTY).read_bytes())
+    refused(
+        shell,
+        [*watched, party],
+        *("simulate", "fight", "--party", str(party), "--foes", FOES, "--runs", "10"),
+        *("--plot", str(party), "--force"),
+        words=("is the party file",),
+    )
+
+
+def test_an_existing_file_is_replaced_only_with_force(tmp_path: Path, shell, db: str) -> None:
+    wild = _map(tmp_path, shell)
+    before = wild.read_bytes()
+    refused(
+        shell,
+        [db, wild],
+        *("map", "new", "--width", "5", "--height", "5", "--seed", "2", "--out", str(wild)),
+        words=("already exists", "--force"),
+    )
+    said = shell(
+        *("map", "new", "--width", "5", "--height", "5", "--seed", "2", "--out", str(wild)),
+        "--force",
+    )
+    assert said.code == 0, said.err
+    assert wild.read_bytes() != before
+    assert [p.name for p in tmp_path.iterdir() if "partial" in p.name] == []
+
+
+def test_an_output_path_too_long_is_one_line(tmp_path: Path, shell, db: str) -> None:
+    long = str(tmp_path / ("x" * 5000))
+    refused(shell, [db], "export", "--out", f"{long}.jsonl", "--db", db, words=("longer than",))
