@@ -36,9 +36,11 @@ def _links(
         made = issue_tokens(campaigns.store, name, rotate, role)
         page = f"{base}/campaigns/{quote(name, safe='')}"
         entry: dict[str, Any] = {"campaign": name, "page": page}
-        for role in Role:
-            token = made.get(role)
-            entry[role.value] = None if token is None else f"{page}?token={quote(token, safe='')}"
+        # its own name: `role` is the one asked for, for every campaign (issue 25: reusing it
+        # left the second campaign with a player token only)
+        for shown in Role:
+            token = made.get(shown)
+            entry[shown.value] = None if token is None else f"{page}?token={quote(token, safe='')}"
         out.append(entry)
     return out
 
