@@ -37,10 +37,12 @@ import stat
 import tomllib
 import unicodedata
 from collections.abc import Iterable, Iterator
+from difflib import get_close_matches
 from itertools import accumulate, count
 from operator import sub
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from turnkeeper.errors import NotFoundError, TurnkeeperError
 
@@ -49,19 +51,22 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_INT",
     "MAX_JOURNAL_BYTES",
-    "MAX_PARTY_BYTES",
     "MAX_NAME_LENGTH",
+    "MAX_PARTY_BYTES",
     "MAX_TEXT_LENGTH",
     "check_name",
+    "check_number",
     "check_output",
     "check_seed",
     "check_writable",
     "decode",
+    "keys_at",
     "parse_json",
     "parse_toml",
     "read_bytes",
     "read_text",
     "real_path",
+    "unknown_key",
     "unprintable",
     "write_bytes",
     "write_text",
@@ -311,6 +316,25 @@ def check_seed(seed: int, what: str = "--seed", error: Error = TurnkeeperError) 
     return seed
 
 
+def check_number(number: int, what: str, error: Error = TurnkeeperError) -> int:
+    """``number`` if a journal can keep it: at most :data:`MAX_INT` in size, either way.
+    Every whole number a user gives goes through here (the CLI's options, a command's).
+
+    >>> check_number(-7, "--adjust")
+    -7
+    >>> check_number(2**64, "--adjust")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    turnkeeper.errors.TurnkeeperError: --adjust 18446744073709551616: a number is at most 9,...
+    """
+    if abs(number) > MAX_INT:
+        raise error(
+            f"{what} {number}: a number is at most {MAX_INT:,} (2^63 - 1) in size; "
+            "give a smaller one"
+        )
+    return number
+
+
 def check_name(name: str, what: str, error: Error = TurnkeeperError) -> str:
     """``name`` if it can name a ``what`` (e.g. "campaign name"): not empty, at most
     :data:`MAX_NAME_LENGTH` characters of printable text (:func:`unprintable`: no new line,
@@ -457,3 +481,64 @@ def write_bytes(path: str | Path, data: bytes, what: str, error: Error = Turnkee
             partial.unlink(missing_ok=True)
     except OSError as failure:
         raise error(f"{_shown(path)}: cannot write the {what}{_because(failure)}") from None
+
+
+def unknown_key(key: object, known: Iterable[str]) -> str:
+    """What to say of a key a file may not hold: the near name if there is one, else the
+    keys it may hold there. The one wording of every file kind's unknown key.
+
+    >>> unknown_key("coinz", ["coins", "class", "hp"])
+    "unknown key 'coinz'; did you mean 'coins'?"
+    >>> unknown_key("zz", ["hp", "ac"])
+    "unknown key 'zz'; the keys here are ac, hp"
+    """
+    keys = sorted(set(known))
+    near = get_close_matches(str(key), keys, n=1)
+    if near:
+        return f"unknown key {str(key)!r}; did you mean {near[0]!r}?"
+    listed = ", ".join(keys[:12]) + (f" (and {len(keys) - 12} more)" if len(keys) > 12 else "")
+    return f"unknown key {str(key)!r}; " + (
+        f"the keys here are {listed}" if keys else "no keys here"
+    )
+
+
+def keys_at(model: Any, loc: Iterable[int | str]) -> list[str]:
+    """The keys a file may hold in the table at ``loc`` of pydantic ``model`` (its fields,
+    by the alias a file writes), for :func:`unknown_key`; [] where that is not a table.
+
+    ``loc`` is a pydantic error's location less its last part (the unknown key): keys, list
+    indexes, and the name of a union's member where pydantic names it (``SiteTable[Row]``).
+    """
+    current: list[Any] = [model]
+    for part in loc:
+        inner: list[Any] = []
+        for kind in _members(current):
+            fields = getattr(kind, "model_fields", None)
+            if isinstance(part, str) and getattr(kind, "__name__", None) == part:
+                inner.append(kind)  # a union's member, named by pydantic
+            elif fields is not None and isinstance(part, str):
+                field = fields.get(part) or next(
+                    (f for f in fields.values() if f.alias == part), None
+                )
+                inner += [field.annotation] if field is not None else []
+            elif fields is None:
+                # a list's or a tuple's item (tuple[X, ...]), a mapping's value
+                args = [arg for arg in get_args(kind) if arg is not Ellipsis]
+                inner += args[-1:]
+        current = inner
+    found = [kind for kind in _members(current) if hasattr(kind, "model_fields")]
+    return sorted({f.alias or name for kind in found for name, f in kind.model_fields.items()})
+
+
+def _members(kinds: list[Any]) -> list[Any]:
+    """Types with Optional, unions and Annotated unwrapped."""
+    out: list[Any] = []
+    stack = list(kinds)
+    while stack:
+        kind = stack.pop()
+        origin = get_origin(kind)
+        if origin is Union or origin is UnionType or origin is Annotated:
+            stack += get_args(kind)[:1] if origin is Annotated else get_args(kind)
+        elif kind is not type(None):
+            out.append(kind)
+    return out

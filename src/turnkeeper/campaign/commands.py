@@ -10,13 +10,13 @@ IllegalCommandError before any event exists, so it changes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal, get_args
 
 from turnkeeper.campaign.hooks import FIGHT_HOOKS, HOOKS
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.files import MAX_TEXT_LENGTH
+from turnkeeper.files import MAX_TEXT_LENGTH, check_number
 from turnkeeper.kernel.combat_state import Combatant, Condition, Phase
 from turnkeeper.kernel.events import (
     ClockAdvanced,
@@ -269,12 +269,25 @@ def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
     return [NoteMade(text=command.text, visibility=command.visibility)]
 
 
+def _check_numbers(command: Command) -> None:
+    """Every whole number a command gives within 64 bits, whichever door it came in by (CLI,
+    HTTP, a play session): the journal keeps it, and a journal holding a larger number
+    cannot be imported again."""
+    for field in fields(command):
+        value = getattr(command, field.name)
+        for number in value if isinstance(value, tuple | list) else (value,):
+            if isinstance(number, int) and not isinstance(number, bool):
+                check_number(number, field.name, IllegalCommandError)
+
+
 def _amount(amount: int | str, dice: DiceSource) -> tuple[int, tuple[Roll, ...]]:
     """Hit points given as a number, or as dice notation rolled now (the roll is recorded)."""
     if isinstance(amount, int):
         return amount, ()
-    if amount.strip().lstrip("+-").isdigit():
-        return int(amount), ()
+    # ASCII digits only: "²" is a digit to isdigit and not a number to int.
+    digits = amount.strip().lstrip("+-")
+    if digits.isascii() and digits.isdigit():
+        return check_number(int(amount), "amount", IllegalCommandError), ()
     rolled = roll(amount, dice)
     return rolled.total, (rolled,)
 
@@ -411,6 +424,7 @@ def decide(state: CampaignState, command: Command, dice: DiceSource) -> list[Eve
     handler = HANDLERS.get(type(command))
     if handler is None:
         raise IllegalCommandError(f"unknown command {type(command).__name__}")
+    _check_numbers(command)
     events = handler(state, command, dice)
     if not events:
         raise IllegalCommandError(f"{type(command).__name__} changes nothing now")

@@ -214,7 +214,32 @@ def load_verb(name: str) -> Command:
     assert isinstance(group, TyperGroup)
     command = group.commands[name]
     _flags_as_flags(command)
+    _bounded_numbers(command)
     return command
+
+
+def _bounded_numbers(command: Command) -> None:
+    """Every whole number a verb takes, within 64 bits, and every ``--seed`` from 0: the
+    one check of the CLI's numbers (the journal keeps them, and a journal holding a larger
+    one cannot be imported again), put on every option and argument as its verb loads."""
+    from turnkeeper.files import check_number, check_seed  # with the verb, not for --help
+
+    def bounded(inner: Callable[..., Any] | None, seed: bool) -> Callable[..., Any]:
+        def check(ctx: Context, param: Any, value: Any) -> Any:
+            given = value if isinstance(value, list | tuple) else [value]
+            for number in given:
+                if not isinstance(number, int) or isinstance(number, bool):
+                    continue
+                shown = "/".join(param.opts)
+                (check_seed if seed else check_number)(number, shown)
+            return value if inner is None else inner(ctx, param, value)
+
+        return check
+
+    for param in command.params:
+        param.callback = bounded(param.callback, "--seed" in param.opts)
+    for sub in getattr(command, "commands", {}).values():
+        _bounded_numbers(sub)
 
 
 def _flags_as_flags(command: Command) -> None:

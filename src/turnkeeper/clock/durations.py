@@ -63,6 +63,13 @@ def parse_duration(text: str, time: TimeScales | None = None) -> int:
     """
     time = time or TimeScales()
     hint = "write it as 3h, 2d, 10m, 90s, 1d2h30m, 3 turns, 2 watches or 1 round"
+    # A carriage return, a newline or another control character (a pasted "3h\r", a
+    # right-to-left mark) is no part of a duration; refused, not stripped away unseen.
+    hidden = next((char for char in text if char != " " and not char.isprintable()), None)
+    if hidden is not None:
+        raise TurnkeeperError(
+            f"duration {_cut(text)!r} holds U+{ord(hidden):04X}, which is not printable: {hint}"
+        )
     stripped = text.strip()
     if not stripped:
         raise TurnkeeperError(f"empty duration: {hint}")

@@ -1,0 +1,150 @@
+"""Hostile dice, durations, numbers and text (issue 22, "What to build" 3, 4 and 5): the dice
+grammar refuses what d20 refuses, a duration or dice holding a control character is refused,
+every number a user gives is within 64 bits, every text survives the store and the terminal.
+
+Each refusal goes through the console script's own path (``cli.app.invoke``, in process):
+exit 2, one line on stderr naming what is wrong, no traceback, and the store's bytes hashed
+before and after. What needs the process's own environment (an ASCII terminal, undecodable
+bytes in argv) runs the installed console script in a subprocess.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+from turnkeeper.files import MAX_INT
+
+PARTY = str(files("turnkeeper.examples") / "party.toml")
+HUGE = str(10**20)
+LIMIT = f"{MAX_INT:,}"
+
+
+@pytest.fixture
+def db(tmp_path: Path, shell) -> str:
+    """A store holding one campaign, ``keep``, under ex with the example party."""
+    path = str(tmp_path / "tk.db")
+    assert shell("new", "keep", "-r", "ex", "--party", PARTY, "--seed", "3", "--db", path).code == 0
+    return path
+
+
+def digest(db: str) -> str:
+    """The store's bytes (and its write-ahead log's, if any), hashed."""
+    hashed = hashlib.sha256()
+    for part in (Path(db), Path(f"{db}-wal")):
+        if part.exists():
+            hashed.update(part.read_bytes())
+    return hashed.hexdigest()
+
+
+def refused(shell, db: str | None, *args: str) -> str:
+    """Run a command line that must be refused: exit 2, one line on stderr, no traceback, and
+    the store byte for byte as it was. Returns the line."""
+    before = digest(db) if db else None
+    said = shell(*args, *(["--db", db] if db else []))
+    assert said.code == 2, (said.code, said.out, said.err)
+    lines = said.err.strip("\n").splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), said.err
+    assert "Traceback" not in said.err and "internal error" not in said.err
+    if db:
+        assert digest(db) == before
+    return lines[0]
+
+
+# --- dice: what d20 refuses ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("expression", "says"),
+    [
+        ("2d", "column 2"),  # d20 starts dice at the "d": not a comment
+        ("2d+", "column 2"),
+        ("1d-6", "column 2"),
+        ("4d6kh-1", "column 4"),
+        ("2d6+", "ends too soon"),
+        ("d20+", "ends too soon"),
+        ("3d6 x", "ends too soon"),
+        ("1d20\a", "U+0007 at column 5 is not printable"),
+        ("1d20\n+1", "U+000A at column 5 is not printable"),
+        ("1d20 \u202eto hit", "U+202E at column 6 is not printable"),
+    ],
+)
+def test_dice_d20_refuses_are_refused_in_one_line(shell, expression: str, says: str) -> None:
+    assert says in refused(shell, None, "roll", expression)
+
+
+@pytest.mark.parametrize(
+    ("expression", "comment"),
+    [("1d20 **bold**", "**bold**"), ("1d20 I rolled a d20", "I rolled a d20")],
+)
+def test_dice_comments_d20_reads_roll(shell, expression: str, comment: str) -> None:
+    said = shell("roll", expression, "--seed", "1")
+    assert (said.code, said.err) == (0, "")
+    assert said.out.startswith(f"{comment}: 1d20 (")
+
+
+# --- durations ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("duration", ["3h\r", "3h\n", "3\th", "3h\u202e"])
+def test_a_duration_with_a_control_character_is_refused(shell, db: str, duration: str) -> None:
+    assert "which is not printable" in refused(shell, db, "wait", duration)
+
+
+# --- numbers: within 64 bits -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (("damage", "Aldo", HUGE), "amount"),
+        (("heal", "Aldo", HUGE), "amount"),
+        (("supply", "add", "rations", "-n", HUGE), "--amount"),
+        (("supply", "use", "rations", "-n", HUGE), "--amount"),
+        (("combat", "round", "--adjust", HUGE), "--adjust"),
+        (("combat", "round", "--adjust", f"-{HUGE}"), "--adjust"),
+        (("combat", "check", "Aldo", "str", "--defence", HUGE), "--defence"),
+    ],
+)
+def test_a_number_beyond_64_bits_is_refused(shell, db: str, args: tuple[str, ...], names: str):
+    line = refused(shell, db, *args)
+    assert names in line and LIMIT in line and "smaller" in line
+
+
+def test_magic_dice_beyond_64_bits_is_refused(shell, db: str) -> None:
+    args = ("combat", "declare", "Aldo", "cast", "--magic-dice", HUGE)
+    line = refused(shell, db, *args)
+    assert "--magic-dice" in line and LIMIT in line
+
+
+@pytest.mark.parametrize("seed", ["-1", str(10**30), str(MAX_INT + 1)])
+def test_a_seed_is_from_0_to_64_bits(shell, seed: str) -> None:
+    line = refused(shell, None, "roll", "d20", "--seed", seed)
+    assert "--seed" in line and f"from 0 to {LIMIT}" in line
+    assert shell("roll", "d20", "--seed", str(MAX_INT)).code == 0
+
+
+def test_a_number_over_http_is_refused_by_the_command_table(db: str) -> None:
+    """The HTTP API builds the same commands, and the command table bounds their numbers:
+    one place for every front door."""
+    from pydantic import TypeAdapter
+
+    from turnkeeper.errors import TurnkeeperError
+    from turnkeeper.service import Campaigns
+    from turnkeeper.store import open_store
+    from turnkeeper.web.commands import CommandBody
+
+    campaigns = Campaigns(open_store(db))
+    state = campaigns.state("keep")
+    before = digest(db)
+    for fields in [
+        {"verb": "supply_add", "item": "rations", "amount": HUGE},
+        {"verb": "damage", "target": "Aldo", "amount": HUGE},
+    ]:
+        body = TypeAdapter(CommandBody).validate_python(fields)
+        with pytest.raises(TurnkeeperError, match=LIMIT):
+            campaigns.execute("keep", body.command(state))
+    assert digest(db) == before
