@@ -26,7 +26,7 @@ from turnkeeper.cli.options import CampaignOption, DbOption, ForceOption, check_
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.dice import format_fraction, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
-from turnkeeper.files import parse_json, read_text, write_bytes, write_text
+from turnkeeper.files import parse_json, read_text, unknown_key, write_bytes, write_text
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.procedures.wilderness import LoadMap, RevealOnMap, WildernessCommand
 from turnkeeper.world.errors import MapError
@@ -182,6 +182,11 @@ def _from_file(
                 f"{known_file}: expected an object with party_at, known, found_features"
             )
     where = str(known_file)
+    stray = sorted(set(knowledge) - {"party_at", "known", "found_features"})
+    if stray:
+        raise TurnkeeperError(
+            f"{where}: {unknown_key(stray[0], ['party_at', 'known', 'found_features'])}"
+        )
     for key in ("known", "found_features"):
         if not isinstance(knowledge.get(key, []), list):
             raise TurnkeeperError(f'{where}: {key}: expected a list, e.g. ["0304"]')

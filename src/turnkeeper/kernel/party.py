@@ -17,7 +17,14 @@ from pydantic import ConfigDict, Field, ValidationError, field_validator, model_
 
 from turnkeeper.dice import UsageDie, parse
 from turnkeeper.errors import DiceNotationError, TurnkeeperError
-from turnkeeper.files import MAX_PARTY_BYTES, check_name, parse_toml, read_text
+from turnkeeper.files import (
+    MAX_PARTY_BYTES,
+    check_name,
+    keys_at,
+    parse_toml,
+    read_text,
+    unknown_key,
+)
 from turnkeeper.frozen import Frozen
 from turnkeeper.rules.schema import Ruleset
 
@@ -241,8 +248,11 @@ def parse_party(text: str, source: str = "party file", ruleset: Ruleset | None =
         party = Party.model_validate_json(json.dumps(data, default=str), strict=True)
     except ValidationError as error:
         first = error.errors()[0]
-        where = _where(tuple(first["loc"])) or "(top level)"
+        loc = tuple(first["loc"])
+        where = _where(loc) or "(top level)"
         message = first["msg"].removeprefix("Value error, ")
+        if first["type"] == "extra_forbidden":
+            message = unknown_key(loc[-1], keys_at(Party, loc[:-1]))
         raise PartyFileError(f"{source}: {where}: {message}; see docs/party.md") from None
     # Checked here, on the way in, not by the model: a journal's party is read back as stored.
     for index, character in enumerate(party.characters):

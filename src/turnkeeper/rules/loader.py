@@ -27,10 +27,10 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from turnkeeper.errors import NotFoundError, RulesetError
-from turnkeeper.files import check_name, parse_toml, read_text, real_path
+from turnkeeper.files import check_name, keys_at, parse_toml, read_text, real_path, unknown_key
 from turnkeeper.rules.schema import Ruleset, RulesetInfo
 from turnkeeper.rules.schema.base import MisplacedValue
 
@@ -172,23 +172,6 @@ def _dotted(loc: tuple[int | str, ...]) -> str:
     return ".".join(str(part) for part in loc) or "(top level)"
 
 
-def _fields_at(loc: tuple[int | str, ...]) -> list[str]:
-    """The keys allowed in the table at ``loc`` (for "unknown key" messages)."""
-    model: Any = Ruleset
-    for part in loc:
-        if isinstance(model, type) and issubclass(model, BaseModel):
-            field = model.model_fields.get(str(part))
-            if field is None:
-                return []
-            model = field.annotation
-        else:
-            args = getattr(model, "__args__", ())
-            model = args[-1] if args else None
-    if isinstance(model, type) and issubclass(model, BaseModel):
-        return sorted(model.model_fields)
-    return []
-
-
 def _shown(given: object) -> str:
     """A value as the file wrote it: TOML spells booleans ``true`` and ``false``."""
     if isinstance(given, bool):
@@ -211,9 +194,7 @@ def _expectation(error: Mapping[str, Any]) -> str:
     if kind.startswith("fraction"):
         return f"expected a fraction such as 2/3, got {given}"
     if kind == "extra_forbidden":
-        allowed = _fields_at(loc[:-1])
-        hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
-        return f"unknown key{hint}"
+        return unknown_key(loc[-1], keys_at(Ruleset, loc[:-1]))
     if kind == "missing":
         return "missing: this key is required"
     if kind in ("int_parsing", "int_type", "int_from_float"):

@@ -21,7 +21,14 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import MAX_NAME_LENGTH, check_name, parse_json, parse_toml
+from turnkeeper.files import (
+    MAX_NAME_LENGTH,
+    check_name,
+    keys_at,
+    parse_json,
+    parse_toml,
+    unknown_key,
+)
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import ROAD_LETTERS, TERRAIN_LETTERS, Feature, HexMap
@@ -140,6 +147,9 @@ def map_from_data(data: Any, where: str = "<map>") -> HexMap:
         first = error.errors()[0]
         path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
         message = first["msg"]
+        if first["type"] == "extra_forbidden":
+            loc = tuple(first["loc"])
+            message = unknown_key(loc[-1], keys_at(MapFile, loc[:-1]))
         if first["type"] in ("less_than_equal", "greater_than_equal") and path in (
             ".width",
             ".height",

@@ -35,7 +35,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from turnkeeper.dice import DiceSource, Roll, parse, roll
 from turnkeeper.errors import NotFoundError, TurnkeeperError
-from turnkeeper.files import MAX_NAME_LENGTH, check_name, parse_toml, read_text
+from turnkeeper.files import (
+    MAX_NAME_LENGTH,
+    check_name,
+    keys_at,
+    parse_toml,
+    read_text,
+    unknown_key,
+)
 
 __all__ = [
     "Area",
@@ -307,7 +314,8 @@ def site_from_data(data: Mapping[str, Any], shown: str = "<site>") -> Site:
         more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
         message = str(first["msg"]).removeprefix("Value error, ")
         if first["type"] == "extra_forbidden":
-            message = "unknown key"
+            loc = tuple(first["loc"])
+            message = unknown_key(loc[-1], keys_at(Site, loc[:-1]))
         elif first["type"] == "missing":
             message = "missing: this key is required"
         raise SiteError(f"{shown}: {_dotted(tuple(first['loc']))}: {message}{more}") from None

@@ -188,3 +188,74 @@ def test_search_for_an_over_long_name_is_refused(tmp_path: Path, shell, db: str)
     assert shell("map", "load", str(made), "--at", "0101", "--db", db).code == 0
     line = refused(shell, db, "search", "--for", "x" * 10_000)
     assert "names are at most 200 characters" in line
+
+
+# --- unknown keys: refused in every file kind, with the near name ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "old", "new", "said"),
+    [
+        (
+            "party",
+            "hp = 12",
+            "coinz = 3\nhp = 12",
+            "characters[0].coinz: unknown key 'coinz'; did you mean 'coins'?",
+        ),
+        (
+            "party",
+            "[[characters]]",
+            'leaderz = "Aldo"\n[[characters]]',
+            "leaderz: unknown key 'leaderz'; did you mean 'leader'?",
+        ),
+        ("site", 'kind = "', 'kinds = "', "site.kinds: unknown key 'kinds'; did you mean 'kind'?"),
+        (
+            "foes",
+            "hd = 1",
+            "hdd = 1\nhd = 1",
+            "foes[0]: hdd: unknown key 'hdd'; did you mean 'hd'?",
+        ),
+    ],
+    ids=["party-character", "party-top", "site", "foes"],
+)
+def test_an_unknown_key_is_refused_with_the_near_name(
+    tmp_path: Path, shell, db: str, kind: str, old: str, new: str, said: str
+) -> None:
+    source = {"site": SITE, "party": PARTY, "foes": FOES}[kind]
+    path = _with(tmp_path, source, old, new, f"{kind}.toml")
+    command = {
+        "site": ["site", "enter", path],
+        "party": ["new", "other", "-r", "ex", "--party", path],
+        "foes": ["combat", "start", "--foes", path],
+    }[kind]
+    assert said in refused(shell, db, *command)
+
+
+def test_an_unknown_key_in_a_map_ruleset_or_knowledge_file_names_the_near_key(
+    tmp_path: Path, shell, db: str
+) -> None:
+    made = tmp_path / "wild.toml"
+    shell("map", "new", "--width", "3", "--height", "3", "--seed", "1", "--out", str(made))
+    typo = tmp_path / "typo.toml"
+    typo.write_text(made.read_text().replace("width", "widht = 3\nwidth", 1))
+    line = refused(shell, db, "map", "load", str(typo), "--at", "0101")
+    assert "widht: unknown key 'widht'; did you mean 'width'?" in line
+    rules = tmp_path / "rules.toml"
+    rules.write_text('extends = "ex"\n[time]\nturn_minutez = 3\n')
+    line = refused(shell, db, "new", "other", "-r", str(rules), "--party", PARTY)
+    assert "time.turn_minutez: unknown key 'turn_minutez'; did you mean 'turn_minutes'?" in line
+    known = tmp_path / "known.json"
+    known.write_text('{"party_at": "0101", "knwn": ["0101"]}')
+    line = refused(
+        shell,
+        db,
+        "map",
+        "show",
+        "--map",
+        str(made),
+        "--known",
+        str(known),
+        "--out",
+        str(tmp_path / "m.svg"),
+    )
+    assert "unknown key 'knwn'; did you mean 'known'?" in line

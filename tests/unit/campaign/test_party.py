@@ -34,7 +34,10 @@ def test_the_docs_example_parses() -> None:
     ("text", "message"),
     [
         ("[[characters]]\nname = 'A'\n", r"party.toml: characters\[0\].hp: Field required"),
-        ("[[characters]]\nname = 'A'\nhp = 3\nlvl = 2\n", r"characters\[0\].lvl: Extra inputs"),
+        (
+            "[[characters]]\nname = 'A'\nhp = 3\nlvl = 2\n",
+            r"characters\[0\].lvl: unknown key .lvl.; did you mean .level.\?",
+        ),
         ("[[characters]]\nname = 'A'\nhp = 3\n[supplies]\narrows = 'd7'\n", "supplies.arrows"),
         (
             "[[characters]]\nname = 'A'\nhp = 3\n[supplies]\noil = -1\n",

@@ -41,7 +41,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import check_name, parse_toml
+from turnkeeper.files import check_name, keys_at, parse_toml, unknown_key
 from turnkeeper.kernel.combat_state import Combatant, Side
 
 __all__ = ["RosterError", "encounter_foes", "parse_monster", "parse_roster"]
@@ -84,8 +84,19 @@ def _combatant(entry: Mapping[str, Any], side: Side, where: str) -> list[Combata
         ]
     except ValidationError as error:
         first = error.errors()[0]
-        key = ".".join(str(p) for p in first["loc"])
-        raise RosterError(f"{where}: {key}: {first['msg']}") from None
+        loc = tuple(first["loc"])
+        key = ".".join(str(p) for p in loc)
+        message = first["msg"]
+        if first["type"] == "extra_forbidden":
+            # a roster line also takes count and class (as character_class), and a party's
+            known = [
+                *keys_at(Combatant, loc[:-1]),
+                "count",
+                "class",
+                *(_IGNORED if not loc[:-1] else ()),
+            ]
+            message = unknown_key(loc[-1], known)
+        raise RosterError(f"{where}: {key}: {message}") from None
 
 
 def parse_roster(text: str, source: str = "roster") -> list[Combatant]:
