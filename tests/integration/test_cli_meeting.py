@@ -92,3 +92,35 @@ def test_ex_sur_1_bad_meetings_and_modes_get_one_clear_error(tmp_path: Path, she
     assert "--meeting 'sneak': say one of encounter, occupied, ambush, both-unaware" in bad.err
     flying = shell(*ghoul, "--mode", "flying")
     assert flying.code != 0 and "modes: cautious, swift, running" in flying.err
+
+
+ABBEY = """
+[site]
+name = "Abbey"
+wandering = false
+[[levels]]
+number = 1
+areas = [
+  {key = "1", name = "Gate"},
+  {key = "2", name = "Flooded garth", occupants = "giant leech"},
+]
+"""
+
+
+def test_ex_sur_3_and_ex_sur_1_turn_into_an_occupied_area(tmp_path: Path, tk: Tk) -> None:
+    """EX-SUR-3: `turn --mode running --area 2` into the leech's garth: "always surprised
+    whenever they encounter others". EX-SUR-1: `turn --mode cautious --area 2 --ambush`:
+    the leech leaps from ambush, 2d6 (6, 6) = 12 against Ann's (1, 1) + WIS 1 = 3."""
+    db = new_campaign(tk, tmp_path, "ex", PARTY, 3)
+    site = tmp_path / "abbey.toml"
+    site.write_text(ABBEY, encoding="utf-8")
+    tk(db, "site", "enter", str(site), "--area", "1")
+    ran = tk(db, "turn", "--mode", "running", "--area", "2", "--dice", "3,4")
+    (met,) = records(ran, "dungeon.encounter")
+    assert met["data"]["encounter"]["party_surprised"] and "EX-SUR-3" in str(met["data"])
+    tk(db, "site", "resume")
+    tk(db, "turn", "--mode", "cautious", "--area", "1")
+    leapt = tk(db, "turn", "--mode", "cautious", "--area", "2", "--ambush",
+               "--dice", "6,6,1,1,3,4")  # fmt: skip
+    (met,) = records(leapt, "dungeon.encounter")
+    assert met["data"]["encounter"]["party_surprised"] and "EX-SUR-1" in str(met["data"])

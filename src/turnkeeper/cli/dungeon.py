@@ -74,6 +74,12 @@ def turn_command(
         help="The party and what it meets come on each other unawares: everyone rolls "
         "WIS/Scout against the difficulty (the text's 9); any who lose are surprised [EX-SUR-4].",
     ),
+    ambush: bool = typer.Option(
+        False,
+        "--ambush",
+        help="What the party meets this turn (an area's occupants, a wandering encounter) "
+        "leaps on it from ambush: even a cautious party may be surprised [EX-SUR-1].",
+    ),
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     dice: str | None = DiceOption,
@@ -104,6 +110,7 @@ def turn_command(
             area=area,
             hide=not no_hide,
             both_unaware=both_unaware,
+            ambush=ambush,
         )
 
     run(db, campaign, command, as_json, dice, player=player)

@@ -13,8 +13,8 @@ Three mechanisms, chosen by ``ruleset.surprise.method``:
 And over all of them EX-LIGHT-3: a party bearing light never surprises foes lurking in
 darkness. :func:`settle_surprise` is the one place surprise is decided from how the groups
 met (a :class:`Meeting`, told by the referee or by the site): the combat procedure calls it
-when a fight is started by hand, the dungeon turn when an encounter is rolled. Skill-check
-dice are not given by the
+when a fight is started by hand, the dungeon turn when an encounter is rolled or an
+occupied area entered. Skill-check dice are not given by the
 texts: the project's defaults are 2d6 for EX (difficulty 9 reads as a 2d6 skill check) and
 d20 for CB, overridable with ``check_dice``.
 """

@@ -492,6 +492,11 @@ class TurnBody(_Verb, title="Dungeon turn"):
         description="The party and what it meets come on each other unawares: everyone rolls "
         "WIS/Scout against the difficulty; any who lose are surprised [EX-SUR-4].",
     )
+    ambush: bool = Field(
+        False,
+        description="What the party meets this turn leaps on it from ambush: even a cautious "
+        "party may be surprised [EX-SUR-1].",
+    )
 
     def command(self, state: CampaignState) -> Command:
         return Turn(
@@ -503,6 +508,7 @@ class TurnBody(_Verb, title="Dungeon turn"):
             area=self.area,
             hide=self.hide,
             both_unaware=self.both_unaware,
+            ambush=self.ambush,
         )
 
 

@@ -164,6 +164,17 @@ class Area(_Model):
     description: str = ""
     notes: str = Field("", description="For the referee only.")
     occupied: bool = Field(False, description="EX-SUR-2: someone dwells here.")
+    # Left out of a journal's copy of the site at their defaults, so old journals replay.
+    occupants: str = Field(
+        "",
+        description="Who dwells here, met when the party enters (implies occupied).",
+        exclude_if=lambda occupants: not occupants,
+    )
+    ambush: bool = Field(
+        False,
+        description="EX-SUR-1: the occupants lie in ambush for whoever comes in.",
+        exclude_if=lambda ambush: not ambush,
+    )
     hiding_place: bool = Field(False, description="EX-ENC-5: a party here can hide.")
     off_lanes: bool = Field(
         False, description="EX-ENC-3: a seldom-visited corner, off the lanes of traffic."

@@ -10,7 +10,7 @@ The roll and the secrets land in a referee-only :class:`EncounterRolled`; the pa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from turnkeeper.dice import DiceSource
 from turnkeeper.kernel.events import NoteMade, RollRecord, Visibility
@@ -18,13 +18,13 @@ from turnkeeper.kernel.party import Character
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.dungeon.events import EncounterRolled, Perceived, _visit
-from turnkeeper.procedures.dungeon.wandering import roll_encounter
+from turnkeeper.procedures.dungeon.wandering import reaction_roll, roll_encounter
 from turnkeeper.procedures.rest import weariness_penalty
-from turnkeeper.procedures.surprise import Approach, SurpriseSituation
+from turnkeeper.procedures.surprise import Approach, SurpriseSituation, settle_surprise
 from turnkeeper.rules.schema import MovementMode
-from turnkeeper.world.sites import PendingEncounter
+from turnkeeper.world.sites import Area, PendingEncounter
 
-__all__ = ["TurnSituation", "meet_encounter"]
+__all__ = ["TurnSituation", "meet_encounter", "meet_occupants"]
 
 REFEREE = Visibility.REFEREE
 
@@ -38,9 +38,12 @@ class TurnSituation:
     hiding: bool = False
     occupied: bool = False
     both_unaware: bool = False
+    ambush: bool = False
 
     @property
     def approach(self) -> Approach:
+        if self.ambush:
+            return Approach.AMBUSH  # EX-SUR-1: the one way a cautious party is surprised
         return Approach.ENTERING if self.occupied else Approach.WANDERING
 
 
@@ -62,27 +65,12 @@ def meet_encounter(draft: Draft, dice: DiceSource, situation: TurnSituation) -> 
         text = f"level {visit.level} has no encounter table: the referee improvises"
         draft.add(NoteMade(text=text, visibility=REFEREE))
         return
-    rules = state.ruleset.surprise
-    leader = state.party.character(state.party.leader or "") or state.party.characters[0]
-    surprise_situation = SurpriseSituation(
-        approach=situation.approach,
-        mode_name=situation.mode_name,
-        mode=situation.mode,
-        party_stealth=_best(state, rules.stealth_stat),
-        party_notice=_best(state, rules.notice_stat),
-        party_notice_each=tuple(
-            (c.name, _skill(state, c, rules.notice_stat)) for c in state.party.living
-        ),
-        party_has_light=not state.light.dark,
-        foes_in_darkness=not visit.site.site.lit,
-        both_may_be_surprised=situation.both_unaware,
-    )
     met = roll_encounter(
         state.ruleset,
         table,
-        surprise_situation,
+        _party_side(state, situation),
         dice,
-        leader_cha=leader.stats.get("CHA", 0),
+        leader_cha=_leader_cha(state),
         hiding_place=situation.hiding,
     )
     surprise = met.surprise
@@ -114,6 +102,77 @@ def meet_encounter(draft: Draft, dice: DiceSource, situation: TurnSituation) -> 
         )
     )
     draft.add(Perceived(text=_perceived(pending, met.text, met.heard)))
+
+
+def _party_side(state: CampaignState, situation: TurnSituation) -> SurpriseSituation:
+    """The meeting as the party's side of it stands: its pace, skills, light (EX-LIGHT-3)."""
+    rules = state.ruleset.surprise
+    return SurpriseSituation(
+        approach=situation.approach,
+        mode_name=situation.mode_name,
+        mode=situation.mode,
+        party_stealth=_best(state, rules.stealth_stat),
+        party_notice=_best(state, rules.notice_stat),
+        party_notice_each=tuple(
+            (c.name, _skill(state, c, rules.notice_stat)) for c in state.party.living
+        ),
+        party_has_light=not state.light.dark,
+        foes_in_darkness=not _visit(state).site.site.lit,
+        both_may_be_surprised=situation.both_unaware,
+    )
+
+
+def _leader_cha(state: CampaignState) -> int:
+    leader = state.party.character(state.party.leader or "") or state.party.characters[0]
+    return leader.stats.get("CHA", 0)
+
+
+def meet_occupants(draft: Draft, dice: DiceSource, situation: TurnSituation, area: Area) -> None:
+    """The party's movement carries it into an occupied area: it meets who dwells there.
+
+    Surprise is settled as for a wandering encounter, by the same procedure: a running
+    party is always surprised (EX-SUR-3), a swift one rolls the contest (EX-SUR-2, EX-SUR-4),
+    a cautious one is not surprised unless the occupants lie in ambush (EX-SUR-1, the area's
+    ``ambush`` or the turn's). No distance is rolled (EX-ENC-2 is the wandering encounter's):
+    they are where the party comes in. Then the reaction (PG-REA-1).
+    """
+    state = draft.state
+    ambush = situation.ambush or area.ambush
+    meeting = replace(situation, occupied=True, ambush=ambush, hiding=False)
+    surprise = settle_surprise(state.ruleset.surprise, _party_side(state, meeting), dice)
+    mood = reaction_roll(state.ruleset, _leader_cha(state), dice, surprise.reaction_modifier)
+    place = area.name or f"area {area.key}"
+    creature = area.occupants or f"the occupants of {place}"
+    free = surprise.free_round
+    pending = PendingEncounter(
+        creature=creature,
+        number=1,
+        distance_ft=0,
+        reaction=mood.result if mood else None,
+        reaction_modifier=mood.modifier if mood else 0,
+        party_surprised=surprise.party_surprised,
+        foes_surprised=surprise.foes_surprised,
+        free_round=free.value if free else None,
+        surprised_members=surprise.surprised_members,
+        turn=_visit(state).turns,
+    )
+    rolls = (*surprise.rolls, *((mood.roll,) if mood else ()))
+    draft.add(
+        EncounterRolled(
+            encounter=pending,
+            text=f"{creature} in {place}" + (", lying in ambush" if ambush else ""),
+            heard=False,
+            surprise_rule=surprise.rule,
+            surprise_reason=surprise.reason,
+            rolls=tuple(RollRecord.of(r) for r in rolls),
+            visibility=REFEREE,
+        )
+    )
+    seen = f"{creature} in {place}"
+    if surprise.party_surprised and not surprise.foes_surprised:
+        draft.add(Perceived(text=f"Surprise! {seen}."))
+    else:
+        draft.add(Perceived(text=f"{seen[0].upper()}{seen[1:]}."))
 
 
 def _perceived(e: PendingEncounter, text: str, heard: bool) -> str:

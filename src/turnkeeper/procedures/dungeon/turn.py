@@ -24,7 +24,11 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Visibility
 from turnkeeper.kernel.schedule import Draft, wait
 from turnkeeper.kernel.state import CampaignState
-from turnkeeper.procedures.dungeon.encounter import TurnSituation, meet_encounter
+from turnkeeper.procedures.dungeon.encounter import (
+    TurnSituation,
+    meet_encounter,
+    meet_occupants,
+)
 from turnkeeper.procedures.dungeon.events import (
     DungeonDieRolled,
     DungeonTurnTaken,
@@ -100,7 +104,10 @@ class Turn:
     party). ``level`` and ``area`` move the party's position (areas may be off the lanes,
     occupied, or offer a hiding place). ``hide``: hide from what is heard coming (EX-ENC-5).
     ``both_unaware``: the referee judges that the party and what it meets come on each other
-    unawares (EX-SUR-4: both may be surprised), so nobody hides.
+    unawares (EX-SUR-4: both may be surprised), so nobody hides. ``ambush``: what the party
+    meets this turn leaps on it from ambush (EX-SUR-1, the one way a cautious party is
+    surprised). Moving into an occupied area, the party meets its occupants (EX-SUR-1 to
+    EX-SUR-3) unless a wandering encounter came first.
     """
 
     mode: str | None = None
@@ -111,6 +118,7 @@ class Turn:
     area: str | None = None
     hide: bool = True
     both_unaware: bool = False
+    ambush: bool = False
 
 
 @dataclass(frozen=True)
@@ -266,9 +274,17 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
     )
     hiding = command.hide and bool(area and area.hiding_place) and not command.both_unaware
     off_lanes = command.skip_check or bool(area and area.off_lanes)
-    occupied = bool(area and area.occupied)
-    situation = TurnSituation(mode_name, mode, hiding, occupied, command.both_unaware)
+    occupied = bool(area and (area.occupied or area.occupants))
+    situation = TurnSituation(
+        mode_name, mode, hiding, occupied, command.both_unaware, command.ambush
+    )
     rested = turn_check(this_turn, dice, turn, situation, command.noisy, off_lanes, rolled)
+    # EX-SUR-2, EX-SUR-3: moving into an occupied place meets whoever dwells there; one
+    # encounter at a time, so a wandering one met as the party comes in is met instead.
+    entering = (level_number, area_key) != (visit.level, visit.area) and not resting
+    site_now = this_turn.state.site
+    if area is not None and occupied and entering and site_now and site_now.encounter is None:
+        meet_occupants(this_turn, dice, situation, area)
     if not rested:
         wait(this_turn, this_turn.state.scales.turn, dice)
     if mode is not None and mode.rest_after and not resting:
