@@ -13,9 +13,10 @@ from turnkeeper.campaign import snapshots
 from turnkeeper.campaign.commands import Command, decide
 from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.clock.calendar import start_offset
+from turnkeeper.clock.durations import MAX_DURATION
 from turnkeeper.dice import DiceSource, SeededDice
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import check_name
+from turnkeeper.files import check_name, check_seed
 from turnkeeper.kernel.events import (
     CampaignStarted,
     ClockAdvanced,
@@ -36,6 +37,7 @@ def start_campaign(name: str, ruleset: Ruleset, party: Party, seed: int) -> list
     the store keeps, a calendar the dates can be read from.
     """
     check_name(name, "campaign name")
+    check_seed(seed, "seed")  # an imported journal's too: SQLite and numpy keep 64 bits
     start_offset(ruleset.time)  # a calendar_start that is no date is the ruleset's error now
     return [CampaignStarted(name=name, seed=seed, ruleset=ruleset, party=party)]
 
@@ -297,6 +299,13 @@ def replay(records: Sequence[Recorded]) -> Journal:
             raise TurnkeeperError(
                 f"{where} is the referee's alone but is marked for the party: the journal was "
                 "changed by hand; export it again from turnkeeper"
+            )
+        if isinstance(event, ClockAdvanced) and event.seconds > MAX_DURATION:
+            # no wait passes more, and so bounded, a 256 MiB journal's clock stays in 64 bits
+            raise TurnkeeperError(
+                f"{where}: passes {event.seconds:,} s at once, but a wait passes at most 100 years "
+                f"({MAX_DURATION:,} s): the journal "
+                "was changed by hand; export it again from turnkeeper"
             )
         if isinstance(event, ClockAdvanced) and (
             event.to < before.now or event.seconds != event.to - before.now

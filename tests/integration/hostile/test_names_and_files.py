@@ -11,6 +11,7 @@ hashed before and after.
 from __future__ import annotations
 
 import hashlib
+import json
 from importlib.resources import files
 from pathlib import Path
 
@@ -259,3 +260,33 @@ def test_an_unknown_key_in_a_map_ruleset_or_knowledge_file_names_the_near_key(
         str(tmp_path / "m.svg"),
     )
     assert "unknown key 'knwn'; did you mean 'known'?" in line
+
+
+# --- an imported journal keeps the documented limits -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ("seed", "seed -1: a seed is a whole number from 0"),
+        (200 * 365 * 86400, "record 2 (clock.advanced): passes 6,307,200,000 s at once"),
+        (2**63 - 1, "a wait passes at most 100 years"),
+    ],
+    ids=["negative-seed", "200-years", "2^63-seconds"],
+)
+def test_an_imported_journal_beyond_a_limit_is_refused(
+    tmp_path: Path, shell, db: str, change: object, said: str
+) -> None:
+    exported = shell("export", "-c", "keep", "--db", db).out
+    first = json.loads(exported.splitlines()[0])
+    records = [first]
+    if change == "seed":
+        first["data"]["seed"] = -1
+    else:
+        records.append(
+            {"seq": 2, "command": 2, "at": change, "kind": "clock.advanced", "visibility": "party",
+             "data": {"to": change, "seconds": change}, "rolls": []}
+        )  # fmt: skip
+    journal = tmp_path / "keep.jsonl"
+    journal.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert said in refused(shell, db, "import", str(journal), "--name", "copy")
