@@ -67,8 +67,9 @@ def test_a_session_plays_a_turn_a_fight_and_a_rest_with_completion(
     assert table.execute("combat round")
     assert "Goblin" in offered(table, "combat attack Aldo Go")
     assert "fight: round 1" in table.toolbar
+    # the goblin felled, its side has nobody standing: the fight ends there (PG-CBT-1)
     assert table.execute("damage Goblin 6 --reason 'thrown oil'")
-    assert table.execute("combat end")
+    assert "fight" not in table.toolbar
     assert "rest" in offered(table, "re")
     assert table.execute("rest")
 
@@ -82,9 +83,9 @@ def test_a_session_plays_a_turn_a_fight_and_a_rest_with_completion(
 
     out = capsys.readouterr().out
     assert "turn 1: cautious" in out and "Goblin takes 6 damage (thrown oil)" in out
-    assert "rest" in out and "version" in out
+    assert "rest" in out and "version" in out and "combat over: party wins" in out
     state = tk(db, "status", "--campaign", "keep")
-    assert state["combat"]["phase"] == "ended"
+    assert state["combat"] is None
     assert tk(db, "campaigns")["current"] == "keep"
 
 
