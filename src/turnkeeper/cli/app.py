@@ -11,6 +11,7 @@ the web server (how ``gh``, ``uv`` and ``pip`` keep their help instant).
 from __future__ import annotations
 
 import json
+import os
 import sys
 import traceback
 from collections.abc import Callable, Iterable
@@ -406,7 +407,9 @@ JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON ins
 def emit(data: Any, as_json: bool, render: Callable[[], None]) -> None:
     """Print ``data`` as JSON for machines, or call ``render`` to draw it for people."""
     if as_json:
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+        # JSON stays whole on a terminal that is not UTF-8: escaped, never a "?" in a name.
+        utf8 = (sys.stdout.encoding or "").lower().replace("-", "") == "utf8"
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=not utf8, default=str) + "\n")
     else:
         render()
 
@@ -422,9 +425,22 @@ def main() -> None:
     Usage errors (an unknown option, a missing argument) exit 2 the same way: one line
     naming what is wrong and the verb's ``--help``, not Typer's boxed usage screen.
     """
+    _forgiving_streams()
     code = invoke(None)
     if code:
         sys.exit(code)
+
+
+def _forgiving_streams() -> None:
+    """Output never fails on the terminal's encoding: a character an ASCII terminal
+    (``LANG=C``, ``PYTHONIOENCODING=ascii``) cannot show is written as ``?`` (Rich writes
+    through these streams too). The input keeps bytes that are not UTF-8 as Python keeps
+    them in argv, so :func:`_utf8_text` refuses a ``play`` script's line as it does an
+    argument's, instead of failing as it is read."""
+    for stream, errors in ((sys.stdout, "replace"), (sys.stderr, "replace"), (sys.stdin, None)):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors=errors or "surrogateescape")
 
 
 def invoke(args: list[str] | None) -> int:
@@ -452,8 +468,35 @@ def invoke(args: list[str] | None) -> int:
         _DEBUG.reset(debug)
 
 
+def _utf8_text(args: list[str]) -> list[str]:
+    """Every argument as UTF-8 text, the one check of a user's text at the CLI's edge: a
+    shell passes bytes its locale cannot read as lone surrogates (``note $'\\xff'``), which
+    neither the store nor a terminal can write. Bytes that are UTF-8 under another locale
+    (``LC_ALL=C PYTHONUTF8=0``) are read as UTF-8; others are refused with the byte, never
+    replaced unseen (a note would lose its words, a path would name another file)."""
+    text = []
+    for place, arg in enumerate(args, start=1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as error:
+            try:
+                arg = os.fsencode(arg).decode("utf-8")
+            except UnicodeError:
+                code = ord(arg[error.start])
+                byte = (
+                    f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
+                )
+                raise TurnkeeperError(
+                    f"argument {place} is not UTF-8 text ({byte} at character {error.start + 1})"
+                    ": give it in UTF-8 (iconv -t UTF-8 converts a file's text)"
+                ) from None
+        text.append(arg)
+    return text
+
+
 def _invoke(args: list[str] | None) -> int:
     try:
+        args = _utf8_text(sys.argv[1:] if args is None else args)
         code = app(args=args, prog_name="turnkeeper", standalone_mode=False)
     except TurnkeeperError as error:
         print_error(str(error))

@@ -12,7 +12,9 @@ where the party is and the fight's round. Ctrl-C clears the line, Ctrl-D (or ``e
 from __future__ import annotations
 
 import shlex
+import sys
 from collections.abc import Callable, Iterable, Iterator
+from functools import cached_property
 from pathlib import Path
 
 import platformdirs
@@ -53,8 +55,19 @@ def play_command(
 
     Example: `turnkeeper play keep`, then `turn --mode cautious` at its prompt.
     """
+    # prompt_toolkit needs a terminal; without one, the lines come from the input as a
+    # script's would (turnkeeper play < session.txt), and with no input at all, one line.
+    if sys.stdin is None or sys.stdin.closed:
+        raise TurnkeeperError(
+            "play has no input to read: run it in a terminal, or give it commands on its "
+            "input (turnkeeper play < session.txt)"
+        )
     with open_campaigns(db) as campaigns:
-        Table(campaigns, campaigns.resolve(campaign)).run()
+        table = Table(campaigns, campaigns.resolve(campaign))
+        if sys.stdin.isatty():
+            table.run()
+        else:
+            table.read(sys.stdin)
 
 
 class Table:
@@ -73,7 +86,14 @@ class Table:
         self.name = name
         campaigns.use(name)  # the session's verbs act on it, as after `use`
         self.toolbar = toolbar(campaigns.state(name))
-        self.prompt: PromptSession[str] = PromptSession(
+        self._streams = input, output, history
+
+    @cached_property
+    def prompt(self) -> PromptSession[str]:
+        """The prompt, made when a terminal session starts: it takes hold of the input, which
+        a session read from a script does not have (:meth:`read`)."""
+        input, output, history = self._streams
+        return PromptSession(
             history=history if history is not None else _history(),
             completer=TableCompleter(lambda: self.state),
             complete_while_typing=False,
@@ -100,6 +120,13 @@ class Table:
                 continue
             except EOFError:
                 break
+            if not self.execute(line):
+                break
+
+    def read(self, lines: Iterable[str]) -> None:
+        """Run the lines of a script (the input is not a terminal) until its end or ``exit``:
+        no prompt, no toolbar, each verb's output as in the shell."""
+        for line in lines:
             if not self.execute(line):
                 break
 

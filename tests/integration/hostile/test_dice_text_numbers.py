@@ -11,8 +11,13 @@ bytes in argv) runs the installed console script in a subprocess.
 from __future__ import annotations
 
 import hashlib
+import json
+import os
+import subprocess
+import sys
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -147,4 +152,91 @@ def test_a_number_over_http_is_refused_by_the_command_table(db: str) -> None:
         body = TypeAdapter(CommandBody).validate_python(fields)
         with pytest.raises(TurnkeeperError, match=LIMIT):
             campaigns.execute("keep", body.command(state))
+    assert digest(db) == before
+
+
+# --- text: UTF-8 in, never a failure out ------------------------------------------------------
+
+TURNKEEPER = str(Path(sys.executable).with_name("turnkeeper"))
+
+
+def console_script(
+    *args: str | bytes, env: dict[str, str] | None = None, **run: Any
+) -> subprocess.CompletedProcess[bytes]:
+    """The installed console script in a process of its own, with ``env`` added."""
+    return subprocess.run(
+        [TURNKEEPER, *args], capture_output=True, env={**os.environ, **(env or {})}, **run
+    )
+
+
+def one_error_line(done: subprocess.CompletedProcess[bytes]) -> str:
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    lines = done.stderr.decode().strip("\n").splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("note", "caf\udcff"),
+        ("damage", "Aldo", "1", "--reason", "\udcfe"),
+        ("supply", "add", "rat\udcffions", "-n", "1"),
+        ("scene", "act", "Bea", "shoots \udcff"),
+        ("site", "map", "note", "\udcff"),
+    ],
+)
+def test_text_that_is_not_utf8_is_refused_at_the_edge(shell, db: str, args: tuple[str, ...]):
+    """A shell passes undecodable bytes as lone surrogates: one line naming the byte."""
+    line = refused(shell, db, *args)
+    assert "is not UTF-8 text (byte 0x" in line and "give it in UTF-8" in line
+
+
+def test_undecodable_bytes_from_the_shell_are_refused(db: str) -> None:
+    before = digest(db)
+    line = one_error_line(console_script("note", b"caf\xff", "--db", db))
+    assert "argument 2 is not UTF-8 text (byte 0xff at character 4)" in line
+    assert digest(db) == before
+
+
+@pytest.mark.parametrize(
+    "env", [{"PYTHONIOENCODING": "ascii"}, {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0"}]
+)
+def test_an_ascii_terminal_gets_what_it_can_show(db: str, env: dict[str, str]) -> None:
+    """Characters the terminal cannot show are replaced, in output and errors; JSON is
+    escaped, so it stays whole."""
+    rolled = console_script("roll", "1d20 caf\u00e9 \u2603", "--seed", "1", env=env)
+    assert rolled.returncode == 0, rolled.stderr
+    assert rolled.stdout.decode("ascii").startswith("caf? ?: 1d20 (")
+    as_json = console_script("roll", "1d20 caf\u00e9", "--seed", "1", "--json", env=env)
+    assert json.loads(as_json.stdout.decode("ascii"))["comment"] == "caf\u00e9"
+    assert console_script("note", "caf\u00e9 \u2603", "--db", db, env=env).returncode == 0
+    logged = console_script("log", "--db", db, env=env)
+    assert logged.returncode == 0, logged.stderr
+    assert "caf? ?" in logged.stdout.decode("ascii")
+    before = digest(db)
+    assert "caf?" in one_error_line(console_script("use", "caf\u00e9", "--db", db, env=env))
+    assert digest(db) == before
+
+
+def test_play_reads_a_script_from_its_input(db: str) -> None:
+    played = console_script("play", "keep", "--db", db, input=b'note "from a script"\n')
+    assert (played.returncode, played.stderr) == (0, b"")
+    assert "from a script" in console_script("log", "--db", db).stdout.decode()
+
+
+def test_play_with_no_input_says_so(db: str) -> None:
+    before = digest(db)
+    line = one_error_line(
+        console_script(
+            "play",
+            "keep",
+            "--db",
+            db,
+            stdin=subprocess.DEVNULL,
+            pass_fds=(),
+            preexec_fn=lambda: os.close(0),
+        )
+    )
+    assert "play has no input to read" in line and "turnkeeper play < session.txt" in line
     assert digest(db) == before
