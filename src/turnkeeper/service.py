@@ -29,7 +29,7 @@ import contextlib
 import gc
 import json
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from turnkeeper.campaign import (
     CampaignState,
@@ -50,10 +50,10 @@ from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import DiceInputError, NotFoundError, TurnkeeperError
 from turnkeeper.files import parse_json
-from turnkeeper.kernel.events import CampaignStarted
+from turnkeeper.kernel.events import CampaignStarted, CommandUndone
 from turnkeeper.rules.schema import Ruleset
-from turnkeeper.store import EventStore, GlanceStore, JsonStore, SnapshotStore
-from turnkeeper.store.base import StoreUnavailable
+from turnkeeper.store import Caches, EventStore, GlanceStore, JsonStore, SnapshotStore
+from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable
 from turnkeeper.store.glance import GLANCE_FORMAT
 
 STAND_IN = Party(characters=(Character(name="Adventurer", hp=6),))
@@ -65,11 +65,17 @@ class Campaigns:
 
     Journals already read are kept in memory and caught up with ``read(since=...)``, so a
     long-running process (a server, the benchmark) does not re-read a campaign per command.
+
+    Reads never write: snapshots and glances are written by :meth:`execute` (and ``new``,
+    ``import``) in the transaction that appends the records, so ``log``, ``export`` and
+    ``status`` leave the store as they found it.
     """
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._journals: dict[str, Journal] = {}
+        # campaigns read by a whole fold, for want of a snapshot: the next command keeps one
+        self._unkept: set[str] = set()
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -87,9 +93,9 @@ class Campaigns:
                         raise NotFoundError(
                             f"campaign {name!r} has an empty journal: import or recreate it"
                         )
-                    journal = Journal(records)
-                if journal.version >= snapshots.SNAPSHOT_EVERY:
-                    self._snapshot(name, journal)  # so the next process need not fold it all
+                    journal = Journal(records, older=self._older(name))
+                    if journal.version >= snapshots.SNAPSHOT_EVERY:
+                        self._unkept.add(name)
         elif stored > journal.version:  # someone else appended: catch up with what is new
             # a few records, most likely: one at a time, through the store's plain read
             journal.append(EVENTS.record(r) for r in self.store.read(name, journal.version))
@@ -106,48 +112,73 @@ class Campaigns:
         None (fold the whole journal) without a snapshot in this turnkeeper's format, or when
         the records after it undo a command the snapshot holds.
         """
-        if not isinstance(self.store, SnapshotStore):
-            return None
         if self.store.version(name) < snapshots.SNAPSHOT_EVERY:
             return None  # too short to have one: never pay for the format tag's schema
-        found = self.store.load_snapshot(name, snapshots.state_format())
+        state = self._snapshot_below(name, None)
+        if state is None:
+            return None
+        version = state.version
+        return Journal.resume(
+            state,
+            self._read(name, version),
+            lambda: self._read(name)[:version],
+            between=lambda since, until: self._read(name, since, until - since),
+            older=self._older(name),
+        )
+
+    def _snapshot_below(self, name: str, before: int | None) -> CampaignState | None:
+        """The newest snapshot in this turnkeeper's format (below version ``before``), or
+        None without one that reads back as this campaign's state."""
+        if not isinstance(self.store, SnapshotStore):
+            return None
+        found = self.store.load_snapshot(name, snapshots.state_format(), before)
         if found is None:
             return None
         version, text = found
         state = snapshots.load_state(text)
         if state is None or state.version != version or state.name != name:
             return None
-        return Journal.resume(state, self._read(name, version), lambda: self._read(name)[:version])
+        return state
 
-    def _read(self, name: str, since: int = 0) -> list[Recorded]:
-        """The records after ``since`` as typed events: in one parse when the store can."""
+    def _older(self, name: str) -> Callable[[int], CampaignState | None]:
+        """Where an undo behind the journal's checkpoints finds an older snapshot."""
+        return lambda before: self._snapshot_below(name, before)
+
+    def _read(self, name: str, since: int = 0, limit: int | None = None) -> list[Recorded]:
+        """The records after ``since`` (at most ``limit``) as typed events: in one parse when
+        the store can."""
         if isinstance(self.store, JsonStore):
-            return EVENTS.records_json(self.store.read_json(name, since))
-        return [EVENTS.record(r) for r in self.store.read(name, since)]
+            return EVENTS.records_json(self.store.read_json(name, since, limit))
+        return [EVENTS.record(r) for r in self.store.read(name, since, limit)]
 
-    def _snapshot(self, name: str, journal: Journal) -> None:
-        """Keep the journal's state as a snapshot (a cache: see turnkeeper.campaign.snapshots).
+    def _caches(
+        self, name: str, before: int, state: CampaignState, records: Sequence[Recorded]
+    ) -> Caches:
+        """What a writer keeps with the records that bring ``name`` from version ``before`` to
+        ``state``, in the same transaction (caches: reads never write them).
 
-        Only where the store may be written, and never at the cost of the read or command
-        that asked: a full disk or a read-only file just means no cache this time.
+        A snapshot where one is used: in a journal long enough to be resumed from one, at
+        each cadence mark, after an undo (the state after it, so no later read refolds from
+        behind the command it took back), and after a whole fold for want of one. A glance
+        only where it is read (a SQLite file), and not for a state that holds a wilderness
+        map, which would be written whole with every command.
         """
-        if isinstance(self.store, SnapshotStore) and self.store.writable():
-            text = snapshots.dump_state(journal.state)
+        snapshot = None
+        undoes = any(isinstance(r.event, CommandUndone) for r in records)
+        if (
+            isinstance(self.store, SnapshotStore)
+            and state.version >= snapshots.SNAPSHOT_EVERY
+            and (snapshots.due(before, state.version) or undoes or name in self._unkept)
+        ):
+            text = snapshots.dump_state(state)
             if text is not None:
-                with contextlib.suppress(StoreUnavailable):
-                    self.store.save_snapshot(name, journal.version, snapshots.state_format(), text)
-
-    def _glance(self, name: str, state: CampaignState) -> None:
-        """Keep the campaign's glance for ``status`` (a cache: see turnkeeper.store.glance).
-
-        Like a snapshot, only where the store may be written and never at the cost of the
-        command; not for a state that holds a wilderness map, which would be written whole.
-        """
+                snapshot = (snapshots.state_format(), text)
+        glance = None
         store = self.store
-        if isinstance(store, GlanceStore) and state.wilderness is None and store.writable():
+        if isinstance(store, GlanceStore) and store.keeps_glances() and state.wilderness is None:
             document = json.dumps(glance_of(state), ensure_ascii=False, separators=(",", ":"))
-            with contextlib.suppress(StoreUnavailable):
-                store.save_glance(name, state.version, GLANCE_FORMAT, document)
+            glance = (GLANCE_FORMAT, document)
+        return Caches(snapshot=snapshot, glance=glance)
 
     def state(self, name: str) -> CampaignState:
         """What is true now in the campaign (the fold of its journal)."""
@@ -159,6 +190,44 @@ class Campaigns:
         if player:
             return [r for r in records if r.event.visibility is Visibility.PARTY]
         return list(records)
+
+    def page(
+        self,
+        name: str,
+        after: int = 0,
+        limit: int | None = None,
+        keep: Callable[[Recorded], bool] | None = None,
+        until: int | None = None,
+    ) -> tuple[list[Recorded], bool]:
+        """The records after seq ``after`` (up to ``until``) that ``keep`` accepts, at most
+        ``limit``, and whether more follow: read from the store by seq, a chunk at a time,
+        never the records before ``after`` nor past the page (its cost does not grow with
+        the journal)."""
+        chunk = None if limit is None else max(limit + 1, 200 if keep is not None else 0)
+        chosen: list[Recorded] = []
+        since = after
+        while True:
+            batch = self._read(name, since, chunk)
+            for record in batch:
+                if until is not None and record.seq > until:
+                    return chosen, False
+                if keep is None or keep(record):
+                    if limit is not None and len(chosen) == limit:
+                        return chosen, True
+                    chosen.append(record)
+            if chunk is None or len(batch) < chunk:
+                return chosen, False
+            since = batch[-1].seq
+
+    def undone(self, name: str) -> frozenset[int]:
+        """The commands an undo took back, wherever they lie: from the store's undo records
+        alone (few, and found by an index), not from the whole journal."""
+        records = self.store.read_kind(name, CommandUndone.kind)
+        return frozenset(
+            event.command
+            for event in (EVENTS.record(r).event for r in records)
+            if isinstance(event, CommandUndone)
+        )
 
     def names(self) -> list[str]:
         """Every campaign in the store."""
@@ -176,9 +245,9 @@ class Campaigns:
         seed = secrets.randbits(32) if seed is None else seed
         journal = Journal.start(name, ruleset, party or STAND_IN, seed)
         # one transaction: a process killed meanwhile leaves no campaign at all
-        self.store.create(name, [r.to_record() for r in journal.records])
+        caches = self._caches(name, 0, journal.state, journal.records)
+        self.store.create(name, [r.to_record() for r in journal.records], caches=caches)
         self._journals[name] = journal
-        self._glance(name, journal.state)
         return journal.state
 
     def execute(
@@ -197,21 +266,22 @@ class Campaigns:
         # A long wait makes 100,000 records that all stay: the collector walking them again
         # and again would hold every other thread of a server for a quarter second at a time.
         with gc_paused():
-            records = journal.preview(command, dice)
+            records, after = journal.outcome(command, dice)
             if typed is not None and typed.remaining:
                 raise DiceInputError(
                     f"{typed.remaining} typed-in dice left over: this command rolled fewer dice"
                 )
+            caches = self._caches(name, version, after, records)
             try:
-                self.store.append(name, version, [r.to_record() for r in records])
+                rows = [r.to_record() for r in records]
+                self.store.append(name, version, rows, caches=caches)
             except BaseException:
                 # Our copy may be behind; the next call reads the journal afresh.
                 self._journals.pop(name, None)
                 raise
-            journal.append(records)
-        if snapshots.due(version, journal.version):
-            self._snapshot(name, journal)
-        self._glance(name, journal.state)
+            journal.append(records, after)
+        if caches.snapshot is not None:
+            self._unkept.discard(name)
         return records
 
     def delete(self, name: str) -> None:
@@ -254,9 +324,18 @@ class Campaigns:
         start_campaign(start.name, start.ruleset, start.party, start.seed)  # name, calendar
         journal = replay(records)
         target = journal.state.name
-        self.store.create(target, [r.to_record() for r in journal.records])
+        # the journal's state kept as it is stored, so its first read need not fold it all
+        caches = self._caches(target, 0, journal.state, journal.records)
+        self.store.create(target, [r.to_record() for r in journal.records], caches=caches)
         self._journals[target] = journal
-        self._glance(target, journal.state)
+        if isinstance(self.store, SnapshotStore):
+            # and the cadence marks before it, as a writer would have left them, for an undo
+            tag = snapshots.state_format()
+            for checkpoint in journal.checkpoints[-(SNAPSHOTS_KEPT - 1) :]:
+                kept = snapshots.dump_state(checkpoint)
+                if kept is not None and checkpoint.version < journal.version:
+                    with contextlib.suppress(StoreUnavailable):
+                        self.store.save_snapshot(target, checkpoint.version, tag, kept)
         return journal.state
 
     def export_markdown(self, name: str, player: bool = False) -> str:

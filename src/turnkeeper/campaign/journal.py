@@ -118,6 +118,9 @@ def fold_from(
     return _fold_into(snapshot, recorded, undone)
 
 
+Records = Iterable[Recorded | Mapping[str, object]]
+
+
 class Journal:
     """A campaign in memory: its records and its live state.
 
@@ -127,12 +130,18 @@ class Journal:
     A journal resumed from a snapshot (:meth:`resume`) holds only the records after it and
     reads the earlier ones the first time :attr:`records` is asked for. Every
     :data:`~turnkeeper.campaign.snapshots.SNAPSHOT_EVERY` records it keeps its state as a
-    checkpoint, so an undo refolds from the latest checkpoint it can, not from seq 1.
+    checkpoint, so an undo refolds from the latest checkpoint it can, not from seq 1; given
+    ``older`` (the store's snapshots), from the newest snapshot older than what it takes back.
     """
 
-    def __init__(self, records: Iterable[Recorded | Mapping[str, object]]) -> None:
+    def __init__(
+        self, records: Records, *, older: Callable[[int], CampaignState | None] | None = None
+    ) -> None:
         self._records: list[Recorded] = _as_recorded(records)
-        self._earlier: Callable[[], Iterable[Recorded | Mapping[str, object]]] | None = None
+        self._loaded = 0  # the seq before the first record held in ``_records``
+        self._earlier: Callable[[], Records] | None = None
+        self._between: Callable[[int, int], Records] | None = None
+        self._older = older
         self.state: CampaignState = fold(self._records)
         self.checkpoints: list[CampaignState] = []
 
@@ -146,33 +155,60 @@ class Journal:
     def resume(
         cls,
         snapshot: CampaignState,
-        tail: Iterable[Recorded | Mapping[str, object]],
-        earlier: Callable[[], Iterable[Recorded | Mapping[str, object]]],
+        tail: Records,
+        earlier: Callable[[], Records],
+        *,
+        between: Callable[[int, int], Records] | None = None,
+        older: Callable[[int], CampaignState | None] | None = None,
     ) -> Journal | None:
         """A journal rebuilt from a snapshot and the records after it (see :func:`fold_from`).
 
         ``earlier`` reads the records up to the snapshot when they are needed (the log, an
-        export, an undo behind it). None when the tail undoes a command the snapshot holds.
+        export, an undo behind it); ``between(since, until)``, if given, reads only the
+        records with ``since < seq <= until``, and ``older(version)`` the newest snapshot
+        below ``version``: an undo then reads back only to the snapshot it folds from.
+        None when the tail undoes a command the snapshot holds and no older snapshot helps.
         """
         recorded = _as_recorded(tail)
-        state = fold_from(snapshot, recorded)
-        if state is None:
-            return None
         journal = cls.__new__(cls)
         journal._records = recorded
+        journal._loaded = snapshot.version
         journal._earlier = earlier
-        journal.state = state
+        journal._between = between
+        journal._older = older
         journal.checkpoints = [snapshot]
+        state = fold_from(snapshot, recorded)
+        if state is None:
+            state = journal._from_older(snapshot.version, [])
+            if state is None:
+                return None
+        journal.state = state
         return journal
 
     @property
     def records(self) -> list[Recorded]:
         """Every record, in seq order (read in full the first time, if resumed)."""
         if self._earlier is not None:
-            earlier = _as_recorded(self._earlier())
+            if self._between is not None:
+                self._read_back(0)
+            else:
+                earlier = _as_recorded(self._earlier())
+                self._records[:0] = earlier[: self._loaded]
+                self._loaded = 0
             self._earlier = None
-            self._records[:0] = earlier[: self.version - len(self._records)]
         return self._records
+
+    def _read_back(self, version: int) -> None:
+        """Hold the records after ``version`` too, reading only the ones not held yet."""
+        if version >= self._loaded:
+            return
+        if self._between is None:
+            self.records  # noqa: B018  # reads every earlier record
+            return
+        self._records[:0] = _as_recorded(self._between(version, self._loaded))
+        self._loaded = version
+        if version == 0:
+            self._earlier = None
 
     @property
     def version(self) -> int:
@@ -181,21 +217,46 @@ class Journal:
 
     def _after(self, version: int) -> list[Recorded]:
         """The records with seq above ``version`` (without reading earlier ones if resumed)."""
-        loaded = self.version - len(self._records)
-        if version < loaded:
-            return self.records[version:]
-        return self._records[version - loaded :]
+        self._read_back(version)
+        return self._records[version - self._loaded :]
 
     def _refold(self, extra: Sequence[Recorded]) -> CampaignState:
-        """The state after the journal and ``extra``: from the latest checkpoint that holds."""
+        """The state after the journal and ``extra``: from the latest checkpoint that holds,
+        else the newest of the store's snapshots that holds, else from the first record."""
         for checkpoint in reversed(self.checkpoints):
             state = fold_from(checkpoint, [*self._after(checkpoint.version), *extra])
             if state is not None:
                 return state
-        return fold([*self.records, *extra])
+        below = self.checkpoints[0].version if self.checkpoints else self.version + 1
+        state = self._from_older(below, extra)
+        return state if state is not None else fold([*self.records, *extra])
+
+    def _from_older(self, below: int, extra: Sequence[Recorded]) -> CampaignState | None:
+        """The state after the journal and ``extra`` from the newest of the store's snapshots
+        below version ``below`` that holds no command undone after it; None if none does.
+
+        An undo takes back the latest command, so the snapshot it needs is seldom more than
+        one cadence mark back: the records read are the ones since that snapshot, not all.
+        """
+        while self._older is not None:
+            snapshot = self._older(below)
+            if snapshot is None:
+                return None
+            state = fold_from(snapshot, [*self._after(snapshot.version), *extra])
+            if state is not None:
+                return state
+            below = snapshot.version
+        return None
 
     def preview(self, command: Command, dice: DiceSource | None = None) -> list[Recorded]:
         """The records ``command`` would append, without appending them."""
+        return self.outcome(command, dice)[0]
+
+    def outcome(
+        self, command: Command, dice: DiceSource | None = None
+    ) -> tuple[list[Recorded], CampaignState]:
+        """The records ``command`` would append and the state after them, appending nothing
+        (a writer stores the state's snapshot with the records, then :meth:`append`)."""
         state = self.state
         dice = dice if dice is not None else command_dice(state.seed, state.version)
         events = decide(state, command, dice)
@@ -208,7 +269,7 @@ class Journal:
             else:
                 state = _fold_into(state, [record], frozenset())
             records.append(Recorded(seq=number + offset, command=number, at=state.now, event=event))
-        return records
+        return records, state
 
     def execute(self, command: Command, dice: DiceSource | None = None) -> list[Recorded]:
         """Decide ``command`` (dice: :func:`command_dice` by default) and append its records."""
@@ -216,11 +277,14 @@ class Journal:
         self.append(records)
         return records
 
-    def append(self, records: Iterable[Recorded]) -> None:
-        """Append records (from :meth:`preview`, or read back from a store)."""
+    def append(self, records: Iterable[Recorded], state: CampaignState | None = None) -> None:
+        """Append records (from :meth:`preview`, or read back from a store); ``state``, the
+        state after them from :meth:`outcome`, saves folding them again."""
         new = list(records)
         before = self.version
-        if any(isinstance(r.event, CommandUndone) for r in new):
+        if state is not None:
+            self.state = state
+        elif any(isinstance(r.event, CommandUndone) for r in new):
             self.state = self._refold(new)
         else:
             self.state = _fold_into(self.state, new, frozenset())

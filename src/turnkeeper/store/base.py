@@ -11,6 +11,7 @@ The store treats a record as opaque JSON; it only reads ``seq`` to check that se
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from turnkeeper.errors import ConflictError, NotFoundError, TurnkeeperError
@@ -18,32 +19,69 @@ from turnkeeper.errors import ConflictError, NotFoundError, TurnkeeperError
 Record = dict[str, object]
 """One journal record as JSON: ``{"seq", "command", "at", "kind", "visibility", "data", ...}``."""
 
+SNAPSHOTS_KEPT = 8
+"""How many snapshots a store keeps per campaign, newest first: the cadence's marks and the
+states after undos, enough for an undo (or a run of them) reaching several thousand records
+back to fold from a snapshot; an undo reaching further folds the whole journal."""
+
 CURRENT = "current_campaign"
 """The settings key naming the campaign that bare CLI verbs act on (``turnkeeper use``)."""
+
+
+@dataclass(frozen=True)
+class Caches:
+    """What a writer keeps beside the records it appends, in the same transaction: caches
+    that only save a later reader work (see :class:`SnapshotStore` and :class:`GlanceStore`).
+
+    ``snapshot`` is ``(format tag, state JSON)`` of the state at the new version; ``glance``
+    is ``(format tag, document)``. A store that keeps no such cache ignores it.
+    """
+
+    snapshot: tuple[str, str] | None = None
+    glance: tuple[str, str] | None = None
 
 
 @runtime_checkable
 class EventStore(Protocol):
     """Append-only journals, one per campaign, with optimistic concurrency."""
 
-    def create(self, campaign: str, records: Sequence[Mapping[str, object]] = ()) -> None:
+    def create(
+        self,
+        campaign: str,
+        records: Sequence[Mapping[str, object]] = (),
+        *,
+        caches: Caches | None = None,
+    ) -> None:
         """Start a journal holding ``records`` (numbered 1, 2, ...), in one transaction: the
-        campaign appears with its first records or not at all. ConflictError if it exists."""
+        campaign appears with its first records (and ``caches``) or not at all. ConflictError
+        if it exists."""
         ...
 
     def append(
-        self, campaign: str, expected_version: int, records: Sequence[Mapping[str, object]]
+        self,
+        campaign: str,
+        expected_version: int,
+        records: Sequence[Mapping[str, object]],
+        *,
+        caches: Caches | None = None,
     ) -> int:
         """Append ``records`` atomically after ``expected_version``; return the new version.
 
         Records get seqs ``expected_version + 1 ...``; a record that carries a different
         ``seq`` is a programming error (ValueError). A stale ``expected_version`` raises
-        ConflictError and writes nothing.
+        ConflictError and writes nothing. ``caches`` (a snapshot, a glance of the new version)
+        are written in the same transaction, so only a writer ever writes them.
         """
         ...
 
-    def read(self, campaign: str, since: int = 0) -> list[Record]:
-        """The records with ``seq > since``, in seq order; NotFoundError for no such campaign."""
+    def read(self, campaign: str, since: int = 0, limit: int | None = None) -> list[Record]:
+        """The records with ``seq > since``, in seq order, at most ``limit`` of them (read by
+        the index on seq, never the records before); NotFoundError for no such campaign."""
+        ...
+
+    def read_kind(self, campaign: str, kind: str) -> list[Record]:
+        """The records of one ``kind``, in seq order, found by an index: for the few records
+        a page must know about wherever they lie (the undos, which hide what they undid)."""
         ...
 
     def version(self, campaign: str) -> int:
@@ -78,19 +116,21 @@ class SnapshotStore(Protocol):
     A snapshot is the JSON of the state folded up to ``version``, tagged with its format
     (:func:`turnkeeper.campaign.snapshots.state_format`); the service reads the newest one in
     its own format and folds only the records after it. Dropping snapshots changes no state.
+
+    Snapshots are written by writers only, with their appends (:class:`Caches`); the store
+    keeps the newest :data:`SNAPSHOTS_KEPT` of each campaign, so an undo can fold from one
+    older than the command it takes back instead of from the first record.
     """
 
-    def writable(self) -> bool:
-        """False when the store can only be read (a read-only file or folder): a reader then
-        keeps no snapshot, since reading never writes."""
-        ...
-
     def save_snapshot(self, campaign: str, version: int, tag: str, state: str) -> None:
-        """Keep the state folded up to ``version``."""
+        """Keep the state folded up to ``version`` (outside an append: tools and tests)."""
         ...
 
-    def load_snapshot(self, campaign: str, tag: str) -> tuple[int, str] | None:
-        """The newest snapshot tagged ``tag`` as ``(version, state JSON)``, or None."""
+    def load_snapshot(
+        self, campaign: str, tag: str, before: int | None = None
+    ) -> tuple[int, str] | None:
+        """The newest snapshot tagged ``tag`` (with ``before``: of a version below it) as
+        ``(version, state JSON)``, or None."""
         ...
 
     def drop_snapshots(self, campaign: str | None = None) -> None:
@@ -104,12 +144,9 @@ class GlanceStore(Protocol):
     version (see :mod:`turnkeeper.store.glance`), a cache the service rewrites after every
     command so ``turnkeeper status`` can print it without folding the journal."""
 
-    def writable(self) -> bool:
-        """False when the store can only be read: nothing is kept then."""
-        ...
-
-    def save_glance(self, campaign: str, version: int, tag: str, document: str) -> None:
-        """Keep ``document`` as the glance of ``campaign`` at ``version``, in format ``tag``."""
+    def keeps_glances(self) -> bool:
+        """Whether a glance given with an append is kept (and read): only a SQLite file's
+        are, so a writer to another store need not build one."""
         ...
 
 
@@ -121,8 +158,8 @@ class JsonStore(Protocol):
     (:func:`turnkeeper.kernel.events.records_from_json`) instead of a record at a time.
     """
 
-    def read_json(self, campaign: str, since: int = 0) -> str:
-        """The records after ``since`` as one JSON array, in seq order."""
+    def read_json(self, campaign: str, since: int = 0, limit: int | None = None) -> str:
+        """The records after ``since`` (at most ``limit``) as one JSON array, in seq order."""
         ...
 
 

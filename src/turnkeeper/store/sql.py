@@ -48,6 +48,7 @@ from sqlalchemy import (
     DateTime,
     Engine,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     PrimaryKeyConstraint,
@@ -60,7 +61,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
-    or_,
+    inspect,
     select,
     update,
 )
@@ -70,6 +71,8 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, Operationa
 from turnkeeper.errors import ConflictError, TurnkeeperError
 from turnkeeper.store.base import (
     CURRENT,
+    SNAPSHOTS_KEPT,
+    Caches,
     Record,
     StoreUnavailable,
     missing,
@@ -104,6 +107,13 @@ events_table = Table(
     Column("data", JSON(), nullable=False),
     PrimaryKeyConstraint("campaign", "seq"),
 )
+
+kinds_index = Index(
+    "ix_events_campaign_kind_seq", events_table.c.campaign, events_table.c.kind, events_table.c.seq
+)
+"""Finds a campaign's records of one kind (its undos, for a page of the log) in seq order
+without reading the rest; pages by seq use the primary key. With ``seq`` in it, SQLite takes
+this index over the primary key for a query on a kind ordered by seq."""
 
 snapshots_table = Table(
     "snapshots",
@@ -211,7 +221,10 @@ class SqlStore:
             self._engine = _engine(parsed, synchronous, schema, read_only=False)
             metadata.create_all(self._engine)
         except OperationalError as error:
-            if self._file is None or not os.path.isfile(self._file):
+            # a full disk is no folder we may not write: opened immutable, it would be called
+            # read-only
+            full = "full" in str(error.orig).lower()
+            if self._file is None or not os.path.isfile(self._file) or full:
                 raise self._unavailable(error) from None
             # A SQLite file in WAL mode in a folder we may not write cannot make its shared
             # memory file: it is opened immutable instead, which reads it as it stands.
@@ -232,6 +245,19 @@ class SqlStore:
                 f"cannot open the store {self._shown()}: turnkeeper speaks sqlite:///PATH "
                 "and postgresql+psycopg://USER@HOST/DB"
             ) from None
+        if not self._read_only:
+            self._add_kinds_index()
+
+    def _add_kinds_index(self) -> None:
+        """Give a store made by an older turnkeeper the index on kinds, once (``create_all``
+        makes indexes only with their tables). Looking costs a read; a store that has it, or
+        that may not be written, is left as it is."""
+        with self._engine.connect() as conn:
+            schema = conn.get_execution_options().get("schema_translate_map", {}).get(None)
+            present = {i["name"] for i in inspect(conn).get_indexes("events", schema=schema)}
+        if kinds_index.name not in present:
+            with suppress(DBAPIError):  # another process made it meanwhile, or a read-only file
+                kinds_index.create(self._engine, checkfirst=True)
 
     def writable(self) -> bool:
         """False for a SQLite file (or its folder) this process may only read."""
@@ -275,9 +301,16 @@ class SqlStore:
 
     # -- campaigns -------------------------------------------------------------------------
 
-    def create(self, campaign: str, records: Sequence[Mapping[str, object]] = ()) -> None:
-        """Start a journal holding ``records``, in one transaction; ConflictError if the name
-        is taken. A process killed meanwhile leaves no campaign, never one at version 0."""
+    def create(
+        self,
+        campaign: str,
+        records: Sequence[Mapping[str, object]] = (),
+        *,
+        caches: Caches | None = None,
+    ) -> None:
+        """Start a journal holding ``records`` (and ``caches`` for its last version), in one
+        transaction; ConflictError if the name is taken. A process killed meanwhile leaves no
+        campaign, never one at version 0."""
         rows = [_row(campaign, record) for record in numbered(0, records)]
         try:
             with self._writing() as conn:
@@ -288,6 +321,7 @@ class SqlStore:
                 )
                 if rows:
                     conn.execute(insert(events_table), rows)
+                self._keep(conn, campaign, len(rows), caches)
                 _notify(conn, campaign)
         except IntegrityError:
             raise ConflictError(
@@ -330,9 +364,15 @@ class SqlStore:
     # -- the journal -----------------------------------------------------------------------
 
     def append(
-        self, campaign: str, expected_version: int, records: Sequence[Mapping[str, object]]
+        self,
+        campaign: str,
+        expected_version: int,
+        records: Sequence[Mapping[str, object]],
+        *,
+        caches: Caches | None = None,
     ) -> int:
-        """Append after ``expected_version`` in one transaction; ConflictError if stale."""
+        """Append after ``expected_version`` in one transaction, with ``caches`` of the new
+        version; ConflictError if stale (and then nothing, caches included, is written)."""
         rows = [_row(campaign, record) for record in numbered(expected_version, records)]
         new_version = expected_version + len(rows)
         try:
@@ -356,18 +396,33 @@ class SqlStore:
                     raise stale(campaign, int(actual), expected_version)
                 if rows:
                     conn.execute(insert(events_table), rows)
+                self._keep(conn, campaign, new_version, caches)
                 _notify(conn, campaign)
         except IntegrityError:
             # The second guard: the compare-and-set was passed but a seq is taken.
             raise stale(campaign, self.version(campaign), expected_version) from None
         return new_version
 
-    def read(self, campaign: str, since: int = 0) -> list[Record]:
-        """The records after ``since``, in seq order."""
-        return _parse(self.read_json(campaign, since))
+    def read(self, campaign: str, since: int = 0, limit: int | None = None) -> list[Record]:
+        """The records after ``since`` (at most ``limit``), in seq order."""
+        return _parse(self.read_json(campaign, since, limit))
 
-    def read_json(self, campaign: str, since: int = 0) -> str:
-        """The records after ``since`` as the text of one JSON array, in seq order.
+    def read_kind(self, campaign: str, kind: str) -> list[Record]:
+        """The records of one ``kind`` in seq order, by the index on kinds."""
+        columns = events_table.c
+        query = (
+            select(cast(columns.data, Text))
+            .where(columns.campaign == campaign, columns.kind == kind)
+            .order_by(columns.seq)
+        )
+        with self._engine.connect() as conn:
+            texts = list(conn.execute(query).scalars())
+        return _parse("[" + ",".join(texts) + "]")
+
+    def read_json(self, campaign: str, since: int = 0, limit: int | None = None) -> str:
+        """The records after ``since`` as the text of one JSON array, in seq order; with
+        ``limit``, at most that many, read by the primary key from ``since`` on (a page of the
+        log costs the same whatever lies before or after it).
 
         Rebuilding state reads whole journals, so this is the fast path: the database hands
         back the records' text and one parse (``records_from_json``) turns the lot into typed
@@ -380,6 +435,7 @@ class SqlStore:
             select(cast(columns.data, Text).label("record"))
             .where(columns.campaign == campaign, columns.seq > since)
             .order_by(columns.seq)
+            .limit(limit)
         )
         with self._engine.connect() as conn:
             if conn.dialect.name == "sqlite":
@@ -449,31 +505,36 @@ class SqlStore:
     # -- snapshots (a cache of folded states) ----------------------------------------------
 
     def save_snapshot(self, campaign: str, version: int, tag: str, state: str) -> None:
-        """Keep the state folded up to ``version`` (JSON); older snapshots but one are dropped.
+        """Keep the state folded up to ``version`` (JSON), outside an append (tools, tests).
 
-        The one before is kept for an undo that reaches just behind the newest. Two writers
-        saving the same version at once: the second one's insert fails and is let go.
+        Two writers saving the same version at once: the second one's insert fails and is
+        let go.
         """
-        table = snapshots_table
-        try:
-            with self._writing() as conn:
-                newest = conn.execute(
-                    select(func.max(table.c.version)).where(table.c.campaign == campaign)
-                ).scalar_one_or_none()
-                stale_rows = table.c.version == version  # in an older format, say
-                if newest is not None:
-                    stale_rows = or_(stale_rows, table.c.version < newest)
-                conn.execute(delete(table).where(table.c.campaign == campaign, stale_rows))
-                conn.execute(
-                    insert(table).values(
-                        campaign=campaign, version=version, format=tag, state=state
-                    )
-                )
-        except IntegrityError:
-            pass
+        with suppress(IntegrityError), self._writing() as conn:
+            _keep_snapshot(conn, campaign, version, tag, state)
 
-    def load_snapshot(self, campaign: str, tag: str) -> tuple[int, str] | None:
-        """The newest snapshot tagged ``tag`` as ``(version, state JSON)``, or None."""
+    def _keep(self, conn: Connection, campaign: str, version: int, caches: Caches | None) -> None:
+        """Write a writer's caches of ``version`` inside its transaction."""
+        if caches is None:
+            return
+        if caches.snapshot is not None:
+            tag, state = caches.snapshot
+            _keep_snapshot(conn, campaign, version, tag, state)
+        if caches.glance is not None and self.keeps_glances():
+            tag, document = caches.glance
+            table = glances_table
+            conn.execute(delete(table).where(table.c.campaign == campaign))
+            conn.execute(
+                insert(table).values(
+                    campaign=campaign, version=version, format=tag, document=document
+                )
+            )
+
+    def load_snapshot(
+        self, campaign: str, tag: str, before: int | None = None
+    ) -> tuple[int, str] | None:
+        """The newest snapshot tagged ``tag`` (below version ``before``, if given) as
+        ``(version, state JSON)``, or None."""
         table = snapshots_table
         query = (
             select(table.c.version, table.c.state)
@@ -481,6 +542,8 @@ class SqlStore:
             .order_by(table.c.version.desc())
             .limit(1)
         )
+        if before is not None:
+            query = query.where(table.c.version < before)
         with self._engine.connect() as conn:
             row = conn.execute(query).first()
         return None if row is None else (int(row[0]), str(row[1]))
@@ -495,23 +558,11 @@ class SqlStore:
 
     # -- access tokens for the web server (hashes only) -----------------------------------
 
-    def save_glance(self, campaign: str, version: int, tag: str, document: str) -> None:
-        """Keep the glance of ``campaign`` at ``version`` in place of the one before.
-
-        Only a SQLite file keeps glances: ``status`` reads them with the standard library,
+    def keeps_glances(self) -> bool:
+        """Only a SQLite file keeps glances: ``status`` reads them with the standard library,
         which speaks SQLite alone, so on another database one would be written and never read.
         """
-        if self._file is None:
-            return
-        table = glances_table
-        with suppress(IntegrityError), self._writing() as conn:
-            # two writers at once: the second one's insert fails and is let go
-            conn.execute(delete(table).where(table.c.campaign == campaign))
-            conn.execute(
-                insert(table).values(
-                    campaign=campaign, version=version, format=tag, document=document
-                )
-            )
+        return self._file is not None
 
     def set_token_hash(self, campaign: str, role: str, digest: str) -> None:
         """Keep the token hash for ``role``, replacing the old one (a rotation)."""
@@ -570,6 +621,27 @@ def _engine(url: URL, synchronous: str, schema: str | None, *, read_only: bool) 
     if schema is not None:
         return engine.execution_options(schema_translate_map={None: schema})
     return engine
+
+
+def _keep_snapshot(conn: Connection, campaign: str, version: int, tag: str, state: str) -> None:
+    """Keep a snapshot at ``version`` and the newest :data:`SNAPSHOTS_KEPT` in all.
+
+    Older ones are dropped: an undo folds from the newest snapshot older than the command it
+    takes back, and a run of undos rarely reaches back past several cadence marks.
+    """
+    table = snapshots_table
+    mine = table.c.campaign == campaign
+    conn.execute(delete(table).where(mine, table.c.version == version))  # another format, say
+    conn.execute(insert(table).values(campaign=campaign, version=version, format=tag, state=state))
+    oldest_kept = conn.execute(
+        select(table.c.version)
+        .where(mine)
+        .order_by(table.c.version.desc())
+        .offset(SNAPSHOTS_KEPT - 1)
+        .limit(1)
+    ).scalar_one_or_none()
+    if oldest_kept is not None:
+        conn.execute(delete(table).where(mine, table.c.version < oldest_kept))
 
 
 def _notify(conn: Any, campaign: str) -> None:

@@ -107,8 +107,13 @@ def test_dropping_or_staling_snapshots_changes_nothing(store: SqlStore) -> None:
     store.drop_snapshots()
     store.save_snapshot("Keep", version, "older", text.replace('"now":', '"now":1+'))
     assert Campaigns(store).state("Keep") == whole
-    # a first full fold of a long journal leaves a snapshot for the next process
+    # a whole fold for want of a snapshot writes none (reads never write); the next
+    # command keeps one, in its append, for the next process
+    assert store.load_snapshot("Keep", snapshots.state_format()) is None
+    writer = Campaigns(store)
+    writer.execute("Keep", Wait(600))
     assert store.load_snapshot("Keep", snapshots.state_format()) is not None
+    assert Campaigns(store).state("Keep") == fold(store.read("Keep")) == writer.state("Keep")
     campaigns.delete("Keep")
     assert store.load_snapshot("Keep", snapshots.state_format()) is None
 
