@@ -16,7 +16,7 @@ from typing import Any, Literal, get_args
 from turnkeeper.campaign.hooks import FIGHT_HOOKS, HOOKS
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.files import MAX_TEXT_LENGTH, check_number
+from turnkeeper.files import MAX_INT, MAX_TEXT_LENGTH, check_number
 from turnkeeper.kernel.combat_state import Combatant, Condition, Phase
 from turnkeeper.kernel.events import (
     ClockAdvanced,
@@ -287,6 +287,11 @@ def _amount(amount: int | str, dice: DiceSource) -> tuple[int, tuple[Roll, ...]]
     # ASCII digits only: "²" is a digit to isdigit and not a number to int.
     digits = amount.strip().lstrip("+-")
     if digits.isascii() and digits.isdigit():
+        if len(digits.lstrip("0")) > 24:  # past the bound unread: int() stops at 4,300
+            digits = f"{digits[:20]}... ({len(digits):,} digits)"
+            raise IllegalCommandError(
+                f"amount {digits}: a number is at most {MAX_INT:,} (2^63 - 1); give a smaller one"
+            )
         return check_number(int(amount), "amount", IllegalCommandError), ()
     rolled = roll(amount, dice)
     return rolled.total, (rolled,)

@@ -107,6 +107,7 @@ def test_a_duration_with_a_control_character_is_refused(shell, db: str, duration
     [
         (("damage", "Aldo", HUGE), "amount"),
         (("heal", "Aldo", HUGE), "amount"),
+        (("damage", "Aldo", "1" * 5000), "5,000 digits"),  # past what int() reads
         (("supply", "add", "rations", "-n", HUGE), "--amount"),
         (("supply", "use", "rations", "-n", HUGE), "--amount"),
         (("combat", "round", "--adjust", HUGE), "--adjust"),
