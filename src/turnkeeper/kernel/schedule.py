@@ -1,9 +1,11 @@
 """The scheduler: time passes boundary by boundary, and per-frame procedures run at each.
 
 A wait over a span stops at every instant where a time frame that some procedure cares
-about ends (a turn, an exploration round, a day...), in time order, and runs the hook list
-there: an ordered tuple of :class:`Hook`, each a per-boundary procedure. Nothing falling due
-inside the span is dropped, because each hook sees the state its predecessors left.
+about ends (a turn, an exploration round, a day...), or that a hook names for itself
+(:attr:`Hook.due`: a light lit mid-turn burns down on its own turns), in time order, and
+runs the hook list there: an ordered tuple of :class:`Hook`, each a per-boundary procedure.
+Nothing falling due inside the span is dropped, because each hook sees the state its
+predecessors left.
 A draft carries the hooks its waits run: the command table opens every command's draft with
 the default list (:data:`turnkeeper.campaign.hooks.HOOKS`), so a procedure that passes time
 never names the procedures that fire while it does; a dungeon or wilderness procedure adds
@@ -81,6 +83,13 @@ class Hook:
     begins: Callable[[Draft, DiceSource], None] | None = None
     """What the hook does as a wait begins, for the turn the wait starts (a die rolled at
     the start of the turn it governs); its draft's ``until`` is the wait's end."""
+    due: Callable[[CampaignState], int | None] | None = None
+    """An instant off the calendar's frames at which the hook runs too, or None: a light lit
+    mid-turn counts its turns from when it was lit, not from the site's turn boundaries."""
+
+    def due_at(self, state: CampaignState, at: int) -> bool:
+        """True when the hook asked to run at the instant ``at``."""
+        return self.due is not None and self.due(state) == at
 
     def without(self, frames: frozenset[str]) -> Hook:
         """This hook, never stopping a wait where only ``frames`` end: rounds that end when
@@ -148,13 +157,17 @@ def wait(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
     while True:
         wanted = frozenset().union(*(hook.frames(draft.state) for hook in hooks))
         boundary = next_boundary(cursor, end, wanted, scales, offset)
+        due = _next_due(hooks, draft.state, cursor, end)
+        if due is not None and (boundary is None or due < boundary.at):
+            boundary = Boundary(due, ())  # no frame ends here: only a hook's own instant
         if boundary is None:
             break
         cursor = boundary.at
         at = Draft(draft.state.model_copy(update={"now": boundary.at}), draft.hooks, until=end)
         why: str | None = None
         for hook in hooks:
-            if hook.frames(at.state).isdisjoint(boundary.frames):
+            ends = not hook.frames(at.state).isdisjoint(boundary.frames)
+            if not ends and not hook.due_at(at.state, boundary.at):
                 continue
             before = len(at.events)
             hook.run(at, boundary, dice)
@@ -172,6 +185,12 @@ def wait(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
     if draft.state.now < end:
         draft.add(ClockAdvanced(to=end, seconds=end - draft.state.now))
     return None
+
+
+def _next_due(hooks: Sequence[Hook], state: CampaignState, after: int, until: int) -> int | None:
+    """The earliest instant in ``(after, until]`` some hook asked to run at, or None."""
+    instants = (hook.due(state) for hook in hooks if hook.due is not None)
+    return min((t for t in instants if t is not None and after < t <= until), default=None)
 
 
 #: The scheduler's own events, for the command table's registry.

@@ -26,11 +26,14 @@ class LightState(Model):
     """The party's light (EX-LIGHT-1, EX-LIGHT-2, TP-ENC-2); no source means darkness.
 
     ``turns_left`` is None for a light that lasts until a Waning Resources face.
+    ``burns_at`` is when it next loses a turn counted from when it was lit (its own turns,
+    ``light.burns_down = "from_lighting"``); None for a light with no turns to count.
     """
 
     source: str | None = None
     radius_ft: int = 0
     turns_left: int | None = None
+    burns_at: int | None = None
 
     @property
     def dark(self) -> bool:

@@ -6,8 +6,14 @@
   duration; it lasts until a Waning Resources face, which relights it from the supplies
   or leaves the party in darkness (:func:`waning_resources`).
 
-The referee may set how many turns a light has left (recorded, referee-only). At every
-turn's end a burning light loses a turn; on its last turn the party is warned.
+The referee may set how many turns a light has left (recorded, referee-only). A burning
+light loses a turn at the end of each of its turns; on its last turn the party is warned.
+
+A light lit mid-turn (the text does not say): by default (``light.burns_down =
+"from_lighting"``) its turns are counted from when it was lit, so a torch lit at 08:05 lasts
+its thirty minutes to 08:35, and a lamp its hour to 09:05; the other reading,
+``"at_turn_ends"``, takes a turn off at each of the site's turn boundaries (the torch is out
+at 08:30, the lamp at 09:00, a part turn counting whole).
 """
 
 from __future__ import annotations
@@ -40,7 +46,11 @@ class LightLit(Event):
         supplies = state.supplies
         if not self.usage_die:
             supplies = supplies.with_count(self.supply, supplies.count(self.supply) - 1)
-        light = LightState(source=self.source, radius_ft=self.radius_ft, turns_left=self.turns)
+        # its own turns start now (EX-LIGHT-1 read from lighting; unused at turn ends)
+        burns_at = None if self.turns is None else state.now + state.scales.turn
+        light = LightState(
+            source=self.source, radius_ft=self.radius_ft, turns_left=self.turns, burns_at=burns_at
+        )
         return state.model_copy(update={"supplies": supplies, "light": light})
 
     def data(self) -> dict[str, object]:
@@ -69,9 +79,9 @@ class LightBurned(Event):
     turns_left: int
 
     def apply(self, state: CampaignState) -> CampaignState:
-        return state.model_copy(
-            update={"light": state.light.model_copy(update={"turns_left": self.turns_left})}
-        )
+        burns_at = state.now + state.scales.turn  # the end of the light's next turn
+        update = {"turns_left": self.turns_left, "burns_at": burns_at}
+        return state.model_copy(update={"light": state.light.model_copy(update=update)})
 
     def describe(self) -> str:
         return f"light burns down: {self.turns_left} turn{'s' * (self.turns_left != 1)} left"
@@ -218,13 +228,27 @@ def _turn_end(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
         draft.add(LightWarning(source=light_now.source, turns_left=left))
 
 
+def _own_turns(state: CampaignState) -> int | None:
+    """When a light counted from its lighting next loses a turn; None if it is not one."""
+    light_now = state.light
+    if light_now.source is None or light_now.turns_left is None:
+        return None
+    if state.ruleset.light.burns_down != "from_lighting":
+        return None
+    return light_now.burns_at
+
+
 def _frames(state: CampaignState) -> frozenset[str]:
     burning = state.light.source is not None and state.light.turns_left is not None
-    return frozenset({"turn"}) if burning else frozenset()
+    if not burning or _own_turns(state) is not None:
+        return frozenset()
+    return frozenset({"turn"})  # at_turn_ends (or a light whose own turns are unknown)
 
 
-#: At each turn's end a burning light loses a turn (EX-LIGHT-1, EX-LIGHT-2).
-LIGHT_HOOK = Hook("light", _frames, _turn_end)
+#: At the end of each of its turns a burning light loses a turn (EX-LIGHT-1, EX-LIGHT-2):
+#: its own turns from its lighting, or the site's turns (``light.burns_down``). Under
+#: TP-ENC-2 a light has no turns, and the hook never runs.
+LIGHT_HOOK = Hook("light", _frames, _turn_end, due=_own_turns)
 
 #: The events of this procedure, for the command table's registry.
 EVENTS: tuple[type[Event], ...] = (

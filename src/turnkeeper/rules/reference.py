@@ -161,14 +161,30 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
+def preset_value(rules: Any, data: Any, key: str) -> Any:
+    """A dotted key's value in a ruleset (``data`` its JSON dump), or None if unset.
+
+    An option a journal leaves out at its default (``exclude_if``, so that the journals of
+    campaigns begun before it stay identical) is missing from the dump; its value is read
+    from the ruleset itself.
+    """
+    found: Any = data
+    model: Any = rules
+    for part in key.split("."):
+        found = found.get(part) if isinstance(found, dict) else None
+        model = model.get(part) if isinstance(model, dict) else getattr(model, part, None)
+    if found is None and isinstance(model, str | int | float | bool):
+        return model
+    return found
+
+
 def preset_values(rule_id: str, entry: RuleEntry) -> dict[str, str | None]:
     """Each preset key of the entry with its value in the text's preset (None: not set)."""
-    data: Any = preset(text_of(rule_id).preset).model_dump(mode="json")
+    rules = preset(text_of(rule_id).preset)
+    data: Any = rules.model_dump(mode="json")
     values: dict[str, str | None] = {}
     for key in entry.preset_keys:
-        found: Any = data
-        for part in key.split("."):
-            found = found.get(part) if isinstance(found, dict) else None
+        found = preset_value(rules, data, key)
         values[key] = None if found is None else _shown(found)
     return values
 

@@ -8,6 +8,8 @@ import pytest
 
 from turnkeeper.campaign import Journal, Light, SetLight, Visibility, Wait, WaningResources
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.rules.loader import preset
+from turnkeeper.rules.schema import Ruleset
 
 MakeJournal = Callable[..., Journal]
 TURN = 600
@@ -82,3 +84,50 @@ def test_tp_enc_2_light_lasts_until_a_waning_resources_face(make_journal: MakeJo
     assert journal.state.light.source == "torch" and journal.state.supplies.count("torches") == 0
     records = journal.execute(WaningResources())  # none left: darkness
     assert kinds(records) == ["light.out"] and journal.state.light.dark
+
+
+MINUTE = 60
+
+
+def test_ex_light_1_a_torch_lit_at_08_05_lasts_thirty_minutes_to_08_35(
+    make_journal: MakeJournal,
+) -> None:
+    """EX-LIGHT-1, "a pitch torch ... lasts 3 turns" of ten minutes: lit at 08:05 it burns
+    down on its own turns (08:15, 08:25) and goes out at 08:35, thirty minutes on, not at
+    the site's 08:30 turn boundary (the project's reading, ``light.burns_down``)."""
+    journal = make_journal("ex")
+    journal.execute(Wait(5 * MINUTE))
+    journal.execute(Light("torch"))
+    records = journal.execute(Wait(40 * MINUTE))
+    burned = [(r.at, r.event.turns_left) for r in records if r.event.kind == "light.burned"]
+    assert burned == [(15 * MINUTE, 2), (25 * MINUTE, 1), (35 * MINUTE, 0)]
+    (out,) = [r for r in records if r.event.kind == "light.out"]
+    assert out.at == 35 * MINUTE and journal.state.light.dark
+
+
+def test_ex_light_2_a_lamp_lit_at_08_05_lasts_sixty_minutes_not_fifty_five(
+    make_journal: MakeJournal,
+) -> None:
+    """EX-LIGHT-2, "lasts 6 turns": a lamp lit at 08:05 goes out at 09:05."""
+    journal = make_journal("ex")
+    journal.execute(Wait(5 * MINUTE))
+    journal.execute(Light("lamp"))
+    records = journal.execute(Wait(90 * MINUTE))
+    (out,) = [r for r in records if r.event.kind == "light.out"]
+    assert out.at == 65 * MINUTE
+
+
+def test_ex_light_1_the_turn_boundary_reading_is_a_ruleset_option(
+    make_journal: MakeJournal,
+) -> None:
+    """EX-LIGHT-1 read the other way (``light.burns_down = "at_turn_ends"``): a light loses
+    a turn at each of the site's turn boundaries, so a torch lit at 08:05 is out at 08:30."""
+    data = preset("ex").model_dump(mode="json")
+    data["light"]["burns_down"] = "at_turn_ends"
+    party = make_journal("ex").state.party
+    journal = Journal.start("turns", Ruleset.model_validate(data), party, 1)
+    journal.execute(Wait(5 * MINUTE))
+    journal.execute(Light("torch"))
+    records = journal.execute(Wait(40 * MINUTE))
+    (out,) = [r for r in records if r.event.kind == "light.out"]
+    assert out.at == 30 * MINUTE

@@ -65,6 +65,19 @@ class LightRules(Rules):
         "turns", description="TP-ENC-2: under the overloaded die light lasts until face 4."
     )
     warn_turns_left: Whole = Field(1, ge=0, description="Warn on the last turn of light.")
+    burns_down: Literal["from_lighting", "at_turn_ends"] = Field(
+        "from_lighting",
+        # a ruleset is embedded in its campaign's journal: journals written before it stay
+        # identical
+        exclude_if=lambda reading: reading == "from_lighting",
+        description=(
+            "EX-LIGHT-1/2, a light lit mid-turn: 'from_lighting', it lasts its turns in full "
+            "from when it was lit (a torch lit at 08:05 is out at 08:35); 'at_turn_ends', it "
+            "loses a turn at each of the site's turn boundaries (out at 08:30). Read by "
+            "nothing under burns = 'waning_face' (TP-ENC-2: a light has no turns), so a "
+            "ruleset extending ex may switch burns and keep it."
+        ),
+    )
 
     @model_validator(mode="after")
     def _turns_only_when_counted(self) -> LightRules:
