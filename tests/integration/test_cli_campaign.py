@@ -180,3 +180,16 @@ def test_human_output_renders(db: str, party: str, tk: Tk) -> None:
         result = runner.invoke(app, [*args, "--db", db])
         assert result.exit_code == 0, result.output
     assert "Aldo" in runner.invoke(app, ["status", "--db", db]).stdout
+
+
+def test_pg_mov_2_a_party_file_with_3001_coins_is_refused(shell, tmp_path: Path) -> None:
+    """PG-MOV-2, "at most 3000 coins": `new --party` with a character carrying 3,001 is one
+    error naming the file, the key and the limit, and no campaign is made."""
+    path = tmp_path / "rich.toml"
+    path.write_text('[[characters]]\nname = "Aldo"\nhp = 8\ncoins = 3001\n', encoding="utf-8")
+    db = str(tmp_path / "t.db")
+    said = shell("new", "Keep", "--ruleset", "pg", "--party", str(path), "--db", db)
+    assert said.code != 0 and said.out == ""
+    assert f"{path}: characters[0].coins: 3001 coins, more than the 3000" in said.err
+    assert len(said.err.strip().splitlines()) == 1
+    assert shell("campaigns", "--db", db, "--json").out.count("Keep") == 0

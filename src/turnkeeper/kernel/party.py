@@ -26,7 +26,7 @@ from turnkeeper.files import (
     unknown_key,
 )
 from turnkeeper.frozen import Frozen
-from turnkeeper.rules.schema import Ruleset
+from turnkeeper.rules.schema import ActionRules, Ruleset
 
 
 class PartyFileError(TurnkeeperError):
@@ -257,6 +257,19 @@ def parse_party(text: str, source: str = "party file", ruleset: Ruleset | None =
     # Checked here, on the way in, not by the model: a journal's party is read back as stored.
     for index, character in enumerate(party.characters):
         check_name(character.name, f"{source}: characters[{index}].name", PartyFileError)
+    # PG-MOV-2: more coins than the ruleset's limit (the text's 3000) cannot be carried at all
+    limit: int = (
+        ActionRules.model_fields["max_coins"].default
+        if ruleset is None
+        else ruleset.actions.max_coins
+    )
+    for index, character in enumerate(party.characters):
+        if character.coins > limit:
+            raise PartyFileError(
+                f"{source}: characters[{index}].coins: {character.coins} coins, more than the "
+                f"{limit} a character can carry (PG-MOV-2, the ruleset's actions.max_coins); "
+                "see docs/party.md"
+            )
     if ruleset is not None:
         for index, character in enumerate(party.characters):
             unknown = sorted(set(character.stats) - set(ruleset.stats))

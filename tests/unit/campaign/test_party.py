@@ -74,3 +74,31 @@ def test_pg_atk_2_a_character_carries_a_hit_bonus_into_the_fight() -> None:
     bonus = attack_bonus(aldo, pg, ranged=False, second_wind=False)
     assert (aldo.attack_bonus, bonus) == (1, 3)
     assert hits(TypedDice([11]).die(20) + bonus, 14, pg)
+
+
+def test_pg_mov_2_a_character_carries_at_most_3000_coins() -> None:
+    """PG-MOV-2, "a character can carry at most 3000 coins": a party file giving one 3,001
+    is refused, one error naming the file, the key and the limit; 3,000 is carried."""
+    text = '[[characters]]\nname = "Aldo"\nhp = 8\ncoins = {}\n'
+    assert parse_party(text.format(3000), "party.toml", preset("pg")).characters[0].coins == 3000
+    with pytest.raises(PartyFileError) as refused:
+        parse_party(text.format(3001), "party.toml", preset("pg"))
+    assert str(refused.value) == (
+        "party.toml: characters[0].coins: 3001 coins, more than the 3000 a character can "
+        "carry (PG-MOV-2, the ruleset's actions.max_coins); see docs/party.md"
+    )
+
+
+def test_pg_mov_2_the_limit_is_the_rulesets_number() -> None:
+    """PG-MOV-2: a ruleset that lets a character carry 500 coins refuses 501."""
+    rules = preset("pg")
+    rules = rules.model_copy(
+        update={"actions": rules.actions.model_copy(update={"max_coins": 500})}
+    )
+    text = '[[characters]]\nname = "Aldo"\nhp = 8\ncoins = 501\n'
+    with pytest.raises(
+        PartyFileError, match=r"characters\[0\]\.coins: 501 coins, more than the 500"
+    ):
+        parse_party(text, "party.toml", rules)
+    with pytest.raises(PartyFileError, match="more than the 3000"):  # no ruleset: the text's
+        parse_party(text.replace("501", "3001"), "party.toml")
