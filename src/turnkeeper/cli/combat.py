@@ -38,6 +38,7 @@ from turnkeeper.procedures.combat.round import (
     EndCombat,
     Pin,
     Resolve,
+    Surrender,
     Save,
 )
 from turnkeeper.procedures.surprise import Meeting
@@ -371,6 +372,21 @@ def pin(
     run(db, campaign, Pin(name, place), as_json)
 
 
+@combat_app.command("surrender")
+def surrender(
+    names: list[str] = typer.Argument(..., metavar="NAME...", help="Who yields."),
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Combatants yield: out of the fight, neither acting nor a target; when their side has
+    nobody left fighting, the fight is over, and a party that overcame them wins [PG-CBT-1].
+
+    Example: `turnkeeper combat surrender "Goblin 1" "Goblin 2"`.
+    """
+    run(db, campaign, Surrender(tuple(names)), as_json)
+
+
 @combat_app.command("end")
 def end(
     winner: str | None = typer.Option(
@@ -381,7 +397,8 @@ def end(
     dice: str | None = DiceOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """End the fight: treasure, hit points back to the party, a rest due [PG-TRE-1, EX-REST-2].
+    """End the fight by hand (a parley, a flight): treasure, a rest due [PG-TRE-1,
+    EX-REST-2]. A fight whose side has nobody left fighting ends by itself [PG-CBT-1].
 
     Example: `turnkeeper combat end --winner party`.
     """

@@ -48,10 +48,13 @@ class Condition(StrEnum):
     SURPRISED = "surprised"
     WEARIED = "wearied"
     FLED = "fled"
+    SURRENDERED = "surrendered"
 
 
 #: Conditions that take a combatant out of the fight.
-OUT_OF_FIGHT = frozenset({Condition.UNCONSCIOUS, Condition.DEAD, Condition.FLED})
+OUT_OF_FIGHT = frozenset(
+    {Condition.UNCONSCIOUS, Condition.DEAD, Condition.FLED, Condition.SURRENDERED}
+)
 
 
 def other_side(side: Side) -> Side:
@@ -100,7 +103,7 @@ class Combatant(Frozen):
 
     @property
     def standing(self) -> bool:
-        """Still in the fight: not unconscious, dead or fled."""
+        """Still in the fight: not unconscious, dead, fled or surrendered."""
         return not (self.conditions & OUT_OF_FIGHT)
 
     def stat(self, name: str) -> int:

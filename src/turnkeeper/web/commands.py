@@ -68,6 +68,7 @@ from turnkeeper.procedures.combat import (
     Resolve,
     Save,
     StartFight,
+    Surrender,
 )
 from turnkeeper.procedures.combat.actions import parse_action
 from turnkeeper.procedures.combat.roster import parse_monster
@@ -796,6 +797,17 @@ class CombatResolveBody(_Verb, title="Resolve the round"):
 
     def command(self, state: CampaignState) -> Command:
         return Resolve()
+
+
+class CombatSurrenderBody(_Verb, title="Surrender"):
+    """Combatants yield: out of the fight; a side with nobody left fighting loses [PG-CBT-1]."""
+
+    where = Place.FIGHT
+    verb: Literal["combat_surrender"]
+    names: Names = Field(min_length=1, description="Who yields, comma-separated.")
+
+    def command(self, state: CampaignState) -> Command:
+        return Surrender(tuple(self.names))
 
 
 class CombatAttackBody(_Verb, title="Attack"):

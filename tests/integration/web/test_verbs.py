@@ -43,6 +43,7 @@ from turnkeeper.procedures.combat import (
     Resolve,
     Save,
     StartFight,
+    Surrender,
 )
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
 from turnkeeper.procedures.scenes import (
@@ -113,6 +114,7 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     "combat_check": ({"actor": "Aldo", "stat": "STR", "defence": 12}, Check),
     "combat_save": ({"name": "Goblin 1"}, Save),
     "combat_announce_done": ({"side": "foes"}, AnnounceDone),
+    "combat_surrender": ({"names": ["Goblin 1"]}, Surrender),
     "combat_end": ({"winner": "party"}, EndCombat),
     "scene_open": ({"kind": "combat", "players": "freya,ulfarmi"}, OpenScene),
     "scene_spotlight": ({"votes": {"freya": "ulfarmi"}}, TakeSpotlight),

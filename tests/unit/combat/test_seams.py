@@ -27,6 +27,7 @@ from turnkeeper.procedures.combat import (
     Resolve,
     Side,
     StartFight,
+    Surrender,
 )
 from turnkeeper.procedures.dungeon import EnterSite, Turn
 from turnkeeper.rules import preset
@@ -213,3 +214,20 @@ def test_pg_hp_1_a_party_with_nobody_able_starts_no_fight_without_allies() -> No
     hireling = Combatant(name="Hireling", side=Side.PARTY, hp=4, max_hp=4, ac=11, hd=1)
     journal.execute(StartFight(foes=(_foe("Orc"),), allies=(hireling,), surprised=frozenset()))
     assert journal.state.fight_running
+
+
+def test_pg_cbt_1_foes_who_all_yield_end_the_fight_won_by_the_party() -> None:
+    """PG-CBT-1: the chief falls and the goblins, outwitted, yield: with nobody left
+    fighting on their side the combat is resolved, the party the winner; one who yielded
+    is no target and cannot yield twice."""
+    journal = _keep()
+    _fight(journal, _foe("Goblin 1"), _foe("Goblin 2"), _foe("Chief", hp=1))
+    journal.execute(Surrender(("Goblin 1",)))
+    _refused(journal, Surrender(("Goblin 1",)), "already out of the fight")
+    journal.execute(BeginRound(), TypedDice([5, 2]))
+    _refused(journal, Attack("Ann", "Goblin 1"), "Goblin 1 is surrendered, out of the fight")
+    journal.execute(Damage("Chief", 1))
+    kinds = [r.event.kind for r in journal.execute(Surrender(("Goblin 2",)))]
+    assert kinds[:3] == ["combat.surrendered", "combat.resolved", "combat.ended"]
+    ended = next(r.event for r in journal.records if r.event.kind == "combat.ended")
+    assert ended.describe().startswith("combat over: party wins")

@@ -30,6 +30,7 @@ __all__ = [
     "Moved",
     "OpposedSave",
     "SaveRolled",
+    "Surrendered",
 ]
 
 
@@ -331,8 +332,23 @@ class ActionTaken(CombatEvent):
         return f"{self.actor}: {self.text}"
 
 
+class Surrendered(CombatEvent):
+    """Combatants yield: out of the fight, neither acting nor a target (PG-CBT-1: when a
+    side has nobody left fighting, the combat is resolved)."""
+
+    kind: ClassVar[str] = "combat.surrendered"
+    names: tuple[str, ...]
+
+    def apply_combat(self, state: CombatState) -> CombatState:
+        return state.with_conditions(self.names, add=[Condition.SURRENDERED])
+
+    def describe(self) -> str:
+        return f"{', '.join(self.names)} {'yields' if len(self.names) == 1 else 'yield'}"
+
+
 #: The events of this procedure, for the command table's registry.
 EVENTS: tuple[type[Event], ...] = (
+    Surrendered,
     Damaged,
     Healed,
     Declared,

@@ -52,6 +52,7 @@ from turnkeeper.procedures.combat.outcomes import (
     Damaged,
     Declared,
     Moved,
+    Surrendered,
 )
 from turnkeeper.procedures.surprise import SurpriseSituation
 from turnkeeper.rules.schema import Ruleset
@@ -70,6 +71,7 @@ __all__ = [
     "Resolve",
     "Save",
     "StartCombat",
+    "Surrender",
     "able",
     "decide_combat",
     "execute",
@@ -172,6 +174,14 @@ class Pin:
 
 
 @dataclass(frozen=True)
+class Surrender:
+    """Combatants yield (a parley, a rout): out of the fight, and when their side has nobody
+    left fighting, the fight is over (PG-CBT-1)."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class EndCombat:
     """End the fight; the winner is worked out when one side is down."""
 
@@ -188,6 +198,7 @@ CombatCommand = (
     | Check
     | AnnounceDone
     | Pin
+    | Surrender
     | EndCombat
 )
 
@@ -373,6 +384,14 @@ def _decide(
                 rolls=(thrown,),
             )
         ]
+    if isinstance(command, Surrender):
+        if not command.names:
+            raise IllegalCommandError("name who yields: `combat surrender NAME...`")
+        yielding = [state.get(name) for name in command.names]
+        out = [c.name for c in yielding if not c.standing]
+        if out:
+            raise IllegalCommandError(f"{', '.join(out)}: already out of the fight")
+        return [Surrendered(names=tuple(dict.fromkeys(c.name for c in yielding)))]
     if isinstance(command, Pin):
         name = state.get(command.name).name
         if command.place < 1:
