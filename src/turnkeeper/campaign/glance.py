@@ -23,6 +23,7 @@ from typing import Any
 
 from turnkeeper.kernel.combat_state import Phase
 from turnkeeper.kernel.state import CampaignState
+from turnkeeper.words import words
 
 Row = list[Any]
 """``[label, [[text, tone], ...]]``: one line of the status panel."""
@@ -60,11 +61,11 @@ def status_rows(state: CampaignState) -> list[Row]:
             if turns is None
             else f"{turns} turn{'' if turns == 1 else 's'} left"
         )
-        rows.append(_row("light", f"{light.source}, {light.radius_ft} ft, {left}"))
+        rows.append(_row("light", f"{words(light.source)}, {light.radius_ft} ft, {left}"))
     if state.rest.due_at is not None:
         rows.append(["rest", [["due", "warn"], [f" ({state.rest.due_reason})", ""]]])
-    supplies = [f"{item} {count}" for item, count in state.supplies.counted.items()]
-    supplies += [f"{item} d{sides}" for item, sides in state.supplies.dice.items()]
+    supplies = [f"{words(item)} {count}" for item, count in state.supplies.counted.items()]
+    supplies += [f"{words(item)} d{sides}" for item, sides in state.supplies.dice.items()]
     rows.append(_row("supplies", ", ".join(supplies) or "none"))
     countdowns = [f"{c.name} {c.left}/{c.length}" for c in state.countdowns]
     rows.append(_row("countdowns", ", ".join(countdowns) or "none"))
@@ -114,12 +115,12 @@ def _whereabouts(state: CampaignState) -> list[tuple[str, str]]:
             rows.append(("encounter", f"{visit.encounter.creature}, {what}"))
     if state.wilderness is not None:
         wild = state.wilderness
-        weather = ", ".join(sorted(set(wild.weather.values()))) or "clear"
+        weather = ", ".join(words(w) for w in sorted(set(wild.weather.values()))) or "clear"
         rows.append(("hex", f"{wild.position.label}, {wild.tp_spent} TP spent today, {weather}"))
     if state.fight_running:
         rows.append(("fight", fight_line(state)))
     if state.scenes.scene is not None:
-        rows.append(("scene", state.scenes.scene.kind.value))
+        rows.append(("scene", words(state.scenes.scene.kind)))
     return rows
 
 

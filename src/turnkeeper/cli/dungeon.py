@@ -25,7 +25,7 @@ from turnkeeper.procedures.dungeon import (
     Turn,
     movement_mode,
 )
-from turnkeeper.world.sites import load_site
+from turnkeeper.world.sites import PendingEncounter, load_site
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -246,4 +246,5 @@ def _render_site(data: dict[str, Any], player: bool) -> None:
     if not notes:
         console().print("  (no notes)")
     if not player and where.get("encounter"):
-        say(("encounter under way:", "bold red"), f" {where['encounter']}")
+        pending = PendingEncounter.model_validate(where["encounter"])
+        say(("encounter under way:", "bold red"), f" {pending.told()}")

@@ -393,6 +393,25 @@ class PendingEncounter(_Model):
     concealed: bool = False
     turn: int = 0
 
+    def told(self) -> str:
+        """The encounter in words: how many of what, how far, their mood and who is
+        surprised.
+
+        >>> PendingEncounter(creature="giant leech", number=1, distance_ft=60).told()
+        '1 giant leech at 60 ft; no one is surprised'
+        """
+        mood = f", {self.reaction}" if self.reaction else ""
+        if self.reaction_modifier:
+            mood += f" (reaction {self.reaction_modifier:+d} (EX-SUR-5))"
+        who = {"party": "the foes are surprised", "opposition": "the party is surprised"}
+        surprise = who.get(self.free_round or "", "no one is surprised")
+        if self.party_surprised and self.foes_surprised:
+            surprise = "both sides are surprised"
+        elif self.surprised_members and not self.party_surprised:  # EX-SUR-4: any who lose
+            names = [*self.surprised_members, *(["the foes"] if self.foes_surprised else [])]
+            surprise = f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} surprised"
+        return f"{self.number} {self.creature} at {self.distance_ft} ft{mood}; {surprise}"
+
 
 class MapNote(_Model):
     """A note on the party's own map (EX-MAP-2): what the mapper recorded, right or wrong.

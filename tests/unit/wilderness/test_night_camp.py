@@ -26,7 +26,7 @@ def test_tp_wenc_1_a_wait_through_the_night_rolls_the_camp_die_at_midnight(
     records = journal.execute(Wait(24 * HOUR), TypedDice([FREE]))
     rolled = camp_rolls(records)
     assert [r.at for r in rolled] == [16 * HOUR]  # midnight, once
-    assert rolled[0].event.describe() == "wilderness die, camp (night_camp): 5 Free turn"
+    assert rolled[0].event.describe() == "wilderness die, camp (night camp): 5 Free turn"
 
 
 def test_tp_wenc_2_three_nights_waited_roll_three_times(start: Any, tp_rules: Any) -> None:

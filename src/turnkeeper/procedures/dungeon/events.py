@@ -231,21 +231,10 @@ class EncounterRolled(Event):
         return _with_visit(state, encounter=self.encounter)
 
     def describe(self) -> str:
-        e = self.encounter
-        mood = f", {e.reaction}" if e.reaction else ""
-        if e.reaction_modifier:
-            mood += f" (reaction {e.reaction_modifier:+d} (EX-SUR-5))"
-        who = {"party": "the foes are surprised", "opposition": "the party is surprised"}
-        surprise = who.get(e.free_round or "", "no one is surprised")
-        if e.party_surprised and e.foes_surprised:
-            surprise = "both sides are surprised"
-        elif e.surprised_members and not e.party_surprised:  # EX-SUR-4: any who lose
-            names = [*e.surprised_members, *(["the foes"] if e.foes_surprised else [])]
-            surprise = f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} surprised"
-        hid = "; the party hides" if e.concealed else ""
+        hid = "; the party hides" if self.encounter.concealed else ""
         return (
-            f"encounter: {e.number} {e.creature} at {e.distance_ft} ft{mood}; "
-            f"{surprise} ({self.surprise_rule}: {self.surprise_reason}){hid}"
+            f"encounter: {self.encounter.told()} "
+            f"({self.surprise_rule}: {self.surprise_reason}){hid}"
         )
 
 

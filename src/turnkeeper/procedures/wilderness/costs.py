@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 from turnkeeper.errors import IllegalCommandError, NotFoundError
 from turnkeeper.kernel.wilderness_state import DEFAULT_REGION
 from turnkeeper.rules.schema import Ruleset, Vessel
+from turnkeeper.words import did_you_mean, key_of, listed, unknown
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import HexMap, Road, Terrain
 from turnkeeper.world.route import Route, plan_route
@@ -55,10 +56,10 @@ def vessel(rules: Ruleset, name: str | None) -> Vessel | None:
     """The ruleset's vessel called ``name`` (TP-WIL-9), or None when on foot or mounted."""
     if name is None:
         return None
-    found = rules.travel.vessels.get(name)
+    known = sorted(rules.travel.vessels)
+    found = rules.travel.vessels.get(key_of(name, known))
     if found is None:
-        known = ", ".join(sorted(rules.travel.vessels)) or "none"
-        raise NotFoundError(f"no vessel {name!r} in ruleset {rules.name!r} (vessels: {known})")
+        raise NotFoundError(unknown("vessel", name, known, listing=True))
     return found
 
 
@@ -75,39 +76,53 @@ def max_movement_points(rules: Ruleset, vessel_name: str | None = None) -> int:
 
 def terrain_multiplier(rules: Ruleset, terrain: str | Terrain) -> Fraction:
     """TP-WIL-4: the multiplier of a terrain (a map terrain or a ruleset key such as woods)."""
-    key = terrain.key if isinstance(terrain, Terrain) else terrain
     table = rules.travel.terrain
+    names = {t.key: t for t in Terrain}
+    known = sorted(set(table) | set(names) | set(TERRAIN_KIN))
+    key = terrain.key if isinstance(terrain, Terrain) else key_of(terrain, known)
     if key in table:
         return table[key]
     if TERRAIN_KIN.get(key) in table:
         return table[TERRAIN_KIN[key]]
-    names = {t.key: t for t in Terrain}
     if key in names:
         return SEED_TERRAIN_MULTIPLIERS[names[key]]
-    known = ", ".join(sorted(set(table) | set(names)))
-    raise NotFoundError(f"no terrain {key!r}: expected one of {known}")
+    raise NotFoundError(unknown("terrain", key, known, listing=True))
 
 
 def road_multiplier(rules: Ruleset, road: str | Road) -> Fraction:
     """TP-WIL-4: well-maintained road x2, trail x1.5, none x1."""
-    key = road.key if isinstance(road, Road) else road
+    known = ["none", *sorted(rules.travel.roads)]
+    key = road.key if isinstance(road, Road) else key_of(road, known)
     if key == "none":
         return Fraction(1)
     if key not in rules.travel.roads:
-        known = ", ".join(["none", *sorted(rules.travel.roads)])
-        raise NotFoundError(f"no road {key!r}: expected one of {known}")
+        raise NotFoundError(unknown("road", key, known, listing=True))
     return rules.travel.roads[key]
 
 
 def weather_multiplier(rules: Ruleset, weather: str) -> Fraction:
     """TP-WIL-4: rain x1/2, light snow x1/2, heavy snow x1/4; clear x1."""
     table = rules.travel.weather
+    weather = weather_key(rules, weather)
     if weather not in table:
         if weather == "clear":
             return Fraction(1)
-        known = ", ".join(sorted(table)) or "clear"
-        raise NotFoundError(f"no weather {weather!r} in ruleset {rules.name!r}: expected {known}")
+        known = sorted(table) or ["clear"]
+        raise NotFoundError(
+            f"no weather {weather!r} in ruleset {rules.name!r}{did_you_mean(weather, known)}"
+            f" (expected {listed(known)})"
+        )
     return table[weather]
+
+
+def weather_key(rules: Ruleset, weather: str) -> str:
+    """The ruleset's key of a weather given as words or as its key (``heavy snow``).
+
+    >>> from turnkeeper.rules import preset
+    >>> weather_key(preset("tp"), "Heavy snow")
+    'heavy_snow'
+    """
+    return key_of(weather, ["clear", *rules.travel.weather])
 
 
 #: TP-WIL-3: a party of more than 50 is also one of more than 20 (x1/4 in all).
@@ -123,7 +138,7 @@ def party_multipliers(rules: Ruleset, party: Iterable[str]) -> list[Fraction]:
     >>> party_multipliers(preset("tp"), ["over_50"])
     [Fraction(1, 2), Fraction(1, 2)]
     """
-    named = list(dict.fromkeys(party))
+    named = list(dict.fromkeys(key_of(p, rules.travel.party) for p in party))
     for condition in list(named):
         for implied in IMPLIED_CONDITIONS.get(condition, ()):
             if implied in rules.travel.party and implied not in named:
@@ -131,8 +146,8 @@ def party_multipliers(rules: Ruleset, party: Iterable[str]) -> list[Fraction]:
     out = []
     for condition in named:
         if condition not in rules.travel.party:
-            known = ", ".join(sorted(rules.travel.party)) or "none"
-            raise NotFoundError(f"no party condition {condition!r}: expected some of {known}")
+            known = sorted(rules.travel.party)
+            raise NotFoundError(unknown("party condition", condition, known, listing=True))
         out.append(rules.travel.party[condition])
     return out
 

@@ -20,6 +20,7 @@ from turnkeeper.kernel.wilderness_state import (
     WildernessState,
     hexmap_of,
 )
+from turnkeeper.words import words
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import MapFile
 
@@ -154,7 +155,7 @@ class WildernessDieRolled(Event):
         return with_wilderness(state, wild)
 
     def describe(self) -> str:
-        where = f" ({self.milieu})" if self.milieu else ""
+        where = f" ({words(self.milieu)})" if self.milieu else ""
         return f"wilderness die, {self.moment}{where}: {self.face} {self.label}"
 
 

@@ -74,6 +74,7 @@ from turnkeeper.procedures.wilderness.events import (
 from turnkeeper.procedures.wilderness.lost import cost_here, lost_check
 from turnkeeper.procedures.wilderness.reveal import RevealOnMap, reveal_on_map
 from turnkeeper.procedures.wilderness.weather import roll_weather, set_weather
+from turnkeeper.words import key_of, unknown
 from turnkeeper.world.hexes import Direction, Hex
 from turnkeeper.world.mapfile import MapFile
 
@@ -162,18 +163,27 @@ def resolve_target(wild: WildernessState, target: str) -> tuple[Hex, bool]:
 
 def _conditions(draft: Draft, command: Travel) -> None:
     wild = _wild(draft)
-    party = wild.party if command.party is None else command.party
-    chosen = wild.vessel if command.vessel is None else (command.vessel or None)
-    milieu = wild.milieu if command.milieu is None else (command.milieu or None)
+    rules = draft.state.ruleset
+    die = rules.dice.get(rules.wilderness.die)
+    milieus = sorted(die.milieus) if die else []
+    # each name as words or as its key, kept as its key
+    party = (
+        wild.party
+        if command.party is None
+        else tuple(key_of(p, rules.travel.party) for p in command.party)
+    )
+    chosen = (
+        wild.vessel
+        if command.vessel is None
+        else (key_of(command.vessel, rules.travel.vessels) or None)
+    )
+    milieu = wild.milieu if command.milieu is None else (key_of(command.milieu, milieus) or None)
     if (party, chosen, milieu) == (wild.party, wild.vessel, wild.milieu):
         return
-    rules = draft.state.ruleset
     vessel(rules, chosen)
     hex_cost_for(rules, "plains", party=party)  # an unknown party condition is one clear error
-    die = rules.dice.get(rules.wilderness.die)
-    if milieu is not None and (die is None or milieu not in die.milieus):
-        known = ", ".join(sorted(die.milieus)) if die else "none"
-        raise NotFoundError(f"no milieu {milieu!r} on the wilderness die (milieus: {known})")
+    if milieu is not None and milieu not in milieus:
+        raise NotFoundError(unknown("milieu on the wilderness die", milieu, milieus, listing=True))
     draft.add(ConditionsSet(party=tuple(party), vessel=chosen, milieu=milieu))
 
 

@@ -21,7 +21,7 @@ from turnkeeper.dice import DiceSource
 from turnkeeper.errors import NotFoundError, RulesetError
 from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Visibility
 from turnkeeper.kernel.state import CampaignState, wilderness_of, with_wilderness
-from turnkeeper.procedures.wilderness.costs import weather_multiplier
+from turnkeeper.procedures.wilderness.costs import weather_key, weather_multiplier
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.tables import roll_ranged
 from turnkeeper.world.hexes import Hex
@@ -88,6 +88,7 @@ def roll_weather(state: CampaignState, dice: DiceSource) -> list[Event]:
 def set_weather(state: CampaignState, weather: str, region: str | None = None) -> list[Event]:
     """The referee sets the weather of a region (the party's by default)."""
     wild = wilderness_of(state)
+    weather = weather_key(state.ruleset, weather)
     weather_multiplier(state.ruleset, weather)
     regions = {wild.region_of(wild.position), *wild.hexmap.regions.values()}
     chosen = region if region is not None else wild.region_of(wild.position)

@@ -1,0 +1,88 @@
+"""Words for people, both ways: a rule's key shown as words and read back from them, and the
+near name offered when a name is refused.
+
+The rules name things by keys (``heavy_snow``, ``deep_forest``, ``night_camp``); people see
+words (``heavy snow``) and may type either. JSON keeps the key. Every adapter and every
+procedure that reads a name from a person or shows one goes through here, so no verb has its
+own copy.
+
+>>> words("heavy_snow"), key_of("Heavy Snow", ["clear", "heavy_snow"])
+('heavy snow', 'heavy_snow')
+>>> key_of("deep-forest", ["forest", "deep_forest"]), key_of("fog", ["clear"])
+('deep_forest', 'fog')
+>>> unknown("supply", "arows", ["arrows", "rations"])
+"no supply 'arows'; did you mean arrows?"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from difflib import get_close_matches
+
+
+def words(key: object) -> str:
+    """A key as people read it: ``heavy_snow`` is ``heavy snow`` (an enum by its value)."""
+    text = str(getattr(key, "value", key))
+    return text.replace("_", " ")
+
+
+def listed(keys: Iterable[object]) -> str:
+    """Keys as words, comma-separated, for a list of choices in a message.
+
+    >>> listed(["clear", "heavy_snow"])
+    'clear, heavy snow'
+    """
+    return ", ".join(words(k) for k in keys)
+
+
+def _folded(text: str) -> str:
+    return "_".join(text.replace("-", " ").replace("_", " ").casefold().split())
+
+
+def key_of(text: str, choices: Iterable[str]) -> str:
+    """The key among ``choices`` that ``text`` names, as words or as the key (case, spaces,
+    hyphens and underscores alike); ``text`` unchanged when it names none, for the caller's
+    own refusal (with :func:`unknown`)."""
+    if not isinstance(text, str):
+        return text
+    keys = list(choices)
+    if text in keys:
+        return text
+    wanted = _folded(text)
+    return next((k for k in keys if _folded(k) == wanted), text)
+
+
+def near(text: str, names: Iterable[str]) -> str | None:
+    """The name among ``names`` closest to ``text``, if one is close (a misspelling); as
+    words when the names are keys.
+
+    >>> near("Aldp", ["Aldo", "Bea"]), near("zz", ["Aldo"])
+    ('Aldo', None)
+    """
+    known = {_folded(n): n for n in names}
+    found = get_close_matches(_folded(text), list(known), n=1, cutoff=0.6)
+    return words(known[found[0]]) if found else None
+
+
+def did_you_mean(text: str, names: Iterable[str]) -> str:
+    """``"; did you mean X?"`` for the near name of :func:`near`, or ``""``.
+
+    >>> did_you_mean("arows", ["arrows"]), did_you_mean("x", [])
+    ('; did you mean arrows?', '')
+    """
+    found = near(text, names)
+    return f"; did you mean {found}?" if found else ""
+
+
+def unknown(what: str, text: str, names: Iterable[str], *, listing: bool = False) -> str:
+    """The message refusing ``text`` as a ``what``: the near name, and with ``listing`` the
+    names there are (as words).
+
+    >>> unknown("weather", "hevy snow", ["clear", "heavy_snow"], listing=True)
+    "no weather 'hevy snow'; did you mean heavy snow? (expected clear, heavy snow)"
+    """
+    keys = list(names)
+    message = f"no {what} {text!r}{did_you_mean(text, keys)}"
+    if listing:
+        message += f" (expected {listed(keys) or 'none'})"
+    return message

@@ -1,0 +1,110 @@
+"""Words for people, both ways (issue 24, item 4): a rule's names are shown as words and
+accepted as words or keys; a refused name gets the near one; help pages show plain
+metavars."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from tests.integration.conftest import Shell
+
+SITE = Path(__file__).parents[2] / "src" / "turnkeeper" / "examples" / "site.toml"
+MAP = 'name = "Vale"\nwidth = 4\nheight = 4\nterrain = ["pphp", "pfpp", "pppM", "pppp"]\n'
+PARTY = """
+[[characters]]
+name = "Aldo"
+hp = 8
+[[characters]]
+name = "Bea"
+hp = 6
+[supplies]
+arrows = 20
+"""
+
+#: A rule's key in snake_case (heavy_snow, night_camp), or a Python repr of a dict or a list.
+SNAKE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+REPR = re.compile(r"\{'|': |\['|\bNone\b|\bTrue\b|\bFalse\b")
+
+
+def _ok(shell: Shell, *args: str) -> str:
+    said = shell(*args)
+    assert said.code == 0, said.err
+    return said.out
+
+
+@pytest.fixture
+def snowbound(tmp_path: Path, shell: Shell) -> str:
+    """A campaign in heavy snow that made a night camp and has an encounter pending."""
+    db = str(tmp_path / "t.db")
+    (tmp_path / "vale.toml").write_text(MAP, encoding="utf-8")
+    (tmp_path / "party.toml").write_text(PARTY, encoding="utf-8")
+    _ok(
+        shell,
+        "new",
+        "Keep",
+        "--ruleset",
+        "tp",
+        "--seed",
+        "3",
+        "--db",
+        db,
+        "--party",
+        str(tmp_path / "party.toml"),
+    )
+    _ok(shell, "map", "load", str(tmp_path / "vale.toml"), "--at", "0000", "--db", db)
+    _ok(shell, "weather", "--set", "heavy_snow", "--db", db)
+    _ok(shell, "camp", "--db", db, "--dice", "5,5")
+    _ok(shell, "site", "enter", str(SITE), "--db", db)
+    for _ in range(8):
+        data = json.loads(_ok(shell, "turn", "--db", db, "--json"))
+        if "dungeon.encounter" in [r["kind"] for r in data["records"]]:
+            break
+    else:
+        pytest.fail("no encounter in 8 turns")
+    return db
+
+
+def test_status_log_and_markdown_show_words_not_keys(snowbound: str, shell: Shell) -> None:
+    db = snowbound
+    status = _ok(shell, "status", "--db", db)
+    assert "heavy snow" in status and "encounter" in status
+    log = _ok(shell, "log", "--db", db)
+    assert "night camp" in " ".join(log.split())
+    site = _ok(shell, "site", "show", "--db", db)
+    assert "encounter under way" in site
+    markdown = _ok(shell, "export", "--format", "markdown", "--db", db)
+    for shown in (status, log, site, markdown):
+        assert not SNAKE.findall(shown), SNAKE.findall(shown)
+        assert not REPR.findall(shown), REPR.findall(shown)
+    # --json keeps the key
+    data = json.loads(_ok(shell, "status", "--db", db, "--json"))
+    assert "heavy_snow" in json.dumps(data)
+
+
+def test_names_are_taken_as_words(snowbound: str, shell: Shell) -> None:
+    db = snowbound
+    assert "heavy snow" in _ok(shell, "weather", "--set", "Heavy snow", "--db", db)
+    data = json.loads(_ok(shell, "weather", "--db", db, "--json"))
+    assert set(data["weather"].values()) == {"heavy_snow"}
+    cost = _ok(shell, "travel", "cost", "--terrain", "deep forest", "--weather", "light snow")
+    assert "deep forest" in cost and "TP per hex" in cost
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("weather", "--set", "hevy snow"), "did you mean heavy snow?"),
+        (("travel", "cost", "--terrain", "deep forst"), "did you mean deep forest?"),
+    ],
+)
+def test_a_misspelt_name_gets_the_near_one(
+    snowbound: str, shell: Shell, args: tuple[str, ...], says: str
+) -> None:
+    said = shell(*args, "--db", snowbound)
+    assert said.code == 2 and says in said.err, said.err
