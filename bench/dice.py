@@ -10,23 +10,35 @@
   like mix. Target: ours / numpy >= 0.25.
 - the exact usage-die lifetime from a d12 (PG-USE-1). Target: < 5 ms. For comparison,
   icepool's generic ``map_and_time`` is timed once in a subprocess (skipped if it takes > 60 s).
+- exact odds (``exact``: the distribution as an icepool die, which ``odds`` then turns into
+  fractions) against icepool computing the same distribution directly (``n @ die``, pools,
+  ``explode``, ``reroll``), both from cold caches each run, the median of many runs taken
+  in turn. Target: ours / icepool <= 1.2 on every expression.
+
+Run one part alone by naming it: ``bench/dice.py exact`` (scalar, sampled, lifetime, exact).
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import textwrap
 import time
 import timeit
+from collections.abc import Callable
 from pathlib import Path
 
+import icepool
 import numpy as np
+from icepool.evaluator.multiset_evaluator_base import MultisetEvaluatorBase
 
-from turnkeeper.dice import SeededDice, parse, usage_lifetime
+import turnkeeper.dice.exact as exact_odds
+from turnkeeper.dice import EXPLODE_DEPTH, SeededDice, parse, usage_lifetime
 from turnkeeper.dice.sampling import sample
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -192,10 +204,79 @@ def lifetime() -> None:
         print("    icepool map_and_time: did not finish within 60 s")
 
 
+d = icepool.d
+#: Each expression with icepool's own way to the same distribution (as
+#: tests/unit/dice/test_exact_against_icepool.py checks, exactly): sums as ``n @ die``, keep
+#: and drop through pools, explosions through ``explode`` (each exploded die a new die of the
+#: pool: ``explode_to_pool``), rerolls through ``reroll``.
+EXACT = (
+    ("1d20+5", lambda: d(20) + 5),
+    ("3d6", lambda: 3 @ d(6)),
+    ("10d10", lambda: 10 @ d(10)),
+    ("8d6", lambda: 8 @ d(6)),
+    ("1d100", lambda: d(100)),
+    ("4d6kh3", lambda: d(6).pool(4).highest(3).sum()),
+    ("2d20kh1", lambda: d(20).highest(2)),
+    ("2d20kl1", lambda: d(20).lowest(2)),
+    ("6d6kl2", lambda: d(6).pool(6).lowest(2).sum()),
+    ("1d6rr1", lambda: d(6).reroll([1], depth="inf")),
+    ("3d6e6", lambda: 3 @ d(6).explode([6], depth=EXPLODE_DEPTH)),
+    ("4d6e6kh3", lambda: d(6).explode_to_pool(4, [6], depth=EXPLODE_DEPTH).highest(3).sum()),
+)
+
+
+def cold() -> None:
+    """Forget what icepool and the exact odds keep between calls (icepool's dice with their
+    partial sums, its evaluators' pools, our cache of trees), so that each run computes, as
+    the first ``odds`` of a process does."""
+    icepool.d.cache_clear()
+    exact_odds._exact.cache_clear()
+    for evaluator in vars(icepool.evaluator).values():
+        if isinstance(evaluator, MultisetEvaluatorBase):
+            evaluator.__dict__.pop("_cache", None)
+
+
+def cold_time(action: Callable[[], object]) -> float:
+    """Seconds one run of ``action`` takes from cold caches (made cold untimed), without
+    the garbage collector, as ``timeit`` runs."""
+    cold()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        action()
+        return time.perf_counter() - start
+    finally:
+        gc.enable()
+
+
+def exact(seconds: float = 0.5, least: int = 7) -> None:
+    print("exact odds (exact(), an icepool die, cold) vs icepool computing it directly")
+    for text, direct in EXACT:
+        expression = parse(text)
+        ours: list[float] = []
+        theirs: list[float] = []
+        # One run of each in turn, so that other load hits both alike: at least ``least``
+        # pairs and some ``seconds`` of icepool's.
+        while len(ours) < least or (sum(theirs) < seconds and len(ours) < 500):
+            theirs.append(cold_time(direct))
+            ours.append(cold_time(lambda e=expression: exact_odds.exact(e)))
+        # The ratio of each pair, run back to back under the same load; their median.
+        ratio = statistics.median(o / t for o, t in zip(ours, theirs, strict=True))
+        mine, its = statistics.median(ours), statistics.median(theirs)
+        report(
+            f"odds {text}",
+            f"{mine * 1e3:,.2f} vs {its * 1e3:,.2f} ms = {ratio:.2f}",
+            ratio <= 1.2,
+            "<= 1.2",
+        )
+
+
+PARTS = {"scalar": scalar, "sampled": sampled, "lifetime": lifetime, "exact": exact}
+
+
 def main() -> None:
-    scalar()
-    sampled()
-    lifetime()
+    for name in sys.argv[1:] or PARTS:
+        PARTS[name]()
     print(f"{sum(results)}/{len(results)} figures pass")
 
 

@@ -7,11 +7,15 @@ Fraction(15869, 1296)
 Fraction(1, 4)
 
 Every sub-expression rolls its own dice, so binary operators are icepool's operators on
-independent dice. A dice term's operations act in written order: while each die's fate is
-its own (reroll, explode or keep by face, minimum, maximum) the term is worked out one die
-at a time; from the first operation that looks at the whole pool (highest, lowest, ``ra``)
-on, the pool itself is weighed, as the sorted values of its dice. Steps too large to weigh
-exactly are refused with one clear error.
+independent dice. A dice term's operations act in written order. Wherever one of icepool's
+own operations means what d20 means, it does the work, so that no expression costs more than
+icepool computing the same distribution directly (``bench/dice.py exact``): sums of like dice
+as ``n @ die``, a keep or drop of the highest or lowest through icepool's pools (after
+exploding dice, its pool of exploded dice), ``Die.explode``, ``Die.reroll``, ``Die.clip``.
+Otherwise, while each die's fate is its own (reroll, explode or keep by face, minimum,
+maximum) the term is worked out one die at a time; from the first operation that looks at
+the whole pool (highest, lowest, ``ra``) on, the pool itself is weighed, as the sorted
+values of its dice. Steps too large to weigh exactly are refused with one clear error.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from turnkeeper.dice.nodes import (
     Step,
     check_count,
     pool_of,
+    steps,
 )
 from turnkeeper.dice.rolling import OPERATORS, lookup, zero_divisor
 from turnkeeper.errors import DiceNotationError
@@ -70,19 +75,26 @@ def _check_cost(what: object, pairs: int, limit: int = MAX_EXACT_PAIRS) -> None:
 
 
 def _sum_of(count: int, single: icepool.Die, what: object) -> icepool.Die:
-    """``count`` independent copies of ``single`` added up, one at a time.
+    """``count`` independent copies of ``single`` added up: icepool's ``count @ single``.
 
-    icepool's ``count @ single`` does the same recursively, one stack frame per die, so a
-    thousand dice overflowed the stack.
+    icepool keeps every partial sum on the die (and ``icepool.d`` keeps its dice), so a
+    second sum of the same die costs nothing.
     """
     if count == 0:
         return _ZERO
+    if count == 1:
+        return single  # ``1 @ single`` would build the same die again
     sides = len(single)
     _check_cost(what, sides * sides * count * (count - 1) // 2)
-    total = single
-    for _ in range(count - 1):
-        total = total + single
-    return total
+    # ``count @ single`` recurses once per die missing from that store, so a thousand dice
+    # overflowed the stack: fill it a stretch at a time, each stretch a short recursion.
+    for partial in range(_SUM_STRETCH, count, _SUM_STRETCH):
+        partial @ single
+    return count @ single
+
+
+#: Dice added in one recursion of ``count @ die`` (see ``_sum_of``), well within the stack.
+_SUM_STRETCH = 200
 
 
 def _die_of(chances: Mapping[Number, Fraction]) -> icepool.Die:
@@ -94,6 +106,13 @@ def _die_of(chances: Mapping[Number, Fraction]) -> icepool.Die:
 def exact_die(node: Node, values: Mapping[str, int]) -> icepool.Die:
     """The exact distribution of a tree, names resolved from ``values`` (before the total
     is cut toward zero: outcomes are floats where ``/`` or decimals make them so)."""
+    if isinstance(node, Dice):
+        # Straight to the steps: ``pool_of`` also writes the breakdown's text, which is a
+        # fair share of the cost of a small expression's odds.
+        count = _count(node, values)
+        if not node.ops:
+            return _sum_of(count, icepool.d(node.sides), node) if count else _ZERO
+        return _exact_dice(node, steps(node.ops), count)
     if isinstance(node, Const):
         return icepool.Die([node.value])
     if isinstance(node, Name):
@@ -105,15 +124,12 @@ def exact_die(node: Node, values: Mapping[str, int]) -> icepool.Die:
         return exact_die(node.operand, values)
     if isinstance(node, BinOp):
         return _exact_binop(node, values)
-    if isinstance(node, Dice) and not node.ops:
-        count = _count(node, values)
-        return _sum_of(count, icepool.d(node.sides), node) if count else _ZERO
     pool = pool_of(node)
     assert pool is not None
     if pool.dice is None:
         members = [exact_die(member, values) for member in pool.members]
         return _weigh_pool(_pool_of_members(members, pool, node), pool.steps, None, node)
-    return _exact_dice(pool, _count(pool.dice, values))
+    return _exact_dice(pool.dice, pool.steps, _count(pool.dice, values))
 
 
 def _exact_binop(node: BinOp, values: Mapping[str, int]) -> icepool.Die:
@@ -140,28 +156,118 @@ def _count(dice: Dice, values: Mapping[str, int]) -> int:
     return check_count(dice, lookup(values, dice.count))
 
 
-def _exact_dice(pool: Pool, count: int) -> icepool.Die:
-    assert pool.dice is not None
-    sides, stages = pool.dice.sides, pool.steps
+def _exact_dice(dice: Dice, stages: tuple[Step, ...], count: int) -> icepool.Die:
+    sides = dice.sides
     if count == 0:
         return _ZERO
-    _check_cost(pool.dice, sides * sides * len(stages))
-    split = next((i for i, step in enumerate(stages) if not step.per_die), len(stages))
-    own, shared = stages[:split], stages[split:]
-    faces = range(1, sides + 1)
+    _check_cost(dice, sides * sides * len(stages))
+    own: tuple[Step, ...]
+    shared: tuple[Step, ...]
+    if len(stages) == 1 and stages[0].per_die:
+        own, shared = stages, ()  # most terms: one step (``1d6rr1``, ``3d6e6``)
+    else:
+        split = next((i for i, step in enumerate(stages) if not step.per_die), len(stages))
+        own, shared = stages[:split], stages[split:]
     if not shared:
         # Each die's fate is its own: add up what each die comes to.
-        one = _OneDie(own, sides, pool.dice)
-        return _sum_of(count, icepool.Die([one.start(face) for face in faces]), pool.dice)
+        return _sum_of(count, _single_die(own, sides, dice), dice)
     keep = _ranked_keep(shared)
     if keep is not None and all(step.kind in ("rr", "ro", "mi", "ma") for step in own):
         # Every die still one value: icepool keeps the highest or lowest of the pool.
-        one = _OneDie(own, sides, pool.dice)
-        single = icepool.Die([one.start(face) for face in faces])
-        return _keep_ranked(single, count, keep, pool.dice)
-    one = _OneDie(own, sides, pool.dice, bags=True)
-    bag = _mix([one.start(face) for face in faces], pool.dice)
-    return _weigh_pool(_pool_of_bags([bag] * count, shared, pool.dice), shared, sides, pool.dice)
+        return _keep_ranked(_single_die(own, sides, dice), count, keep, dice)
+    if keep is not None and len(own) == 1 and own[0].kind == "e":
+        exploded = _keep_exploded(own[0], sides, count, keep, dice)
+        if exploded is not None:
+            return exploded
+    one = _OneDie(own, sides, dice, bags=True)
+    bag = _mix([one.start(face) for face in range(1, sides + 1)], dice)
+    return _weigh_pool(_pool_of_bags([bag] * count, shared, dice), shared, sides, dice)
+
+
+def _single_die(own: tuple[Step, ...], sides: int, what: object) -> icepool.Die:
+    """What one die adds under steps that treat each die alone.
+
+    icepool's own operations where they mean what d20 means: a reroll or reroll once only
+    as the first step (a rerolled die is a fresh die, which icepool's ``reroll`` of an
+    already changed die would not roll), an explosion only as the only step (the dice it
+    adds go through the steps after it one by one), a minimum or maximum anywhere after
+    those. Any other order is worked out die by die (``_OneDie``).
+    """
+    die = icepool.d(sides)
+    rest = own
+    if own and own[0].kind in ("rr", "ro", "e"):
+        first, rest = own[0], own[1:]
+        picked = _faces_picked(first, sides)
+        if first.kind == "e" and not rest:
+            return die.explode(picked, depth=EXPLODE_DEPTH) if picked else die
+        if first.kind == "rr" and picked:
+            # Every face picked never stops and is refused when the text is read.
+            die = die.reroll(picked, depth="inf")
+        elif first.kind == "ro" and 0 < len(picked) < sides:
+            # Rerolling every face once is the same die (icepool would divide by zero).
+            die = die.reroll(picked, depth=1)
+        elif first.kind == "e":
+            rest = own
+    if not rest:
+        return die
+    if all(step.kind in ("mi", "ma") for step in rest):
+        for step in rest:
+            bound = step.selectors[0].value
+            die = die.clip(min_outcome=bound) if step.kind == "mi" else die.clip(max_outcome=bound)
+        return die
+    one = _OneDie(own, sides, what)
+    return _mixed([one.start(face) for face in range(1, sides + 1)])
+
+
+def _faces_picked(step: Step, sides: int) -> list[int]:
+    """The faces of a d``sides`` a step picks by value, as ``step.picks_by_value`` picks
+    them, from the selectors' bounds at once rather than face by face."""
+    picked: set[int] = set()
+    for selector in step.selectors:
+        if selector.select == "":
+            low, high = selector.value, selector.value
+        elif selector.select == "<":
+            low, high = 1, selector.value - 1
+        elif selector.select == ">":
+            low, high = selector.value + 1, sides
+        else:
+            continue  # by rank: not picked by a face's value
+        picked.update(range(max(low, 1), min(high, sides) + 1))
+    return sorted(picked)
+
+
+def _mixed(dice: list[icepool.Die]) -> icepool.Die:
+    """Each of ``dice`` equally likely; plain values are gathered at once, as icepool
+    mixing dice of one outcome each is some ten times slower."""
+    if all(len(die) == 1 for die in dice):
+        return icepool.Die([die.outcomes()[0] for die in dice])
+    return icepool.Die(dice)
+
+
+def _keep_exploded(
+    explode: Step, sides: int, count: int, keep: Step, what: object
+) -> icepool.Die | None:
+    """``NdXeY`` then one keep or drop of the highest or lowest: icepool's pool of exploded
+    dice (each exploded die a new die of the pool, a chain stopping at EXPLODE_DEPTH new
+    dice), or None to weigh it bag by bag."""
+    picked = _faces_picked(explode, sides)
+    if len(picked) != 1:
+        # On several faces icepool's cost grows with the faces too (4d6e>3kh4: 3 s, where
+        # 4d6e6kh4 takes 0.6 s) and no estimate of it is measured yet: these keep the bag
+        # weighing and its limit (1d9e>1kh1 is refused, though icepool takes 0.1 s).
+        return None
+    # Measured: icepool weighs about (dice x chain)^2 pools, a second for 6d6e6kh3; 8d6e6kh3
+    # (3 s) and 9d9e9kh9 are refused at once.
+    _check_cost(what, (count * (EXPLODE_DEPTH + 1)) ** 2 * 10, MAX_BAG_PAIRS)
+    pool = icepool.d(sides).explode_to_pool(count, picked, depth=EXPLODE_DEPTH)
+    (selector,) = keep.selectors
+    n = selector.value
+    if selector.select == "h":
+        kept = pool.highest(n) if keep.kind == "k" else pool.highest(drop=n)
+    else:
+        kept = pool.lowest(n) if keep.kind == "k" else pool.lowest(drop=n)
+    total: icepool.Die = kept.sum()
+    return total
 
 
 def _ranked_keep(stages: tuple[Step, ...]) -> Step | None:
@@ -221,7 +327,7 @@ class _OneDie:
         return _add_bags(a, b, self.what)
 
     def _mix(self, choices: list[Any]) -> Any:
-        return _mix(choices, self.what) if self.bags else icepool.Die(choices)
+        return _mix(choices, self.what) if self.bags else _mixed(choices)
 
     def _after(self, at: int, value: Number) -> Any:
         """What a die now showing ``value`` adds once steps ``at`` onwards have acted."""
@@ -508,7 +614,7 @@ def exact(expression: Expression, values: Mapping[str, int] | None = None) -> ic
 @lru_cache(maxsize=256)
 def _exact(tree: Node, values: tuple[tuple[str, Any], ...]) -> icepool.Die:
     die = exact_die(tree, dict(values))
-    if all(type(outcome) is int for outcome in die.outcomes()):
+    if set(map(type, die.outcomes())) == {int}:
         return die
     # As a roll's total: cut toward zero at the end (d20's int()).
     return die.map(lambda outcome: int(outcome))
