@@ -237,14 +237,36 @@ def parse_toml(text: str, shown: str, error: Error = TurnkeeperError) -> dict[st
 def parse_json(text: str, shown: str, error: Error = TurnkeeperError) -> Any:
     """JSON text as data, its nesting and numbers checked; a broken text is one ``error``."""
     _check_nesting(text, _JSON_TOKENS, shown, error)
+    # The parser flags the numbers that may be out of bounds as it reads them (a whole number
+    # of 19 characters or more, a real that overflowed); only then is the data walked, for
+    # the place to name. Walking every value costs about five times the parse (an import).
+    suspects: list[object] = []
+
+    def whole(digits: str) -> int:
+        if len(digits) > _SAFE_DIGITS:
+            suspects.append(digits)
+        return int(digits)
+
+    def real(digits: str) -> float:
+        value = float(digits)
+        if not math.isfinite(value):
+            suspects.append(digits)
+        return value
+
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant, parse_int=whole, parse_float=real)
     except RecursionError:
         raise _too_deep(shown, error, None) from None
     except ValueError as failure:
         raise _unreadable(shown, "JSON", failure, error) from None
-    _check_values(data, shown, error)
+    if suspects:
+        _check_values(data, shown, error)
     return data
+
+
+_SAFE_DIGITS = len(str(MAX_INT)) - 1
+"""A whole number written in this many characters or fewer (a sign counts) is within
+:data:`MAX_INT` either way."""
 
 
 def _unreadable(shown: str, fmt: str, failure: ValueError, error: Error) -> TurnkeeperError:
@@ -457,17 +479,27 @@ def check_writable(path: str | Path, what: str, error: Error = TurnkeeperError) 
         raise error(f"{file}: not allowed to write the {what} here; choose another place")
 
 
-def write_text(path: str | Path, text: str, what: str, error: Error = TurnkeeperError) -> None:
-    """Write a user's output file (UTF-8); a place that cannot take it is one ``error``."""
-    write_bytes(path, text.encode("utf-8"), what, error)
+def write_text(
+    path: str | Path, text: str | Iterable[str], what: str, error: Error = TurnkeeperError
+) -> None:
+    """Write a user's output file (UTF-8), from one text or its pieces in order; a place that
+    cannot take it is one ``error``."""
+    if isinstance(text, str):
+        write_bytes(path, text.encode("utf-8"), what, error)
+    else:
+        write_bytes(path, (piece.encode("utf-8") for piece in text), what, error)
 
 
-def write_bytes(path: str | Path, data: bytes, what: str, error: Error = TurnkeeperError) -> None:
-    """Write a user's output file; a place that cannot take it is one ``error``.
+def write_bytes(
+    path: str | Path, data: bytes | Iterable[bytes], what: str, error: Error = TurnkeeperError
+) -> None:
+    """Write a user's output file, from its bytes or its pieces in order (an export streamed a
+    page at a time, never whole in memory); a place that cannot take it is one ``error``.
 
-    A file is written beside itself and then moved into place, so a full disk or Ctrl-C
-    leaves the old file (or none), never half a file. Only a regular file is written: a
-    FIFO would hold the command until something reads it, and a device is no place for it.
+    A file is written beside itself and then moved into place, so a full disk, Ctrl-C or an
+    error while the pieces are made leaves the old file (or none), never half a file. Only a
+    regular file is written: a FIFO would hold the command until something reads it, and a
+    device is no place for it.
     """
     check_writable(path, what, error)
     file = Path(path)

@@ -40,12 +40,12 @@ from turnkeeper.campaign import (
     Recorded,
     Visibility,
     command_dice,
-    render_markdown,
     snapshots,
     start_campaign,
 )
 from turnkeeper.campaign.glance import glance_of
 from turnkeeper.campaign.journal import replay
+from turnkeeper.campaign.markdown import markdown_lines
 from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import DiceInputError, NotFoundError, TurnkeeperError
@@ -55,6 +55,10 @@ from turnkeeper.rules.schema import Ruleset
 from turnkeeper.store import Caches, EventStore, GlanceStore, JsonStore, SnapshotStore
 from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable
 from turnkeeper.store.glance import GLANCE_FORMAT
+
+PAGE = 2000
+"""Records a whole-journal reader (an export, ``log --json``) reads at a time: about a
+megabyte of stored text, whatever the journal's length."""
 
 STAND_IN = Party(characters=(Character(name="Adventurer", hp=6),))
 """The party of a campaign started without a party file: one stand-in character."""
@@ -291,12 +295,37 @@ class Campaigns:
 
     # -- moving journals -------------------------------------------------------------------
 
+    def export_lines(self, name: str) -> Iterator[str]:
+        """The journal as JSON Lines, a page of records at a time (each piece ends in a
+        newline): every record's text as the store keeps it, never parsed nor made into
+        events, so an export holds one page in memory whatever the journal's length. The
+        journal is the one standing when the export starts: a command meanwhile follows it.
+        """
+        until = self.store.version(name)
+        if until == 0:
+            raise NotFoundError(f"campaign {name!r} has an empty journal: import or recreate it")
+        for since in range(0, until, PAGE):
+            yield self._stored(name, since, min(PAGE, until - since)) + "\n"
+
     def export_jsonl(self, name: str) -> str:
         """The journal as JSON Lines, one record a line; :meth:`import_jsonl` reads it back."""
-        return "".join(
-            json.dumps(r.to_record(), ensure_ascii=False, separators=(",", ":")) + "\n"
-            for r in self.journal(name).records
-        )
+        return "".join(self.export_lines(name))
+
+    def stored_pages(self, name: str, since: int = 0) -> Iterator[tuple[list[str], list[Recorded]]]:
+        """The records after ``since`` of the journal standing now, a page at a time: each
+        record's stored text and its typed record, from one read of the page. Whole-journal
+        readers (the Markdown log, ``log --json``) hold one page, never the journal."""
+        until = self.store.version(name)
+        for start in range(since, until, PAGE):
+            texts = self._stored(name, start, min(PAGE, until - start)).split("\n")
+            yield texts, EVENTS.records_json("[" + ",".join(texts) + "]")
+
+    def _stored(self, name: str, since: int, limit: int) -> str:
+        """The texts of the records after ``since`` (at most ``limit``, at least one), one a
+        line: as stored when the store hands them back so, else as its records are written."""
+        if isinstance(self.store, JsonStore):
+            return self.store.read_json(name, since, limit, lines=True)
+        return "\n".join(_dumps(r) for r in self.store.read(name, since, limit))
 
     def import_jsonl(self, text: str, name: str | None = None) -> CampaignState:
         """Make a campaign from an exported journal; ``name`` renames it.
@@ -305,7 +334,7 @@ class Campaigns:
         forward, the referee's events stay the referee's: :func:`~turnkeeper.campaign.journal.
         replay`) before anything is written; then it is stored in one transaction.
         """
-        records = [_parse_line(number, line) for number, line in _lines(text)]
+        records = _parse_journal(_lines(text))
         if not records:
             raise TurnkeeperError("the journal to import is empty")
         seqs = [r.seq for r in records]
@@ -340,7 +369,15 @@ class Campaigns:
 
     def export_markdown(self, name: str, player: bool = False) -> str:
         """The session log as Markdown; ``player=True`` is the players' copy."""
-        return render_markdown(self.journal(name).records, player=player)
+        return "".join(self.export_markdown_lines(name, player))
+
+    def export_markdown_lines(self, name: str, player: bool = False) -> Iterator[str]:
+        """The session log as Markdown, line by line, from the journal read a page at a time;
+        the undone commands (struck out, or left out of the players' copy) come first from
+        the undo records alone, found by their index."""
+        undone = self.undone(name)
+        pages = self.stored_pages(name)
+        yield from markdown_lines((r for _, page in pages for r in page), undone, player)
 
     # -- the current campaign --------------------------------------------------------------
 
@@ -398,6 +435,31 @@ def _lines(text: str) -> list[tuple[int, str]]:
     return [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
 
 
+def _parse_journal(lines: list[tuple[int, str]]) -> list[Recorded]:
+    """The records of a journal's lines, in their order, checked as a user's file is.
+
+    The lines are read as one JSON array: one defensive parse (nesting, numbers) and one
+    validation of every record from the text (as a store's journal is read back), where a
+    record at a time cost five times as much. Only a journal that fails is read again a line
+    at a time, to name the line at fault.
+    """
+    if not lines:
+        return []
+    whole = "[" + ",".join(line for _, line in lines) + "]"
+    try:
+        rows = parse_json(whole, "the journal")
+        if not all(isinstance(row, dict) for row in rows):
+            raise TurnkeeperError("a journal record is a JSON object")
+        records = EVENTS.records_json(whole)
+        if [r.seq for r in records] != [row.get("seq") for row in rows]:
+            raise TurnkeeperError("the records are not in seq order")  # records_json sorts
+        return records
+    except TurnkeeperError:
+        # the line at fault raises here; if every line reads alone (records out of order,
+        # say), the caller's checks say what is wrong
+        return [_parse_line(number, line) for number, line in lines]
+
+
 def _parse_line(number: int, line: str) -> Recorded:
     record = parse_json(line, f"line {number}")
     if not isinstance(record, dict):
@@ -406,3 +468,8 @@ def _parse_line(number: int, line: str) -> Recorded:
         return EVENTS.record(record)
     except TurnkeeperError as error:
         raise TurnkeeperError(f"line {number}: {error}") from None
+
+
+def _dumps(record: object) -> str:
+    """A record as compact JSON, as a store writes it."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))

@@ -16,6 +16,8 @@ the seed and the ruleset).
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -289,6 +291,32 @@ def referee_record(
     if undone is not None:
         out["undone"] = record.command in undone
     return out
+
+
+def referee_record_json(
+    stored: str,
+    record: Recorded,
+    state: CampaignState,
+    undone: frozenset[int],
+    ascii_only: bool = False,
+) -> str:
+    """:func:`referee_record` as compact JSON, from the record's text as the store keeps it
+    (``stored``, the JSON object of ``record``): that text is written as it is and only the
+    date, the line and whether it was undone are made, so a whole log streams at about the
+    cost of reading it. ``ascii_only`` escapes every non-ASCII character (JSON text outside
+    strings is ASCII, so only strings change)."""
+    extra = {
+        "date": calendar(record.at, state.ruleset.time),
+        "text": record.event.describe(),
+        "undone": record.command in undone,
+    }
+    tail = json.dumps(extra, ensure_ascii=ascii_only, separators=(",", ":"))
+    if ascii_only and not stored.isascii():
+        stored = _NON_ASCII.sub(lambda m: json.dumps(m.group())[1:-1], stored)
+    return stored[:-1] + "," + tail[1:]
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def player_record(record: Recorded, state: CampaignState) -> dict[str, Any]:

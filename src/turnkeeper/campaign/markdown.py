@@ -8,7 +8,7 @@ referee-only event, each event's party line and rolls, and nothing of an undone 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.clock.calendar import date_at, day_number, start_offset
@@ -42,18 +42,31 @@ def render_markdown(
     - 08:10 10m pass
     """
     recorded = [r if isinstance(r, Recorded) else EVENTS.record(r) for r in records]
-    if not recorded or not isinstance(recorded[0].event, CampaignStarted):
-        raise TurnkeeperError("a session log needs a journal that starts with campaign.started")
-    start = recorded[0].event
-    time = start.ruleset.time
-    turn = Scales.of(time).turn
-    offset = start_offset(time)
-    undone = {r.event.command for r in recorded if isinstance(r.event, CommandUndone)}
-    lines = [f"# {start.name}"]
+    undone = frozenset(r.event.command for r in recorded if isinstance(r.event, CommandUndone))
+    return "".join(markdown_lines(recorded, undone, player))
+
+
+def markdown_lines(
+    records: Iterable[Recorded], undone: Collection[int], player: bool = False
+) -> Iterator[str]:
+    """The session log's lines (each ending in a newline), made as ``records`` come: only the
+    first record's ruleset and the day and turn last headed are kept, so a journal streamed
+    a page at a time is written in constant memory. ``undone``: the commands an undo took
+    back anywhere in the journal (an undo strikes out lines written before it is read)."""
     day_seen: int | None = None
     turn_seen: int | None = None
-    for record in recorded:
+    started: CampaignStarted | None = None
+    time = None
+    turn = offset = 0
+    for record in records:
         event = record.event
+        if started is None:
+            if not isinstance(event, CampaignStarted):
+                break
+            started, time = event, event.ruleset.time
+            turn, offset = Scales.of(time).turn, start_offset(time)
+            yield f"# {started.name}\n"
+        assert time is not None
         told = event.describe_to_party() if player else event.describe()
         if told is None or (
             player
@@ -67,12 +80,12 @@ def render_markdown(
         date = date_at(record.at, time)
         day = day_number(record.at, time)
         if day != day_seen:
-            lines += ["", f"## Day {day} ({date.day_text})"]
+            yield f"\n## Day {day} ({date.day_text})\n"
             day_seen, turn_seen = day, None
         turn_index = (offset + record.at) // turn
         if turn_index != turn_seen:
             turn_start = date_at(turn_index * turn - offset, time)
-            lines += ["", f"### Turn of {turn_start.hour:02d}:{turn_start.minute:02d}", ""]
+            yield f"\n### Turn of {turn_start.hour:02d}:{turn_start.minute:02d}\n\n"
             turn_seen = turn_index
         text = told
         rolls = event.rolls_to_party() if player else event.rolls
@@ -82,5 +95,6 @@ def render_markdown(
             text = f"[referee] {text}"
         if record.command in undone:
             text = f"~~{text}~~ (undone)"
-        lines.append(f"- {date.hour:02d}:{date.minute:02d} {text}")
-    return "\n".join(lines) + "\n"
+        yield f"- {date.hour:02d}:{date.minute:02d} {text}\n"
+    if started is None:
+        raise TurnkeeperError("a session log needs a journal that starts with campaign.started")

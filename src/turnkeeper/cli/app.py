@@ -132,6 +132,11 @@ VERBS: dict[str, Verb] = {
         "Play a short seeded expedition into the example dungeon (replaces an earlier demo).",
         CAMPAIGN,
     ),
+    "examples": Verb(
+        "examples",
+        "Copy the example files that ship with turnkeeper into a folder (default ./examples).",
+        CAMPAIGN,
+    ),
     "site": Verb("dungeon", "Enter, leave and look at sites (dungeons, ruins, caves).", DUNGEON),
     "turn": Verb(
         "dungeon",
@@ -407,11 +412,27 @@ JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON ins
 def emit(data: Any, as_json: bool, render: Callable[[], None]) -> None:
     """Print ``data`` as JSON for machines, or call ``render`` to draw it for people."""
     if as_json:
-        # JSON stays whole on a terminal that is not UTF-8: escaped, never a "?" in a name.
-        utf8 = (sys.stdout.encoding or "").lower().replace("-", "") == "utf8"
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=not utf8, default=str) + "\n")
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=ascii_json(), default=str) + "\n")
     else:
         render()
+
+
+def ascii_json() -> bool:
+    """Whether JSON written to stdout escapes non-ASCII: it stays whole on a terminal that is
+    not UTF-8 (escaped, never a "?" in a name)."""
+    return (sys.stdout.encoding or "").lower().replace("-", "") != "utf8"
+
+
+def emit_pieces(head: dict[str, Any], key: str, pieces: Iterable[str]) -> None:
+    """Print ``head`` with ``key`` holding the text of ``pieces``, as :func:`emit` prints it,
+    writing each piece as it comes: a streamed export is never whole in memory."""
+    ascii_only = ascii_json()
+    opening = json.dumps({**head, key: ""}, indent=2, ensure_ascii=ascii_only)
+    sys.stdout.write(opening[: -len('"\n}')])  # up to the empty text's opening quote
+    for piece in pieces:
+        # escapes are per character, so a piece escaped alone reads as part of the whole
+        sys.stdout.write(json.dumps(piece, ensure_ascii=ascii_only)[1:-1])
+    sys.stdout.write('"\n}\n')
 
 
 def fail(message: str) -> None:

@@ -9,6 +9,7 @@ NAME`` (default: the one chosen with ``turnkeeper use``); the options are shared
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -32,7 +33,7 @@ from turnkeeper.campaign import (
     load_party,
     parse_duration,
 )
-from turnkeeper.cli.app import JsonOption, console, emit, say
+from turnkeeper.cli.app import JsonOption, ascii_json, console, emit, emit_pieces, say
 from turnkeeper.cli.options import (
     CampaignOption,
     DbOption,
@@ -51,7 +52,7 @@ from turnkeeper.files import (
 )
 from turnkeeper.procedures.countdowns import MAX_TICKS
 from turnkeeper.rules.loader import find_ruleset
-from turnkeeper.views import party_perceives, referee_record
+from turnkeeper.views import party_perceives, referee_record, referee_record_json
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -197,6 +198,21 @@ def log_command(
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
         state, undone = campaigns.state(name), campaigns.undone(name)
+        if as_json and not player:
+            # the referee's records stream a page at a time, each as stored plus its line:
+            # a whole log is never in memory (one JSON array, an element a line)
+            ascii_only = ascii_json()
+            sys.stdout.write("[")
+            first = True
+            for texts, page in campaigns.stored_pages(name, since):
+                for stored, record in zip(texts, page, strict=True):
+                    if record.seq > state.version:
+                        break
+                    sys.stdout.write("\n" if first else ",\n")
+                    sys.stdout.write(referee_record_json(stored, record, state, undone, ascii_only))
+                    first = False
+            sys.stdout.write("]\n" if first else "\n]\n")
+            return
         keep = (lambda r: party_perceives(r, undone)) if player else None
         records, _ = campaigns.page(name, since, keep=keep, until=state.version)
     if player:
@@ -479,24 +495,28 @@ def export_command(
         )
     if out is not None:
         check_out(out, "export", force, db)
+    # Written as it is read, a page at a time (the store stays open meanwhile): an export
+    # holds one page in memory, never the journal nor its text.
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
-        journal = (
-            campaigns.export_markdown(name, player)
+        pieces = (
+            campaigns.export_markdown_lines(name, player)
             if format == "markdown"
-            else campaigns.export_jsonl(name)
+            else campaigns.export_lines(name)
         )
+        if out is not None:
+            write_text(out, pieces, "export")
+        elif as_json:
+            emit_pieces({"campaign": name, "format": format}, "text", pieces)
+        else:
+            for piece in pieces:
+                typer.echo(piece, nl=False)
     if out is not None:
-        write_text(out, journal, "export")
         emit(
             {"campaign": name, "format": format, "out": str(out)},
             as_json,
             lambda: say(f"Wrote {name} to {out}."),
         )
-    elif as_json:
-        emit({"campaign": name, "format": format, "text": journal}, True, lambda: None)
-    else:
-        typer.echo(journal, nl=False)
 
 
 @verbs.command("import")

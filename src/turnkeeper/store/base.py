@@ -158,8 +158,12 @@ class JsonStore(Protocol):
     (:func:`turnkeeper.kernel.events.records_from_json`) instead of a record at a time.
     """
 
-    def read_json(self, campaign: str, since: int = 0, limit: int | None = None) -> str:
-        """The records after ``since`` (at most ``limit``) as one JSON array, in seq order."""
+    def read_json(
+        self, campaign: str, since: int = 0, limit: int | None = None, *, lines: bool = False
+    ) -> str:
+        """The records after ``since`` (at most ``limit``) as one JSON array, in seq order;
+        ``lines=True``: as JSON Lines instead, each record's text as stored, one a line (no
+        newline after the last; empty for none), which an export writes without parsing."""
         ...
 
 

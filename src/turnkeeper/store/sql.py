@@ -416,17 +416,23 @@ class SqlStore:
             texts = list(conn.execute(query).scalars())
         return _parse("[" + ",".join(texts) + "]")
 
-    def read_json(self, campaign: str, since: int = 0, limit: int | None = None) -> str:
+    def read_json(
+        self, campaign: str, since: int = 0, limit: int | None = None, *, lines: bool = False
+    ) -> str:
         """The records after ``since`` as the text of one JSON array, in seq order; with
         ``limit``, at most that many, read by the primary key from ``since`` on (a page of the
-        log costs the same whatever lies before or after it).
+        log costs the same whatever lies before or after it). ``lines=True``: the records'
+        texts as stored, one a line, for an export that streams them without a parse.
 
         Rebuilding state reads whole journals, so this is the fast path: the database hands
         back the records' text and one parse (``records_from_json``) turns the lot into typed
         events. SQLite joins the texts itself (``group_concat`` over the ordered rows: one
         string crosses into Python, not a row object per record, about twice as fast); other
-        databases hand back a row per record, joined here.
+        databases hand back a row per record, joined here. A stored record never holds a raw
+        newline (``_dumps`` writes compact JSON, which escapes it), so a newline separates
+        records safely.
         """
+        separator = "\n" if lines else ","
         columns = events_table.c
         rows = (
             select(cast(columns.data, Text).label("record"))
@@ -437,7 +443,9 @@ class SqlStore:
         with self._engine.connect() as conn:
             if conn.dialect.name == "sqlite":
                 ordered = rows.subquery()
-                joined = conn.execute(select(func.group_concat(ordered.c.record, ","))).scalar()
+                joined = conn.execute(
+                    select(func.group_concat(ordered.c.record, separator))
+                ).scalar()
                 texts = [] if joined is None else [joined]
             else:
                 texts = list(conn.execute(rows).scalars())
@@ -449,7 +457,9 @@ class SqlStore:
                 is None
             ):
                 raise missing(campaign)
-        return "[" + ",".join(texts) + "]"
+        if lines:
+            return separator.join(texts)
+        return "[" + separator.join(texts) + "]"
 
     # -- watching for changes (live screens) ------------------------------------------------
 
