@@ -87,30 +87,35 @@ def test_the_referee_plays_a_turn_a_fight_and_a_day_while_the_players_page_follo
     assert "Old Crypt" in players.inner_text(".site")
     expect(referee.locator(".group[data-place=site]")).to_be_visible()
 
-    # a fight to its end: the foe's armour class and hit points stay the referee's
-    play(referee, players, "combat_start", {"foes": "Goblin:hd=1,hp=37,ac=19"})
+    # a fight to its end: the foes' armour class and hit points stay the referee's
+    play(referee, players, "combat_start", {"foes": "Goblin:hd=1,hp=37,ac=19,count=2"})
     expect(referee.locator(".group[data-place=fight]")).to_be_visible()
     play(referee, players, "combat_round")
-    play(referee, players, "combat_attack", {"attacker": "Aldo", "target": "Goblin"})
-    foe = players.locator(".tracker tr.opposition")
-    assert "Goblin" in foe.inner_text()
+    play(referee, players, "combat_attack", {"attacker": "Aldo", "target": "Goblin 1"})
+    foe = players.locator(".tracker tr.opposition").first
+    assert "Goblin 1" in foe.inner_text()
     assert "37" not in foe.inner_text() and "19" not in foe.inner_text()
-    assert "19" in referee.locator(".tracker tr.opposition").inner_text()
+    assert "19" in referee.locator(".tracker tr.opposition").first.inner_text()
     shoot(players, "players-fight")
-    play(referee, players, "damage", {"target": "Goblin", "amount": "40", "reason": "a cleaver"})
-    assert "down" in (referee.locator(".tracker tr.opposition").get_attribute("class") or "")
+    play(referee, players, "damage", {"target": "Goblin 1", "amount": "40", "reason": "a cleaver"})
+    fallen = referee.locator(".tracker tr.opposition").first
+    assert "down" in (fallen.get_attribute("class") or "")
     assert "down" in (foe.get_attribute("class") or "")
     shoot(referee, "referee-fight")
-    play(referee, players, "combat_end")
-    assert "party won" in referee.inner_text(".tracker")
+    # the last goblin down, the fight is over (PG-CBT-1): no tracker stays on either page,
+    # and the journal says who won
+    play(referee, players, "damage", {"target": "Goblin 2", "amount": "40", "reason": "a cleaver"})
+    expect(referee.locator(".tracker tr")).to_have_count(0)
+    expect(players.locator(".tracker tr")).to_have_count(0)
+    assert "no fight" in players.inner_text(".tracker")
+    assert "combat over: party wins" in referee.inner_text(".journal")
 
     # a day of travel on the generated map
     play(referee, players, "site_leave")
     expect(referee.locator(".group[data-place=wilderness]")).to_be_visible()
     expect(referee.locator(".group[data-place=site]")).to_be_hidden()
     hex_before = players.inner_text(".wilderness")
-    play(referee, players, "travel", {"target": "n"})
-    play(referee, players, "travel", {"target": "ne"})
+    play(referee, players, "travel", {"target": "n"})  # a hex, or partway into a costly one
     assert players.inner_text(".wilderness") != hex_before
     play(referee, players, "camp")
     assert "(day 2)" in players.inner_text(".meta")
