@@ -314,12 +314,17 @@ class SupplyAddBody(_Verb, title="Add supplies"):
         return AddSupply(self.item, self.amount, self.die)
 
 
+#: Hit points as a number or as dice rolled when the command runs (a trap's ``2d6``, a
+#: potion's ``1d6+1``): the command table rolls them and records the roll.
+DiceOrNumber = Annotated[int, Field(ge=1)] | Annotated[str, Field(min_length=1, max_length=200)]
+
+
 class DamageBody(_Verb, title="Damage"):
     """A character or monster takes damage [PG-HP-1]."""
 
     verb: Literal["damage"]
     target: str = Field(min_length=1, description="Who takes it: a character or a monster.")
-    amount: int = Field(ge=1, description="Hit points lost.")
+    amount: DiceOrNumber = Field(description="6 or 2d6: the hit points lost.")
     reason: str = Field("", description="What did it (a trap, a fall...).")
 
     def command(self, state: CampaignState) -> Command:
@@ -331,7 +336,7 @@ class HealBody(_Verb, title="Heal"):
 
     verb: Literal["heal"]
     target: str = Field(min_length=1, description="Who heals: a character or a monster.")
-    amount: int = Field(ge=1, description="Hit points regained.")
+    amount: DiceOrNumber = Field(description="6 or 2d6: the hit points regained.")
     reason: str = Field("", description="What healed them (a potion, a spell...).")
 
     def command(self, state: CampaignState) -> Command:
