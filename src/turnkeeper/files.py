@@ -57,6 +57,7 @@ __all__ = [
     "check_name",
     "check_number",
     "check_output",
+    "check_path_length",
     "check_seed",
     "check_writable",
     "decode",
@@ -417,6 +418,32 @@ def unprintable(name: str) -> str | None:
         if kind is not None and char != " ":
             return f"{kind}, U+{ord(char):04X}"
     return None
+
+
+def check_path_length(path: str | Path, what: str, error: Error = TurnkeeperError) -> None:
+    """Refuse a path the system cannot take, a name in it or the whole too long, before
+    anything is made along it: the system itself says so only when it reaches the long name,
+    after the folders before it were made.
+
+    >>> check_path_length("/tmp/" + "a" * 300, "campaign store")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    turnkeeper.errors.TurnkeeperError: /tmp/aaa...aaa (305 characters): cannot use the ...
+    """
+    file = Path(os.path.abspath(path))
+    anchor = next((folder for folder in file.parents if os.path.isdir(folder)), Path("/"))
+    try:
+        longest_name = os.pathconf(anchor, "PC_NAME_MAX")
+        longest_path = os.pathconf(anchor, "PC_PATH_MAX")  # counting the closing NUL
+    except (OSError, ValueError):  # a system that does not say: the POSIX ones Linux has
+        longest_name, longest_path = 255, 4096
+    if len(os.fsencode(file)) >= longest_path or any(
+        len(os.fsencode(name)) > longest_name for name in file.parts
+    ):
+        raise error(
+            f"{_shown(path)}: cannot use the {what}: the path is longer than this system "
+            "allows; give a shorter one"
+        )
 
 
 def real_path(path: str | Path) -> Path:

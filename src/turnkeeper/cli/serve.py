@@ -9,6 +9,8 @@ players' (a leaked player link), and the referee's link keeps working.
 
 from __future__ import annotations
 
+import errno
+import socket
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -18,6 +20,7 @@ from rich.markup import escape
 from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import DbOption
 from turnkeeper.cli.runner import open_campaigns
+from turnkeeper.errors import TurnkeeperError
 from turnkeeper.service import Campaigns
 from turnkeeper.web.tokens import Role, issue_tokens
 
@@ -43,6 +46,42 @@ def _links(
             entry[shown.value] = None if token is None else f"{page}?token={quote(token, safe='')}"
         out.append(entry)
     return out
+
+
+def check_address(host: str, port: int) -> None:
+    """Refuse a host this machine cannot listen on, or a port something already listens on,
+    before the server makes any token: uvicorn finds out only as it starts, after them.
+
+    The host is resolved and each of its addresses bound for a moment, as asyncio's server
+    does when it starts (address reuse on, so a port left in TIME_WAIT is not called busy).
+    """
+    where = f"{host}:{port}"
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as failure:
+        raise TurnkeeperError(
+            f"cannot serve on {where}: no such host ({failure}); give --host an address of "
+            "this machine, such as 127.0.0.1"
+        ) from None
+    for family, kind, proto, _name, address in dict.fromkeys(found):
+        try:
+            probe = socket.socket(family, kind, proto)
+        except OSError:  # a family this machine lacks (IPv6): the server skips it too
+            continue
+        with probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                probe.bind(address)
+            except OSError as failure:
+                if failure.errno == errno.EADDRINUSE:
+                    fix = f"port {port} is in use: stop what listens there, or give another --port"
+                elif failure.errno == errno.EACCES:
+                    fix = f"port {port} needs privileges: give --port 1024 or above"
+                else:
+                    fix = f"{failure.strerror}: give --host an address of this machine"
+                raise TurnkeeperError(f"cannot serve on {where}: {fix}") from None
 
 
 def _render(links: list[dict[str, Any]]) -> None:
@@ -96,6 +135,7 @@ def serve_command(
     from turnkeeper.web.app import create_app
 
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    check_address(host, port)
     with open_campaigns(db) as campaigns:
         links = _links(f"http://{shown}:{port}", campaigns, campaigns.names(), rotate=False)
         emit({"url": f"http://{shown}:{port}", "campaigns": links}, as_json, lambda: _render(links))

@@ -221,7 +221,10 @@ class SqlStore:
             self._engine = _engine(parsed, synchronous, schema, read_only=False)
             metadata.create_all(self._engine)
         except OperationalError as error:
-            if self._file is None or not os.path.isfile(self._file):
+            # a full disk is no folder we may not write: opened immutable, it would be called
+            # read-only
+            full = "full" in str(error.orig).lower()
+            if self._file is None or not os.path.isfile(self._file) or full:
                 raise self._unavailable(error) from None
             # A SQLite file in WAL mode in a folder we may not write cannot make its shared
             # memory file: it is opened immutable instead, which reads it as it stands.
