@@ -269,15 +269,21 @@ def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
     return [NoteMade(text=command.text, visibility=command.visibility)]
 
 
-def _check_numbers(command: Command) -> None:
-    """Every whole number a command gives within 64 bits, whichever door it came in by (CLI,
-    HTTP, a play session): the journal keeps it, and a journal holding a larger number
-    cannot be imported again."""
+def _check_bounds(command: Command) -> None:
+    """Every whole number a command gives within 64 bits and every text within
+    :data:`MAX_TEXT_LENGTH` characters, whichever door it came in by (CLI, HTTP, a play
+    session): the journal keeps them, and a journal holding a larger number cannot be
+    imported again."""
     for field in fields(command):
         value = getattr(command, field.name)
-        for number in value if isinstance(value, tuple | list) else (value,):
-            if isinstance(number, int) and not isinstance(number, bool):
-                check_number(number, field.name, IllegalCommandError)
+        for item in value if isinstance(value, tuple | list) else (value,):
+            if isinstance(item, int) and not isinstance(item, bool):
+                check_number(item, field.name, IllegalCommandError)
+            elif isinstance(item, str) and len(item) > MAX_TEXT_LENGTH:
+                raise IllegalCommandError(
+                    f"{field.name}: {len(item):,} characters; a text is at most "
+                    f"{MAX_TEXT_LENGTH:,} characters: shorten or split it"
+                )
 
 
 def _amount(amount: int | str, dice: DiceSource) -> tuple[int, tuple[Roll, ...]]:
@@ -429,7 +435,7 @@ def decide(state: CampaignState, command: Command, dice: DiceSource) -> list[Eve
     handler = HANDLERS.get(type(command))
     if handler is None:
         raise IllegalCommandError(f"unknown command {type(command).__name__}")
-    _check_numbers(command)
+    _check_bounds(command)
     events = handler(state, command, dice)
     if not events:
         raise IllegalCommandError(f"{type(command).__name__} changes nothing now")

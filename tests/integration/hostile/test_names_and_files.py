@@ -290,3 +290,21 @@ def test_an_imported_journal_beyond_a_limit_is_refused(
     journal = tmp_path / "keep.jsonl"
     journal.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     assert said in refused(shell, db, "import", str(journal), "--name", "copy")
+
+
+# --- texts and labels within their limits on every path in -----------------------------------
+
+
+def test_a_map_note_or_a_text_past_the_limit_and_an_overlong_area_label_are_refused(
+    shell, db: str
+) -> None:
+    """A map note of 10,001 characters, a reason of 10,001 and an area label of 201 are
+    each one line, the store unchanged: every text a command takes is bounded in the command
+    table, whichever door it came by, and an area label is a name."""
+    assert shell("site", "enter", SITE, "--db", db).code == 0
+    line = refused(shell, db, "site", "map", "note", "x" * 10_001)
+    assert "10,001 characters; a text is at most 10,000" in line
+    line = refused(shell, db, "damage", "Aldo", "1", "--reason", "y" * 10_001)
+    assert "reason: 10,001 characters" in line
+    line = refused(shell, db, "site", "map", "note", "a cold draught", "--area", "z" * 201)
+    assert "area 'zzzz...' is 201 characters long" in line

@@ -21,6 +21,7 @@ from typing import Literal
 
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.files import check_name
 from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Visibility
 from turnkeeper.kernel.schedule import Draft, wait
 from turnkeeper.kernel.state import CampaignState
@@ -196,7 +197,11 @@ def note_map(state: CampaignState, command: NoteMap) -> list[Event]:
     text = command.text.strip()
     if not text:
         raise IllegalCommandError('a map note needs some text: `site map note "what you saw"`')
-    area = command.area if command.area is not None else visit.area
+    area = (
+        visit.area
+        if command.area is None
+        else check_name(command.area, "area", IllegalCommandError)
+    )
     level = visit.level if command.level is None else command.level
     return [PartyMapNoted(note=MapNote(text=text, level=level, area=area))]
 
