@@ -378,7 +378,24 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 f"{where}: time runs backwards or skips (from {before.now} s to {event.to} s "
                 f"in {event.seconds} s): time only runs forward"
             )
-        journal.append([record])
+        try:
+            journal.append([record])
+        except TurnkeeperError as error:
+            raise TurnkeeperError(f"{where}: {error}") from None
+        except (
+            ArithmeticError,
+            AssertionError,
+            AttributeError,
+            LookupError,
+            TypeError,
+            ValueError,
+        ) as error:
+            # The fold trusts what the engine wrote (a scene's event follows its opening);
+            # a record that breaks that trust could only come from a journal changed by hand.
+            raise TurnkeeperError(
+                f"{where} cannot follow the records before it ({error}): the journal was "
+                "changed by hand; export it again from turnkeeper"
+            ) from None
         now = journal.state.now
         if now < before.now and not isinstance(event, CommandUndone):
             raise TurnkeeperError(

@@ -308,3 +308,19 @@ def test_a_map_note_or_a_text_past_the_limit_and_an_overlong_area_label_are_refu
     assert "reason: 10,001 characters" in line
     line = refused(shell, db, "site", "map", "note", "a cold draught", "--area", "z" * 201)
     assert "area 'zzzz...' is 201 characters long" in line
+
+
+def test_an_imported_scene_event_without_its_scene_is_one_line(shell, tmp_path: Path) -> None:
+    """A journal changed by hand so that a spotlight is taken in no scene (its opening cut
+    out) is refused naming the record, not an internal error; nothing is imported."""
+    db = str(tmp_path / "dg.db")
+    assert shell("new", "s1", "-r", "dg", "--party", PARTY, "--seed", "1", "--db", db).code == 0
+    assert shell("scene", "open", "exploration", "--players", "ana,bo,cy", "--db", db).code == 0
+    said = shell("scene", "spotlight", "--vote", "ana=bo", "--vote", "cy=bo", "--db", db)
+    assert said.code == 0
+    exported = shell("export", "--db", db).out.splitlines()
+    spotlight = json.loads(exported[2]) | {"seq": 2, "command": 2}
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(exported[0] + "\n" + json.dumps(spotlight) + "\n", encoding="utf-8")
+    line = refused(shell, db, "import", str(cut), "--name", "s2")
+    assert "record 2 (scene.spotlight_taken) cannot follow the records before it" in line
