@@ -61,8 +61,9 @@ class FightOn:
     """Rounds fought to the end of the fight, each by one plain plan: every combatant able
     to act strikes its chosen foe while that one stands, else the first foe standing (Bo
     shoots, Dee casts ``spell`` under tp); casters announce first, then the side without
-    initiative (TP-CBT-1). The plan reads the state, so the commands follow from the seed and the code
-    alone, and the fight ends by the rules (PG-CBT-1), or by `combat end` after ``rounds``."""
+    initiative (TP-CBT-1). The plan reads the state, so the commands follow from the seed
+    and the code alone, and the fight ends by the rules (PG-CBT-1), or by `combat end` after
+    ``rounds``."""
 
     rounds: int
     targets: tuple[tuple[str, str], ...] = ()

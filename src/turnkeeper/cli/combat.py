@@ -38,8 +38,8 @@ from turnkeeper.procedures.combat.round import (
     EndCombat,
     Pin,
     Resolve,
-    Surrender,
     Save,
+    Surrender,
 )
 from turnkeeper.procedures.surprise import Meeting
 from turnkeeper.rules.schema import Ruleset
@@ -372,9 +372,12 @@ def pin(
     run(db, campaign, Pin(name, place), as_json)
 
 
+_WHO_YIELDS = typer.Argument(..., metavar="NAME...", help="Who yields.")
+
+
 @combat_app.command("surrender")
 def surrender(
-    names: list[str] = typer.Argument(..., metavar="NAME...", help="Who yields."),
+    names: list[str] = _WHO_YIELDS,
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     as_json: bool = JsonOption,

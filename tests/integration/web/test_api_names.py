@@ -32,9 +32,5 @@ def test_countdown_add_refuses_a_name_that_is_not_printable_text(
         headers={"Authorization": f"Bearer {served.tokens[Role.REFEREE]}"},
     )
     assert response.status_code == 400, response.text
-    assert (
-        said in response.json()["error"]
-        and "names are printable text" in response.json()["error"]
-        or said in response.json()["error"]
-    )
+    assert said in response.json()["error"]
     assert served.campaigns.state("Crypt").version == before
