@@ -136,6 +136,7 @@ def read_bytes(
     except FileNotFoundError:
         raise missing(
             f"{_shown(file)}: cannot read the {what}: no such {what} at that path"
+            + _examples_hint(file)
         ) from None
     except OSError as failure:
         raise error(f"{_shown(file)}: cannot read the {what}{_because(failure)}") from None
@@ -145,6 +146,28 @@ def read_bytes(
             f"{what}s are at most {_size(limit)}"
         )
     return data
+
+
+#: The example files that ship inside the package (``turnkeeper.examples``), which the
+#: documentation reads as ``examples/NAME`` and ``turnkeeper examples [FOLDER]`` copies.
+EXAMPLES = ("party.toml", "site.toml", "fighters.toml", "foes.toml")
+
+
+def _examples_hint(file: Path) -> str:
+    """For a missing ``examples/party.toml`` (any folder named examples): how to get it.
+
+    >>> _examples_hint(Path("examples/party.toml"))
+    '; `turnkeeper examples` copies the example files that ship with turnkeeper into ./examples'
+    >>> _examples_hint(Path("party.toml"))
+    ''
+    """
+    if file.name not in EXAMPLES or file.parent.name != "examples":
+        return ""
+    folder = "" if file.parent == Path("examples") else f" {_shown(file.parent)}"
+    return (
+        f"; `turnkeeper examples{folder}` copies the example files that ship with turnkeeper "
+        f"into {_shown(file.parent) if folder else './examples'}"
+    )
 
 
 # What a path names when it is not a regular file, by its stat mode's test.

@@ -6,6 +6,9 @@ features it has found. ``map show --map FILE`` draws a bare map file instead; th
 position and what it knows then come from options or a small JSON "knowledge" file:
 
     {"party_at": "0304", "known": ["0304", "0404"], "found_features": ["village-1"]}
+
+Those options draw the players' view, as ``--player`` does: a drawing of what the party
+knows never carries the referee's notes or unfound features.
 """
 
 from __future__ import annotations
@@ -212,10 +215,17 @@ def show(
     ] = None,
     player: Annotated[bool, typer.Option("--player", help="Only what the party knows.")] = False,
     known_file: Annotated[
-        Path | None, typer.Option("--known", help=f"With --map: {_KNOWN_HELP}")
+        Path | None,
+        typer.Option(
+            "--known", help=f"With --map, the players' view (as --player): {_KNOWN_HELP}"
+        ),
     ] = None,
     party: Annotated[
-        str | None, typer.Option("--party", help="With --map: the party hex, '0304' or 'q,r'.")
+        str | None,
+        typer.Option(
+            "--party",
+            help="With --map, the players' view (as --player): the party hex, '0304' or 'q,r'.",
+        ),
     ] = None,
     around: Annotated[
         str | None, typer.Option("--around", help="Draw only a window around this hex: 0304.")
@@ -231,7 +241,9 @@ def show(
     """Draw the campaign's map as SVG: the referee's view, or what the party knows.
 
     With --player, only the hexes it has seen and the features it has found.
-    With --map, a map file instead of the campaign's map.
+    With --map, a map file instead of the campaign's map; --known or --party with it draws
+    the players' view, as --player does: what the party knows never comes with the
+    referee's notes and secrets. The drawing's title says which view it is.
 
     Example: `turnkeeper map show --player --out party.svg`.
     """
@@ -239,6 +251,8 @@ def show(
     result: dict[str, Any] = {}
     if map_file is not None:
         hexmap, party_at, known, found = _from_file(map_file, known_file, party)
+        # the party's knowledge is the players' view: never drawn with the referee's secrets
+        player = player or known_file is not None or party is not None
     else:
         if known_file is not None or party is not None:
             raise IllegalCommandError(

@@ -380,8 +380,6 @@ def _four_travellers() -> Party:
 def _roster(path: Path) -> list[Combatant]:
     """A roster file's combatants on the sides it gives: [[characters]] and [[allies]] with
     the party, [[foes]] against it (CB-SIDE-1)."""
-    if not path.is_file():
-        raise NotFoundError(f"no file at {path}")
     return parse_roster(read_text(path, "roster file", RosterError), str(path))
 
 

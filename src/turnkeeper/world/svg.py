@@ -117,7 +117,8 @@ def render_svg(
 
     ``player=True`` draws only ``known`` hexes (none if not given), cropped to them, and only
     the features whose ids are in ``found_features``; referee notes are never drawn for
-    players. ``around`` and ``radius`` draw only the hexes within ``radius`` of ``around``.
+    players. The drawing's title says which view it is: "(the party’s map)" or "(the
+    referee’s map)". ``around`` and ``radius`` draw only the hexes within ``radius`` of ``around``.
     ``route_note`` is written at the route's end (its days and TP), ``route_marks`` beside
     the hexes where its days end.
 
@@ -139,7 +140,8 @@ def render_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{page.width:.0f}" '
         f'height="{page.height:.0f}" viewBox="{page.left:.1f} {page.top:.1f} '
         f'{page.width:.1f} {page.height:.1f}" font-family="sans-serif">',
-        f"<title>{escape(hexmap.name)}{' (the party’s map)' if player else ''}</title>",
+        f"<title>{escape(hexmap.name)} ({'the party’s' if player else 'the referee’s'} map)"
+        "</title>",
         f'<rect x="{page.left:.1f}" y="{page.top:.1f}" width="{page.width:.1f}" '
         f'height="{page.height:.1f}" fill="#f8f8f4"/>',
         _hex_markers(),

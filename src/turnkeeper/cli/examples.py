@@ -1,0 +1,55 @@
+"""CLI verb: ``examples``, the example files that ship inside the package, copied into a
+folder, so an installed turnkeeper follows its documentation as a clone of it does."""
+
+from __future__ import annotations
+
+from importlib.resources import files as package_files
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from turnkeeper import files
+from turnkeeper.cli.app import JsonOption, emit, say
+from turnkeeper.cli.options import ForceOption, check_out
+from turnkeeper.errors import TurnkeeperError
+
+#: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
+verbs = typer.Typer()
+
+
+@verbs.command("examples")
+def examples_command(
+    folder: Annotated[
+        Path, typer.Argument(help="The folder to copy them into (made if missing).")
+    ] = Path("examples"),
+    force: bool = ForceOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Copy the example files that ship with turnkeeper into a folder (default ./examples).
+
+    The party (party.toml), the two-level site (site.toml) and the fighters and foes of
+    `simulate fight` (fighters.toml, foes.toml): the files the README and docs/ use as
+    `examples/...`. A file already there is replaced only with --force.
+
+    Example: `turnkeeper examples`; `turnkeeper examples ~/keep --force`.
+    """
+    shipped = package_files("turnkeeper.examples")
+    if folder.exists() and not folder.is_dir():
+        raise TurnkeeperError(f"{folder}: is not a folder; give a folder for the examples")
+    targets = [(folder / name, shipped / name) for name in files.EXAMPLES]
+    if folder.is_dir():  # every file checked before any is written: all or nothing
+        for target, _ in targets:
+            check_out(target, "example file", force)
+    folder.mkdir(parents=True, exist_ok=True)
+    for target, source in targets:
+        files.write_text(target, source.read_text(encoding="utf-8"), "example file")
+    written = [str(target) for target, _ in targets]
+    emit(
+        {"folder": str(folder), "files": written},
+        as_json,
+        lambda: say(
+            f"Copied {len(written)} example files into {folder}: ",
+            ", ".join(target.name for target, _ in targets),
+        ),
+    )
