@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from typer.testing import CliRunner
+
+from turnkeeper.cli.app import VERBS, app, load_verb
 
 if TYPE_CHECKING:
     from tests.integration.conftest import Shell
@@ -108,3 +111,32 @@ def test_a_misspelt_name_gets_the_near_one(
 ) -> None:
     said = shell(*args, "--db", snowbound)
     assert said.code == 2 and says in said.err, said.err
+
+
+def _help_pages() -> list[str]:
+    """Every verb's and sub-command's command line, to any depth."""
+    found: list[str] = []
+    todo = [(name, load_verb(name)) for name in VERBS]
+    while todo:
+        path, command = todo.pop(0)
+        found.append(path)
+        todo += [(f"{path} {n}", sub) for n, sub in getattr(command, "commands", {}).items()]
+    return found
+
+
+#: Typer's own metavars: a type in angle brackets, a range as ``[x>=0]``, an argument in braces.
+TYPER_METAVAR = re.compile(r"<(?:list\[|int|str|float|path)[^>]*>|\[x[<>]|\{[a-z_]+\}")
+
+
+@pytest.mark.parametrize("path", _help_pages())
+def test_help_shows_what_to_type_in_plain_words(path: str) -> None:
+    done = CliRunner().invoke(app, [*path.split(), "--help"], terminal_width=200)
+    assert done.exit_code == 0, done.output
+    assert not TYPER_METAVAR.findall(done.output), TYPER_METAVAR.findall(done.output)
+
+
+def test_help_text_is_never_read_as_markup() -> None:
+    done = CliRunner().invoke(app, ["combat", "start", "--help"], terminal_width=200)
+    assert "its [[allies]] join" in done.output
+    done = CliRunner().invoke(app, ["map", "show", "--help"], terminal_width=200)
+    assert '"known": [hexes]' in done.output

@@ -36,6 +36,7 @@ DbOption = typer.Option(
     None,
     "--db",
     callback=_db_given,
+    metavar="DB",
     help="SQLite file or database URL (default: $TURNKEEPER_DB, else user data).",
 )
 CampaignOption = typer.Option(
@@ -43,13 +44,20 @@ CampaignOption = typer.Option(
     "--campaign",
     "-c",
     callback=_campaign_given,
+    metavar="NAME",
     help="The campaign to act on (default: the one `use` chose).",
 )
 DiceOption = typer.Option(
-    None, "--dice", help="Physical dice you rolled, in order, instead of seeded dice: 3,5."
+    None,
+    "--dice",
+    metavar="FACES",
+    help="Physical dice you rolled, in order, instead of seeded dice: 3,5.",
 )
 SetOption = typer.Option(
-    None, "--set", help="A value the dice notation names, e.g. --set STR=2 (repeatable)."
+    None,
+    "--set",
+    metavar="NAME=N",
+    help="A value the dice notation names, e.g. --set STR=2 (repeatable).",
 )
 PlayerOption = typer.Option(False, "--player", help="Show only what the party perceives.")
 ForceOption = typer.Option(False, "--force", help="Replace the output file if it exists.")
