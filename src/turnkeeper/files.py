@@ -557,7 +557,12 @@ def write_bytes(
     partial = file.with_name(f".{file.name}.{os.getpid()}.partial")
     try:
         try:
-            partial.write_bytes(data)
+            with partial.open("wb") as handle:
+                if isinstance(data, bytes):
+                    handle.write(data)
+                else:
+                    for piece in data:
+                        handle.write(piece)
             os.replace(partial, file)
         finally:
             partial.unlink(missing_ok=True)
