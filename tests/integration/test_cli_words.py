@@ -140,3 +140,28 @@ def test_help_text_is_never_read_as_markup() -> None:
     assert "its [[allies]] join" in done.output
     done = CliRunner().invoke(app, ["map", "show", "--help"], terminal_width=200)
     assert '"known": [hexes]' in done.output
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("supply", "use", "arows"), "no supply 'arows'; did you mean arrows?"),
+        (("damage", "Aldp", "2"), "did you mean Aldo?"),
+        (("light", "torh"), "did you mean torch?"),
+        (("countdown", "tick", "omenz"), "did you mean omens?"),
+    ],
+)
+def test_a_misspelt_party_name_gets_the_near_one(
+    snowbound: str, shell: Shell, args: tuple[str, ...], says: str
+) -> None:
+    _ok(shell, "countdown", "add", "omens", "--type", "short", "--length", "3", "--db", snowbound)
+    before = shell.store(snowbound)
+    said = shell(*args, "--db", snowbound)
+    assert said.code == 2 and says in said.err, said.err
+    assert shell.store(snowbound) == before
+
+
+def test_a_misspelt_combatant_gets_the_near_one(snowbound: str, shell: Shell) -> None:
+    _ok(shell, "combat", "start", "--db", snowbound)
+    said = shell("combat", "attack", "Aldo", "giant leach", "--db", snowbound)
+    assert said.code == 2 and "did you mean giant leech?" in said.err, said.err

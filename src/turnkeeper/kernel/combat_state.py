@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from turnkeeper.errors import NotFoundError
 from turnkeeper.rules.schema import FaceEvent, Side
 from turnkeeper.rules.schema.combat import ActionKind
+from turnkeeper.words import did_you_mean
 
 __all__ = [
     "OUT_OF_FIGHT",
@@ -211,8 +212,11 @@ class CombatState(Frozen):
         """A combatant by name, or a clear error listing who is here."""
         found = self.find(name)
         if found is None:
-            names = ", ".join(c.name for c in self.combatants) or "nobody"
-            raise NotFoundError(f"no combatant named {name!r} in this fight (there: {names})")
+            known = [c.name for c in self.combatants]
+            raise NotFoundError(
+                f"no combatant named {name!r} in this fight{did_you_mean(name, known)}"
+                f" (there: {', '.join(known) or 'nobody'})"
+            )
         return found
 
     def members(self, side: Side) -> tuple[Combatant, ...]:

@@ -16,6 +16,7 @@ from turnkeeper.kernel.party import Character, Model, Monster, Party, Supplies
 from turnkeeper.kernel.scene_state import SceneState
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.rules.schema import Ruleset
+from turnkeeper.words import did_you_mean
 from turnkeeper.world.sites import SiteVisit
 
 #: What hit points make of a character (PG-HP-1): the dead are not also unconscious.
@@ -112,8 +113,11 @@ class CampaignState(Model):
         """The character called ``name``, or IllegalCommandError listing the party."""
         found = self.party.character(name)
         if found is None:
-            names = ", ".join(c.name for c in self.party.characters)
-            raise IllegalCommandError(f"no character called {name!r} in the party ({names})")
+            known = [c.name for c in self.party.characters]
+            raise IllegalCommandError(
+                f"no character called {name!r} in the party{did_you_mean(name, known)}"
+                f" ({', '.join(known)})"
+            )
         return found
 
     def monster(self, name: str) -> Monster | None:
@@ -125,8 +129,11 @@ class CampaignState(Model):
         for countdown in self.countdowns:
             if countdown.name.lower() == name.lower():
                 return countdown
-        names = ", ".join(c.name for c in self.countdowns) or "none"
-        raise IllegalCommandError(f"no countdown called {name!r} (running: {names})")
+        known = [c.name for c in self.countdowns]
+        raise IllegalCommandError(
+            f"no countdown called {name!r}{did_you_mean(name, known)}"
+            f" (running: {', '.join(known) or 'none'})"
+        )
 
     def with_character(self, character: Character) -> CampaignState:
         """The state with one character replaced (matched by name)."""

@@ -27,6 +27,7 @@ from turnkeeper.kernel.events import Event, Visibility
 from turnkeeper.kernel.schedule import Draft, Hook
 from turnkeeper.kernel.state import CampaignState, LightState
 from turnkeeper.procedures.supplies import roll_usage
+from turnkeeper.words import did_you_mean, key_of, listed
 
 # --- events -------------------------------------------------------------------------------
 
@@ -148,10 +149,13 @@ def light(state: CampaignState, source: str, dice: DiceSource) -> list[Event]:
     A light still burning is put out first. No supply left is an IllegalCommandError.
     """
     sources = state.ruleset.light.sources
+    source = key_of(source, sources)
     chosen = sources.get(source)
     if chosen is None:
-        known = ", ".join(sources) or "none in this ruleset"
-        raise IllegalCommandError(f"no light source called {source!r} (known: {known})")
+        known = listed(sources) or "none in this ruleset"
+        raise IllegalCommandError(
+            f"no light source called {source!r}{did_you_mean(source, sources)} (known: {known})"
+        )
     if not _in_supply(state, chosen.supply):
         raise IllegalCommandError(
             f"no {chosen.supply} left to light a {source}; add some with a supply command first"

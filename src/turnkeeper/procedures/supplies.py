@@ -15,6 +15,7 @@ from turnkeeper.dice import DiceSource, UsageDie
 from turnkeeper.errors import DiceNotationError, IllegalCommandError
 from turnkeeper.kernel.events import Event, RollRecord
 from turnkeeper.kernel.state import CampaignState
+from turnkeeper.words import key_of, near, unknown
 
 # --- events -------------------------------------------------------------------------------
 
@@ -128,6 +129,10 @@ def roll_usage(
 
 def use_supply(state: CampaignState, item: str, amount: int, dice: DiceSource) -> list[Event]:
     """The party uses ``amount`` of an item by hand; a usage-die item rolls once per use."""
+    known = [*state.supplies.counted, *state.supplies.dice]
+    item = key_of(item, known)
+    if item not in known and near(item, known):  # a misspelling, not an item run out
+        raise IllegalCommandError(unknown("supply", item, known))
     if amount < 1:
         raise IllegalCommandError(f"use at least 1 {item}, not {amount}")
     if item in state.supplies.dice:

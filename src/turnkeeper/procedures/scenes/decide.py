@@ -54,6 +54,7 @@ from turnkeeper.procedures.scenes.events import (
 )
 from turnkeeper.procedures.scenes.rules import round_seconds
 from turnkeeper.rules.schema import Ruleset
+from turnkeeper.words import did_you_mean
 
 #: The tag that lets a successful action keep the spotlight with its side (DG-MOM-1).
 MOMENTUM = "momentum"
@@ -141,11 +142,19 @@ def _needed(scene: Scene) -> int:
     return len(scene.players) // 2 + 1
 
 
+def _not_a_player(who: str, scene: Scene) -> str:
+    """The refusal of a name that is no player of the scene, with the near one."""
+    return (
+        f"{who} is not a player in this scene{did_you_mean(who, scene.players)}"
+        f" ({', '.join(scene.players)})"
+    )
+
+
 def _majority(scene: Scene, votes: tuple[tuple[str, str], ...]) -> str | None:
     for voter, candidate in votes:
         for who in (voter, candidate):
             if who not in scene.players:
-                raise _illegal(f"{who} is not a player in this scene ({', '.join(scene.players)})")
+                raise _illegal(_not_a_player(who, scene))
     counts = Counter(candidate for _, candidate in votes)
     if not counts:
         return None
@@ -175,7 +184,7 @@ def _spotlight(state: SceneState, command: TakeSpotlight, rules: Ruleset) -> lis
                 f"{len(scene.players)} players needed: the GM breaks ties and disputes (--gm NAME)"
             )
         if command.gm_choice not in scene.players:
-            raise _illegal(f"{command.gm_choice} is not a player in this scene")
+            raise _illegal(_not_a_player(command.gm_choice, scene))
     chosen = winner or command.gm_choice
     assert chosen is not None
     if scene.kept_by == chosen and len(scene.players) > 1:
@@ -245,9 +254,7 @@ def _after_action(
 def _act(state: SceneState, command: Act, rules: Ruleset, dice: DiceSource) -> list[SceneEvent]:
     scene = _open_scene(state)
     if command.player not in scene.players:
-        raise _illegal(
-            f"{command.player} is not a player in this scene ({', '.join(scene.players)})"
-        )
+        raise _illegal(_not_a_player(command.player, scene))
     if not scene.free:
         if scene.turn is SceneSide.GM:
             raise _illegal("the spotlight is with the GM: the GM acts next (scene gm)")
