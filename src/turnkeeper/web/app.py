@@ -24,21 +24,24 @@ live over server-sent events (:mod:`turnkeeper.web.live`).
 
 The service keeps journals in memory and one campaign's journal is not thread-safe, so each
 campaign has a lock that serialises the calls on it; two campaigns share nothing, so one
-table's long command (a year's wait) never holds another's reads. A command runs in a worker
-thread, off the event loop; a read runs on the loop only when its campaign is free and
-already read (a few milliseconds), else in a worker thread too, so the loop never waits on a
-lock. Several processes share a PostgreSQL store through its optimistic appends. Nothing
-holds a lock while it waits: the live streams wait on the store's versions, outside it, and
-take the campaign's lock only to draw. Request limits and the safe headers are
+table's long command (a year's wait) never holds another's reads. The lock is the event
+loop's (:class:`CampaignLocks`): a request waits for it as a coroutine, holding no worker
+thread, so a hundred requests queued behind one campaign's long command leave the threads to
+the other campaigns. Once it holds the lock, a command, a page, the journal's reading and a
+pasted file's parsing run in a worker thread, off the loop; only a read of the state runs on
+the loop, when its campaign is already read (a few milliseconds). Several processes share a
+PostgreSQL store through its optimistic appends. Nothing holds a lock while it waits: the
+live streams wait on the store's versions, outside it, and take the campaign's lock only to
+draw. Request limits and the safe headers are
 :mod:`turnkeeper.web.guard`'s.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-import threading
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Annotated, Any, TypeVar
 from urllib.parse import parse_qsl, quote, urlsplit
 
@@ -75,7 +78,7 @@ from turnkeeper.views import (
 from turnkeeper.web import live, render
 from turnkeeper.web.commands import CommandBody
 from turnkeeper.web.controls import Control, form_body, table
-from turnkeeper.web.guard import Guard, answer
+from turnkeeper.web.guard import Guard, answer, header_number
 from turnkeeper.web.tokens import Role, TokenCheck, renew_token
 from turnkeeper.world.hexes import Hex
 
@@ -119,50 +122,47 @@ LOG_PAGE_MOST = 5000
 
 class CampaignLocks:
     """One lock per campaign: its journal in memory is changed by one call at a time, and
-    two campaigns never wait on each other."""
+    two campaigns never wait on each other.
+
+    The locks are the event loop's: a request waits for its campaign as a coroutine, not in
+    a worker thread, so requests queued behind one campaign's long command never take every
+    thread from the others (60 waiting for campaign A's display once held a command on B for
+    12 s). Taken on the loop only (:func:`_on`); a lock belongs to the loop that made it, so
+    a new loop (a test client's) gets new locks.
+    """
 
     def __init__(self) -> None:
-        self._locks: dict[str, threading.Lock] = {}
-        self._guard = threading.Lock()
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
 
-    def __call__(self, name: str) -> threading.Lock:
-        with self._guard:
-            lock = self._locks.get(name)
-            if lock is None:
-                lock = self._locks[name] = threading.Lock()
-            return lock
-
-
-@contextmanager
-def _service(request: Request, name: str) -> Iterator[Campaigns]:
-    """The app's campaign service, holding campaign ``name``'s lock (in a worker thread)."""
-    with request.app.state.locks(name):
-        yield request.app.state.campaigns
+    def __call__(self, name: str) -> asyncio.Lock:
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop, self._locks = loop, {}
+        lock = self._locks.get(name)
+        if lock is None:
+            lock = self._locks[name] = asyncio.Lock()
+        return lock
 
 
 T = TypeVar("T")
 
 
-async def _on(request: Request, name: str, work: Callable[[Campaigns], T]) -> T:
+async def _on(
+    request: Request, name: str, work: Callable[[Campaigns], T], quick: bool = False
+) -> T:
     """``work`` on the service with campaign ``name``'s lock held, without stalling the loop.
 
-    On the event loop at once when the campaign is free and already read (no thread hand-off
-    for the common read); in a worker thread when it is busy (a long command) or not read
-    yet (its first fold), so the other campaigns' requests go on meanwhile.
+    The lock is awaited on the loop; then ``work`` runs in a worker thread, so the other
+    campaigns' requests go on meanwhile. A ``quick`` work (reading the state, a few
+    milliseconds) runs on the loop itself when the campaign is already read, saving the
+    thread hand-off; its first read (a fold of the journal) goes to a thread too.
     """
     campaigns: Campaigns = request.app.state.campaigns
-    lock: threading.Lock = request.app.state.locks(name)
-    if campaigns.loaded(name) and lock.acquire(blocking=False):
-        try:
+    async with request.app.state.locks(name):
+        if quick and campaigns.loaded(name):
             return work(campaigns)
-        finally:
-            lock.release()
-
-    def locked() -> T:
-        with lock:
-            return work(campaigns)
-
-    return await anyio.to_thread.run_sync(locked)
+        return await anyio.to_thread.run_sync(work, campaigns)
 
 
 async def _token_of(
@@ -271,7 +271,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         summary="The campaign now: the whole state (referee) or the party's view (player)",
     )
     async def get_state(request: Request, name: str, role: Reader) -> Response:
-        state = await _on(request, name, lambda c: c.state(name))
+        state = await _on(request, name, lambda c: c.state(name), quick=True)
         # Serialised here, not by FastAPI's generic encoder: ten times quicker for a state.
         if role is Role.REFEREE:
             text = json.dumps(referee_state(state), ensure_ascii=False, default=str)
@@ -326,8 +326,8 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     async def post_command(
         request: Request, name: str, body: CommandBody, role: Referee
     ) -> Response:
-        def run() -> bytes:
-            records, state = _execute(request, name, body)
+        def run(c: Campaigns) -> bytes:
+            records, state = _execute(c, name, body)
             head = {"campaign": name, "version": state.version, "date": state.date}
             with gc_paused():
                 # a record at a time, so a year's wait never holds the other threads long
@@ -335,7 +335,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
             return f'{_json(head)[:-1]},"records":[{shaped}]}}'.encode()
 
         # in a worker thread: a long command never holds the loop, nor another campaign
-        return Response(await anyio.to_thread.run_sync(run), media_type="application/json")
+        return Response(await _on(request, name, run), media_type="application/json")
 
     @app.get(
         "/api/campaigns/{name}/map.svg",
@@ -343,7 +343,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         responses={200: {"content": {"image/svg+xml": {}}}},
         summary="The wilderness map as SVG: the referee's, or only what the party knows",
     )
-    def get_map(
+    async def get_map(
         request: Request,
         name: str,
         role: Reader,
@@ -355,10 +355,14 @@ def create_app(campaigns: Campaigns) -> FastAPI:
             int, Query(ge=0, le=MAX_WINDOW_RADIUS, description="The window's radius in hexes.")
         ] = PAGE_WINDOW_RADIUS,
     ) -> Response:
-        with _service(request, name) as c:
-            state = c.state(name)
         middle = Hex.parse(around) if around is not None else None
-        svg = map_svg(state, player=role is Role.PLAYER, around=middle, radius=radius)
+        state = await _on(request, name, lambda c: c.state(name), quick=True)
+        # drawn outside the lock (the state does not change) and off the loop: a large map
+        # is many milliseconds of work
+        player = role is Role.PLAYER
+        svg = await anyio.to_thread.run_sync(
+            lambda: map_svg(state, player=player, around=middle, radius=radius)
+        )
         return Response(svg, media_type="image/svg+xml")
 
     # -- the pages -------------------------------------------------------------------------
@@ -381,22 +385,24 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         return RedirectResponse(target, status_code=303)
 
     @app.get("/campaigns/{name}", response_class=HTMLResponse, summary="The dashboard page")
-    def page(request: Request, name: str, role: Reader, token: Token) -> str:
+    async def page(request: Request, name: str, role: Reader, token: Token) -> str:
         links = _links(name, token or "")
-        with _service(request, name) as c:
+
+        def drawn(c: Campaigns) -> str:
             state, records = c.state(name), c.log(name)
             if role is Role.PLAYER:
                 return render.player_page(state, records, links)
             return render.referee_page(state, records, links)
+
+        return await _on(request, name, drawn)
 
     @app.get(
         "/campaigns/{name}/display",
         response_class=HTMLResponse,
         summary="The page's display alone (what the live stream sends)",
     )
-    def display(request: Request, name: str, role: Reader) -> str:
-        with _service(request, name) as c:
-            return _draw(c, name, role)[0]
+    async def display(request: Request, name: str, role: Reader) -> str:
+        return (await _on(request, name, lambda c: _draw(c, name, role)))[0]
 
     @app.get(
         "/campaigns/{name}/live",
@@ -412,17 +418,19 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> EventSourceResponse:
         # a browser that reconnects says what it saw last; a fresh page, what it was drawn at
-        seen = int(last_event_id) if last_event_id and last_event_id.isdigit() else since
+        seen = header_number("Last-Event-ID", last_event_id) if last_event_id else since
         given = token or ""
 
-        def draw() -> live.Drawn:
-            with _service(request, name) as c:
-                try:
-                    if app.state.tokens.role(name, given) is not role:
-                        return None  # the link was renewed: this page no longer follows
-                    return _draw(c, name, role)
-                except NotFoundError:
-                    return None
+        def drawn(c: Campaigns) -> live.Drawn:
+            try:
+                if app.state.tokens.role(name, given) is not role:
+                    return None  # the link was renewed: this page no longer follows
+                return _draw(c, name, role)
+            except NotFoundError:
+                return None
+
+        async def draw() -> live.Drawn:
+            return await _on(request, name, drawn)
 
         events = live.stream(watcher, name, seen, draw, render.fragment("revoked"))
         return EventSourceResponse(events, ping=15)
@@ -439,25 +447,20 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         token: Token,
         hx_request: Annotated[str | None, Header()] = None,
     ) -> Response:
-        text = decode(await request.body(), "the form")  # the guard read it, within limits
-        pairs = parse_qsl(text, keep_blank_values=True)
-        control = _control_of(pairs)
-        try:
-            body = _command_body.validate_python(form_body(control, pairs))
-        except ValidationError as error:
-            raise TurnkeeperError(_first_problem(error.errors())) from None
+        form = await request.body()  # the guard read it, within limits
+        # read off the loop: a pasted site or map is a file's parsing
+        body = await anyio.to_thread.run_sync(_form_command, form)
         plain = hx_request != "true"  # a plain form, without JavaScript: back to the page
 
-        def run() -> str | None:
-            records, state = _execute(request, name, body)
+        def run(c: Campaigns) -> str | None:
+            records, state = _execute(c, name, body)
             if plain:
                 return None
-            with _service(request, name) as c:
-                shown = _draw(c, name, Role.REFEREE)[0]
+            shown = _draw(c, name, Role.REFEREE)[0]
             lines = [r.event.describe() for r in records][:3]
             return render.fragment("done", version=state.version, lines=lines, display=shown)
 
-        done = await anyio.to_thread.run_sync(run)
+        done = await _on(request, name, run)
         if done is None:
             return RedirectResponse(_links(name, token or "").page, status_code=303)
         return HTMLResponse(done)
@@ -467,10 +470,13 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         response_class=HTMLResponse,
         summary="A new players' link; the old one stops working, the referee's stays",
     )
-    def new_player_link(request: Request, name: str, role: Referee) -> str:
-        with _service(request, name) as c:
+    async def new_player_link(request: Request, name: str, role: Referee) -> str:
+        def renew(c: Campaigns) -> str:
             fresh = renew_token(c.store, name, Role.PLAYER)
             app.state.tokens.forget(name)
+            return fresh
+
+        fresh = await _on(request, name, renew)
         base = str(request.base_url).rstrip("/")
         return render.fragment("player_link", link=base + _links(name, fresh).page)
 
@@ -526,14 +532,24 @@ def _control_of(pairs: list[tuple[str, str]]) -> Control:
     return control
 
 
-def _execute(request: Request, name: str, body: Any) -> tuple[list[Recorded], CampaignState]:
-    """Run a command body through the service: the stale check, the command, the new state."""
-    with _service(request, name) as c:
-        state = c.state(name)
-        if body.expected_version is not None and body.expected_version != state.version:
-            raise stale(name, state.version, body.expected_version)
-        records = c.execute(name, body.command(state), body.dice)
-        return records, c.state(name)
+def _form_command(form: bytes) -> Any:
+    """A dashboard form's command body: its verb's control reads the fields; a clear 400."""
+    pairs = parse_qsl(decode(form, "the form"), keep_blank_values=True)
+    control = _control_of(pairs)
+    try:
+        return _command_body.validate_python(form_body(control, pairs))
+    except ValidationError as error:
+        raise TurnkeeperError(_first_problem(error.errors())) from None
+
+
+def _execute(c: Campaigns, name: str, body: Any) -> tuple[list[Recorded], CampaignState]:
+    """Run a command body through the service (its campaign's lock held): the stale check,
+    the command, the new state."""
+    state = c.state(name)
+    if body.expected_version is not None and body.expected_version != state.version:
+        raise stale(name, state.version, body.expected_version)
+    records = c.execute(name, body.command(state), body.dice)
+    return records, c.state(name)
 
 
 def _json(value: Any) -> str:

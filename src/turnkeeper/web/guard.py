@@ -11,7 +11,13 @@ reads it, so a body too large to keep is never parsed and nothing reaches the se
   bound by the body's own limit;
 - JSON nests at most :data:`~turnkeeper.files.MAX_DEPTH` deep and a number is at most
   :data:`NUMBER_LIMIT` either way (400), so nothing a body says overflows the store;
-- a form body is UTF-8 text (400 otherwise).
+- a form body is UTF-8 text (400 otherwise);
+- a header holding a number (``Content-Length``, and ``Last-Event-ID`` read by the live
+  route) holds ASCII digits within 64 bits (:func:`header_number`, 400 otherwise).
+
+A fault of the server's own (an exception no handler took) is answered here as one generic
+JSON 500, since Starlette's own 500 is sent outside this middleware and would lack the
+headers below; the exception goes on to the server's log.
 
 Every response carries ``Referrer-Policy: no-referrer`` (the pages' links hold their token),
 ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff`` and a Content-Security-Policy
@@ -21,16 +27,18 @@ the API's own documentation (``/docs``, ``/redoc``) also loads FastAPI's viewer 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qsl
 
+import anyio.to_thread
 from starlette.datastructures import Headers
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import MAX_NAME_LENGTH, MAX_TEXT_LENGTH, decode, parse_json
+from turnkeeper.files import MAX_INT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, decode, parse_json
 from turnkeeper.web import render
 
 BODY_LIMIT = 1024 * 1024
@@ -177,8 +185,12 @@ class Guard:
         path: str = scope.get("path", "")
         policy = DOCS_POLICY if path.startswith(_DOCS) else PAGE_POLICY
 
+        started = False
+
         async def send_safely(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = [
                     (k, v)
                     for k, v in message.get("headers", [])
@@ -188,8 +200,20 @@ class Guard:
                 message = {**message, "headers": headers}
             await send(message)
 
+        try:
+            await self._guarded(scope, receive, send_safely)
+        except Exception:
+            # A fault of ours: Starlette's own 500 is sent outside this middleware, without the
+            # safe headers. Answer it here, generic (a traceback may hold the journal's
+            # secrets), and raise on so the server logs it.
+            if not started:
+                await JSONResponse(_FAULT, status_code=500)(scope, receive, send_safely)
+            raise
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path: str = scope.get("path", "")
         if scope["method"] not in ("POST", "PUT", "PATCH"):
-            await self.app(scope, receive, send_safely)
+            await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
         htmx = headers.get("hx-request") == "true"
@@ -197,15 +221,47 @@ class Guard:
             body = await _read_body(headers, receive)
             if body is None:
                 return  # the client went away
-            check_body(body, headers.get("content-type", ""))
+            # off the loop: scanning a body of a megabyte is milliseconds the other
+            # campaigns' requests need not wait for
+            await anyio.to_thread.run_sync(check_body, body, headers.get("content-type", ""))
         except TooLarge as error:
-            await answer(path, htmx, 413, str(error), "TooLarge")(scope, receive, send_safely)
+            await answer(path, htmx, 413, str(error), "TooLarge")(scope, receive, send)
             return
         except TurnkeeperError as error:
-            await answer(path, htmx, 400, str(error), "BadRequest")(scope, receive, send_safely)
+            await answer(path, htmx, 400, str(error), "BadRequest")(scope, receive, send)
             return
-        await self.app(scope, _replay(body, receive), send_safely)
+        await self.app(scope, _replay(body, receive), send)
 
+
+_DIGITS = re.compile(r"[0-9]+")
+"""A whole number as a header writes it: ASCII digits only (``str.isdigit`` also takes ``²``,
+which ``int`` refuses)."""
+
+
+def header_number(header: str, value: str) -> int:
+    """The whole number a header holds (a length, a version); a header holding anything else,
+    or a number past :data:`~turnkeeper.files.MAX_INT`, is refused (400).
+
+    >>> header_number("Last-Event-ID", "12")
+    12
+    >>> header_number("Last-Event-ID", "\u00b2")
+    Traceback (most recent call last):
+    ...
+    turnkeeper.errors.TurnkeeperError: Last-Event-ID: '²' is not a whole number (digits 0 to 9)
+    """
+    if not _DIGITS.fullmatch(value):
+        raise TurnkeeperError(f"{header}: {value[:20]!r} is not a whole number (digits 0 to 9)")
+    # past 19 digits it is past MAX_INT, and int() refuses 4,300 digits and more
+    if len(value.lstrip("0")) > 19 or int(value) > MAX_INT:
+        raise TurnkeeperError(f"{header}: {value[:20]}... is past the largest number, {MAX_INT:,}")
+    return int(value)
+
+
+_FAULT = {
+    "error": "the server failed on this request (its log says why); try again, or report it",
+    "type": "InternalError",
+}
+"""The one answer to a fault of the server's own: nothing of the request or the campaign."""
 
 _SAFE = (
     ("Referrer-Policy", "no-referrer"),
@@ -223,9 +279,11 @@ def _safe_headers(policy: str) -> tuple[tuple[str, str], ...]:
 
 async def _read_body(headers: Headers, receive: Receive) -> bytes | None:
     """The whole body, refused (TooLarge) as soon as it passes :data:`BODY_LIMIT`."""
-    declared = headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > BODY_LIMIT:
-        raise TooLarge(_too_large(int(declared)))
+    declared = headers.get("content-length")
+    if declared is not None:
+        size = header_number("Content-Length", declared)
+        if size > BODY_LIMIT:
+            raise TooLarge(_too_large(size))
     chunks: list[bytes] = []
     size = 0
     while True:

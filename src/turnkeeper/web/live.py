@@ -21,9 +21,8 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 
-import anyio.to_thread
 from sse_starlette import ServerSentEvent
 
 from turnkeeper.store import EventStore
@@ -144,20 +143,21 @@ async def stream(
     watcher: Watcher,
     name: str,
     seen: int | None,
-    draw: Callable[[], Drawn],
+    draw: Callable[[], Awaitable[Drawn]],
     revoked: str,
     idle: float = 30.0,
 ) -> AsyncIterator[ServerSentEvent]:
     """A page's events: its display each time the campaign moves past ``seen``.
 
-    ``draw`` runs in a worker thread (it takes the service's lock and reads the store); when
-    it answers None (the link was renewed) the page is sent ``revoked`` and the stream ends.
+    ``draw`` waits for the campaign's lock on the loop and draws in a worker thread (it reads
+    the store); when it answers None (the link was renewed) the page is sent ``revoked`` and
+    the stream ends.
     """
     while True:
         version = await watcher.next_version(name, seen, timeout=idle)
         if version is None:
             continue  # nothing moved; sse-starlette's pings keep the connection open
-        drawn = await anyio.to_thread.run_sync(draw)
+        drawn = await draw()
         if drawn is None:
             yield ServerSentEvent(data=revoked, event="revoked")
             return
