@@ -63,7 +63,7 @@ from turnkeeper.errors import (
     NotFoundError,
     TurnkeeperError,
 )
-from turnkeeper.files import decode
+from turnkeeper.files import MAX_INT, decode
 from turnkeeper.service import Campaigns, gc_paused
 from turnkeeper.store.base import StoreUnavailable, stale
 from turnkeeper.views import (
@@ -288,9 +288,12 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         name: str,
         role: Reader,
         after: Annotated[
-            int | None, Query(ge=0, description="The seq to start after (the last page's `next`).")
+            int | None,
+            Query(ge=0, le=MAX_INT, description="The seq to start after (the last page's `next`)."),
         ] = None,
-        since: Annotated[int, Query(ge=0, description="The older name of `after`.")] = 0,
+        since: Annotated[
+            int, Query(ge=0, le=MAX_INT, description="The older name of `after`.")
+        ] = 0,
         limit: Annotated[
             int, Query(ge=1, le=LOG_PAGE_MOST, description="The most records in this page.")
         ] = LOG_PAGE,
@@ -414,7 +417,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         name: str,
         role: Reader,
         token: Token,
-        since: Annotated[int | None, Query(ge=0)] = None,
+        since: Annotated[int | None, Query(ge=0, le=MAX_INT)] = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> EventSourceResponse:
         # a browser that reconnects says what it saw last; a fresh page, what it was drawn at

@@ -284,3 +284,15 @@ def test_a_last_event_id_that_is_no_version_is_400(two: Two, seen: str) -> None:
         for name, value in SAFE.items():
             assert answer.headers.get(name) == value, (name, answer.headers)
         assert "Last-Event-ID" in answer.read().decode()
+
+
+@pytest.mark.parametrize("query", ["after", "since"])
+def test_a_log_page_past_64_bits_is_400(served: Served, query: str) -> None:
+    """A page of the log asked after a seq of 2^63 or more: one 400, not SQLite's overflow
+    as a 500."""
+    refused_safely(
+        served,
+        lambda: served.client.get(
+            f"/api/campaigns/Crypt/log?{query}={2**63}", headers=referee(served)
+        ),
+    )
