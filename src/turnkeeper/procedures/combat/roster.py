@@ -44,10 +44,14 @@ from turnkeeper.errors import TurnkeeperError
 from turnkeeper.files import check_name, keys_at, parse_toml, unknown_key
 from turnkeeper.kernel.combat_state import Combatant, Side
 
-__all__ = ["RosterError", "encounter_foes", "parse_monster", "parse_roster"]
+__all__ = ["MAX_COMBATANTS", "RosterError", "encounter_foes", "parse_monster", "parse_roster"]
 
 #: The most combatants one roster line makes (``count``).
 MAX_COUNT = 1000
+
+#: The most combatants of a roster, and of a fight: a field of battle, not a census (a
+#: 200,000-foe file took minutes to start a fight and a simulation asked for 37 GiB).
+MAX_COMBATANTS = 1000
 
 _SECTIONS = {"characters": Side.PARTY, "allies": Side.PARTY, "foes": Side.OPPOSITION}
 _IGNORED = {"equipment", "healed_day", "conditions"}
@@ -115,6 +119,11 @@ def parse_roster(text: str, source: str = "roster") -> list[Combatant]:
             raise RosterError(f"{source}: {section}: expected tables, written [[{section}]]")
         for index, entry in enumerate(entries):
             combatants += _combatant(entry, side, f"{source}: {section}[{index}]")
+            if len(combatants) > MAX_COMBATANTS:
+                raise RosterError(
+                    f"{source}: more than {MAX_COMBATANTS:,} combatants by {section}[{index}]; "
+                    f"a roster holds at most {MAX_COMBATANTS:,}: split the fight"
+                )
     if not combatants:
         raise RosterError(f"{source}: no [[characters]] or [[foes]] in it")
     return combatants

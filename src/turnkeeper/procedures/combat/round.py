@@ -13,6 +13,7 @@ changes ``state``; ``execute`` folds them in. Every round follows its ruleset:
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from turnkeeper.dice import DiceSource, Roll
@@ -54,6 +55,7 @@ from turnkeeper.procedures.combat.outcomes import (
     Moved,
     Surrendered,
 )
+from turnkeeper.procedures.combat.roster import MAX_COMBATANTS
 from turnkeeper.procedures.surprise import SurpriseSituation
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.world.sites import SiteLevel
@@ -406,10 +408,15 @@ def _same_beat(state: CombatState, first: str, second: str) -> bool:
 
 
 def _start(command: StartCombat, rules: Ruleset, dice: DiceSource) -> list[CombatEvent]:
-    names = [c.name.casefold() for c in command.combatants]
     if not command.combatants:
         raise IllegalCommandError("a combat needs combatants: name the party and the foes")
-    duplicate = next((n for n in names if names.count(n) > 1), None)
+    if len(command.combatants) > MAX_COMBATANTS:
+        raise IllegalCommandError(
+            f"{len(command.combatants):,} combatants: a fight holds at most "
+            f"{MAX_COMBATANTS:,}; split it"
+        )
+    counted = Counter(c.name.casefold() for c in command.combatants)
+    duplicate = next((n for n, times in counted.items() if times > 1), None)
     if duplicate is not None:
         raise IllegalCommandError(
             f"two combatants are named {duplicate!r}: "
