@@ -53,7 +53,7 @@ from turnkeeper.files import parse_json
 from turnkeeper.kernel.events import CampaignStarted, CommandUndone
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.store import Caches, EventStore, GlanceStore, JsonStore, SnapshotStore
-from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable
+from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable, missing
 from turnkeeper.store.glance import GLANCE_FORMAT
 
 PAGE = 2000
@@ -384,10 +384,7 @@ class Campaigns:
     def use(self, name: str) -> None:
         """Make ``name`` the campaign that verbs without ``--campaign`` act on."""
         if name not in self.store.campaigns():
-            raise NotFoundError(
-                f"no campaign named {name!r}: see `turnkeeper campaigns`, or start one with "
-                "`turnkeeper new`"
-            )
+            raise missing(name)
         self.store.set_current(name)
 
     def resolve(self, name: str | None) -> str:

@@ -165,3 +165,11 @@ def test_a_misspelt_combatant_gets_the_near_one(snowbound: str, shell: Shell) ->
     _ok(shell, "combat", "start", "--db", snowbound)
     said = shell("combat", "attack", "Aldo", "giant leach", "--db", snowbound)
     assert said.code == 2 and "did you mean giant leech?" in said.err, said.err
+
+
+@pytest.mark.parametrize("args", [("use", "Kep"), ("log", "-c", "Kep"), ("status", "-c", "Kep")])
+def test_a_misspelt_campaign_gets_the_near_one(
+    snowbound: str, shell: Shell, args: tuple[str, ...]
+) -> None:
+    said = shell(*args, "--db", snowbound)
+    assert said.code == 2 and "no campaign named 'Kep'; did you mean Keep?" in said.err, said.err

@@ -16,9 +16,11 @@ from turnkeeper.campaign import CampaignState, Command, Recorded, Visibility
 from turnkeeper.cli.app import SESSION, Piece, console, emit, say, text
 from turnkeeper.cli.options import typed_faces
 from turnkeeper.clock.calendar import calendar
+from turnkeeper.errors import NotFoundError
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
 from turnkeeper.views import party_perceives, player_record, referee_record
+from turnkeeper.words import did_you_mean
 
 # Game time passing is in the footer's date; the party's narrative leaves it out.
 _CLOCK = "clock.advanced"
@@ -36,13 +38,32 @@ def open_campaigns(db: str | None, create: bool = False) -> Iterator[Campaigns]:
     """
     shared = SESSION.get()
     if shared is not None:
-        yield shared
+        with _near_campaign(shared):
+            yield shared
         return
     store = open_store(db, create)
     try:
-        yield Campaigns(store)
+        campaigns = Campaigns(store)
+        with _near_campaign(campaigns):
+            yield campaigns
     finally:
         store.close()
+
+
+@contextmanager
+def _near_campaign(campaigns: Campaigns) -> Iterator[None]:
+    """A campaign name the store does not hold gets the near one it does ('did you mean
+    Keep?'), read from the store only when a name was refused."""
+    try:
+        yield
+    except NotFoundError as error:
+        name = getattr(error, "campaign", None)
+        hint = did_you_mean(name, campaigns.names()) if isinstance(name, str) else ""
+        if not hint:
+            raise
+        raise NotFoundError(
+            f"no campaign named {name!r}{hint} (`turnkeeper campaigns` lists them)"
+        ) from None
 
 
 @contextmanager

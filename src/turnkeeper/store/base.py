@@ -225,10 +225,12 @@ def missing(campaign: str) -> NotFoundError:
     >>> str(missing("keep"))
     "no campaign named 'keep': see `turnkeeper campaigns`, or start one with `turnkeeper new`"
     """
-    return NotFoundError(
+    error = NotFoundError(
         f"no campaign named {campaign!r}: see `turnkeeper campaigns`, "
         "or start one with `turnkeeper new`"
     )
+    error.campaign = campaign  # type: ignore[attr-defined]  # for the near name's hint
+    return error
 
 
 def numbered(expected_version: int, records: Sequence[Mapping[str, object]]) -> list[Record]:
