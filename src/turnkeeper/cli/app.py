@@ -438,6 +438,21 @@ def console() -> Console:
 #: cursor moves are separate segments, untouched.
 _CONTROLS = dict.fromkeys([*range(0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)])
 
+#: The same controls as JSON writes them escaped: JSON escapes C0 itself but lets DEL and C1
+#: stand raw in a string, where a terminal would obey them.
+_CONTROLS_ESCAPED = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
+
+
+def for_terminal(text: str, *, json_text: bool = False) -> str:
+    r"""``text`` written straight to a terminal (an export, a log), not through the console:
+    the user's controls dropped (:data:`_CONTROLS`), or in JSON escaped, which reads back as
+    the same data. Written to a file or a pipe, text stays byte for byte as stored.
+
+    >>> for_terminal("Ab\x1b]0;pwned\x07bey"), for_terminal('"a\x9bb"', json_text=True)
+    ('Ab]0;pwnedbey', '"a\\u009bb"')
+    """
+    return text.translate(_CONTROLS_ESCAPED if json_text else _CONTROLS)
+
 
 @cache
 def _plain_console() -> type[Console]:

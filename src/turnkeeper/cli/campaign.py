@@ -33,7 +33,15 @@ from turnkeeper.campaign import (
     load_party,
     parse_duration,
 )
-from turnkeeper.cli.app import JsonOption, ascii_json, console, emit, emit_pieces, say
+from turnkeeper.cli.app import (
+    JsonOption,
+    ascii_json,
+    console,
+    emit,
+    emit_pieces,
+    for_terminal,
+    say,
+)
 from turnkeeper.cli.options import (
     CampaignOption,
     DbOption,
@@ -509,8 +517,14 @@ def export_command(
         elif as_json:
             emit_pieces({"campaign": name, "format": format}, "text", pieces)
         else:
+            # nothing a user typed reaches a terminal as an escape sequence; a pipe or a
+            # file gets the journal as stored
+            shown = sys.stdout.isatty()
             for piece in pieces:
-                typer.echo(piece, nl=False)
+                typer.echo(
+                    for_terminal(piece, json_text=format != "markdown") if shown else piece,
+                    nl=False,
+                )
     if out is not None:
         emit(
             {"campaign": name, "format": format, "out": str(out)},
