@@ -82,6 +82,31 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             f"They need a PostgreSQL server: {PG_ENV}={PG_EXAMPLE} .venv/bin/pytest "
             "(.ci/run sets it)."
         )
+    _docs_summary(terminalreporter)
+
+
+def _docs_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """How many shell blocks and commands of the documents ran (tests/docs/test_docs.py),
+    and which blocks were skipped and why."""
+    reports = [
+        dict(report.user_properties)
+        for kind in ("passed", "failed")
+        for report in terminalreporter.stats.get(kind, [])
+        if report.when == "call" and "doc_blocks" in dict(report.user_properties)
+    ]
+    if not reports:
+        return
+    blocks = sum(report["doc_blocks"] for report in reports)
+    commands = sum(report["doc_commands"] for report in reports)
+    skipped = [why for report in reports for why in report["doc_skipped"]]
+    seconds = sum(report["doc_seconds"] for report in reports)
+    terminalreporter.write_sep(
+        "-",
+        f"documents: {blocks} shell blocks, {commands} commands ran in {len(reports)} files "
+        f"({seconds:.0f} s); {len(skipped)} blocks skipped",
+    )
+    for why in skipped:
+        terminalreporter.write_line(f"skipped {why}")
 
 
 def free_port() -> int:
