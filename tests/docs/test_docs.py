@@ -126,8 +126,9 @@ def commands(block: Block) -> list[Command]:
                 found[-1].output.append(line)
             continue
         text = line[2:] if prompted and not pending else line
+        text = text.strip() if pending else text
         if text.rstrip().endswith("\\"):
-            pending += text.rstrip()[:-1] + " "
+            pending += text.rstrip()[:-1].rstrip() + " "
             continue
         text, pending = pending + text, ""
         for part in _split(_uncommented(text)):
