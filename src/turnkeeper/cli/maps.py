@@ -216,9 +216,7 @@ def show(
     player: Annotated[bool, typer.Option("--player", help="Only what the party knows.")] = False,
     known_file: Annotated[
         Path | None,
-        typer.Option(
-            "--known", help=f"With --map, the players' view (as --player): {_KNOWN_HELP}"
-        ),
+        typer.Option("--known", help=f"With --map, the players' view (as --player): {_KNOWN_HELP}"),
     ] = None,
     party: Annotated[
         str | None,
