@@ -156,6 +156,10 @@ def generate_map(width: int, height: int, seed: int, name: str | None = None) ->
             nearest = min(settled, key=hex_.distance)
             kind = Road.ROAD if i % 2 else Road.TRAIL
             for step in hex_.line_to(nearest):
+                # a line between two hexes of the map may cut a corner off it (odd-q rounding
+                # at an edge): no road there, and no negative index wrapping to the far side
+                if not (0 <= step.row < height and 0 <= step.col < width):
+                    continue
                 if terrain[step.row, step.col] not in blocked and road[step.row, step.col] == 0:
                     road[step.row, step.col] = kind
         settled.append(hex_)

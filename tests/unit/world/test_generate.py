@@ -33,3 +33,12 @@ def test_tp_disc_1_about_one_in_six_overt_features_are_landmarks() -> None:
     landmarks = [f for f in overt if f.landmark]
     assert all(f.visibility is Visibility.OVERT for _, f in m.all_features() if f.landmark)
     assert 0.10 < len(landmarks) / len(overt) < 0.25
+
+
+def test_a_road_whose_line_cuts_a_corner_off_the_map_stays_on_it() -> None:
+    # seed 296 on 16 x 12 joins two villages by a line through row 12, one off the map: it was
+    # an IndexError (`map new` an internal error), and a row or column -1 laid road hexes on
+    # the far edge of the map
+    for seed in (296, 337):
+        m = generate_map(16, 12, seed=seed)
+        assert m.road.shape == (12, 16) and (m.road != Road.NONE).any()
