@@ -9,9 +9,9 @@ IllegalCommandError before any event exists, so it changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 
 from turnkeeper.campaign.hooks import FIGHT_HOOKS, HOOKS
 from turnkeeper.dice import DiceSource, Roll, roll
@@ -269,21 +269,37 @@ def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
     return [NoteMade(text=command.text, visibility=command.visibility)]
 
 
-def _check_bounds(command: Command) -> None:
-    """Every whole number a command gives within 64 bits and every text within
-    :data:`MAX_TEXT_LENGTH` characters, whichever door it came in by (CLI, HTTP, a play
-    session): the journal keeps them, and a journal holding a larger number cannot be
-    imported again."""
+T = TypeVar("T")
+
+
+def _check_numbers(command: Command) -> None:
+    """Every whole number a command gives within 64 bits, whichever door it came in by (CLI,
+    HTTP, a play session): the journal keeps it, and a journal holding a larger number
+    cannot be imported again."""
+    for name, number in _values(command, int):
+        if not isinstance(number, bool):
+            check_number(number, name, IllegalCommandError)
+
+
+def _check_texts(command: Command) -> None:
+    """Every text a command gives within :data:`MAX_TEXT_LENGTH` characters, whichever door
+    it came in by; checked after the procedure, whose own refusal (a name's 200 characters,
+    a note's) says it better, so this catches only what no procedure bounds."""
+    for name, text in _values(command, str):
+        if len(text) > MAX_TEXT_LENGTH:
+            raise IllegalCommandError(
+                f"{name}: {len(text):,} characters; a text is at most "
+                f"{MAX_TEXT_LENGTH:,} characters: shorten or split it"
+            )
+
+
+def _values(command: Command, kind: type[T]) -> Iterator[tuple[str, T]]:
+    """The command's values of ``kind``, each with its field's name, tuples opened."""
     for field in fields(command):
         value = getattr(command, field.name)
         for item in value if isinstance(value, tuple | list) else (value,):
-            if isinstance(item, int) and not isinstance(item, bool):
-                check_number(item, field.name, IllegalCommandError)
-            elif isinstance(item, str) and len(item) > MAX_TEXT_LENGTH:
-                raise IllegalCommandError(
-                    f"{field.name}: {len(item):,} characters; a text is at most "
-                    f"{MAX_TEXT_LENGTH:,} characters: shorten or split it"
-                )
+            if isinstance(item, kind):
+                yield field.name, item
 
 
 def _amount(amount: int | str, dice: DiceSource) -> tuple[int, tuple[Roll, ...]]:
@@ -435,8 +451,9 @@ def decide(state: CampaignState, command: Command, dice: DiceSource) -> list[Eve
     handler = HANDLERS.get(type(command))
     if handler is None:
         raise IllegalCommandError(f"unknown command {type(command).__name__}")
-    _check_bounds(command)
+    _check_numbers(command)
     events = handler(state, command, dice)
+    _check_texts(command)
     if not events:
         raise IllegalCommandError(f"{type(command).__name__} changes nothing now")
     return events
