@@ -38,6 +38,7 @@ from turnkeeper.campaign import (
     Journal,
     Party,
     Recorded,
+    Undo,
     Visibility,
     command_dice,
     snapshots,
@@ -264,6 +265,8 @@ class Campaigns:
         """
         journal = self.journal(name)
         version = journal.version
+        if isinstance(command, Undo) and not command.what and journal.state.undoable:
+            command = Undo(self._told(name, journal.state.undoable))
         dice: DiceSource
         typed = TypedDice(typed_dice) if typed_dice is not None else None
         dice = typed if typed is not None else command_dice(journal.state.seed, version)
@@ -287,6 +290,14 @@ class Campaigns:
         if caches.snapshot is not None:
             self._unkept.discard(name)
         return records
+
+    def _told(self, name: str, command: int) -> str:
+        """A command in the referee's words, from its first records (a command's first record
+        has its number for seq): "turn 6: cautious, 120 ft; an encounter: 3 drowned monks"."""
+        records, _ = self.page(name, after=command - 1, limit=12)
+        lines = [r.event.describe() for r in records if r.command == command]
+        told = "; ".join(line for line in lines[:3] if line)
+        return told if len(told) <= 160 else told[:157] + "..."
 
     def delete(self, name: str) -> None:
         """Remove a campaign and its journal."""

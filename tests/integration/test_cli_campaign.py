@@ -15,6 +15,8 @@ from turnkeeper.cli.app import app
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.store import open_store
 
+from .conftest import texts
+
 runner = CliRunner()
 
 PARTY = """
@@ -64,7 +66,10 @@ def test_new_status_wait_light_rest_undo(db: str, party: str, tk: Tk) -> None:
     rested = tk(db, "rest")
     assert rested["records"]
     before_undo = tk(db, "status")
-    tk(db, "undo")
+    undone = tk(db, "undo")
+    # the referee reads what was undone, not a number (issue 25)
+    assert texts(undone)[0].startswith(f"undid command {rested['records'][0]['seq']}: ")
+    assert rested["records"][0]["text"] in texts(undone)[0]
     after = tk(db, "status")
     assert after["now"] == 1800  # the rest's time is forgotten by the state
     assert after["version"] == before_undo["version"] + 1  # ...but the undo is recorded

@@ -206,7 +206,10 @@ class Note:
 
 @dataclass(frozen=True)
 class Undo:
-    """Undo the latest command that is not yet undone (recorded, not erased)."""
+    """Undo the latest command that is not yet undone (recorded, not erased); ``what`` says
+    what it was in the referee's words (the service fills it from the command's records)."""
+
+    what: str = ""
 
 
 Handler = Callable[[CampaignState, Any, DiceSource], list[Event]]
@@ -255,7 +258,7 @@ def _wait(draft: Draft, command: Wait, dice: DiceSource) -> None:
 def _undo(state: CampaignState, command: Undo, dice: DiceSource) -> list[Event]:
     if state.undoable is None:
         raise IllegalCommandError("nothing to undo")
-    return [CommandUndone(command=state.undoable)]
+    return [CommandUndone(command=state.undoable, what=command.what)]
 
 
 def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:

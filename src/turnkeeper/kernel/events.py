@@ -319,9 +319,14 @@ class CommandUndone(Event):
 
     kind: ClassVar[str] = "command.undone"
     command: int
+    what: str = Field("", exclude_if=lambda what: not what)  # older journals have none
 
     def describe(self) -> str:
-        return f"command {self.command} undone"
+        return (
+            f"undid command {self.command}: {self.what}"
+            if self.what
+            else (f"command {self.command} undone")
+        )
 
     def describe_to_party(self) -> str | None:
         return None  # the players' journal drops what was undone, and the undo with it
