@@ -198,3 +198,11 @@ def test_pg_mov_2_a_party_file_with_3001_coins_is_refused(shell, tmp_path: Path)
     assert f"{path}: characters[0].coins: 3001 coins, more than the 3000" in said.err
     assert len(said.err.strip().splitlines()) == 1
     assert shell("campaigns", "--db", db, "--json").out.count("Keep") == 0
+
+
+def test_new_says_where_the_campaign_is_kept(tmp_path: Path) -> None:
+    """A referee finds the store again: `new` names its file (issue 25)."""
+    db = tmp_path / "keep.db"
+    said = runner.invoke(app, ["new", "Keep", "--ruleset", "ex", "--seed", "1", "--db", str(db)])
+    assert said.exit_code == 0, said.output
+    assert f"kept in {db}" in " ".join(said.output.split())

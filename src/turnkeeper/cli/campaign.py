@@ -60,6 +60,7 @@ from turnkeeper.files import (
 )
 from turnkeeper.procedures.countdowns import MAX_TICKS
 from turnkeeper.rules.loader import find_ruleset
+from turnkeeper.store import sqlite_file
 from turnkeeper.views import party_perceives, referee_record, referee_record_json
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -109,9 +110,16 @@ def new_command(
         lambda: say(
             "Started ",
             (name, "bold"),
-            f" under {rules.name} (seed {state.seed}) at {state.date}.",
+            f" under {rules.name} (seed {state.seed}) at {state.date}, kept in {_kept(db)}.",
         ),
     )
+
+
+def _kept(db: str | None) -> str:
+    """Where the campaigns are kept, as a referee finds them again (issue 25: `new` said
+    nothing of it): the store's file, or the server a URL names."""
+    file = sqlite_file(db)
+    return str(file.absolute()) if file is not None else "the database server --db names"
 
 
 campaigns_app = typer.Typer(
