@@ -10,53 +10,18 @@ bytes in argv) runs the installed console script in a subprocess.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
-import sys
-from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.integration.hostile.refusals import TURNKEEPER, digest, refused_in
 
 from turnkeeper.files import MAX_INT
 
-PARTY = str(files("turnkeeper.examples") / "party.toml")
 HUGE = str(10**20)
 LIMIT = f"{MAX_INT:,}"
-
-
-@pytest.fixture
-def db(tmp_path: Path, shell) -> str:
-    """A store holding one campaign, ``keep``, under ex with the example party."""
-    path = str(tmp_path / "tk.db")
-    assert shell("new", "keep", "-r", "ex", "--party", PARTY, "--seed", "3", "--db", path).code == 0
-    return path
-
-
-def digest(db: str) -> str:
-    """The store's bytes (and its write-ahead log's, if any), hashed."""
-    hashed = hashlib.sha256()
-    for part in (Path(db), Path(f"{db}-wal")):
-        if part.exists():
-            hashed.update(part.read_bytes())
-    return hashed.hexdigest()
-
-
-def refused(shell, db: str | None, *args: str) -> str:
-    """Run a command line that must be refused: exit 2, one line on stderr, no traceback, and
-    the store byte for byte as it was. Returns the line."""
-    before = digest(db) if db else None
-    said = shell(*args, *(["--db", db] if db else []))
-    assert said.code == 2, (said.code, said.out, said.err)
-    lines = said.err.strip("\n").splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), said.err
-    assert "Traceback" not in said.err and "internal error" not in said.err
-    if db:
-        assert digest(db) == before
-    return lines[0]
 
 
 # --- dice: what d20 refuses ------------------------------------------------------------------
@@ -78,7 +43,7 @@ def refused(shell, db: str | None, *args: str) -> str:
     ],
 )
 def test_dice_d20_refuses_are_refused_in_one_line(shell, expression: str, says: str) -> None:
-    assert says in refused(shell, None, "roll", expression)
+    assert says in refused_in(shell, None, "roll", expression)
 
 
 @pytest.mark.parametrize(
@@ -96,7 +61,7 @@ def test_dice_comments_d20_reads_roll(shell, expression: str, comment: str) -> N
 
 @pytest.mark.parametrize("duration", ["3h\r", "3h\n", "3\th", "3h\u202e"])
 def test_a_duration_with_a_control_character_is_refused(shell, db: str, duration: str) -> None:
-    assert "which is not printable" in refused(shell, db, "wait", duration)
+    assert "which is not printable" in refused_in(shell, db, "wait", duration)
 
 
 # --- numbers: within 64 bits -------------------------------------------------------------------
@@ -116,19 +81,19 @@ def test_a_duration_with_a_control_character_is_refused(shell, db: str, duration
     ],
 )
 def test_a_number_beyond_64_bits_is_refused(shell, db: str, args: tuple[str, ...], names: str):
-    line = refused(shell, db, *args)
+    line = refused_in(shell, db, *args)
     assert names in line and LIMIT in line and "smaller" in line
 
 
 def test_magic_dice_beyond_64_bits_is_refused(shell, db: str) -> None:
     args = ("combat", "declare", "Aldo", "cast", "--magic-dice", HUGE)
-    line = refused(shell, db, *args)
+    line = refused_in(shell, db, *args)
     assert "--magic-dice" in line and LIMIT in line
 
 
 @pytest.mark.parametrize("seed", ["-1", str(10**30), str(MAX_INT + 1)])
 def test_a_seed_is_from_0_to_64_bits(shell, seed: str) -> None:
-    line = refused(shell, None, "roll", "d20", "--seed", seed)
+    line = refused_in(shell, None, "roll", "d20", "--seed", seed)
     assert "--seed" in line and f"from 0 to {LIMIT}" in line
     assert shell("roll", "d20", "--seed", str(MAX_INT)).code == 0
 
@@ -157,8 +122,6 @@ def test_a_number_over_http_is_refused_by_the_command_table(db: str) -> None:
 
 
 # --- text: UTF-8 in, never a failure out ------------------------------------------------------
-
-TURNKEEPER = str(Path(sys.executable).with_name("turnkeeper"))
 
 
 def console_script(
@@ -189,7 +152,7 @@ def one_error_line(done: subprocess.CompletedProcess[bytes]) -> str:
 )
 def test_text_that_is_not_utf8_is_refused_at_the_edge(shell, db: str, args: tuple[str, ...]):
     """A shell passes undecodable bytes as lone surrogates: one line naming the byte."""
-    line = refused(shell, db, *args)
+    line = refused_in(shell, db, *args)
     assert "is not UTF-8 text (byte 0x" in line and "give it in UTF-8" in line
 
 

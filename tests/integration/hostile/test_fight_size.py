@@ -4,34 +4,24 @@
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
-import pytest
-from tests.integration.hostile.test_names_and_files import refused
+from tests.integration.hostile.refusals import PARTY, refused_in
 
-PARTY = str(files("turnkeeper.examples") / "party.toml")
 ORC = '[[foes]]\nname = "Orc {}"\nhp = 4\nac = 10\n'
-
-
-@pytest.fixture
-def db(tmp_path: Path, shell) -> str:
-    path = str(tmp_path / "tk.db")
-    assert shell("new", "keep", "-r", "pg", "--party", PARTY, "--seed", "3", "--db", path).code == 0
-    return path
 
 
 def test_a_roster_of_more_than_1000_combatants_is_one_line(shell, db: str, tmp_path: Path) -> None:
     horde = tmp_path / "horde.toml"
     horde.write_text("".join(ORC.format(i) for i in range(200_000)), encoding="utf-8")
-    line = refused(shell, db, "combat", "start", "--foes", str(horde))
+    line = refused_in(shell, db, "combat", "start", "--foes", str(horde))
     assert "more than 1,000 combatants by foes[1000]" in line
     said = shell("simulate", "fight", "-r", "pg", "--party", PARTY, "--foes", str(horde))
     assert said.code == 2 and "a roster holds at most 1,000" in said.err
 
 
 def test_a_fight_of_more_than_1000_combatants_is_one_line(shell, db: str) -> None:
-    line = refused(
+    line = refused_in(
         shell, db, "combat", "start",
         "--monster", "Orc:hp=4,ac=10,count=1000", "--monster", "Goblin:hp=3,ac=10,count=1000",
     )  # fmt: skip

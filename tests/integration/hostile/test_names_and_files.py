@@ -10,48 +10,13 @@ hashed before and after.
 
 from __future__ import annotations
 
-import hashlib
 import json
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from tests.integration.hostile.refusals import FOES, PARTY, SITE, refused_in
 
-PARTY = str(files("turnkeeper.examples") / "party.toml")
-SITE = str(files("turnkeeper.examples") / "site.toml")
-FOES = str(files("turnkeeper.examples") / "foes.toml")
 ESCAPE = "Ab\x1b]0;pwned\x07bey"  # retitles an xterm: OSC 0 ... BEL
-
-
-@pytest.fixture
-def db(tmp_path: Path, shell) -> str:
-    """A store holding one campaign, ``keep``, under ex with the example party."""
-    path = str(tmp_path / "tk.db")
-    assert shell("new", "keep", "-r", "ex", "--party", PARTY, "--seed", "3", "--db", path).code == 0
-    return path
-
-
-def digest(db: str) -> str:
-    """The store's bytes (and its write-ahead log's, if any), hashed."""
-    hashed = hashlib.sha256()
-    for part in (Path(db), Path(f"{db}-wal")):
-        if part.exists():
-            hashed.update(part.read_bytes())
-    return hashed.hexdigest()
-
-
-def refused(shell, db: str | None, *args: str) -> str:
-    """Run a command line that must be refused: exit 2, one line on stderr, no traceback, and
-    the store byte for byte as it was. Returns the line."""
-    before = digest(db) if db else None
-    said = shell(*args, *(["--db", db] if db else []))
-    assert said.code == 2, (said.code, said.out, said.err)
-    lines = said.err.strip("\n").splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), said.err
-    assert "Traceback" not in said.err and "internal error" not in said.err
-    if db:
-        assert digest(db) == before
-    return lines[0]
 
 
 # --- names: printable text on every path in --------------------------------------------------
@@ -67,7 +32,7 @@ def refused(shell, db: str | None, *args: str) -> str:
 def test_a_campaign_name_that_is_not_printable_text_is_refused(
     shell, db: str, name: str, what: str
 ) -> None:
-    line = refused(shell, db, "new", name, "-r", "ex", "--party", PARTY)
+    line = refused_in(shell, db, "new", name, "-r", "ex", "--party", PARTY)
     assert what in line
 
 
@@ -83,13 +48,13 @@ def test_a_note_with_an_escape_is_shown_without_it(shell, db: str) -> None:
 
 
 def test_no_verb_at_all_is_one_line_on_stderr(shell) -> None:
-    line = refused(shell, None)
+    line = refused_in(shell, None)
     assert "no verb given" in line and "turnkeeper --help" in line
-    assert "no verb given" in refused(shell, None, "site")
+    assert "no verb given" in refused_in(shell, None, "site")
 
 
 def test_a_path_holding_a_new_line_is_refused_on_one_line(tmp_path: Path, shell, db: str) -> None:
-    line = refused(shell, db, "site", "enter", str(tmp_path / "two\nlines.toml"))
+    line = refused_in(shell, db, "site", "enter", str(tmp_path / "two\nlines.toml"))
     assert "two\\nlines.toml" in line
 
 
@@ -129,7 +94,7 @@ def test_a_name_in_a_file_that_is_not_printable_text_is_refused(
         "party": ["new", "other", "-r", "ex", "--party", path],
         "foes": ["combat", "start", "--foes", path],
     }[kind]
-    line = refused(shell, db, *command)
+    line = refused_in(shell, db, *command)
     assert f"{path}: {key}" in line and what in line
     assert "\x1b" not in line
 
@@ -145,14 +110,14 @@ def test_a_map_and_its_features_are_named_in_printable_text(tmp_path: Path, shel
     named.write_text(
         text.replace("name = ", 'name = "Wild\\u001b]0;x\\u0007" #', 1), encoding="utf-8"
     )
-    line = refused(shell, db, "map", "load", str(named), "--at", "0101")
+    line = refused_in(shell, db, "map", "load", str(named), "--at", "0101")
     assert f"{named}: name" in line and "U+001B" in line
     feature = tmp_path / "feature.toml"
     feature.write_text(
         text + '\n[[hexes]]\nat = "0202"\nfeatures = [{ id = "f1", name = "Tow\\u2066er" }]\n',
         encoding="utf-8",
     )
-    line = refused(shell, db, "map", "load", str(feature), "--at", "0101")
+    line = refused_in(shell, db, "map", "load", str(feature), "--at", "0101")
     assert "features[0].name" in line and "U+2066" in line
 
 
@@ -161,7 +126,7 @@ def test_a_ruleset_name_that_is_not_printable_text_is_refused(
 ) -> None:
     rules = tmp_path / "rules.toml"
     rules.write_text('extends = "ex"\n[ruleset]\nname = "ex\\u001b[2J"\n', encoding="utf-8")
-    line = refused(shell, db, "new", "other", "-r", str(rules), "--party", PARTY)
+    line = refused_in(shell, db, "new", "other", "-r", str(rules), "--party", PARTY)
     assert f"{rules}: ruleset.name" in line and "U+001B" in line
 
 
@@ -170,13 +135,13 @@ def test_a_countdown_scene_player_or_sought_feature_must_be_a_printable_name(
 ) -> None:
     db = str(tmp_path / "dg.db")
     assert shell("new", "crypt", "-r", "dg", "--party", PARTY, "--db", db).code == 0
-    line = refused(shell, db, "countdown", "add", "flood\u200b", "--type", "short", "--length", "4")
-    assert "countdown name" in line and "U+200B" in line
-    line = refused(shell, db, "scene", "open", "combat", "--players", "Aldo,B\x1b[31mea")
-    assert "player name" in line and "U+001B" in line
-    line = refused(
-        shell, db, "monster" if False else "combat", "start", "--monster", "Og\u202ere:hd=2"
+    line = refused_in(
+        shell, db, "countdown", "add", "flood\u200b", "--type", "short", "--length", "4"
     )
+    assert "countdown name" in line and "U+200B" in line
+    line = refused_in(shell, db, "scene", "open", "combat", "--players", "Aldo,B\x1b[31mea")
+    assert "player name" in line and "U+001B" in line
+    line = refused_in(shell, db, "combat", "start", "--monster", "Og\u202ere:hd=2")
     assert "U+202E" in line
 
 
@@ -187,7 +152,7 @@ def test_search_for_an_over_long_name_is_refused(tmp_path: Path, shell, db: str)
         == 0
     )
     assert shell("map", "load", str(made), "--at", "0101", "--db", db).code == 0
-    line = refused(shell, db, "search", "--for", "x" * 10_000)
+    line = refused_in(shell, db, "search", "--for", "x" * 10_000)
     assert "names are at most 200 characters" in line
 
 
@@ -229,7 +194,7 @@ def test_an_unknown_key_is_refused_with_the_near_name(
         "party": ["new", "other", "-r", "ex", "--party", path],
         "foes": ["combat", "start", "--foes", path],
     }[kind]
-    assert said in refused(shell, db, *command)
+    assert said in refused_in(shell, db, *command)
 
 
 def test_an_unknown_key_in_a_map_ruleset_or_knowledge_file_names_the_near_key(
@@ -239,15 +204,15 @@ def test_an_unknown_key_in_a_map_ruleset_or_knowledge_file_names_the_near_key(
     shell("map", "new", "--width", "3", "--height", "3", "--seed", "1", "--out", str(made))
     typo = tmp_path / "typo.toml"
     typo.write_text(made.read_text().replace("width", "widht = 3\nwidth", 1))
-    line = refused(shell, db, "map", "load", str(typo), "--at", "0101")
+    line = refused_in(shell, db, "map", "load", str(typo), "--at", "0101")
     assert "widht: unknown key 'widht'; did you mean 'width'?" in line
     rules = tmp_path / "rules.toml"
     rules.write_text('extends = "ex"\n[time]\nturn_minutez = 3\n')
-    line = refused(shell, db, "new", "other", "-r", str(rules), "--party", PARTY)
+    line = refused_in(shell, db, "new", "other", "-r", str(rules), "--party", PARTY)
     assert "time.turn_minutez: unknown key 'turn_minutez'; did you mean 'turn_minutes'?" in line
     known = tmp_path / "known.json"
     known.write_text('{"party_at": "0101", "knwn": ["0101"]}')
-    line = refused(
+    line = refused_in(
         shell,
         db,
         "map",
@@ -289,7 +254,7 @@ def test_an_imported_journal_beyond_a_limit_is_refused(
         )  # fmt: skip
     journal = tmp_path / "keep.jsonl"
     journal.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    assert said in refused(shell, db, "import", str(journal), "--name", "copy")
+    assert said in refused_in(shell, db, "import", str(journal), "--name", "copy")
 
 
 # --- texts and labels within their limits on every path in -----------------------------------
@@ -302,11 +267,11 @@ def test_a_map_note_or_a_text_past_the_limit_and_an_overlong_area_label_are_refu
     each one line, the store unchanged: every text a command takes is bounded in the command
     table, whichever door it came by, and an area label is a name."""
     assert shell("site", "enter", SITE, "--db", db).code == 0
-    line = refused(shell, db, "site", "map", "note", "x" * 10_001)
+    line = refused_in(shell, db, "site", "map", "note", "x" * 10_001)
     assert "10,001 characters; a text is at most 10,000" in line
-    line = refused(shell, db, "damage", "Aldo", "1", "--reason", "y" * 10_001)
+    line = refused_in(shell, db, "damage", "Aldo", "1", "--reason", "y" * 10_001)
     assert "reason: 10,001 characters" in line
-    line = refused(shell, db, "site", "map", "note", "a cold draught", "--area", "z" * 201)
+    line = refused_in(shell, db, "site", "map", "note", "a cold draught", "--area", "z" * 201)
     assert "area 'zzzz...' is 201 characters long" in line
 
 
@@ -322,5 +287,5 @@ def test_an_imported_scene_event_without_its_scene_is_one_line(shell, tmp_path: 
     spotlight = json.loads(exported[2]) | {"seq": 2, "command": 2}
     cut = tmp_path / "cut.jsonl"
     cut.write_text(exported[0] + "\n" + json.dumps(spotlight) + "\n", encoding="utf-8")
-    line = refused(shell, db, "import", str(cut), "--name", "s2")
+    line = refused_in(shell, db, "import", str(cut), "--name", "s2")
     assert "record 2 (scene.spotlight_taken) cannot follow the records before it" in line

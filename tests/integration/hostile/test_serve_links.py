@@ -4,14 +4,13 @@ got a referee token."""
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
+
+from tests.integration.hostile.refusals import PARTY
 
 from turnkeeper.cli.serve import _links
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
-
-PARTY = str(files("turnkeeper.examples") / "party.toml")
 
 
 def test_every_campaign_gets_a_referee_and_a_player_link(tmp_path: Path, shell) -> None:

@@ -10,75 +10,24 @@ timeout that only catches a server that started, never measures speed.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import socket
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import closing
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
-
-PARTY = str(files("turnkeeper.examples") / "party.toml")
-TURNKEEPER = str(Path(sys.executable).with_name("turnkeeper"))
-#: Long enough for a loaded machine to start Python and give up; a server runs far past it.
-HANG = 60
-
-
-def digest(*paths: str | Path) -> dict[str, str | None]:
-    """Each path's SHA-256 (None when absent), with a SQLite store's companion files."""
-    out: dict[str, str | None] = {}
-    for path in paths:
-        for name in (str(path), *(f"{path}{s}" for s in ("-wal", "-shm", "-journal"))):
-            file = Path(name)
-            out[name] = hashlib.sha256(file.read_bytes()).hexdigest() if file.is_file() else None
-    return out
-
-
-def one_line(code: int, err: str, *words: str) -> str:
-    """Assert a refusal: exit 2, one ``error:`` line naming ``words``, no traceback."""
-    assert code == 2, (code, err)
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
-    assert "internal error" not in err and "Traceback" not in err
-    for word in words:
-        assert word in lines[0], (word, lines[0])
-    return lines[0]
-
-
-def refused(shell, watched: list[str | Path], *args: str, words: tuple[str, ...] = ()) -> str:
-    """Run a command line in process that must be refused; every watched file unchanged."""
-    before = digest(*watched)
-    said = shell(*args)
-    line = one_line(said.code, said.err, *words)
-    assert digest(*watched) == before
-    return line
-
-
-def refused_apart(watched: list[str | Path], *args: str, words: tuple[str, ...] = ()) -> str:
-    """The same through the installed console script, in its own process, with a timeout
-    that catches a server that started (it would serve until stopped)."""
-    before = digest(*watched)
-    done = subprocess.run(
-        [TURNKEEPER, *args], capture_output=True, text=True, timeout=HANG, stdin=subprocess.DEVNULL
-    )
-    line = one_line(done.returncode, done.stderr, *words)
-    assert digest(*watched) == before
-    return line
-
-
-@pytest.fixture
-def db(tmp_path: Path, shell) -> str:
-    """A store holding one campaign, ``keep``, under ex with the example party."""
-    path = str(tmp_path / "tk.db")
-    said = shell("new", "keep", "-r", "ex", "--party", PARTY, "--seed", "3", "--db", path)
-    assert said.code == 0, said.err
-    return path
+from tests.integration.hostile.refusals import (
+    PARTY,
+    TURNKEEPER,
+    digest,
+    one_line,
+    refused,
+    refused_apart,
+)
 
 
 def _foreign(path: Path, wal: bool = False) -> Path:

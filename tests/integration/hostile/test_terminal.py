@@ -7,14 +7,11 @@ from __future__ import annotations
 import os
 import pty
 import subprocess
-import sys
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from tests.integration.hostile.refusals import PARTY, TURNKEEPER
 
-PARTY = str(files("turnkeeper.examples") / "party.toml")
-TURNKEEPER = str(Path(sys.executable).with_name("turnkeeper"))
 NOTE = "the door\x1b]0;pwned\x07 creaks\x9b31m"
 
 
