@@ -258,7 +258,10 @@ def _wait(draft: Draft, command: Wait, dice: DiceSource) -> None:
 def _undo(state: CampaignState, command: Undo, dice: DiceSource) -> list[Event]:
     if state.undoable is None:
         raise IllegalCommandError("nothing to undo")
-    return [CommandUndone(command=state.undoable, what=command.what)]
+    # what the command said may be the referee's alone (a note, a foe's wound): the undo
+    # that repeats it is the referee's record too (the players' journal drops both anyway)
+    seen = Visibility.REFEREE if command.what else Visibility.PARTY
+    return [CommandUndone(command=state.undoable, what=command.what, visibility=seen)]
 
 
 def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
