@@ -72,6 +72,19 @@ def _toml(text: str) -> str:
     return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
 
 
+def _file_refused(tmp_path: Path, shell, db: str, kind: str, old: str, new: str) -> str:
+    """The example ``kind`` file (site, party or foes) with ``old`` written as ``new``, read by
+    its verb: the refusal's line."""
+    source = {"site": SITE, "party": PARTY, "foes": FOES}[kind]
+    path = _with(tmp_path, source, old, new, f"{kind}.toml")
+    command = {
+        "site": ["site", "enter", path],
+        "party": ["new", "other", "-r", "ex", "--party", path],
+        "foes": ["combat", "start", "--foes", path],
+    }[kind]
+    return refused_in(shell, db, *command)
+
+
 @pytest.mark.parametrize(
     ("kind", "old", "new", "key", "what"),
     [
@@ -87,15 +100,8 @@ def _toml(text: str) -> str:
 def test_a_name_in_a_file_that_is_not_printable_text_is_refused(
     tmp_path: Path, shell, db: str, kind: str, old: str, new: str, key: str, what: str
 ) -> None:
-    source = {"site": SITE, "party": PARTY, "foes": FOES}[kind]
-    path = _with(tmp_path, source, old, new, f"{kind}.toml")
-    command = {
-        "site": ["site", "enter", path],
-        "party": ["new", "other", "-r", "ex", "--party", path],
-        "foes": ["combat", "start", "--foes", path],
-    }[kind]
-    line = refused_in(shell, db, *command)
-    assert f"{path}: {key}" in line and what in line
+    line = _file_refused(tmp_path, shell, db, kind, old, new)
+    assert f"{tmp_path / f'{kind}.toml'}: {key}" in line and what in line
     assert "\x1b" not in line
 
 
@@ -187,14 +193,7 @@ def test_search_for_an_over_long_name_is_refused(tmp_path: Path, shell, db: str)
 def test_an_unknown_key_is_refused_with_the_near_name(
     tmp_path: Path, shell, db: str, kind: str, old: str, new: str, said: str
 ) -> None:
-    source = {"site": SITE, "party": PARTY, "foes": FOES}[kind]
-    path = _with(tmp_path, source, old, new, f"{kind}.toml")
-    command = {
-        "site": ["site", "enter", path],
-        "party": ["new", "other", "-r", "ex", "--party", path],
-        "foes": ["combat", "start", "--foes", path],
-    }[kind]
-    assert said in refused_in(shell, db, *command)
+    assert said in _file_refused(tmp_path, shell, db, kind, old, new)
 
 
 def test_an_unknown_key_in_a_map_ruleset_or_knowledge_file_names_the_near_key(
