@@ -61,7 +61,7 @@ from turnkeeper.files import (
 from turnkeeper.procedures.countdowns import MAX_TICKS
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.store import sqlite_file
-from turnkeeper.views import party_perceives, referee_record, referee_record_json
+from turnkeeper.views import party_perceives, referee_record
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -209,26 +209,64 @@ def log_command(
 
     Example: `turnkeeper log --since 40 --player`.
     """
+    from json.encoder import encode_basestring, encode_basestring_ascii
+
+    from turnkeeper.clock.calendar import date_at, start_offset
+    from turnkeeper.kernel.events import CampaignStarted
+
     # A page read by seq from the store, and the undos found by their index: never the
     # journal before --since, so a page costs the same in a long campaign as in a short one.
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
-        state, undone = campaigns.state(name), campaigns.undone(name)
         if as_json and not player:
-            # the referee's records stream a page at a time, each as stored plus its line:
-            # a whole log is never in memory (one JSON array, an element a line)
+            # The referee's records stream a page at a time, each as stored plus its date,
+            # its line and whether it was undone (views.referee_record_json, byte for byte):
+            # a whole log is never in memory (one JSON array, an element a line). Nothing
+            # here folds the journal: the dates need only the ruleset's calendar, which the
+            # first record holds, and the journal standing now is the store's version.
+            version = campaigns.store.version(name)  # no such campaign: the usual error
+            head = campaigns.page(name, 0, limit=1)[0]
+            start = head[0].event if head else None
+            if not isinstance(start, CampaignStarted):
+                campaigns.state(name)  # an empty or headless journal: the fold's own error
+                raise AssertionError("a journal that folds begins with campaign.started")
+            scales = start.ruleset.time
+            undone = campaigns.undone(name)
             ascii_only = ascii_json()
-            sys.stdout.write("[")
+            quote = encode_basestring_ascii if ascii_only else encode_basestring
+            write = sys.stdout.write
+            # calendar(at) without its per-call parse of the calendar's start: the day's
+            # date once per day, the hour and minute from the seconds into it (Date.__str__)
+            epoch, day_seconds = start_offset(scales), scales.day_hours * 3600
+            last_at: int | None = None  # consecutive records mostly share their time
+            day, today, date = -1, "", ""
+            write("[")
             first = True
             for texts, page in campaigns.stored_pages(name, since):
+                lines = []
                 for stored, record in zip(texts, page, strict=True):
-                    if record.seq > state.version:
+                    if record.seq > version:
                         break
-                    sys.stdout.write("\n" if first else ",\n")
-                    sys.stdout.write(referee_record_json(stored, record, state, undone, ascii_only))
+                    if record.at != last_at:
+                        days, into = divmod(epoch + record.at, day_seconds)
+                        if days != day:
+                            day, today = days, date_at(record.at, scales).day_text
+                        hour, into = divmod(into, 3600)
+                        last_at, date = record.at, quote(f"{today} {hour:02d}:{into // 60:02d}")
+                    if ascii_only and not stored.isascii():  # JSON outside strings is ASCII
+                        stored = "".join(
+                            c if c.isascii() else encode_basestring_ascii(c)[1:-1] for c in stored
+                        )
+                    lines.append(
+                        f'{stored[:-1]},"date":{date},"text":{quote(record.event.describe())},'
+                        f'"undone":{"true" if record.command in undone else "false"}}}'
+                    )
+                if lines:
+                    write(("\n" if first else ",\n") + ",\n".join(lines))
                     first = False
-            sys.stdout.write("]\n" if first else "\n]\n")
+            write("]\n" if first else "\n]\n")
             return
+        state, undone = campaigns.state(name), campaigns.undone(name)
         keep = (lambda r: party_perceives(r, undone)) if player else None
         records, _ = campaigns.page(name, since, keep=keep, until=state.version)
     if player:
