@@ -7,7 +7,11 @@ plays a few dungeon turns, so the referee sees the time record being kept.
 
 from __future__ import annotations
 
+import shlex
+import shutil
+import sys
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -50,6 +54,27 @@ def _expedition() -> list[Command]:
     ]
 
 
+def program() -> str:
+    """The command to type for the next verb, as this one was run (issue 25: the demo said
+    `turnkeeper turn`, not on PATH after the quick start's `.venv/bin/turnkeeper demo`).
+
+    ``turnkeeper`` when that name on PATH is this script; else the script's path as typed
+    (``.venv/bin/turnkeeper``); ``python -m turnkeeper`` when run as a module.
+    """
+    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if script is None or script.name != "turnkeeper":
+        if script is not None and script.name == "__main__.py":
+            python = Path(sys.executable)
+            typed = shutil.which(python.name)
+            on_path = typed is not None and Path(typed).resolve() == python.resolve()
+            return f"{shlex.quote(python.name if on_path else str(python))} -m turnkeeper"
+        return "turnkeeper"  # run in process (a test, an embedding program)
+    found = shutil.which("turnkeeper")
+    if found is not None and Path(found).resolve() == script.resolve():
+        return "turnkeeper"
+    return shlex.quote(str(script))
+
+
 @verbs.command("demo")
 def demo_command(
     ruleset: str = typer.Option("ex", "--ruleset", "-r", help="The preset to play under."),
@@ -90,21 +115,23 @@ def demo_command(
     def render() -> None:
         say(
             (DEMO, "bold"),
-            f": the example party enters the Sunken Abbey under {rules.name} (seed {seed})\n",
+            f": the example party enters the Sunken Abbey under {rules.name} (seed {seed}); "
+            "it slips past what it meets on the way, and rests when it must\n",
         )
         show_lines(records)
         console().print(status_panel(glance))
+        tk = program()
         met = state.site is not None and state.site.encounter is not None
         go_on = (
-            "Meet what came with `turnkeeper combat start`, or slip past it with "
-            "`turnkeeper site resume`; then `turnkeeper turn`"
+            f"Meet what came with `{tk} combat start`, or slip past it with "
+            f"`{tk} site resume`; then `{tk} turn`"
             if met
-            else "Go on with `turnkeeper turn`"
+            else f"Go on with `{tk} turn`"
         )
         say(
             (f"The journal is kept in {where}.", "dim"),
-            f"\n{go_on}, `turnkeeper status`, `turnkeeper log`, `turnkeeper undo` or "
-            "`turnkeeper export --format markdown`.",
+            f"\n{go_on}, `{tk} status`, `{tk} log`, `{tk} undo` or "
+            f"`{tk} export --format markdown`.",
         )
 
     emit(data, as_json, render)

@@ -139,6 +139,9 @@ class SurpriseResult:
     foes_surprised_count: int = 0
     morale_check: bool = False
     reaction_modifier: int = 0
+    #: What each of ``rolls`` was for, in order ("the foes' Stealth", "Aldo's Scout"), so
+    #: a record names its dice; () where no die was rolled.
+    roll_names: tuple[str, ...] = ()
 
     @property
     def free_round(self) -> Side | None:
@@ -277,19 +280,47 @@ def _by_movement(
                 f"{len(foe_losers)} of {len(foe_members)} foes lose"
             ),
             rolls=rolls + foe_rolls,
+            roll_names=tuple(
+                f"{_whose(who)} {rules.notice_skill}"
+                for who, _ in (*members, *(foe_members if foe_rolls else ()))
+            ),
             surprised_members=losers,
             surprised_foes=foe_losers,
             foes_surprised_count=len(foe_losers),
         )
     party, rolls, rule, reason = _party_by_mode(s, dice, check_dice)
+    names: tuple[str, ...] = _contest(rules, "foes") if rolls else ()
     foes = False
     if s.approach is Approach.PARTY_AMBUSH and not spoiled and not s.foes_aware:
         foes, sneak, spot = contested_check(s.party_stealth, s.foe_notice, dice, check_dice)
         rolls += (sneak, spot)
+        names += _contest(rules, "party")
         reason += "; the party lies in wait: its Stealth against the foes' Scout"
     elif spoiled and s.approach is Approach.PARTY_AMBUSH:
         reason += "; the party's light gives it away (EX-LIGHT-3)"
-    return SurpriseResult(party, foes, rule, reason, rolls, foes_surprised_count=s.foe_count * foes)
+    return SurpriseResult(
+        party,
+        foes,
+        rule,
+        reason,
+        rolls,
+        foes_surprised_count=s.foe_count * foes,
+        roll_names=names,
+    )
+
+
+def _whose(who: str) -> str:
+    """``"Aldo's"``, ``"the party's"``, ``"the foes'"``: who rolled a check."""
+    if who in ("party", "foes"):
+        who = f"the {who}"
+    return f"{who}'" if who.endswith("s") else f"{who}'s"
+
+
+def _contest(rules: SurpriseRules, hidden: str) -> tuple[str, str]:
+    """The names of a contest's two rolls (EX-SUR-4, CB-SUR-1): the hidden side's
+    Stealth, then the other's Scout or Notice."""
+    finder = "foes" if hidden == "party" else "party"
+    return f"{_whose(hidden)} {rules.stealth_skill}", f"{_whose(finder)} {rules.notice_skill}"
 
 
 def _party_by_mode(
@@ -313,6 +344,7 @@ def _party_by_mode(
 
 def _by_six(rules: SurpriseRules, s: SurpriseSituation, dice: DiceSource) -> SurpriseResult:
     rolls: list[Roll] = []
+    names: list[str] = []
     party = foes = False
     notes: list[str] = []
     if s.party_aware:
@@ -320,15 +352,25 @@ def _by_six(rules: SurpriseRules, s: SurpriseSituation, dice: DiceSource) -> Sur
     else:
         party, got = in_six(rules.chance_in_six, dice)
         rolls.append(got)
+        names.append("the party's surprise")
     if s.foes_aware or _light_spoils(rules, s):
         notes.append("the foes are aware" if s.foes_aware else "the party's light is seen")
     else:
         foes, got = in_six(rules.chance_in_six, dice)
         rolls.append(got)
+        names.append("the foes' surprise")
     reason = f"each unaware group is surprised on {rules.chance_in_six} in 6"
     if notes:
         reason += f" ({'; '.join(notes)})"
-    return SurpriseResult(party, foes, "PG-SUR-1", reason, tuple(rolls), foes_surprised_count=0)
+    return SurpriseResult(
+        party,
+        foes,
+        "PG-SUR-1",
+        reason,
+        tuple(rolls),
+        foes_surprised_count=0,
+        roll_names=tuple(names),
+    )
 
 
 def _by_opposed(
@@ -352,6 +394,7 @@ def _by_opposed(
         rule="CB-SUR-1",
         reason=reason,
         rolls=(sneak, spot),
+        roll_names=_contest(rules, "party" if party_attacks else "foes"),
     )
 
 

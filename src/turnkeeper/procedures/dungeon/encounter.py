@@ -18,7 +18,11 @@ from turnkeeper.kernel.party import Character
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.dungeon.events import EncounterRolled, Perceived, _visit
-from turnkeeper.procedures.dungeon.wandering import reaction_roll, roll_encounter
+from turnkeeper.procedures.dungeon.wandering import (
+    reaction_roll,
+    roll_encounter,
+    surprise_names,
+)
 from turnkeeper.procedures.rest import weariness_penalty
 from turnkeeper.procedures.surprise import Approach, SurpriseSituation, settle_surprise
 from turnkeeper.rules.schema import MovementMode
@@ -98,6 +102,7 @@ def meet_encounter(draft: Draft, dice: DiceSource, situation: TurnSituation) -> 
             surprise_rule=surprise.rule,
             surprise_reason=surprise.reason,
             rolls=tuple(RollRecord.of(r) for r in met.rolls),
+            roll_names=met.roll_names,
             visibility=REFEREE,
         )
     )
@@ -157,6 +162,7 @@ def meet_occupants(draft: Draft, dice: DiceSource, situation: TurnSituation, are
         turn=_visit(state).turns,
     )
     rolls = (*surprise.rolls, *((mood.roll,) if mood else ()))
+    names = (*surprise_names(surprise), *(("reaction",) if mood else ()))
     draft.add(
         EncounterRolled(
             encounter=pending,
@@ -165,6 +171,7 @@ def meet_occupants(draft: Draft, dice: DiceSource, situation: TurnSituation, are
             surprise_rule=surprise.rule,
             surprise_reason=surprise.reason,
             rolls=tuple(RollRecord.of(r) for r in rolls),
+            roll_names=names,
             visibility=REFEREE,
         )
     )

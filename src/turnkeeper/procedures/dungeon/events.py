@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from pydantic import Field
+
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.events import Event
 from turnkeeper.kernel.state import CampaignState
@@ -217,7 +219,12 @@ class SpellEffectsEnded(Event):
 
 
 class EncounterRolled(Event):
-    """A wandering encounter with its distance, reaction and surprise. Referee's."""
+    """A wandering encounter with its distance, reaction and surprise. Referee's.
+
+    ``roll_names`` says what each of the rolls was for ("table", "number", "distance",
+    "reaction", or whose surprise check), so the line names them; a journal from before
+    they were recorded has none, and its line reads as it did.
+    """
 
     kind: ClassVar[str] = "dungeon.encounter"
     encounter: PendingEncounter
@@ -226,15 +233,42 @@ class EncounterRolled(Event):
     heard: bool = True
     surprise_rule: str = ""
     surprise_reason: str = ""
+    roll_names: tuple[str, ...] = Field((), exclude_if=lambda names: not names)
 
     def apply(self, state: CampaignState) -> CampaignState:
         return _with_visit(state, encounter=self.encounter)
 
     def describe(self) -> str:
         hid = "; the party hides" if self.encounter.concealed else ""
+        rolled = self.rolled()
         return (
             f"encounter: {self.encounter.told()} "
             f"({self.surprise_rule}: {self.surprise_reason}){hid}"
+            + (f"; rolled: {rolled}" if rolled else "")
+        )
+
+    def rolled(self) -> str:
+        """Each roll by name with what it gave, in the order of the rolls shown after the
+        line: ``table 4 (marsh goblins), number 3, distance 50 ft, reaction 4 (unfriendly)``;
+        "" when the names were not recorded.
+
+        >>> from turnkeeper.kernel.events import RollRecord
+        >>> met = PendingEncounter(creature="rats", number=2, distance_ft=30, reaction="hostile")
+        >>> rolls = tuple(RollRecord(expression="d6", total=t, breakdown="") for t in (1, 2, 30, 2))
+        >>> names = ("table", "number", "distance", "reaction")
+        >>> EncounterRolled(encounter=met, rolls=rolls, roll_names=names).rolled()
+        'table 1 (rats), number 2, distance 30 ft, reaction 2 (hostile)'
+        """
+        if len(self.roll_names) != len(self.rolls):
+            return ""
+        told = {
+            "table": f" ({self.encounter.creature})",
+            "distance": " ft",
+            "reaction": f" ({self.encounter.reaction})" if self.encounter.reaction else "",
+        }
+        return ", ".join(
+            f"{name} {roll.total}{told.get(name, '')}"
+            for name, roll in zip(self.roll_names, self.rolls, strict=True)
         )
 
 
@@ -248,7 +282,9 @@ class EncounterEnded(Event):
         return _with_visit(state, encounter=None)
 
     def describe(self) -> str:
-        return "the encounter ends after a fight" if self.fought else "the encounter is over"
+        if self.fought:
+            return "the encounter ends after a fight"
+        return "the encounter ends without a fight: the party goes on exploring"
 
 
 #: The events of this procedure, for the command table's registry.

@@ -134,6 +134,21 @@ class Encounter:
         mood = (self.reaction.roll,) if self.reaction else ()
         return (self.table_roll, self.number, self.distance, *self.surprise.rolls, *mood)
 
+    @property
+    def roll_names(self) -> tuple[str, ...]:
+        """What each of :attr:`rolls` was for, in order (issue 25: the demo's encounter was
+        a string of unnamed dice)."""
+        return ("table", "number", "distance", *surprise_names(self.surprise)) + (
+            ("reaction",) if self.reaction else ()
+        )
+
+
+def surprise_names(surprise: SurpriseResult) -> tuple[str, ...]:
+    """The names of surprise's rolls ("the foes' Stealth"), or "surprise" for each."""
+    if len(surprise.roll_names) == len(surprise.rolls):
+        return surprise.roll_names
+    return ("surprise",) * len(surprise.rolls)
+
 
 def roll_encounter(
     ruleset: Ruleset,
