@@ -6,6 +6,7 @@ everything, and :func:`fold` skips the undone command's events, so the state for
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -317,9 +318,16 @@ _NAMES_A_COUNTDOWN = {
 """Countdown events, and the field naming their countdown: they are seen as it is."""
 
 
+@functools.cache
+def _referee_by_default(kind: type[Event]) -> bool:
+    """Whether events of ``kind`` are the referee's unless said otherwise (read once a class:
+    pydantic's ``model_fields`` is no plain attribute, and an import asks for every record)."""
+    return kind.model_fields["visibility"].default is Visibility.REFEREE
+
+
 def _seen_by(event: Event, state: CampaignState) -> Visibility | None:
     """Who the engine shows ``event`` to in ``state``; None where the referee chooses (a note)."""
-    if type(event).model_fields["visibility"].default is Visibility.REFEREE:
+    if _referee_by_default(type(event)):
         return Visibility.REFEREE
     if event.kind in REFEREE_ONLY:
         return Visibility.REFEREE
@@ -348,8 +356,13 @@ def replay(records: Sequence[Recorded]) -> Journal:
         raise TurnkeeperError("an empty journal has no campaign: start one first")
     journal = Journal(records[:1])
     previous = records[0]
+    # ``state`` runs ahead of ``journal.state``: each record's event is applied to it as
+    # Journal.append would fold it, but its version and undoable command are set only where
+    # they are read (a cadence mark's checkpoint, an undo's refold, the end), not with a
+    # copy of the whole state per record (no event's apply reads them).
+    state, undoable = journal.state, journal.state.undoable
     for record in records[1:]:
-        event, before = record.event, journal.state
+        event, before = record.event, state
         where = f"record {record.seq} ({event.kind})"
         if isinstance(event, CampaignStarted):
             raise TurnkeeperError(f"{where}: a journal starts its campaign once, at record 1")
@@ -379,7 +392,16 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 f"in {event.seconds} s): time only runs forward"
             )
         try:
-            journal.append([record])
+            if isinstance(event, CommandUndone):  # a refold, from the journal as it stands
+                journal.state = _settled(state, previous.seq, undoable)
+                journal.append([record])
+                state, undoable = journal.state, journal.state.undoable
+            else:
+                state, undoable = event.apply(state), record.command
+                journal._records.append(record)
+                if snapshots.due(previous.seq, record.seq):
+                    state = journal.state = _settled(state, record.seq, undoable)
+                    journal.checkpoints.append(state)
         except TurnkeeperError as error:
             raise TurnkeeperError(f"{where}: {error}") from None
         except (
@@ -396,7 +418,7 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 f"{where} cannot follow the records before it ({error}): the journal was "
                 "changed by hand; export it again from turnkeeper"
             ) from None
-        now = journal.state.now
+        now = state.now
         if now < before.now and not isinstance(event, CommandUndone):
             raise TurnkeeperError(
                 f"{where}: time runs backwards (from {before.now} s to {now} s): "
@@ -408,4 +430,12 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 f"reaches {now} s"
             )
         previous = record
+    journal.state = _settled(state, previous.seq, undoable)
     return journal
+
+
+def _settled(state: CampaignState, version: int, undoable: int | None) -> CampaignState:
+    """``state`` with the journal's bookkeeping set, as :func:`_fold_into` leaves it."""
+    if state.version == version and state.undoable == undoable:
+        return state
+    return state.model_copy(update={"version": version, "undoable": undoable})
