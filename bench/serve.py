@@ -1,7 +1,8 @@
 """Server benchmark: a bounded load over loopback HTTP against real ``turnkeeper serve`` processes.
 
     .venv/bin/python bench/serve.py [--pg URL | --no-pg] [--clients 20] [--commands 2000]
-        [--reads 10000]
+        [--reads 10000] [--pages 10 | --pages-only] [--events 50000] [--page-clients 4]
+        [--page-commands 1000]
 
 Two setups, each on a fresh store holding one campaign (``ex`` preset) and its tokens:
 
@@ -29,6 +30,18 @@ Targets: on SQLite at 20 clients, p99 of a state read under 50 ms and of a comma
 100 ms; on both setups, no lost or duplicated events and no 5xx. Exit status 1 on any FAIL.
 The servers are the bottleneck: the run takes about 2.5 minutes on a quiet 2-CPU machine, and
 longer on a busy one (the load average before each setup is printed beside its figures).
+
+A third setup, **pages** (``--pages 10``, ``--pages 0`` leaves it out; ``--pages-only`` runs it
+alone): does a table's open pages hold its commands up? One ``turnkeeper serve`` over a SQLite
+file holding a campaign of ``--events`` (50,000) records, built as bench/growth.py builds its
+campaigns (commands folded in memory, the records stored in one go with the snapshots a writer
+keeps). ``--page-clients`` (4) clients share ``--page-commands`` (1,000) referee commands, no
+reads, three times in the same run: with no page open, with ``--pages`` players' pages open
+(each page read once, then its live stream followed and every ``display`` event read to the
+end, as a browser does), and with none again. Printed: command p50 and p99 of each round, the
+ratio of the p99 with the pages open to the worse of the two rounds without, and how many
+displays the pages received. Target: the ratio at most 2 (issue 23: a page is drawn once per
+version for all the players' pages, outside the campaign's lock).
 """
 
 from __future__ import annotations
@@ -37,9 +50,11 @@ import argparse
 import asyncio
 import contextlib
 import os
+import re
 import resource
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -53,7 +68,8 @@ from urllib.parse import quote
 
 import httpx
 
-from turnkeeper.campaign import parse_party
+from turnkeeper.campaign import Journal, Light, Note, Rest, Visibility, Wait, parse_party, snapshots
+from turnkeeper.errors import TurnkeeperError
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store.sql import SqlStore
@@ -190,7 +206,7 @@ async def client(
     path = f"/api/campaigns/{quote(CAMPAIGN, safe='')}"
     referee = {"Authorization": f"Bearer {tokens[Role.REFEREE]}"}
     player = {"Authorization": f"Bearer {tokens[Role.PLAYER]}"}
-    per_command = max(1, reads // max(1, commands))
+    per_command = reads // max(1, commands)
     done_reads = 0
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         for n in range(commands):
@@ -331,6 +347,175 @@ def run(
     check_journal(url, start_version, tally)
 
 
+# -- pages: does a table's open pages hold its commands up? ----------------------------------
+
+PAGES_RATIO = 2.0
+
+
+def build(url: str, events: int) -> dict[Role, str]:
+    """A campaign of at least ``events`` records at ``url``, the way bench/growth.py builds its
+    own: commands folded in memory, the records stored in one go, and the snapshots a writer
+    keeps at its cadence beside them (so the server's first read folds only the tail).
+    Some notes are the referee's, so the players' pages have records to leave out."""
+    journal = Journal.start(CAMPAIGN, preset("ex"), PARTY, seed=11)
+    cycle = [
+        Light("torch"),
+        Wait(6 * 3600),
+        Note("the party maps a hall"),
+        Rest(),
+        Note("the referee's own: the vault is behind the altar", Visibility.REFEREE),
+        Wait(600),
+    ]
+    step = 0
+    while journal.version < events:
+        with contextlib.suppress(TurnkeeperError):  # a refused command keeps nothing
+            journal.execute(cycle[step % len(cycle)])
+        step += 1
+    store = SqlStore(url)
+    try:
+        store.create(CAMPAIGN, [r.to_record() for r in journal.records])
+        tag = snapshots.state_format()
+        for checkpoint in journal.checkpoints[-4:]:
+            text = snapshots.dump_state(checkpoint)
+            assert text is not None
+            store.save_snapshot(CAMPAIGN, checkpoint.version, tag, text)
+        return issue_tokens(store, CAMPAIGN)
+    finally:
+        store.close()
+
+
+@dataclass
+class Pages:
+    """What the open pages saw."""
+
+    opened: int = 0
+    displays: int = 0
+    leaked: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+
+
+async def follow_page(base: str, token: str, pages: Pages, ready: asyncio.Event) -> None:
+    """One players' page: read once, then its live stream followed until cancelled, every
+    ``display`` event read whole."""
+    path = f"/campaigns/{quote(CAMPAIGN, safe='')}"
+    async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(60, read=None)) as http:
+        try:
+            answer = await http.get(path, params={"token": token})
+            answer.raise_for_status()
+            found = re.search(r'data-version="(\d+)"', answer.text)
+            since = found.group(1) if found else "0"
+            live = f"{path}/live"
+            params = {"token": token, "since": since}
+            async with http.stream("GET", live, params=params) as response:
+                response.raise_for_status()
+                pages.opened += 1
+                ready.set()
+                event = ""
+                async for line in response.aiter_lines():
+                    if line.startswith("event:"):
+                        event = line.split(":", 1)[1].strip()
+                    elif line.startswith("data:") and "vault is behind the altar" in line:
+                        pages.leaked += 1
+                    elif line == "" and event:
+                        pages.displays += event == "display"
+                        event = ""
+        except httpx.HTTPError as error:
+            pages.errors[type(error).__name__] += 1
+            ready.set()
+
+
+async def pages_round(
+    base: str, tokens: dict[Role, str], open_pages: int, args: argparse.Namespace
+) -> tuple[Tally, Pages]:
+    """The commands, with ``open_pages`` players' pages following the table meanwhile."""
+    pages = Pages()
+    followers: list[asyncio.Task[None]] = []
+    for _ in range(open_pages):
+        ready = asyncio.Event()
+        followers.append(asyncio.create_task(follow_page(base, tokens[Role.PLAYER], pages, ready)))
+        await ready.wait()
+    try:
+        await asyncio.sleep(0.5)  # the streams settled: the watcher has seen the campaign
+        tally, _ = await load([base], tokens, args.page_clients, args.page_commands, 0)
+        await asyncio.sleep(1.0)  # the last versions' displays arrive
+    finally:
+        for follower in followers:
+            follower.cancel()
+        await asyncio.gather(*followers, return_exceptions=True)
+    return tally, pages
+
+
+def run_pages(args: argparse.Namespace, folder: Path) -> None:
+    url = f"sqlite:///{folder / 'pages.db'}"
+    started = time.perf_counter()
+    tokens = build(url, args.events)
+    store = SqlStore(url)
+    try:
+        events = store.version(CAMPAIGN)
+    finally:
+        store.close()
+    built = time.perf_counter() - started
+    load_average = os.getloadavg()[0]
+    rounds: list[tuple[str, int, Tally, Pages, float]] = []
+    with server(url, folder / "pages.log") as running:
+        # warm: the journal read (from its snapshot) and a page drawn before anything is timed
+        warm = httpx.get(
+            f"{running.base}/campaigns/{quote(CAMPAIGN, safe='')}",
+            params={"token": tokens[Role.PLAYER]},
+            timeout=120,
+        )
+        warm.raise_for_status()
+        for label, open_pages in (
+            ("no page open", 0),
+            (f"{args.pages} players' pages open", args.pages),
+            ("no page open, again", 0),
+        ):
+            cpu = cpu_seconds(running.pid)
+            tally, pages = asyncio.run(pages_round(running.base, tokens, open_pages, args))
+            rounds.append((label, open_pages, tally, pages, cpu_seconds(running.pid) - cpu))
+    print(
+        f"pages: 1 server process, a campaign of {events:,} events (built in {built:.0f} s), "
+        f"{args.page_clients} clients sharing {args.page_commands:,} commands per round "
+        f"(load average {load_average:.1f} on {os.cpu_count()} CPUs before)"
+    )
+    quiet: list[float] = []
+    loud = float("nan")
+    for label, open_pages, tally, pages, cpu in rounds:
+        p99 = percentile(tally.commands_ms, 99)
+        p50 = percentile(tally.commands_ms, 50)
+        report(f"command p50 / p99, {label}", f"{p50:.1f} / {p99:.1f} ms")
+        report(
+            f"  server CPU per command, {label}", f"{cpu / max(1, tally.acknowledged) * 1e3:.2f} ms"
+        )
+        errors = sum(
+            n for status, n in tally.command_status.items() if status not in ("200", "409")
+        )
+        ok = errors == 0 and tally.acknowledged == args.page_commands
+        report(
+            f"  every command landed, {label}",
+            f"{errors} errors, {tally.acknowledged:,}",
+            ok,
+            "0, all",
+        )
+        if open_pages:
+            loud = p99
+            figure = f"{pages.opened} open, {pages.displays:,} displays"
+            ok = pages.opened == open_pages and not pages.errors and pages.displays > 0
+            report("  pages followed the table", figure, ok, "all open")
+            report("  referee's note on a players' page", f"{pages.leaked}", pages.leaked == 0, "0")
+        else:
+            quiet.append(p99)
+    baseline = statistics.fmean(quiet)
+    ratio = loud / baseline
+    figure = f"{loud:.1f} / {baseline:.1f} ms = {ratio:.2f}x"
+    report(
+        "command p99 with pages / without (mean)",
+        figure,
+        ratio <= PAGES_RATIO,
+        f"<= {PAGES_RATIO:g}x",
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pg", default=os.environ.get(PG_ENV) or PG_DEFAULT, help="PostgreSQL")
@@ -338,15 +523,25 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--commands", type=int, default=2000)
     parser.add_argument("--reads", type=int, default=10_000)
+    parser.add_argument("--pages", type=int, default=10, help="players' pages open; 0: no setup")
+    parser.add_argument("--pages-only", action="store_true", help="run the pages setup alone")
+    parser.add_argument("--events", type=int, default=50_000, help="the pages setup's journal")
+    parser.add_argument("--page-clients", type=int, default=4)
+    parser.add_argument("--page-commands", type=int, default=1000)
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="tk-bench-serve-"))
     try:
-        run("sqlite", f"sqlite:///{folder / 'serve.db'}", 1, args, folder, True)
-        if args.no_pg:
-            print("postgresql: left out (--no-pg)")
+        if not args.pages_only:
+            run("sqlite", f"sqlite:///{folder / 'serve.db'}", 1, args, folder, True)
+            if args.no_pg:
+                print("postgresql: left out (--no-pg)")
+            else:
+                with pg_schema(args.pg) as url:
+                    run("postgresql", url, 2, args, folder, False)
+        if args.pages > 0:
+            run_pages(args, folder)
         else:
-            with pg_schema(args.pg) as url:
-                run("postgresql", url, 2, args, folder, False)
+            print("pages: left out (--pages 0)")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return 0 if all(results) else 1

@@ -224,15 +224,39 @@ class Campaigns:
                 return chosen, False
             since = batch[-1].seq
 
-    def undone(self, name: str) -> frozenset[int]:
-        """The commands an undo took back, wherever they lie: from the store's undo records
-        alone (few, and found by an index), not from the whole journal."""
-        records = self.store.read_kind(name, CommandUndone.kind)
-        return frozenset(
-            event.command
-            for event in (EVENTS.record(r).event for r in records)
-            if isinstance(event, CommandUndone)
-        )
+    def latest(
+        self,
+        name: str,
+        count: int,
+        keep: Callable[[Recorded], bool] | None = None,
+        until: int | None = None,
+    ) -> list[Recorded]:
+        """The last ``count`` records up to seq ``until`` (the store's version by default)
+        that ``keep`` accepts, in seq order: read from the store by seq backwards from
+        ``until``, a chunk at a time (each twice the last), never the journal before them, so
+        a page's latest lines cost the same at 1M events as at 100. It reads the store alone,
+        not the journal in memory: a page draws with it outside the campaign's lock."""
+        end = self.store.version(name) if until is None else until
+        chunk = count if keep is None else 2 * count
+        chosen: list[Recorded] = []
+        while end > 0 and len(chosen) < count:
+            start = max(0, end - chunk)
+            batch = self._read(name, start, end - start)
+            kept = batch if keep is None else [r for r in batch if keep(r)]
+            chosen = kept + chosen
+            end, chunk = start, chunk * 2
+        return chosen[-count:] if count else []
+
+    def undone(self, name: str, until: int | None = None) -> frozenset[int]:
+        """The commands an undo took back, wherever they lie (by the undos up to seq
+        ``until``, if given): from the store's undo records alone (few, and found by an
+        index), not from the whole journal."""
+        undone: set[int] = set()
+        for row in self.store.read_kind(name, CommandUndone.kind):
+            record = EVENTS.record(row)
+            if isinstance(record.event, CommandUndone) and (until is None or record.seq <= until):
+                undone.add(record.event.command)
+        return frozenset(undone)
 
     def names(self) -> list[str]:
         """Every campaign in the store."""

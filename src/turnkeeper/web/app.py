@@ -31,8 +31,9 @@ the other campaigns. Once it holds the lock, a command, a page, the journal's re
 pasted file's parsing run in a worker thread, off the loop; only a read of the state runs on
 the loop, when its campaign is already read (a few milliseconds). Several processes share a
 PostgreSQL store through its optimistic appends. Nothing holds a lock while it waits: the
-live streams wait on the store's versions, outside it, and take the campaign's lock only to
-draw. Request limits and the safe headers are
+live streams wait on the store's versions, outside it, and a display is drawn once per
+version and role for all the open pages, outside the lock, which is held only to take the
+state (:class:`turnkeeper.web.live.Displays`). Request limits and the safe headers are
 :mod:`turnkeeper.web.guard`'s.
 """
 
@@ -219,6 +220,18 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     """The web application over ``campaigns`` (its store keeps the tokens too)."""
     watcher = live.Watcher(campaigns.store)
 
+    async def snapshot(name: str) -> CampaignState:
+        """The campaign's state now, under its lock for a moment (a fold, the first time,
+        in a worker thread); the state of a version never changes, so it is drawn after."""
+        async with app.state.locks(name):
+            if campaigns.loaded(name):
+                return campaigns.state(name)
+            return await anyio.to_thread.run_sync(campaigns.state, name)
+
+    displays = live.Displays(
+        snapshot, lambda name, state, role: _display(campaigns, name, state, role)
+    )
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # The snapshot format's tag is the state's JSON schema: made now, not under the lock
@@ -237,6 +250,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     app.state.locks = CampaignLocks()
     app.state.tokens = TokenCheck(campaigns.store)
     app.state.watcher = watcher
+    app.state.displays = displays
     app.add_middleware(Guard)
     app.mount("/static", StaticFiles(packages=[("turnkeeper.web", "static")]), name="static")
 
@@ -390,14 +404,11 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     @app.get("/campaigns/{name}", response_class=HTMLResponse, summary="The dashboard page")
     async def page(request: Request, name: str, role: Reader, token: Token) -> str:
         links = _links(name, token or "")
-
-        def drawn(c: Campaigns) -> str:
-            state, records = c.state(name), c.log(name)
-            if role is Role.PLAYER:
-                return render.player_page(state, records, links)
-            return render.referee_page(state, records, links)
-
-        return await _on(request, name, drawn)
+        state = await snapshot(name)
+        shown, _ = await displays.display(name, role, state=state)  # drawn outside the lock
+        if role is Role.PLAYER:
+            return render.player_page(state, links, shown)
+        return render.referee_page(state, links, shown)
 
     @app.get(
         "/campaigns/{name}/display",
@@ -405,7 +416,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         summary="The page's display alone (what the live stream sends)",
     )
     async def display(request: Request, name: str, role: Reader) -> str:
-        return (await _on(request, name, lambda c: _draw(c, name, role)))[0]
+        return (await displays.display(name, role))[0]
 
     @app.get(
         "/campaigns/{name}/live",
@@ -424,16 +435,14 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         seen = header_number("Last-Event-ID", last_event_id) if last_event_id else since
         given = token or ""
 
-        def drawn(c: Campaigns) -> live.Drawn:
+        async def draw(version: int) -> live.Drawn:
+            # the digests are read from the store at most once a second: no campaign lock
+            if app.state.tokens.role(name, given) is not role:
+                return None  # the link was renewed: this page no longer follows
             try:
-                if app.state.tokens.role(name, given) is not role:
-                    return None  # the link was renewed: this page no longer follows
-                return _draw(c, name, role)
+                return await displays.display(name, role, version)  # one draw for all pages
             except NotFoundError:
                 return None
-
-        async def draw() -> live.Drawn:
-            return await _on(request, name, drawn)
 
         events = live.stream(watcher, name, seen, draw, render.fragment("revoked"))
         return EventSourceResponse(events, ping=15)
@@ -518,10 +527,22 @@ def _campaign_link(link: str) -> str | None:
 
 def _draw(c: Campaigns, name: str, role: Role) -> tuple[str, int]:
     """The role's display of the campaign now, and the version it shows (under the lock)."""
-    state, records = c.state(name), c.log(name)
+    state = c.state(name)
+    return _display(c, name, state, role), state.version
+
+
+def _display(c: Campaigns, name: str, state: CampaignState, role: Role) -> str:
+    """The role's display of ``state``: drawn from the state and the last journal lines it
+    shows, read from the store by seq back from the state's version (never the whole
+    journal), the undone commands from the undos' index. It reads the store alone, not the
+    journal in memory, so it runs without the campaign's lock (:class:`live.Displays`)."""
+    version = state.version
+    undone = c.undone(name, until=version)
+    count = render.JOURNAL_LINES
     if role is Role.PLAYER:
-        return render.player_display(state, records), state.version
-    return render.referee_display(state, records), state.version
+        seen = c.latest(name, count, lambda r: party_perceives(r, undone), until=version)
+        return render.player_display(state, seen, undone)
+    return render.referee_display(state, c.latest(name, count, until=version), undone)
 
 
 def _control_of(pairs: list[tuple[str, str]]) -> Control:

@@ -4,14 +4,23 @@ Every command, from whichever front door and process (this server, the CLI, anot
 on the same PostgreSQL), moves its campaign's version in the store. One :class:`Watcher` per
 server waits on the store for versions to move (PostgreSQL's LISTEN/NOTIFY, or a cheap poll
 of SQLite: :meth:`turnkeeper.store.sql.SqlStore.wait_for_change`) in a thread of its own, and
-wakes every open page of the campaign that moved. Each page's stream then draws its display
-afresh (the referee's or the party's, as its token says) and sends it as one ``display``
+wakes every open page of the campaign that moved. Each page's stream then sends the display
+of the new version (the referee's or the party's, as its token says) as one ``display``
 event whose id is the version drawn, so a browser that reconnects says which version it last
 saw (``Last-Event-ID``) and is sent the display at once if the table moved meanwhile.
 
-The watcher holds no lock while it waits; a stream takes the service's lock only to draw.
+A display is drawn once per campaign, version and role, however many pages show it
+(:class:`Displays`): the first stream to want it draws it and the others await the same
+drawing. The drawing holds no lock: the campaign's state is taken under its lock for a moment
+(the state of a version never changes), and the display drawn from it in a worker thread,
+its journal lines read from the store by seq. So ten players' pages cost one draw per command
+(and at most five a second, :data:`DRAW_GAP`: a table moving faster is shown at its newest
+version), and a command never waits for one.
 
-tests/integration/web/test_live.py shows it end to end, across processes and on both stores.
+The watcher holds no lock while it waits.
+
+tests/integration/web/test_live.py shows it end to end, across processes and on both stores;
+tests/integration/web/test_live_draws.py counts the draws and runs a command during one.
 """
 
 from __future__ import annotations
@@ -21,12 +30,16 @@ import contextlib
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 
+import anyio.to_thread
 from sse_starlette import ServerSentEvent
 
+from turnkeeper.campaign import CampaignState
 from turnkeeper.store import EventStore
 from turnkeeper.store.base import WatchStore
+from turnkeeper.web.tokens import Role
 
 log = logging.getLogger(__name__)
 
@@ -138,26 +151,138 @@ Drawn = tuple[str, int] | None
 """A display drawn for a stream, with the version it shows; None when the page's token no
 longer opens the campaign."""
 
+KEPT_VERSIONS = 4
+"""How many versions behind a campaign's newest a drawn display is kept for a slow page."""
+
+DRAW_GAP = 0.2
+"""The least time, in seconds, between two drawings of a campaign's display for one role: a
+table moving faster than a person reads (a script, a benchmark's thousand commands) is shown
+at its newest version five times a second, not drawn again for every version between."""
+
+
+class Displays:
+    """Each role's display of each campaign, drawn once per version and shared by every page
+    that shows it.
+
+    ``snapshot(name)`` is the campaign's state now, read under its lock (a moment: the state
+    is already folded); ``draw(name, state, role)`` draws the role's display of that state in a
+    worker thread, with no lock held (a state never changes once folded, and the journal lines
+    are read from the store). A drawing is an asyncio task: a stream woken at version 12 finds
+    the drawing of 12 another page started (kept by campaign, version and role), or the one
+    about to look at the state (which will find 12 or later), and awaits it without the lock;
+    a page that leaves does not cancel it for the others. A drawing looks at the state at
+    least ``gap`` seconds after the role's last one did (:data:`DRAW_GAP`).
+
+    ``draws`` counts the drawings by campaign and role (the tests read it). The tasks belong
+    to the event loop that made them: a new loop (a test client's) starts afresh.
+    """
+
+    def __init__(
+        self,
+        snapshot: Callable[[str], Awaitable[CampaignState]],
+        draw: Callable[[str, CampaignState, Role], str],
+        gap: float = DRAW_GAP,
+    ) -> None:
+        self._snapshot = snapshot
+        self._draw = draw
+        self._gap = gap
+        self._loop: asyncio.AbstractEventLoop | None = None
+        # the drawings of a known version, by campaign, version and role
+        self._tasks: dict[tuple[str, int, Role], asyncio.Task[tuple[str, int]]] = {}
+        # the drawing of a campaign and role that has not yet looked at the state
+        self._pending: dict[tuple[str, Role], asyncio.Task[tuple[str, int]]] = {}
+        # when the last drawing of a campaign and role looked at the state (the loop's clock)
+        self._looked: dict[tuple[str, Role], float] = {}
+        self.draws: Counter[tuple[str, Role]] = Counter()
+
+    async def display(
+        self,
+        name: str,
+        role: Role,
+        version: int | None = None,
+        state: CampaignState | None = None,
+    ) -> tuple[str, int]:
+        """The role's display of the campaign and the version it shows: of ``state`` if
+        given, else of the state now (at least ``version``, the one the watcher saw: a
+        display drawn for it is shared without a look at the state). Raises what reading the
+        state raises (NotFoundError for a campaign deleted)."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop, self._tasks, self._pending, self._looked = loop, {}, {}, {}
+        if state is not None:
+            task = self._tasks.get((name, state.version, role))
+            if task is None:
+                task = loop.create_task(self._drawn(name, role, state))
+        else:
+            task = self._tasks.get((name, version, role)) if version is not None else None
+            if task is None:
+                task = self._pending.get((name, role))
+            if task is None:
+                task = self._pending[name, role] = loop.create_task(self._drawn(name, role))
+        # shielded: a page that leaves (its stream cancelled) leaves the drawing to the others
+        return await asyncio.shield(task)
+
+    async def _drawn(
+        self, name: str, role: Role, state: CampaignState | None = None
+    ) -> tuple[str, int]:
+        this = asyncio.current_task()
+        assert this is not None
+        loop = asyncio.get_running_loop()
+        if state is None:
+            try:
+                wait = self._looked.get((name, role), -self._gap) + self._gap - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                state = await self._snapshot(name)
+            finally:
+                if self._pending.get((name, role)) is this:
+                    del self._pending[name, role]  # a later page wants a later look
+        key = (name, state.version, role)
+        other = self._tasks.get(key)
+        if other is not None and other is not this:
+            return await asyncio.shield(other)  # another page's drawing of this version
+        self._keep(key, this)
+        self._looked[name, role] = loop.time()
+        self.draws[name, role] += 1
+        html = await anyio.to_thread.run_sync(self._draw, name, state, role)
+        return html, state.version
+
+    def _keep(self, key: tuple[str, int, Role], task: asyncio.Task[tuple[str, int]]) -> None:
+        """Keep ``task`` under ``key``, forget the versions long past (and every drawing of
+        a campaign whose version went back: deleted and made anew), and forget a drawing
+        that failed, so the next page draws again."""
+        name, version, _ = key
+        for old in [k for k in self._tasks if k[0] == name]:
+            if old[1] > version or old[1] < version - KEPT_VERSIONS:
+                del self._tasks[old]
+        self._tasks[key] = task
+
+        def failed(done: asyncio.Task[tuple[str, int]]) -> None:
+            if (done.cancelled() or done.exception() is not None) and self._tasks.get(key) is done:
+                del self._tasks[key]
+
+        task.add_done_callback(failed)
+
 
 async def stream(
     watcher: Watcher,
     name: str,
     seen: int | None,
-    draw: Callable[[], Awaitable[Drawn]],
+    draw: Callable[[int], Awaitable[Drawn]],
     revoked: str,
     idle: float = 30.0,
 ) -> AsyncIterator[ServerSentEvent]:
     """A page's events: its display each time the campaign moves past ``seen``.
 
-    ``draw`` waits for the campaign's lock on the loop and draws in a worker thread (it reads
-    the store); when it answers None (the link was renewed) the page is sent ``revoked`` and
-    the stream ends.
+    ``draw(version)`` answers the display of the version the watcher saw (or a later one),
+    shared with the other pages of the role (:class:`Displays`); when it answers None (the
+    link was renewed, the campaign deleted) the page is sent ``revoked`` and the stream ends.
     """
     while True:
         version = await watcher.next_version(name, seen, timeout=idle)
         if version is None:
             continue  # nothing moved; sse-starlette's pings keep the connection open
-        drawn = await draw()
+        drawn = await draw(version)
         if drawn is None:
             yield ServerSentEvent(data=revoked, event="revoked")
             return

@@ -25,7 +25,7 @@ from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.combat_state import CombatState, Declaration, Phase
 from turnkeeper.views import (
     page_map_svg,
-    player_log,
+    party_perceives,
     player_record,
     player_state,
     undone_commands,
@@ -104,11 +104,17 @@ def declared_in_order(combat: CombatState) -> list[Declaration]:
     return sorted(combat.declarations, key=lambda d: placed.get(d.actor.casefold(), len(placed)))
 
 
-def referee_display(state: CampaignState, records: list[Recorded]) -> str:
-    """The referee's display from the whole journal (``records``): everything, the secrets
-    marked as the referee's and what an undo took back struck through."""
+def referee_display(
+    state: CampaignState, records: list[Recorded], undone: frozenset[int] | None = None
+) -> str:
+    """The referee's display: everything, the secrets marked as the referee's and what an
+    undo took back struck through. ``records`` are the journal's latest records (its last
+    :data:`JOURNAL_LINES` are shown) and ``undone`` the commands undone up to the state's
+    version (:meth:`~turnkeeper.service.Campaigns.undone`); without ``undone``, ``records``
+    must be the whole journal, whose undos say it."""
     combat = state.combat if state.combat is not None and state.combat.combatants else None
-    undone = undone_commands(records)
+    if undone is None:
+        undone = undone_commands(records)
     lines = [
         {
             "seq": r.seq,
@@ -134,8 +140,9 @@ def referee_display(state: CampaignState, records: list[Recorded]) -> str:
     )
 
 
-def referee_page(state: CampaignState, records: list[Recorded], links: Links) -> str:
-    """The referee's dashboard: the controls that fit where the party is, the display."""
+def referee_page(state: CampaignState, links: Links, display: str) -> str:
+    """The referee's dashboard: the controls that fit where the party is, around the
+    ``display`` drawn by :func:`referee_display`."""
     here = places(state)
     return page(
         "referee",
@@ -144,31 +151,38 @@ def referee_page(state: CampaignState, records: list[Recorded], links: Links) ->
         here=here,
         groups=grouped(table()),
         links=links,
-        display=Markup(referee_display(state, records)),
+        display=Markup(display),
     )
 
 
 # -- the players -------------------------------------------------------------------------------
 
 
-def player_display(state: CampaignState, records: list[Recorded]) -> str:
-    """The players' display from the whole journal (``records``): the party's view, the
-    journal lines the characters perceive and the party's map, nothing else."""
+def player_display(
+    state: CampaignState, records: list[Recorded], undone: frozenset[int] | None = None
+) -> str:
+    """The players' display: the party's view, the journal lines the characters perceive
+    (the last :data:`JOURNAL_LINES` of ``records`` they do) and the party's map, nothing
+    else. ``undone``: the commands undone up to the state's version (a later undo takes its
+    command's records back); without it, ``records`` must be the whole journal."""
     view = player_state(state)
-    perceived = player_log(records)  # the whole journal: a later undo takes records back
+    if undone is None:
+        undone = undone_commands(records)
+    perceived = [r for r in records if party_perceives(r, undone)]
     lines = [player_record(r, state) for r in reversed(perceived[-JOURNAL_LINES:])]
     return fragment("player_display", view=view, lines=lines, map=_map(state, player=True))
 
 
-def player_page(state: CampaignState, records: list[Recorded], links: Links) -> str:
-    """The players' page: the display, following the table live."""
+def player_page(state: CampaignState, links: Links, display: str) -> str:
+    """The players' page: the ``display`` drawn by :func:`player_display`, following the
+    table live."""
     view = player_state(state)
     return page(
         "player",
         title=f"{view.campaign} (party)",
         view=view,
         links=links,
-        display=Markup(player_display(state, records)),
+        display=Markup(display),
     )
 
 
