@@ -206,3 +206,96 @@ def test_new_says_where_the_campaign_is_kept(tmp_path: Path) -> None:
     said = runner.invoke(app, ["new", "Keep", "--ruleset", "ex", "--seed", "1", "--db", str(db)])
     assert said.exit_code == 0, said.output
     assert f"kept in {db}" in " ".join(said.output.split())
+
+
+def _long_campaign(db: str) -> None:
+    """A campaign past one page of the log (2,000 records) with what a log line varies by:
+    undos, referee notes and countdowns, non-ASCII text, days and months going by."""
+    import contextlib
+
+    from turnkeeper.campaign import (
+        CountdownAdd,
+        CountdownTick,
+        Damage,
+        Journal,
+        Light,
+        Note,
+        Rest,
+        Undo,
+        Visibility,
+        Wait,
+        parse_party,
+    )
+    from turnkeeper.rules.loader import preset
+
+    party = parse_party(PARTY.replace("torches = 3", "torches = 1000"))
+    journal = Journal.start("Keep", preset("ex"), party, seed=5)
+    cycle = [
+        Light("torch"),
+        Wait(1800),
+        Note('the hall é ✓ "q" \\ \u2028 \U0001f600'),
+        Note("secret door", visibility=Visibility.REFEREE),
+        Wait(600),
+        Undo(),
+        Damage("Aldo", 1, "trap"),
+        CountdownAdd("doom", "generic", "6", visibility=Visibility.REFEREE),
+        CountdownTick("doom"),
+        Wait(9 * 3600 + 17 * 60),
+        Rest(),
+    ]
+    step = 0
+    while journal.version < 2100:
+        with contextlib.suppress(TurnkeeperError):
+            journal.execute(cycle[step % len(cycle)])
+        step += 1
+    store = open_store(db)
+    try:
+        store.create("Keep", [r.to_record() for r in journal.records])
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "ascii"])
+def test_log_json_streams_each_stored_record_as_the_view_writes_it(db: str, encoding: str) -> None:
+    """``log --json`` writes each record as :func:`views.referee_record_json` does (the
+    stored text, its date, line and undone mark), over pages, with or without ``--since``,
+    on a UTF-8 stdout and on one that is not (every non-ASCII character escaped)."""
+    import os
+
+    from turnkeeper.campaign.registry import EVENTS
+    from turnkeeper.service import Campaigns
+    from turnkeeper.views import referee_record_json
+
+    _long_campaign(db)
+    store = open_store(db)
+    try:
+        campaigns = Campaigns(store)
+        state, undone = campaigns.state("Keep"), campaigns.undone("Keep")
+        stored = campaigns.export_jsonl("Keep").split("\n")[:-1]  # U+2028 is no line end
+    finally:
+        store.close()
+    records = EVENTS.records_json("[" + ",".join(stored) + "]")
+    assert undone and any(not text.isascii() for text in stored)
+    ascii_only = encoding == "ascii"
+    lines = [
+        referee_record_json(text, record, state, undone, ascii_only)
+        for text, record in zip(stored, records, strict=True)
+    ]
+    shown_from = ["--campaign", "Keep", "--db", db]
+    for since in (0, 1999):
+        shown = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "turnkeeper",
+                "log",
+                "--json",
+                "--since",
+                str(since),
+                *shown_from,
+            ],
+            capture_output=True,
+            env={**os.environ, "PYTHONIOENCODING": encoding},
+            check=True,
+        ).stdout.decode(encoding)
+        assert shown == "[\n" + ",\n".join(lines[since:]) + "\n]\n"
