@@ -49,7 +49,7 @@ from turnkeeper.campaign.journal import replay
 from turnkeeper.campaign.markdown import markdown_lines
 from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.dice import DiceSource, TypedDice
-from turnkeeper.errors import DiceInputError, NotFoundError, TurnkeeperError
+from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
 from turnkeeper.files import parse_json
 from turnkeeper.kernel.events import CampaignStarted, CommandUndone
 from turnkeeper.rules.schema import Ruleset
@@ -262,6 +262,18 @@ class Campaigns:
         """Every campaign in the store."""
         return self.store.campaigns()
 
+    def _unclaimed(self, name: str) -> None:
+        """Refuse a new campaign named as another but for case (issue 25: "keep" and "Keep"
+        were two campaigns); the very same name is the store's own refusal. Lookups stay
+        exact: a name refused in another case is offered the stored one (did you mean)."""
+        folded = name.casefold()
+        for other in self.names():
+            if other != name and other.casefold() == folded:
+                raise ConflictError(
+                    f"a campaign named {other!r} already exists, and names are the same "
+                    f"whatever their case: choose another name, or go on with {other!r}"
+                )
+
     # -- writing ---------------------------------------------------------------------------
 
     def new(
@@ -271,6 +283,7 @@ class Campaigns:
 
         Without a seed the service draws one; it is in the journal, so replay is exact.
         """
+        self._unclaimed(name)
         seed = secrets.randbits(32) if seed is None else seed
         journal = Journal.start(name, ruleset, party or STAND_IN, seed)
         # one transaction: a process killed meanwhile leaves no campaign at all
@@ -388,6 +401,7 @@ class Campaigns:
         start_campaign(start.name, start.ruleset, start.party, start.seed)  # name, calendar
         journal = replay(records)
         target = journal.state.name
+        self._unclaimed(target)
         # the journal's state kept as it is stored, so its first read need not fold it all
         caches = self._caches(target, 0, journal.state, journal.records)
         self.store.create(target, [r.to_record() for r in journal.records], caches=caches)

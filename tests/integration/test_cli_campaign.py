@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -76,7 +77,7 @@ def test_new_status_wait_light_rest_undo(db: str, party: str, tk: Tk) -> None:
 
 
 def test_log_player_hides_referee_countdown(db: str, tk: Tk) -> None:
-    tk(db, "new", "Keep", "--ruleset", "dg", "--seed", "2")
+    tk(db, "new", "Keep", "--ruleset", "dg", "--solo", "--seed", "2")
     tk(db, "countdown", "add", "Ambush", "--type", "short", "--length", "4", "--referee")
     tk(db, "countdown", "add", "Flood", "--type", "short", "--length", "3")
     assert [c["name"] for c in tk(db, "countdown", "list")] == ["Ambush", "Flood"]
@@ -109,8 +110,8 @@ def test_export_import_round_trip(db: str, party: str, tmp_path: Path, tk: Tk) -
 
 
 def test_use_switches_the_current_campaign(db: str, tk: Tk) -> None:
-    tk(db, "new", "A", "--ruleset", "ex", "--seed", "1")
-    tk(db, "new", "B", "--ruleset", "ex", "--seed", "1")
+    tk(db, "new", "A", "--ruleset", "ex", "--solo", "--seed", "1")
+    tk(db, "new", "B", "--ruleset", "ex", "--solo", "--seed", "1")
     assert tk(db, "campaigns")["current"] == "B"
     tk(db, "use", "A")
     tk(db, "wait", "1h")
@@ -127,12 +128,12 @@ def test_use_switches_the_current_campaign(db: str, tk: Tk) -> None:
         (["wait", "1h", "--campaign", "Nowhere"], "no campaign named 'Nowhere'"),
         (["wait", "1h", "--dice", "3,x"], "--dice"),
         (["export", "--format", "pdf"], "choose jsonl or markdown"),
-        (["new", "Keep", "--ruleset", "ex"], "already exists"),
-        (["new", "Other", "--ruleset", "nosuch"], "no preset or ruleset file"),
+        (["new", "Keep", "--ruleset", "ex", "--solo"], "already exists"),
+        (["new", "Other", "--ruleset", "nosuch", "--solo"], "no preset or ruleset file"),
     ],
 )
 def test_mistakes_change_nothing(db: str, args: list[str], message: str, tk: Tk) -> None:
-    tk(db, "new", "Keep", "--ruleset", "ex", "--seed", "1")
+    tk(db, "new", "Keep", "--ruleset", "ex", "--solo", "--seed", "1")
     with pytest.raises(TurnkeeperError, match=message):
         tk(db, *args)
     assert tk(db, "status")["version"] == 1
@@ -158,7 +159,7 @@ def test_a_mistyped_store_path_is_an_error_not_a_new_store(
 
 
 def test_new_and_import_make_their_store(tmp_path: Path, tk: Tk) -> None:
-    tk(str(tmp_path / "a.db"), "new", "Keep", "--ruleset", "ex", "--seed", "1")
+    tk(str(tmp_path / "a.db"), "new", "Keep", "--ruleset", "ex", "--solo", "--seed", "1")
     exported = tk(str(tmp_path / "a.db"), "export")["text"]
     journal = tmp_path / "keep.jsonl"
     journal.write_text(exported, encoding="utf-8")
@@ -170,7 +171,9 @@ def test_real_process_exits_2_with_one_line(db: str) -> None:
     """Through the console script's main(): exit 2, one stderr line, no traceback."""
     exe = [sys.executable, "-c", "from turnkeeper.cli import main; main()"]
     done = subprocess.run(
-        [*exe, "new", "Keep", "--ruleset", "ex", "--db", db], capture_output=True, text=True
+        [*exe, "new", "Keep", "--ruleset", "ex", "--solo", "--db", db],
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stderr
     failed = subprocess.run([*exe, "wait", "soon", "--db", db], capture_output=True, text=True)
@@ -203,9 +206,50 @@ def test_pg_mov_2_a_party_file_with_3001_coins_is_refused(shell, tmp_path: Path)
 def test_new_says_where_the_campaign_is_kept(tmp_path: Path) -> None:
     """A referee finds the store again: `new` names its file (issue 25)."""
     db = tmp_path / "keep.db"
-    said = runner.invoke(app, ["new", "Keep", "--ruleset", "ex", "--seed", "1", "--db", str(db)])
+    said = runner.invoke(
+        app, ["new", "Keep", "--ruleset", "ex", "--solo", "--seed", "1", "--db", str(db)]
+    )
     assert said.exit_code == 0, said.output
     assert f"kept in {db}" in " ".join(said.output.split())
+
+
+def test_new_needs_a_party_file_or_solo(shell, tmp_path: Path) -> None:
+    """Issue 25: `new Keep --ruleset tp` without --party made a one-character party,
+    "Adventurer", carrying nothing, and said nothing. It is refused in one line pointing at
+    --party FILE (and the example files) and at --solo, which makes that lone adventurer
+    when asked; the store is not even made."""
+    db = tmp_path / "t.db"
+    said = shell("new", "Keep", "--ruleset", "tp", "--db", str(db))
+    assert said.code == 2 and said.out == "" and len(said.err.strip().splitlines()) == 1
+    for words in ("--party FILE", "`turnkeeper examples`", "--solo"):
+        assert words in said.err
+    assert not db.exists()
+    party = tmp_path / "party.toml"
+    party.write_text(PARTY, encoding="utf-8")
+    both = shell("new", "Keep", "-r", "tp", "--solo", "--party", str(party), "--db", str(db))
+    assert both.code == 2 and "--party FILE or --solo, not both" in both.err
+    assert shell("new", "Keep", "-r", "tp", "--solo", "--db", str(db)).code == 0
+    shown = json.loads(shell("party", "show", "--db", str(db), "--json").out)
+    assert [c["name"] for c in shown["characters"]] == ["Adventurer"] and not shown["supplies"]
+
+
+def test_campaign_names_are_one_whatever_their_case(shell, tmp_path: Path) -> None:
+    """Issue 25: "keep" and "Keep" were two campaigns. A new campaign or an import named as
+    another but for case is refused naming the one there is; lookups stay exact, and a name
+    in the wrong case is offered the stored one."""
+    db = str(tmp_path / "t.db")
+    assert shell("new", "Keep", "-r", "ex", "--solo", "--seed", "1", "--db", db).code == 0
+    before = shell.store(db)
+    said = shell("new", "keep", "-r", "ex", "--solo", "--db", db)
+    assert said.code == 2 and "a campaign named 'Keep' already exists" in said.err
+    assert "whatever their case" in said.err
+    journal = tmp_path / "keep.jsonl"
+    journal.write_text(shell("export", "-c", "Keep", "--db", db).out, encoding="utf-8")
+    imported = shell("import", str(journal), "--name", "KEEP", "--db", db)
+    assert imported.code == 2 and "a campaign named 'Keep' already exists" in imported.err
+    assert shell.store(db) == before
+    used = shell("use", "keep", "--db", db)
+    assert used.code == 2 and "did you mean Keep?" in used.err
 
 
 def _long_campaign(db: str) -> None:

@@ -72,7 +72,7 @@ def test_scripted_expedition_is_reproducible(tmp_path: Path, tk: Tk) -> None:
 
 def test_player_view_hides_the_referees_rolls(tmp_path: Path, tk: Tk) -> None:
     db = str(tmp_path / "c.db")
-    tk(db, "new", "Abbey", "--ruleset", "ex", "--seed", "3")
+    tk(db, "new", "Abbey", "--ruleset", "ex", "--solo", "--seed", "3")
     entered = tk(db, "site", "enter", SITE, "--player")
     assert [r["kind"] for r in entered["records"]] == ["site.perceived"]
     tk(db, "turn", "--mode", "cautious")
@@ -86,7 +86,7 @@ def test_player_view_hides_the_referees_rolls(tmp_path: Path, tk: Tk) -> None:
 
 def test_typed_in_dice_drive_the_turn(tmp_path: Path, tk: Tk) -> None:
     db = str(tmp_path / "d.db")
-    tk(db, "new", "Abbey", "--ruleset", "tp", "--seed", "3")
+    tk(db, "new", "Abbey", "--ruleset", "tp", "--solo", "--seed", "3")
     tk(db, "site", "enter", SITE)
     turn = tk(db, "turn", "--dice", "5")  # face 5: the dungeon slumbers
     die = next(r for r in turn["records"] if r["kind"] == "dungeon.die")
@@ -95,7 +95,7 @@ def test_typed_in_dice_drive_the_turn(tmp_path: Path, tk: Tk) -> None:
 
 def test_mistakes_exit_2_with_one_line(tmp_path: Path, tk: Tk) -> None:
     db = str(tmp_path / "e.db")
-    tk(db, "new", "Abbey", "--ruleset", "ex", "--seed", "3")
+    tk(db, "new", "Abbey", "--ruleset", "ex", "--solo", "--seed", "3")
     result = runner.invoke(app, ["turn", "--db", db])
     assert isinstance(result.exception, Exception) and "not in a site" in str(result.exception)
     broken = tmp_path / "broken.toml"
@@ -125,7 +125,7 @@ def test_odds_turn_is_spelled_odds_turn_only() -> None:
 
 def test_tables_for_people_render(tmp_path: Path, tk: Tk) -> None:
     db = str(tmp_path / "f.db")
-    tk(db, "new", "Abbey", "--ruleset", "ex", "--seed", "3")
+    tk(db, "new", "Abbey", "--ruleset", "ex", "--solo", "--seed", "3")
     assert "The party enters" in tk(db, "site", "enter", SITE, as_json=False)
     assert "turn 1: cautious" in tk(db, "turn", "--mode", "cautious", as_json=False)
     assert "Flooded garth" in tk(db, "site", "show", as_json=False)
@@ -136,7 +136,7 @@ def test_tables_for_people_render(tmp_path: Path, tk: Tk) -> None:
 def test_wait_in_a_site_makes_the_checks_of_the_turns_it_passes(tmp_path: Path, tk: Tk) -> None:
     """rule: EX-ENC-1 - `wait 1h` in a site passes 6 turns, checked on turns 2, 4 and 6."""
     db = str(tmp_path / "w.db")
-    tk(db, "new", "Abbey", "--ruleset", "ex", "--seed", "3")
+    tk(db, "new", "Abbey", "--ruleset", "ex", "--solo", "--seed", "3")
     tk(db, "site", "enter", SITE)
     waited = tk(db, "wait", "1h")
     kinds = [r["kind"] for r in waited["records"]]
@@ -150,7 +150,7 @@ def test_ex_map_2_site_show_player_shows_visited_areas_and_the_party_map(
     tmp_path: Path, tk: Tk
 ) -> None:
     db = str(tmp_path / "m.db")
-    tk(db, "new", "Abbey", "--ruleset", "ex", "--seed", "3")
+    tk(db, "new", "Abbey", "--ruleset", "ex", "--solo", "--seed", "3")
     tk(db, "site", "enter", SITE, "--level", "1", "--area", "1")
     tk(db, "turn", "--mode", "cautious", "--area", "3", "--skip-check")
     tk(db, "site", "map", "note", "the east passage bends north")

@@ -104,7 +104,7 @@ def test_a_file_nested_10000_deep_is_refused_before_parsing(
         "dotted keys": ["new", "other", "-r", "ex", "--party", str(file)],
         "site": ["site", "enter", str(file)],
         "map": ["map", "load", str(file), "--at", "0101"],
-        "ruleset": ["new", "other", "-r", str(file)],
+        "ruleset": ["new", "other", "-r", str(file), "--solo"],
         "foes": ["combat", "start", "--foes", str(file)],
         "journal": ["import", str(file), "--name", "other"],
     }[kind]
@@ -118,7 +118,9 @@ def test_an_extends_chain_of_2000_files_is_refused_at_its_limit(
     (tmp_path / "r0.toml").write_text('extends = "ex"\n')
     for n in range(1, 2000):
         (tmp_path / f"r{n}.toml").write_text(f'extends = "r{n - 1}.toml"\n')
-    line = refused(shell, db, "new", "other", "-r", str(tmp_path / "r1999.toml"), "--db", db)
+    line = refused(
+        shell, db, "new", "other", "-r", str(tmp_path / "r1999.toml"), "--solo", "--db", db
+    )
     assert line.endswith("r1999.toml: extends: the chain is more than 16 files long; a ruleset "
                          "extends at most 15 others in a row (presets included)")  # fmt: skip
     # r13 .. r0, ex and the reaction table ex extends: 16 files, the most allowed
@@ -178,7 +180,7 @@ def test_a_calendar_start_that_is_no_date_is_refused_by_rules_check_and_by_new(
     broken.write_text('extends = "ex"\n[time]\ncalendar_start = "99999-99-99T99:99"\n')
     said = shell("rules", "check", str(broken))
     assert said.code == 2 and "time.calendar_start: no such date" in said.err
-    line = refused(shell, db, "new", "other", "-r", str(broken), "--db", db)
+    line = refused(shell, db, "new", "other", "-r", str(broken), "--solo", "--db", db)
     assert "calendar_start" in line
     late = tmp_path / "late.toml"
     late.write_text('extends = "ex"\n[time]\ncalendar_start = "1-01-01T24:00"\n')
@@ -276,7 +278,7 @@ def test_limits_on_maps_seeds_names_and_odds_are_stated_in_the_error(
     )  # fmt: skip
     assert "/proc/x.toml" in line
     assert "at most 200 characters" in refused(
-        shell, db, "new", "x" * 20_000, "-r", "ex", "--db", db
+        shell, db, "new", "x" * 20_000, "-r", "ex", "--solo", "--db", db
     )
     line = refused(
         shell, db, "countdown", "add", "y" * 100_000, "--type", "short", "--length", "4",
@@ -315,7 +317,7 @@ def test_an_empty_campaign_or_store_is_an_error_not_the_default(shell, db: str) 
     ["{tmp}", "/etc/passwd", "foo://bar", "postgresql+psycopg://nobody@127.0.0.1:1/none"],
 )
 def test_an_unusable_store_is_one_line(tmp_path: Path, shell, store: str) -> None:
-    for verb in (["campaigns"], ["new", "k", "-r", "ex"]):
+    for verb in (["campaigns"], ["new", "k", "-r", "ex", "--solo"]):
         said = shell(*verb, "--db", store.format(tmp=tmp_path))
         assert said.code == 2, said.err
         assert len(said.err.strip().splitlines()) == 1 and "internal error" not in said.err

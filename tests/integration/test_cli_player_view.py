@@ -15,7 +15,7 @@ def test_log_for_players_keeps_lines_and_rolls_never_the_seed_or_referee_events(
     tk: Tk, tmp_path: Path
 ) -> None:
     db = str(tmp_path / "keep.db")
-    tk(db, "new", "keep", "--ruleset", "ex", "--seed", "424242")
+    tk(db, "new", "keep", "--ruleset", "ex", "--solo", "--seed", "424242")
     tk(db, "site", "enter", "examples/site.toml")
     tk(db, "turn")
     tk(db, "turn", "--dice", "6")  # turn 2 makes the referee's wandering check (EX-ENC-1)

@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 def db(tmp_path: Path) -> str:
     """A store holding one Dungeoneers campaign, the current one."""
     path = str(tmp_path / "campaigns.db")
-    made = runner.invoke(app, ["new", "Barrow", "--ruleset", "dg", "--seed", "5", "--db", path])
+    made = runner.invoke(
+        app, ["new", "Barrow", "--ruleset", "dg", "--solo", "--seed", "5", "--db", path]
+    )
     assert made.exit_code == 0, made.output
     return path
 
@@ -97,7 +99,7 @@ def test_cli_scene_give_tokens_and_people_output(db: str, scene: Tk) -> None:
 
 def test_cli_scene_undo_and_the_campaign_option(db: str, scene: Tk, tk: Tk) -> None:
     """A scene command is a journal command: ``undo`` takes it back; --campaign picks one."""
-    tk(db, "new", "Keep", "--ruleset", "ex", "--seed", "1")  # now the current campaign
+    tk(db, "new", "Keep", "--ruleset", "ex", "--solo", "--seed", "1")  # now the current campaign
     scene(db, "open", "combat", "--players", "freya", "--campaign", "Barrow")
     scene(db, "spotlight", "--vote", "freya=freya", "-c", "Barrow")
     tk(db, "use", "Barrow")
@@ -127,7 +129,7 @@ def test_cli_scene_refusals_change_nothing(db: str, scene: Tk, tk: Tk) -> None:
 
 
 def test_cli_scene_needs_a_spotlight_ruleset(db: str, scene: Tk, tk: Tk) -> None:
-    tk(db, "new", "Keep", "--ruleset", "ex", "--seed", "1")
+    tk(db, "new", "Keep", "--ruleset", "ex", "--solo", "--seed", "1")
     with pytest.raises(TurnkeeperError, match="has no spotlight"):
         scene(db, "open", "combat", "--players", "freya")
 

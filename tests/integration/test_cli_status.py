@@ -47,7 +47,7 @@ def test_a_stale_or_foreign_glance_is_never_read(tk: Tk, tmp_path: Path) -> None
 def test_status_draws_the_glance_as_the_referee_s_panel(tk: Tk, tmp_path: Path) -> None:
     db = _store(tmp_path)
     tk(db, "demo")
-    tk(db, "new", "[/oops]", "--ruleset", "ex")
+    tk(db, "new", "[/oops]", "--ruleset", "ex", "--solo")
     shown = tk(db, "status", as_json=False)
     assert "[/oops] · ex · version" in shown and "date" in shown
     assert "The Sunken Abbey" in tk(db, "status", "--campaign", "demo", as_json=False)

@@ -67,7 +67,7 @@ def campaign(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("TURNKEEPER_DB", str(tmp_path / "t.db"))
     path = tmp_path / "vale.toml"
     path.write_text(MAP, encoding="utf-8")
-    assert _run("new", "Keep", "--ruleset", "tp", "--seed", "3")[0] == 0
+    assert _run("new", "Keep", "--ruleset", "tp", "--solo", "--seed", "3")[0] == 0
     code, text = _run("map", "load", str(path), "--at", "0000", "--json")
     assert code == 0 and json.loads(text)["at"] == "0000"
     return tmp_path
@@ -119,7 +119,7 @@ def test_map_show_draws_the_campaign_map_and_the_player_view_keeps_secrets(
     db = str(tmp_path / "play.db")
     path = tmp_path / "vale.toml"
     path.write_text(MAP, encoding="utf-8")
-    tk(db, "new", "Keep", "--ruleset", "tp", "--seed", "3")
+    tk(db, "new", "Keep", "--ruleset", "tp", "--solo", "--seed", "3")
     with pytest.raises(TurnkeeperError, match="map load"):
         tk(db, "map", "show", "--out", str(tmp_path / "none.svg"))
     tk(db, "map", "load", str(path), "--at", "0000")
@@ -145,7 +145,7 @@ def test_route_draws_on_the_campaign_map(tmp_path: Path, tk: Tk) -> None:
     db = str(tmp_path / "play.db")
     path = tmp_path / "vale.toml"
     path.write_text(MAP, encoding="utf-8")
-    tk(db, "new", "Keep", "--ruleset", "tp", "--seed", "3")
+    tk(db, "new", "Keep", "--ruleset", "tp", "--solo", "--seed", "3")
     tk(db, "map", "load", str(path), "--at", "0000")
     tk(db, "travel", "s", "--dice", "5")
     out = tmp_path / "route.svg"
@@ -183,7 +183,7 @@ def _ride(tmp_path: Path, tk: Tk) -> str:
     db = str(tmp_path / "ride.db")
     path = tmp_path / "road.toml"
     path.write_text(ROAD_THEN_FOREST, encoding="utf-8")
-    tk(db, "new", "Ride", "--ruleset", "tp", "--seed", "3")
+    tk(db, "new", "Ride", "--ruleset", "tp", "--solo", "--seed", "3")
     tk(db, "map", "load", str(path), "--at", "0000")
     return db
 
@@ -225,7 +225,7 @@ def test_tp_wil_7_the_days_moves_stop_at_eight_movement_points(tmp_path: Path, t
     roads = ", ".join(['"R"'] * 10)
     text = f'name = "Long"\nwidth = 1\nheight = 10\nterrain = [{rows}]\nroads = [{roads}]\n'
     path.write_text(text, encoding="utf-8")
-    tk(db, "new", "Long", "--ruleset", "tp", "--seed", "3")
+    tk(db, "new", "Long", "--ruleset", "tp", "--solo", "--seed", "3")
     tk(db, "map", "load", str(path), "--at", "0000")
     data = tk(db, "travel", "0009", "--explore", "--party", "mounted", "--dice", "5")
     assert (data["at"], data["tp_spent"], data["date"]) == ("0008", "2", "1-01-01 16:00")

@@ -244,7 +244,10 @@ def commands(kind: str, file: Path, where: Path) -> list[list[str]]:
             ["map", "check", str(file), *db],
             ["map", "load", str(file), "--at", "0101", "-c", "keep", *db],
         ],
-        "ruleset": [["rules", "check", str(file), *db], ["new", "fuzzed", "-r", str(file), *db]],
+        "ruleset": [
+            ["rules", "check", str(file), *db],
+            ["new", "fuzzed", "-r", str(file), "--solo", *db],
+        ],
         "foes": [["combat", "start", "--foes", str(file), "-c", "keep", *db]],
         "knowledge": [
             [
@@ -363,7 +366,7 @@ NAMES = st.one_of(
 def test_hostile_names_are_kept_as_written_or_refused_cleanly(shell, place, name: str) -> None:
     where = place("names")
     db = str(where / "tk.db")
-    survives(shell, db, "new", name, "-r", "ex", "--db", db)
+    survives(shell, db, "new", name, "-r", "ex", "--solo", "--db", db)
     survives(
         shell,
         db,
@@ -401,7 +404,7 @@ def test_hostile_numbers_on_the_command_line_are_refused_cleanly(shell, place, n
         ["light", "--set-turns", number, "-c", "keep"],
         ["countdown", "tick", "none", "--ticks", number, "-c", "scenes"],
         ["log", "--since", number, "-c", "keep", "--json"],
-        ["new", "numbered", "-r", "ex", "--seed", number],
+        ["new", "numbered", "-r", "ex", "--solo", "--seed", number],
     ):
         survives(shell, db, *command, "--db", db)
     out = str(where / "m.toml")

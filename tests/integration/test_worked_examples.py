@@ -645,7 +645,7 @@ def test_dg_cd_1_the_countdown_example_1d8_rolls_6_ticks_to_4_and_an_exploration
     rounds, it is read as a rapid countdown (DG-CD-5): d8 typed in as 6, two combat rounds
     of a scene tick it to 5 and 4, and the first exploration round ends it with 4 left."""
     db = str(tmp_path / "dg.db")
-    tk(db, "new", "Barrow", "--ruleset", "dg", "--seed", "5")
+    tk(db, "new", "Barrow", "--ruleset", "dg", "--solo", "--seed", "5")
     added = tk(db, "countdown", "add", "the example", "--type", "rapid", "--length", "1d8",
                "--dice", "6")  # fmt: skip
     assert added["records"][0]["rolls"][0]["breakdown"] == "1d8 (6) = 6"
@@ -675,7 +675,7 @@ def test_dg_mom_1_freya_s_critical_keeps_the_spotlight_for_ulfarmi_or_alberich(
     spotlight and make an action. ... the round has not yet completed so while Ulfarmi or
     Alberich make their action, the trio will be unable to make a second free action"."""
     db = str(tmp_path / "dg.db")
-    tk(db, "new", "Barrow", "--ruleset", "dg", "--seed", "5")
+    tk(db, "new", "Barrow", "--ruleset", "dg", "--solo", "--seed", "5")
     tk(db, "scene", "open", "combat", "--players", "freya,ulfarmi,alberich")
     tk(db, "scene", "spotlight", "--vote", "freya=freya", "--vote", "ulfarmi=freya")
     tk(db, "scene", "free", "ulfarmi", "readies his axe")
@@ -695,7 +695,7 @@ def test_dg_spot_2_three_tokens_each_all_regained_once_every_token_is_spent(
     spotlight, they must use one ... Once all spotlight tokens are spent, each player
     regains their 3": one player alone spends 3, and the fourth spotlight finds 3 again."""
     db = str(tmp_path / "dg.db")
-    tk(db, "new", "Barrow", "--ruleset", "dg", "--seed", "5")
+    tk(db, "new", "Barrow", "--ruleset", "dg", "--solo", "--seed", "5")
     opened = tk(db, "scene", "open", "exploration", "--players", "freya")
     assert opened["state"]["seats"] == [{"name": "freya", "tokens": 3}]
     tokens = []

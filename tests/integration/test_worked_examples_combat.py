@@ -540,7 +540,7 @@ def test_dg_cd_1_a_rapid_countdown_ticks_at_the_end_of_each_round_of_a_fight(
     before a fight ticks to 2 and 1 as its first two rounds are resolved, and runs out at
     the third's end; beginning a round ticks nothing."""
     db = str(tmp_path / "dg.db")
-    tk(db, "new", "Barrow", "--ruleset", "dg", "--seed", "5")
+    tk(db, "new", "Barrow", "--ruleset", "dg", "--solo", "--seed", "5")
     tk(db, "countdown", "add", "the rope frays", "--type", "rapid", "--length", "3")
     fight(tk, db, "Eel:hd=1,hp=9,ac=10")
     left = []

@@ -86,6 +86,9 @@ def new_command(
     party: Annotated[
         Path | None, typer.Option("--party", help="A party file (TOML, see docs/party.md).")
     ] = None,
+    solo: bool = typer.Option(
+        False, "--solo", help="No party file: one adventurer, 6 hp, carrying nothing."
+    ),
     seed: int | None = typer.Option(
         None, "--seed", help="Seed for reproducible dice (default: drawn)."
     ),
@@ -94,11 +97,20 @@ def new_command(
 ) -> None:
     """Start a campaign and make it the current one.
 
-    Example: `turnkeeper new keep --ruleset ex --party examples/party.toml`.
+    Example: `turnkeeper new keep --ruleset ex --party examples/party.toml`
+    (`turnkeeper examples` writes the example files), or `--solo` for a lone adventurer.
     """
     check_name(name, "campaign name")
     check_seed(seed)
     rules = find_ruleset(ruleset)
+    if party is None and not solo:
+        # issue 25: a campaign without --party was a silent one-character party, no supplies
+        raise TurnkeeperError(
+            "a campaign needs a party: give --party FILE (docs/party.md; `turnkeeper examples` "
+            "writes examples/party.toml), or --solo for one adventurer carrying nothing"
+        )
+    if party is not None and solo:
+        raise TurnkeeperError("give --party FILE or --solo, not both")
     members = load_party(party, rules) if party is not None else None
     with open_campaigns(db, create=True) as campaigns:
         state = campaigns.new(name, rules, members, seed)

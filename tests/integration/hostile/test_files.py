@@ -92,7 +92,18 @@ def test_a_symlink_loop_is_one_line(tmp_path: Path, shell, db: str) -> None:
     (tmp_path / "b.toml").symlink_to(tmp_path / "a.toml")
     line = refused(shell, [db], "rules", "check", str(tmp_path / "a.toml"), words=("a.toml",))
     assert "loop" in line
-    refused(shell, [db], "new", "x", "-r", str(tmp_path / "a.toml"), "--db", db, words=("loop",))
+    refused(
+        shell,
+        [db],
+        "new",
+        "x",
+        "-r",
+        str(tmp_path / "a.toml"),
+        "--solo",
+        "--db",
+        db,
+        words=("loop",),
+    )
 
 
 def test_a_path_too_long_for_the_system_is_one_line(tmp_path: Path, shell, db: str) -> None:

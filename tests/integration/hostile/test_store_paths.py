@@ -54,7 +54,7 @@ def _listing(folder: Path) -> list[str]:
     [
         ("campaigns",),
         ("status",),
-        ("new", "keep", "-r", "ex"),
+        ("new", "keep", "-r", "ex", "--solo"),
         ("tokens", "keep"),
     ],
     ids=lambda verb: verb[0],
@@ -106,7 +106,7 @@ def test_turnkeepers_tables_are_the_stores_own() -> None:
     ],
     ids=["name", "name-in-new-folder", "path"],
 )
-@pytest.mark.parametrize("verb", [("campaigns",), ("new", "keep", "-r", "ex")], ids=str)
+@pytest.mark.parametrize("verb", [("campaigns",), ("new", "keep", "-r", "ex", "--solo")], ids=str)
 def test_a_store_path_too_long_is_one_line(tmp_path: Path, shell, path, verb) -> None:
     long = path(tmp_path)
     for given in (str(long), f"sqlite:///{long}"):
@@ -123,7 +123,7 @@ def test_a_data_folder_that_is_a_file_is_one_line(
     data.write_text("not a folder\n", encoding="utf-8")
     monkeypatch.setenv("XDG_DATA_HOME", str(data))
     monkeypatch.delenv("TURNKEEPER_DB", raising=False)
-    for verb in (("campaigns",), ("status",), ("new", "keep", "-r", "ex")):
+    for verb in (("campaigns",), ("status",), ("new", "keep", "-r", "ex", "--solo")):
         refused(shell, [data], *verb, words=(str(data / "turnkeeper"), "XDG_DATA_HOME", "--db"))
     assert _listing(tmp_path) == ["data"]
 
@@ -137,7 +137,16 @@ def test_a_folder_made_on_a_full_disk_is_said_so(
 
     monkeypatch.setattr(Path, "mkdir", full)
     line = refused(
-        shell, [], "new", "keep", "-r", "ex", "--db", str(tmp_path / "sub" / "tk.db"), words=()
+        shell,
+        [],
+        "new",
+        "keep",
+        "-r",
+        "ex",
+        "--solo",
+        "--db",
+        str(tmp_path / "sub" / "tk.db"),
+        words=(),
     )
     assert "no space is left" in line and "read-only" not in line, line
 
@@ -149,7 +158,7 @@ set -e
 mount -t tmpfs -o size=16k tmpfs "$1"
 dd if=/dev/zero of="$1/fill" bs=1k count=64 2>/dev/null || true
 set +e
-"$2" new keep -r ex --db "$1/tk.db" 2>"$1.err"
+"$2" new keep -r ex --solo --db "$1/tk.db" 2>"$1.err"
 echo "$?" > "$1.code"
 ls -A "$1" > "$1.ls"
 """

@@ -379,7 +379,7 @@ def test_cli_new_with_a_broken_calendar_start_exits_2_and_changes_nothing(
     """The issue's `new ... --ruleset FILE` with calendar_start = "99999-99-99T99:99": exit 2,
     one line, and the campaign list, the current campaign and every journal as they were."""
     db = str(tmp_path / "keep.db")
-    assert _cli(db, "new", "Before", "--ruleset", "ex", "--seed", "1") == 0
+    assert _cli(db, "new", "Before", "--ruleset", "ex", "--solo", "--seed", "1") == 0
     rules = tmp_path / "broken.toml"
     rules.write_text(
         'extends = "ex"\n[ruleset]\nname = "broken"\ntitle = "Broken"\n'
@@ -388,7 +388,7 @@ def test_cli_new_with_a_broken_calendar_start_exits_2_and_changes_nothing(
     )
     before = _store_as_it_is(db)
     capfd.readouterr()
-    assert _cli(db, "new", "Keep", "--ruleset", str(rules)) == 2
+    assert _cli(db, "new", "Keep", "--ruleset", str(rules), "--solo") == 2
     said = capfd.readouterr().err.strip().splitlines()
     assert len(said) == 1 and "calendar_start" in said[0], said
     assert _store_as_it_is(db) == before
@@ -401,7 +401,7 @@ def test_cli_a_full_disk_is_one_line_and_exit_2(
     import turnkeeper.store.sql as sql
 
     db = str(tmp_path / "keep.db")
-    assert _cli(db, "new", "Keep", "--ruleset", "ex", "--seed", "1") == 0
+    assert _cli(db, "new", "Keep", "--ruleset", "ex", "--solo", "--seed", "1") == 0
     pragmas = sql._sqlite_pragmas
 
     def and_no_room(synchronous: str, read_only: bool) -> Any:
@@ -445,7 +445,7 @@ def test_cli_unusable_stores_are_one_line_and_exit_2(
         "postgresql+psycopg://nobody@127.0.0.1:1/x": "check the path or address",
     }
     for db, said in cases.items():
-        for verb in (["campaigns"], ["new", "Keep", "--ruleset", "ex"]):
+        for verb in (["campaigns"], ["new", "Keep", "--ruleset", "ex", "--solo"]):
             capfd.readouterr()
             assert _cli(db, *verb) == 2, (db, verb)
             lines = capfd.readouterr().err.strip().splitlines()

@@ -157,7 +157,9 @@ def test_the_server_stops_on_sigterm(tmp_path: Path) -> None:
     """`turnkeeper serve` ends within seconds of a SIGTERM, a live page still open."""
     db = str(tmp_path / "serve.db")
     tk = [sys.executable, "-m", "turnkeeper"]
-    subprocess.run([*tk, "new", "Keep", "--ruleset", "ex", "--db", db], check=True, timeout=60)
+    subprocess.run(
+        [*tk, "new", "Keep", "--ruleset", "ex", "--solo", "--db", db], check=True, timeout=60
+    )
     made = subprocess.run(
         [*tk, "tokens", "Keep", "--json", "--db", db], check=True, timeout=60, capture_output=True
     )
