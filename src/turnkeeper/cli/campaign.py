@@ -221,10 +221,15 @@ def log_command(
 
     Example: `turnkeeper log --since 40 --player`.
     """
+    import re
+    from collections.abc import Iterator
     from json.encoder import encode_basestring, encode_basestring_ascii
 
+    from turnkeeper.campaign.registry import EVENTS
     from turnkeeper.clock.calendar import date_at, start_offset
     from turnkeeper.kernel.events import CampaignStarted
+    from turnkeeper.service import PAGE
+    from turnkeeper.store import JsonStore
 
     # A page read by seq from the store, and the undos found by their index: never the
     # journal before --since, so a page costs the same in a long campaign as in a short one.
@@ -252,26 +257,83 @@ def log_command(
             epoch, day_seconds = start_offset(scales), scales.day_hours * 3600
             last_at: int | None = None  # consecutive records mostly share their time
             day, today, date = -1, "", ""
+            store = campaigns.store
+            # a stored record is written {"seq":..,"command":..,"at":..,"kind":.. and the rest
+            # is its event: the same text, the same event
+            numbers = re.compile(r'\{"seq":(\d+),"command":(\d+),"at":(\d+),(?="kind":)')
+            Row = tuple[str, int, int, int, str]  # stored text, seq, command, at, its line
+
+            def typed(texts: list[str]) -> list[Row]:
+                page = EVENTS.records_json("[" + ",".join(texts) + "]")
+                return [
+                    (text, r.seq, r.command, r.at, quote(r.event.describe()))
+                    for text, r in zip(texts, page, strict=True)
+                ]
+
+            def pages() -> Iterator[list[Row]]:
+                """The records after --since a page at a time, each event read back (and its
+                line made) once per distinct event text in its page (a page repeats many: a
+                torch burning down, a rest), with one validation of them all; a page of
+                records written some other way, or one that fails, is read whole as the
+                store's readers do."""
+                if not isinstance(store, JsonStore):
+                    for texts, _ in campaigns.stored_pages(name, since):
+                        yield typed(texts)
+                    return
+                for begin in range(since, version, PAGE):
+                    joined = store.read_json(name, begin, min(PAGE, version - begin), lines=True)
+                    split = joined.split("\n")
+                    heads = [numbers.match(text) for text in split]
+                    distinct: dict[str, int] = {}
+                    for text, found in zip(split, heads, strict=True):
+                        if found is not None:
+                            distinct.setdefault(text[found.end() :], len(distinct))
+                    if len(split) != sum(found is not None for found in heads):
+                        yield typed(split)
+                        continue
+                    shapes = ",".join(
+                        f'{{"seq":{n},"command":{n},"at":0,{event}'
+                        for n, event in enumerate(distinct, start=1)
+                    )
+                    try:
+                        said = [
+                            quote(r.event.describe()) for r in EVENTS.records_json(f"[{shapes}]")
+                        ]
+                    except TurnkeeperError:
+                        yield typed(split)  # says what is wrong with which record
+                        continue
+                    yield [
+                        (
+                            text,
+                            int(found[1]),
+                            int(found[2]),
+                            int(found[3]),
+                            said[distinct[text[found.end() :]]],
+                        )
+                        for text, found in zip(split, heads, strict=True)
+                        if found is not None
+                    ]
+
             write("[")
             first = True
-            for texts, page in campaigns.stored_pages(name, since):
+            for page in pages():
                 lines = []
-                for stored, record in zip(texts, page, strict=True):
-                    if record.seq > version:
+                for stored, seq, command, at, line in page:
+                    if seq > version:
                         break
-                    if record.at != last_at:
-                        days, into = divmod(epoch + record.at, day_seconds)
+                    if at != last_at:
+                        days, into = divmod(epoch + at, day_seconds)
                         if days != day:
-                            day, today = days, date_at(record.at, scales).day_text
+                            day, today = days, date_at(at, scales).day_text
                         hour, into = divmod(into, 3600)
-                        last_at, date = record.at, quote(f"{today} {hour:02d}:{into // 60:02d}")
+                        last_at, date = at, quote(f"{today} {hour:02d}:{into // 60:02d}")
                     if ascii_only and not stored.isascii():  # JSON outside strings is ASCII
                         stored = "".join(
                             c if c.isascii() else encode_basestring_ascii(c)[1:-1] for c in stored
                         )
                     lines.append(
-                        f'{stored[:-1]},"date":{date},"text":{quote(record.event.describe())},'
-                        f'"undone":{"true" if record.command in undone else "false"}}}'
+                        f'{stored[:-1]},"date":{date},"text":{line},'
+                        f'"undone":{"true" if command in undone else "false"}}}'
                     )
                 if lines:
                     write(("\n" if first else ",\n") + ",\n".join(lines))
