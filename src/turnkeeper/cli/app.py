@@ -95,21 +95,23 @@ VERBS: dict[str, Verb] = {
         "campaign", "Show the time record: every event, its game time and its rolls.", CAMPAIGN
     ),
     "note": Verb(
-        "party",
+        "from_table",
         "Write a note into the time record, for the whole table or the referee alone.",
         CAMPAIGN,
     ),
     "wait": Verb(
-        "campaign",
+        "from_table",
         "Let game time pass; whatever the rules do on the way (encounter checks, light) happens.",
         CAMPAIGN,
     ),
     "light": Verb(
-        "campaign",
+        "from_table",
         "Light a source (default: the ruleset's first), set its turns left, or douse it.",
         CAMPAIGN,
     ),
-    "rest": Verb("campaign", "Rest a turn, as the party must now and then [EX-REST-1].", CAMPAIGN),
+    "rest": Verb(
+        "from_table", "Rest a turn, as the party must now and then [EX-REST-1].", CAMPAIGN
+    ),
     "supply": Verb(
         "party",
         "The party's supplies by hand: use them (a usage die rolls) or add found ones.",
@@ -117,7 +119,7 @@ VERBS: dict[str, Verb] = {
     ),
     "countdown": Verb("campaign", "Countdowns: start, tick, list and end them.", CAMPAIGN),
     "undo": Verb(
-        "campaign",
+        "from_table",
         "Undo the latest command (recorded in the log, forgotten by the state).",
         CAMPAIGN,
     ),
@@ -174,12 +176,14 @@ VERBS: dict[str, Verb] = {
     ),
     "combat": Verb("combat", "Run a fight: rounds, initiative, declarations, attacks.", COMBAT),
     "damage": Verb(
-        "party",
+        "from_table",
         "Wound a character or a monster by hand: a trap, a fall, a spell [PG-HP-1].",
         COMBAT,
     ),
     "heal": Verb(
-        "party", "Heal a character or a monster by hand, never above its most hit points.", COMBAT
+        "from_table",
+        "Heal a character or a monster by hand, never above its most hit points.",
+        COMBAT,
     ),
     "scene": Verb(
         "scene", "Dungeoneers scenes: spotlight, actions, rounds, momentum and dread.", SCENES

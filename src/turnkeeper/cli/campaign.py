@@ -16,22 +16,7 @@ from typing import Annotated
 import typer
 
 from turnkeeper.campaign import (
-    CampaignState,
-    Command,
-    CountdownAdd,
-    CountdownEnd,
-    CountdownOutcome,
-    CountdownTick,
-    CountdownTrigger,
-    Douse,
-    Light,
-    Rest,
-    SetLight,
-    Undo,
-    Visibility,
-    Wait,
     load_party,
-    parse_duration,
 )
 from turnkeeper.cli.app import (
     JsonOption,
@@ -42,15 +27,15 @@ from turnkeeper.cli.app import (
     for_terminal,
     say,
 )
+from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import (
     CampaignOption,
     DbOption,
-    DiceOption,
     ForceOption,
     check_out,
     check_seed,
 )
-from turnkeeper.cli.runner import open_campaigns, records_data, run, show_lines, show_records
+from turnkeeper.cli.runner import open_campaigns, records_data, show_lines, show_records
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.files import (
     MAX_JOURNAL_BYTES,
@@ -58,7 +43,6 @@ from turnkeeper.files import (
     read_text,
     write_text,
 )
-from turnkeeper.procedures.countdowns import MAX_TICKS
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.store import sqlite_file
 from turnkeeper.views import party_perceives, referee_record
@@ -72,6 +56,7 @@ countdown_app = typer.Typer(
     no_args_is_help=True,
 )
 verbs.add_typer(countdown_app, name="countdown")
+attach(countdown_app, "countdown")
 
 
 # -- campaigns -------------------------------------------------------------------------------
@@ -355,222 +340,6 @@ def log_command(
 
 
 # -- commands --------------------------------------------------------------------------------
-
-
-def _forward(duration: str) -> str:
-    """``wait -3h`` reaches the verb as text (Typer would take it for an option): refuse it."""
-    if duration.startswith("-"):
-        if duration[1:2].isdigit():
-            raise TurnkeeperError(
-                f"cannot wait {duration}: time only runs forward; give a span such as 3h, "
-                "or take a command back with `turnkeeper undo`"
-            )
-        raise TurnkeeperError(f"no such option: {duration} (see `turnkeeper wait --help`)")
-    return duration
-
-
-# ignore_unknown_options: a negative span comes in as the argument, not an unknown option.
-@verbs.command("wait", context_settings={"ignore_unknown_options": True})
-def wait_command(
-    duration: str = typer.Argument(..., help='How long: "3 turns", 2h, 1d, 10m, "2 watches".'),
-    dice: str | None = DiceOption,
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Let game time pass; whatever the rules do on the way (encounter checks, light) happens.
-
-    Example: `turnkeeper wait "3 turns"`; `turnkeeper wait 2h`.
-    """
-    run(
-        db,
-        campaign,
-        lambda state: Wait(parse_duration(_forward(duration), state.ruleset.time)),
-        as_json,
-        dice,
-    )
-
-
-@verbs.command("light")
-def light_command(
-    source: str | None = typer.Argument(None, help="A light source of the ruleset (torch, lamp)."),
-    set_turns: int | None = typer.Option(
-        None,
-        "--set-turns",
-        min=0,
-        max=10_000,
-        help="Set the turns the light has left (at most 10,000).",
-    ),
-    douse: bool = typer.Option(False, "--douse", help="Put the light out."),
-    dice: str | None = DiceOption,
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Light a source (default: the ruleset's first), set its turns left, or douse it.
-
-    Example: `turnkeeper light torch`; `turnkeeper light --douse`.
-    """
-    if sum([source is not None, set_turns is not None, douse]) > 1:
-        raise TurnkeeperError("give one of SOURCE, --set-turns N or --douse")
-
-    def command(state: CampaignState) -> Command:
-        if douse:
-            return Douse()
-        if set_turns is not None:
-            return SetLight(set_turns)
-        sources = list(state.ruleset.light.sources)
-        if source is None and not sources:
-            raise TurnkeeperError(f"{state.ruleset.name} has no light sources")
-        return Light(source or sources[0])
-
-    run(db, campaign, command, as_json, dice)
-
-
-@verbs.command("rest")
-def rest_command(
-    turns: int | None = typer.Option(None, "--turns", min=1, help="Turns to rest (default: 1)."),
-    dice: str | None = DiceOption,
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Rest a turn, as the party must now and then [EX-REST-1].
-
-    Example: `turnkeeper rest`; `turnkeeper rest --turns 2`.
-    """
-    run(db, campaign, Rest(turns), as_json, dice)
-
-
-@verbs.command("undo")
-def undo_command(
-    campaign: str | None = CampaignOption, db: str | None = DbOption, as_json: bool = JsonOption
-) -> None:
-    """Undo the latest command (recorded in the log, forgotten by the state).
-
-    Example: `turnkeeper undo`.
-    """
-    run(db, campaign, Undo(), as_json)
-
-
-# a module-level option: Typer reads a list option's default from its declaration
-_LISTENS = typer.Option(
-    None,
-    "--listens",
-    help="Extra triggers that tick it too: wound, action (repeat the option) [DG-CD-4].",
-)
-
-
-@countdown_app.command("add")
-def countdown_add(
-    name: str = typer.Argument(..., help="What the countdown is for."),
-    kind: str = typer.Option(
-        ..., "--type", "-t", help="A countdown type of the ruleset, e.g. short."
-    ),
-    length: str = typer.Option(..., "--length", "-n", help="A number or a die, e.g. 4 or d6."),
-    failure: str | None = typer.Option(
-        None, "--failure", help="The length of its failure countdown."
-    ),
-    referee: bool = typer.Option(False, "--referee", help="Hidden from the players."),
-    subject: str | None = typer.Option(
-        None, "--subject", help="The creature it is about, e.g. the one suffocating."
-    ),
-    listens: list[str] | None = _LISTENS,
-    after_end: str = typer.Option(
-        "end",
-        "--after-end",
-        help="end, or wound: once ended, each tick is a precision wound to the subject.",
-    ),
-    dice: str | None = DiceOption,
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Start a countdown; it ticks down with the rounds or days its type names [DG-CD-3].
-
-    Example: `turnkeeper countdown add "Ulfarmi suffocates" --type rapid --length 4 --subject
-    Ulfarmi --listens wound --listens action --after-end wound`.
-    """
-    if after_end not in ("end", "wound"):
-        raise TurnkeeperError(f"--after-end {after_end!r}: say end or wound")
-    visibility = Visibility.REFEREE if referee else Visibility.PARTY
-    command = CountdownAdd(
-        name,
-        kind,
-        length,
-        failure,
-        visibility,
-        subject=subject,
-        listens=tuple(listens or ()),
-        after_end="wound" if after_end == "wound" else "end",
-    )
-    run(db, campaign, command, as_json, dice)
-
-
-@countdown_app.command("tick")
-def countdown_tick(
-    name: str = typer.Argument(..., help="The countdown to tick."),
-    # each tick is a step of the countdown's rules: a billion would run for hours
-    ticks: int = typer.Option(
-        1, "--ticks", min=1, max=MAX_TICKS, help=f"How many ticks (at most {MAX_TICKS:,})."
-    ),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Tick a countdown down by hand.
-
-    Example: `turnkeeper countdown tick "ghouls wake" --ticks 2`.
-    """
-    run(db, campaign, CountdownTick(name, ticks), as_json)
-
-
-@countdown_app.command("outcome")
-def countdown_outcome(
-    name: str = typer.Argument(..., help="The countdown (or its failure countdown)."),
-    outcome: str = typer.Argument(
-        ..., help="failure, partial, success or greater (or -2, -1, 0, +1)."
-    ),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """A subtask's outcome ticks a countdown and its failure countdown [DG-FCD-1].
-
-    Example: `turnkeeper countdown outcome "pick the lock" partial`.
-    """
-    run(db, campaign, CountdownOutcome(name, outcome), as_json)
-
-
-@countdown_app.command("trigger")
-def countdown_trigger(
-    trigger: str = typer.Argument(..., help="What happened: wound, action..."),
-    subject: str | None = typer.Option(
-        None, "--subject", help="Only the countdowns of this creature."
-    ),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """An extra trigger ticks the countdowns that listen for it [DG-CD-4].
-
-    Example: `turnkeeper countdown trigger wound --subject Ulfarmi`.
-    """
-    run(db, campaign, CountdownTrigger(trigger, subject), as_json)
-
-
-@countdown_app.command("end")
-def countdown_end(
-    name: str = typer.Argument(..., help="The countdown to end."),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """End a countdown by hand.
-
-    Example: `turnkeeper countdown end "ghouls wake"`.
-    """
-    run(db, campaign, CountdownEnd(name), as_json)
 
 
 @countdown_app.command("list")

@@ -15,12 +15,13 @@ from rich.table import Table
 from rich.text import Text
 
 from turnkeeper.cli.app import JsonOption, console, emit
+from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.files import read_text
 from turnkeeper.kernel.combat_state import Combatant, CombatState, Side
-from turnkeeper.procedures.combat.actions import held, parse_action
+from turnkeeper.procedures.combat.actions import held
 from turnkeeper.procedures.combat.campaign import StartFight
 from turnkeeper.procedures.combat.roster import (
     RosterError,
@@ -28,18 +29,6 @@ from turnkeeper.procedures.combat.roster import (
     parse_roster,
     parse_side,
     parse_surprised,
-)
-from turnkeeper.procedures.combat.round import (
-    AnnounceDone,
-    Attack,
-    BeginRound,
-    Check,
-    Declare,
-    EndCombat,
-    Pin,
-    Resolve,
-    Save,
-    Surrender,
 )
 from turnkeeper.procedures.surprise import Meeting
 from turnkeeper.rules.schema import Ruleset
@@ -210,200 +199,4 @@ def status(
     )
 
 
-@combat_app.command("round")
-def next_round(
-    adjust: int = typer.Option(
-        0, "--adjust", help="The referee's adjustment to the initiative die's face [TP-CBT-1]."
-    ),
-    influence: int = typer.Option(
-        0,
-        "--influence",
-        help="The party's sway on the newcomers' reaction, when the initiative die shows 1 "
-        "[TP-INI-1].",
-    ),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    dice: str | None = DiceOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Start the next round: the clock moves on and initiative is rolled (or kept).
-
-    Example: `turnkeeper combat round`.
-    """
-    run(db, campaign, BeginRound(adjust, influence), as_json, dice)
-
-
-_OWN_SIDE = typer.Option(
-    False, "--own-side", help="The blow is meant for someone of the attacker's own side."
-)
-
-
-@combat_app.command("declare")
-def declare(
-    actor: str = typer.Argument(..., help="Who declares."),
-    action: str = typer.Argument(
-        ...,
-        help="attack, ranged, cast, move, move-far, maneuver, other, on-turn or instant; "
-        'what the player describes may follow in brackets: "other (take oil from my pouch)".',
-    ),
-    target: str | None = typer.Argument(None, help="The target, if any."),
-    then: list[str] | None = _THEN,
-    feet: int | None = typer.Option(
-        None, "--feet", help="How far a move goes, in feet [CB-ACT-3]."
-    ),
-    magic_dice: int = typer.Option(
-        1, "--magic-dice", help="How many magic dice a spell rolls [TP-MAG-1]."
-    ),
-    own_side: bool = _OWN_SIDE,
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Announce an actor's actions for this round; the rules refuse what is not allowed.
-
-    Example: `turnkeeper combat declare Aldo attack "Goblin 1"`;
-    `turnkeeper combat declare Bea "other (take oil from my pouch)" --then "ranged:Lizardman"`.
-    """
-    actions = (
-        parse_action(action, target, feet, magic_dice, own_side),
-        *(parse_action(extra, None, None, magic_dice, own_side) for extra in then or []),
-    )
-    run(db, campaign, Declare(actor, actions), as_json)
-
-
-@combat_app.command("resolve")
-def resolve(
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    dice: str | None = DiceOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Resolve every declared action, beat by beat.
-
-    Example: `turnkeeper combat resolve`.
-    """
-    run(db, campaign, Resolve(), as_json, dice)
-
-
-@combat_app.command("attack")
-def attack(
-    attacker: str = typer.Argument(..., help="Who attacks."),
-    target: str = typer.Argument(..., help="Whom."),
-    ranged: bool = typer.Option(False, "--ranged", help="A ranged attack."),
-    own_side: bool = _OWN_SIDE,
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    dice: str | None = DiceOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Roll one attack at once (and its damage on a hit): it is the attacker's action this
-    round, within the rules' limits, after those who act first. The fallen are no target.
-
-    Example: `turnkeeper combat attack Aldo "Goblin 3"`.
-    """
-    run(db, campaign, Attack(attacker, target, ranged, own_side), as_json, dice)
-
-
-@combat_app.command("check")
-def check(
-    actor: str = typer.Argument(..., help="Who attempts the risky action."),
-    stat: str = typer.Argument(..., help="The relevant stat, e.g. STR."),
-    defence: int = typer.Option(
-        ..., "--defence", help="The target's defence in that attribute, to roll higher than."
-    ),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    dice: str | None = DiceOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Roll an opposed check for a risky action the referee asks to be rolled: d20 + the
-    stat succeeds if higher than the target's defence [TP-OPP-1, TP-ROLL-1]; +1 for the party
-    on a Second Wind round [TP-INI-1].
-
-    Example: `turnkeeper combat check Aldo STR --defence 12`.
-    """
-    run(db, campaign, Check(actor, stat, defence), as_json, dice)
-
-
-@combat_app.command("save")
-def save(
-    name: str = typer.Argument(..., help="Who must save."),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    dice: str | None = DiceOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """A saving throw against a spell, a trap, a poison: the d20 equal to or over the target
-    succeeds; a monster's target is 19 minus its HD, a character's the sheet's `save`, else
-    19 minus level [PG-SAVE-1]. It is no action of the saver's.
-
-    Example: `turnkeeper combat save "Goblin 2"`.
-    """
-    run(db, campaign, Save(name), as_json, dice)
-
-
-@combat_app.command("announce-done")
-def announce_done(
-    side: str = typer.Argument(..., help="party or foes."),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Say a side has finished announcing (or acting) this round; who declared nothing does
-    nothing, and the other side need not wait for them [TP-CBT-1, PG-CBT-1, CB-RND-1].
-
-    Example: `turnkeeper combat announce-done foes`.
-    """
-    run(db, campaign, AnnounceDone(parse_side(side, "side")), as_json)
-
-
-@combat_app.command("pin")
-def pin(
-    name: str = typer.Argument(..., help="The combatant."),
-    place: int = typer.Argument(..., help="Its place in the order, 1 first."),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Pin a combatant to a place in the order of this and later rounds.
-
-    Example: `turnkeeper combat pin Aldo 1`.
-    """
-    run(db, campaign, Pin(name, place), as_json)
-
-
-_WHO_YIELDS = typer.Argument(..., metavar="NAME...", help="Who yields.")
-
-
-@combat_app.command("surrender")
-def surrender(
-    names: list[str] = _WHO_YIELDS,
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Combatants yield: out of the fight, neither acting nor a target; when their side has
-    nobody left fighting, the fight is over, and a party that overcame them wins [PG-CBT-1].
-
-    Example: `turnkeeper combat surrender "Goblin 1" "Goblin 2"`.
-    """
-    run(db, campaign, Surrender(tuple(names)), as_json)
-
-
-@combat_app.command("end")
-def end(
-    winner: str | None = typer.Option(
-        None, "--winner", help="party or foes (default: the side still standing)."
-    ),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    dice: str | None = DiceOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """End the fight by hand (a parley, a flight): treasure, a rest due [PG-TRE-1,
-    EX-REST-2]. A fight whose side has nobody left fighting ends by itself [PG-CBT-1].
-
-    Example: `turnkeeper combat end --winner party`.
-    """
-    command = EndCombat(parse_side(winner, "--winner") if winner else None)
-    run(db, campaign, command, as_json, dice)
+attach(combat_app, "combat")

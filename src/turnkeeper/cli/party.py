@@ -12,11 +12,10 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from turnkeeper.campaign import AddSupply, Damage, Heal, Note, UseSupply, Visibility
 from turnkeeper.cli.app import JsonOption, console, emit
-from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
-from turnkeeper.cli.runner import open_campaigns, run
-from turnkeeper.errors import IllegalCommandError
+from turnkeeper.cli.from_table import attach
+from turnkeeper.cli.options import CampaignOption, DbOption
+from turnkeeper.cli.runner import open_campaigns
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -27,104 +26,12 @@ supply_app = typer.Typer(
     no_args_is_help=True,
 )
 verbs.add_typer(supply_app, name="supply")
+attach(supply_app, "supply")
 party_app = typer.Typer(
     help="The party: who is in it and how they fare.\n\nExample: `turnkeeper party show`.",
     no_args_is_help=True,
 )
 verbs.add_typer(party_app, name="party")
-
-ReasonOption = typer.Option("", "--reason", "-r", help="Why, for the record: 'pit trap'.")
-
-
-@verbs.command("damage")
-def damage_command(
-    target: str = typer.Argument(..., help="A character, a monster or, in a fight, a foe."),
-    amount: str = typer.Argument(..., help="Hit points lost: a number, or dice such as 2d6."),
-    reason: str = ReasonOption,
-    dice: str | None = DiceOption,
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Wound a character or a monster by hand: a trap, a fall, a spell [PG-HP-1].
-
-    The dice are kept with the wound; in a fight, the fight's tracker takes it.
-
-    Example: `turnkeeper damage Bea 2d6 --reason "pit trap"`.
-    """
-    run(db, campaign, Damage(target, amount, reason), as_json, dice, lines=True)
-
-
-@verbs.command("heal")
-def heal_command(
-    target: str = typer.Argument(..., help="A character or a monster."),
-    amount: str = typer.Argument(..., help="Hit points healed: a number, or dice such as 1d6+1."),
-    reason: str = ReasonOption,
-    dice: str | None = DiceOption,
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Heal a character or a monster by hand, never above its most hit points.
-
-    Example: `turnkeeper heal Aldo 1d6+1 --reason "potion of healing"`.
-    """
-    run(db, campaign, Heal(target, amount, reason), as_json, dice, lines=True)
-
-
-@supply_app.command("use")
-def supply_use(
-    item: str = typer.Argument(..., help="A supply of the party: torches, rations, arrows..."),
-    amount: int = typer.Option(1, "--amount", "-n", min=1, help="How many uses."),
-    dice: str | None = DiceOption,
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Use a supply: a counted one goes down, a usage die is rolled [PG-USE-1].
-
-    Example: `turnkeeper supply use arrows` rolls the arrows' usage die.
-    """
-    run(db, campaign, UseSupply(item, amount), as_json, dice, lines=True)
-
-
-@supply_app.command("add")
-def supply_add(
-    item: str = typer.Argument(..., help="The supply: torches, rations, oil..."),
-    amount: int = typer.Option(0, "--amount", "-n", min=0, help="How many found or bought."),
-    die: str | None = typer.Option(
-        None, "--die", help="Give a usage-die supply a fresh die instead, e.g. d8 [PG-USE-1]."
-    ),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Add found or bought supplies, or give a usage-die supply a fresh die.
-
-    Example: `turnkeeper supply add torches -n 3`;
-    `turnkeeper supply add arrows --die d10`.
-    """
-    if amount == 0 and die is None:
-        raise IllegalCommandError("say how many with --amount N, or give a usage die with --die")
-    run(db, campaign, AddSupply(item, amount, die), as_json, lines=True)
-
-
-@verbs.command("note")
-def note_command(
-    text: str = typer.Argument(..., help="The note, as it goes into the time record."),
-    referee: bool = typer.Option(
-        False, "--referee", help="For the referee's eyes only; the players never see it."
-    ),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Write a note into the time record, for the whole table or the referee alone.
-
-    Example: `turnkeeper note "the goblins fled east" --referee`.
-    """
-    visibility = Visibility.REFEREE if referee else Visibility.PARTY
-    run(db, campaign, Note(text, visibility), as_json, lines=True)
 
 
 @party_app.command("show")

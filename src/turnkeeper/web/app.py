@@ -67,6 +67,7 @@ from turnkeeper.errors import (
 from turnkeeper.files import MAX_INT, decode
 from turnkeeper.service import Campaigns, gc_paused
 from turnkeeper.store.base import StoreUnavailable, stale
+from turnkeeper.verbs import CommandBody
 from turnkeeper.views import (
     MAX_WINDOW_RADIUS,
     PAGE_WINDOW_RADIUS,
@@ -77,7 +78,6 @@ from turnkeeper.views import (
     referee_record,
 )
 from turnkeeper.web import live, render
-from turnkeeper.web.commands import CommandBody
 from turnkeeper.web.controls import Control, form_body, table
 from turnkeeper.web.guard import Guard, answer, header_number
 from turnkeeper.web.tokens import Role, TokenCheck, renew_token

@@ -1,6 +1,6 @@
 """The dashboard's controls, read off the command table: one form per verb, no verb named here.
 
-Every verb the HTTP API takes is a pydantic body model (:mod:`turnkeeper.web.commands`); a
+Every verb the HTTP API takes is a pydantic body model (:mod:`turnkeeper.verbs`); a
 control is that model's fields as form inputs: a checkbox for a yes/no, a number for a count,
 a select for a fixed choice (a ``Literal`` or an enum), a comma-separated line for a list,
 text for the rest; the field's description is its hint. A verb added to the table shows up on
@@ -38,9 +38,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, BeforeValidator
 from pydantic.fields import FieldInfo
 
+from turnkeeper import verbs as command_table
 from turnkeeper.dice import parse_faces
 from turnkeeper.files import parse_json
-from turnkeeper.web import commands as command_table
 
 Kind = Literal["text", "longtext", "number", "checkbox", "select", "list", "json"]
 

@@ -23,6 +23,7 @@ from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.combat_state import CombatState, Declaration, Phase
+from turnkeeper.verbs import places_now
 from turnkeeper.views import (
     page_map_svg,
     party_perceives,
@@ -30,7 +31,6 @@ from turnkeeper.views import (
     player_state,
     undone_commands,
 )
-from turnkeeper.web.commands import places_now
 from turnkeeper.web.controls import grouped, table
 
 JOURNAL_LINES = 40

@@ -106,7 +106,7 @@ def test_a_number_over_http_is_refused_by_the_command_table(db: str) -> None:
     from turnkeeper.errors import TurnkeeperError
     from turnkeeper.service import Campaigns
     from turnkeeper.store import open_store
-    from turnkeeper.web.commands import CommandBody
+    from turnkeeper.verbs import CommandBody
 
     campaigns = Campaigns(open_store(db))
     state = campaigns.state("keep")

@@ -1,6 +1,6 @@
 """Issue 16: hostile command bodies over HTTP, made by hypothesis.
 
-Every verb of the API (``turnkeeper.web.commands.VERBS``) is sent bodies whose fields hold
+Every verb of the API (``turnkeeper.verbs.VERBS``) is sent bodies whose fields hold
 what a hostile client would put there: huge and negative numbers, booleans for numbers,
 NaN, 5,000-digit durations, long names, Rich markup and control characters, deep nesting,
 bytes that are not UTF-8, as JSON and as a dashboard form. No answer may be a 5xx (the test
@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.integration.web.conftest import Served
 
-from turnkeeper.web.commands import VERBS
+from turnkeeper.verbs import VERBS
 from turnkeeper.web.tokens import Role
 
 EXAMPLES = 150

@@ -1,18 +1,22 @@
-"""The referee's commands as JSON: one vocabulary, each verb a body model that builds its command.
+"""The one table of the referee's verbs: each declared once, every front door built from it.
 
-The body of ``POST /api/campaigns/{name}/commands`` is one object with a ``verb`` and that
-verb's fields, plus two optional fields every verb takes: ``dice`` (faces of physical dice,
-typed in, used in order) and ``expected_version`` (the version the client last saw; a stale
-one is a 409 conflict, so two referees' tabs never act on a state they did not see).
+A verb is a body model: its ``verb`` name, its fields (each a pydantic field with its type,
+bounds and description, and the markers of :mod:`turnkeeper.verbs.kinds`: what it names in
+the game and how a command line types it), its help (the docstring and a worked ``example``,
+with the rule IDs), ``where`` the party must be for it to make sense (:func:`verbs_now`), and
+the command it builds (:meth:`_Verb.command`). From this table:
 
-:data:`VERBS` is the one table: every body model below declares its ``verb`` and joins it as
-it is defined, and :data:`CommandBody` (the union the app validates, told apart by ``verb``)
-is built from it, so a verb exists in one place. Each model's title, docstring and field
-descriptions are what OpenAPI shows and what a dashboard form may use as its labels; its
-``where`` says where the party must be for it to make sense (:func:`verbs_now`).
+- the command line (``turnkeeper.cli.verbs``) makes one Typer command per verb, its words
+  (``countdown add``) from :attr:`_Verb.line`;
+- the HTTP API validates :data:`CommandBody` (the union of :data:`VERBS`, told apart by
+  ``verb``), which OpenAPI shows; every body also takes ``dice`` (faces of physical dice,
+  typed in, used in order) and ``expected_version`` (the version the client last saw; a stale
+  one is a 409 conflict, so two referees' tabs never act on a state they did not see);
+- the dashboard's forms (``turnkeeper.web.controls``) are the fields as inputs;
+- ``play``'s completer offers what each field's kind names now.
 
-No rules live here: each verb builds the same command the CLI verb builds, and its parsers
-(durations, monster lines, sites, maps) are the engine's own.
+No rules live here: each verb builds its command with the engine's own parsers (durations,
+monster lines, sites, maps).
 
 >>> from pydantic import TypeAdapter
 >>> body = TypeAdapter(CommandBody).validate_python({"verb": "turn", "mode": "cautious"})
@@ -30,7 +34,16 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union, get_args
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic.fields import FieldInfo
 
 from turnkeeper.campaign import (
     AddSupply,
@@ -55,7 +68,7 @@ from turnkeeper.campaign import (
     parse_duration,
 )
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
-from turnkeeper.kernel.combat_state import ActionKind, Combatant, Side
+from turnkeeper.kernel.combat_state import Combatant, Side
 from turnkeeper.kernel.scene_state import Outcome, SceneKind
 from turnkeeper.procedures.combat import (
     AnnounceDone,
@@ -72,6 +85,7 @@ from turnkeeper.procedures.combat import (
 )
 from turnkeeper.procedures.combat.actions import parse_action
 from turnkeeper.procedures.combat.roster import parse_monster
+from turnkeeper.procedures.countdowns import MAX_TICKS
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
 from turnkeeper.procedures.scenes import (
     Act,
@@ -93,6 +107,33 @@ from turnkeeper.procedures.wilderness import (
     Search,
     SetWeather,
     Travel,
+)
+from turnkeeper.verbs.kinds import (
+    ACTION,
+    AREA,
+    CHARACTER,
+    COUNTDOWN,
+    COUNTDOWN_TYPE,
+    CREATURE,
+    DICE,
+    DICE_OR_NUMBER,
+    DURATION,
+    FIGHTER,
+    LIGHT_SOURCE,
+    MODE,
+    NOT_ON_THE_LINE,
+    OUTCOME_STEP,
+    SCENE_PLAYER,
+    STAT,
+    SUPPLY,
+    TARGET,
+    TRIGGER,
+    WOUNDED,
+    Arg,
+    Cli,
+    Kind,
+    Opt,
+    foe,
 )
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import MapFile, loads_map, map_to_data
@@ -135,12 +176,18 @@ def places_now(state: CampaignState) -> frozenset[Place]:
 
 
 def _split(separators: str) -> Any:
-    """Accept a list as is, or split one text (a form's field) at ``separators``."""
+    """Split a text (a form's field, a command line's option) at ``separators``; a list of
+    texts (an option given again and again) is split item by item."""
     pattern = re.compile(separators)
+
+    def parts(text: str) -> list[str]:
+        return [part.strip() for part in pattern.split(text) if part.strip()]
 
     def split(value: Any) -> Any:
         if isinstance(value, str):
-            return [part.strip() for part in pattern.split(value) if part.strip()]
+            return parts(value)
+        if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+            return [part for item in value for part in parts(item)]
         return value
 
     return BeforeValidator(split)
@@ -152,6 +199,25 @@ Names = Annotated[tuple[str, ...], _split(r",")]
 MonsterLines = Annotated[tuple[str, ...], _split(r"[\n;]")]
 #: Die faces, as a list or as one text "3,5" or "3 5" (as ``--dice`` takes them).
 Faces = Annotated[list[Annotated[int, Field(ge=1)]], _split(r"[,\s]+")]
+
+
+def _pairs(value: Any) -> Any:
+    """``NAME=VALUE`` texts (a command line's repeated option) as a mapping; a mapping as is."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple):
+        return value
+    pairs: dict[str, str] = {}
+    for item in value:
+        left, sep, right = str(item).partition("=")
+        if not sep or not left.strip() or not right.strip():
+            raise ValueError(f"{item!r}: write NAME=VALUE, e.g. Aldo=Bea")
+        pairs[left.strip()] = right.strip()
+    return pairs
+
+
+#: Pairs of names, as a mapping or as ``NAME=VALUE`` texts.
+Pairs = Annotated[dict[str, str], BeforeValidator(_pairs)]
 
 #: The sides as the referee names them (the CLI's words: party, foes).
 SideName = Literal["party", "foes"]
@@ -172,12 +238,77 @@ def _counts(annotation: Any) -> bool:
     return bool(kinds & {int, float}) and bool not in kinds
 
 
+#: The fields every verb takes: its name, the faces of physical dice, the version seen.
+SHARED = frozenset({"verb", "dice", "expected_version"})
+
+
+def problem(error: ValidationError) -> str:
+    """One line from pydantic's list of problems: where, and what was expected.
+
+    >>> from pydantic import TypeAdapter
+    >>> try:
+    ...     TypeAdapter(CommandBody).validate_python({"verb": "rest", "turns": 0})
+    ... except ValidationError as error:
+    ...     problem(error)
+    'turns: at least 1'
+    """
+    problems = error.errors()
+    if not problems:
+        return "the request is malformed"
+    first = problems[0]
+    # a union's member and the verb's tag say nothing to a person: the field's name does
+    where = [str(p) for p in first.get("loc", ()) if p != "body" and str(p) not in VERBS]
+    where = [w for w in where if not w.startswith(("int", "str", "function-"))]
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"{'.'.join(where) or 'request'}: {said(first)}{more}"
+
+
+def said(problem: Any) -> str:
+    """One of pydantic's problems in plain words: bounds as "at least 1", "at most 10,000".
+
+    >>> said({"type": "less_than_equal", "ctx": {"le": 10000}, "msg": "Input should be..."})
+    'at most 10,000'
+    """
+    ctx = problem.get("ctx") or {}
+    kind = problem.get("type")
+    if kind == "greater_than_equal":
+        return f"at least {ctx['ge']:,}"
+    if kind == "less_than_equal":
+        return f"at most {ctx['le']:,}"
+    if kind == "string_too_short":
+        return "give a value; it is empty"
+    if kind == "int_parsing":
+        return "not a whole number"
+    if kind in ("literal_error", "enum"):
+        return f"say {str(ctx.get('expected', '')).replace(chr(39), '')}"
+    return str(problem.get("msg", "invalid")).removeprefix("Value error, ")
+
+
+def kind_of(field: FieldInfo) -> Kind | None:
+    """What a field names in the game, if its metadata says."""
+    return next((m for m in field.metadata if isinstance(m, Kind)), None)
+
+
+def cli_of(field: FieldInfo) -> Cli | None:
+    """How a command line types a field, if its metadata says."""
+    return next((m for m in field.metadata if isinstance(m, Cli)), None)
+
+
 class _Verb(BaseModel):
     """A referee command as JSON; subclasses declare ``verb: Literal["name"]`` and join VERBS."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     where: ClassVar[Place] = Place.ANYWHERE
+    #: The verb's words on a command line when they are not its name's (``scene dread
+    #: spend``); by default the first word of the name is its group: ``supply_use`` is
+    #: ``supply use``, ``combat_announce_done`` is ``combat announce-done``.
+    line: ClassVar[str] = ""
+    #: A worked example, as typed at the table (without ``turnkeeper``); ``;`` parts more.
+    example: ClassVar[str] = ""
+    #: Whether what it records reads as lines of play (a wound, a note, a scene's beat)
+    #: rather than as the log's table.
+    as_lines: ClassVar[bool] = False
 
     dice: Faces | None = Field(
         None,
@@ -215,6 +346,24 @@ class _Verb(BaseModel):
         """Whether this verb makes sense where the party is now (the rules still decide)."""
         return cls.where in places_now(state)
 
+    @classmethod
+    def verb_name(cls) -> str:
+        """The verb's name: ``supply_use``."""
+        return str(get_args(cls.model_fields["verb"].annotation)[0])
+
+    @classmethod
+    def line_words(cls) -> tuple[str, ...]:
+        """The verb's words on a command line: ``("supply", "use")``."""
+        if cls.line:
+            return tuple(cls.line.split())
+        group, _, rest = cls.verb_name().partition("_")
+        return (group, rest.replace("_", "-")) if rest else (group,)
+
+    @classmethod
+    def arguments(cls) -> dict[str, FieldInfo]:
+        """The verb's own fields, without those every verb takes."""
+        return {n: f for n, f in cls.model_fields.items() if n not in SHARED}
+
     def command(self, state: CampaignState) -> Command:
         """The command this body asks for, read against the state (for its ruleset)."""
         raise NotImplementedError
@@ -247,17 +396,29 @@ _FORAGE = "On waning resources, forage the next TP instead of eating (TP-ENC-1).
 class WaitBody(_Verb, title="Wait"):
     """Let game time pass; whatever the rules do on the way (checks, light) happens."""
 
+    example: ClassVar[str] = 'wait "3 turns"; wait 2h'
+
     verb: Literal["wait"]
-    duration: str = Field(
+    duration: Annotated[str, DURATION, Arg()] = Field(
         min_length=1, description="How long: 3 turns, 2h, 1d, 10m, 2 watches, 1 round."
     )
 
     def command(self, state: CampaignState) -> Command:
+        span = self.duration.strip()
+        if span.startswith("-") and span[1:2].isdigit():
+            raise IllegalCommandError(
+                f"cannot wait {span}: time only runs forward; give a span such as 3h, or "
+                "take a command back with undo"
+            )
+        if span.startswith("-"):
+            raise IllegalCommandError(f"no such option: {span} (see `turnkeeper wait --help`)")
         return Wait(parse_duration(self.duration, state.ruleset.time))
 
 
 class RestBody(_Verb, title="Rest"):
     """Rest a turn, as the rest cadence asks [EX-REST-1]."""
+
+    example: ClassVar[str] = "rest; rest --turns 2"
 
     verb: Literal["rest"]
     turns: int | None = Field(None, ge=1, description="Turns to rest (default: 1).")
@@ -269,18 +430,23 @@ class RestBody(_Verb, title="Rest"):
 class LightBody(_Verb, title="Light"):
     """Light a source (default: the ruleset's first), set its turns left, or douse it."""
 
+    example: ClassVar[str] = "light torch; light --douse"
+
     verb: Literal["light"]
-    source: str | None = Field(
+    source: Annotated[str | None, LIGHT_SOURCE, Arg()] = Field(
         None, description="The light source to light: torch, lamp [EX-LIGHT-1, EX-LIGHT-2]."
     )
     set_turns: int | None = Field(
-        None, ge=0, description=f"Set the turns the burning light has left. {_REFEREE}"
+        None,
+        ge=0,
+        le=10_000,
+        description=f"Set the turns the burning light has left (at most 10,000). {_REFEREE}",
     )
     douse: bool = Field(False, description="Put the light out.")
 
     def command(self, state: CampaignState) -> Command:
         if sum([self.source is not None, self.set_turns is not None, self.douse]) > 1:
-            raise IllegalCommandError("light: give one of source, set_turns or douse")
+            raise IllegalCommandError("light: give one of a source, --set-turns N or --douse")
         if self.douse:
             return Douse()
         if self.set_turns is not None:
@@ -294,9 +460,16 @@ class LightBody(_Verb, title="Light"):
 class SupplyUseBody(_Verb, title="Use supplies"):
     """Use some of an item by hand; an item on a usage die rolls its die [PG-USE-1]."""
 
+    example: ClassVar[str] = "supply use rations --amount 2; supply use torches"
+    as_lines = True
+
     verb: Literal["supply_use"]
-    item: str = Field(min_length=1, description="The item: rations, torches, arrows...")
-    amount: int = Field(1, ge=1, description="How many of a counted item.")
+    item: Annotated[str, SUPPLY, Arg()] = Field(
+        min_length=1, description="The item: rations, torches, arrows..."
+    )
+    amount: Annotated[int, Opt("--amount", "-n")] = Field(
+        1, ge=1, description="How many of a counted item."
+    )
 
     def command(self, state: CampaignState) -> Command:
         return UseSupply(self.item, self.amount)
@@ -305,27 +478,52 @@ class SupplyUseBody(_Verb, title="Use supplies"):
 class SupplyAddBody(_Verb, title="Add supplies"):
     """Add to a counted item, or give an item its usage die [PG-USE-1]."""
 
+    example: ClassVar[str] = "supply add torches --amount 6; supply add arrows --die d8"
+    as_lines = True
+
     verb: Literal["supply_add"]
-    item: str = Field(min_length=1, description="The item: rations, torches, arrows...")
-    amount: int = Field(0, ge=0, description="How many to add to a counted item.")
-    die: str | None = Field(None, description="A usage die for the item instead, e.g. d8.")
+    item: Annotated[str, SUPPLY, Arg()] = Field(
+        min_length=1, description="The item: rations, torches, arrows..."
+    )
+    amount: Annotated[int, Opt("--amount", "-n")] = Field(
+        0, ge=0, description="How many to add to a counted item."
+    )
+    die: Annotated[str | None, DICE] = Field(
+        None, description="A usage die for the item instead, e.g. d8."
+    )
 
     def command(self, state: CampaignState) -> Command:
+        if self.amount == 0 and self.die is None:
+            raise IllegalCommandError(
+                "say how many with --amount N, or give a usage die with --die"
+            )
         return AddSupply(self.item, self.amount, self.die)
 
 
 #: Hit points as a number or as dice rolled when the command runs (a trap's ``2d6``, a
 #: potion's ``1d6+1``): the command table rolls them and records the roll.
-DiceOrNumber = Annotated[int, Field(ge=1)] | Annotated[str, Field(min_length=1, max_length=200)]
+DiceOrNumber = Annotated[
+    # a text's length is the dice grammar's to bound, with its own words
+    Annotated[int, Field(ge=1)] | Annotated[str, Field(min_length=1)],
+    DICE_OR_NUMBER,
+    Arg(),
+]
 
 
 class DamageBody(_Verb, title="Damage"):
     """A character or monster takes damage [PG-HP-1]."""
 
+    example: ClassVar[str] = 'damage Aldo 2d6 --reason "the pit"; damage "Goblin 1" 3'
+    as_lines = True
+
     verb: Literal["damage"]
-    target: str = Field(min_length=1, description="Who takes it: a character or a monster.")
+    target: Annotated[str, TARGET, Arg()] = Field(
+        min_length=1, description="Who takes it: a character or a monster."
+    )
     amount: DiceOrNumber = Field(description="6 or 2d6: the hit points lost.")
-    reason: str = Field("", description="What did it (a trap, a fall...).")
+    reason: Annotated[str, Opt("--reason", "-r")] = Field(
+        "", description="What did it (a trap, a fall...)."
+    )
 
     def command(self, state: CampaignState) -> Command:
         return Damage(self.target, self.amount, self.reason)
@@ -334,10 +532,17 @@ class DamageBody(_Verb, title="Damage"):
 class HealBody(_Verb, title="Heal"):
     """A character or monster heals, never above its maximum."""
 
+    example: ClassVar[str] = 'heal Aldo 1d6+1 --reason "a potion"'
+    as_lines = True
+
     verb: Literal["heal"]
-    target: str = Field(min_length=1, description="Who heals: a character or a monster.")
+    target: Annotated[str, WOUNDED, Arg()] = Field(
+        min_length=1, description="Who heals: a character or a monster."
+    )
     amount: DiceOrNumber = Field(description="6 or 2d6: the hit points regained.")
-    reason: str = Field("", description="What healed them (a potion, a spell...).")
+    reason: Annotated[str, Opt("--reason", "-r")] = Field(
+        "", description="What healed them (a potion, a spell...)."
+    )
 
     def command(self, state: CampaignState) -> Command:
         return Heal(self.target, self.amount, self.reason)
@@ -346,8 +551,11 @@ class HealBody(_Verb, title="Heal"):
 class NoteBody(_Verb, title="Note"):
     """Write a note into the time record, for the table or the referee alone."""
 
+    example: ClassVar[str] = 'note "The door was barred from inside"; note "Ogre awake" --referee'
+    as_lines = True
+
     verb: Literal["note"]
-    text: str = Field(min_length=1, description="The note.")
+    text: Annotated[str, Arg()] = Field(min_length=1, description="The note.")
     referee: bool = Field(False, description=f"A note for the referee. {_REFEREE}")
 
     def command(self, state: CampaignState) -> Command:
@@ -356,6 +564,8 @@ class NoteBody(_Verb, title="Note"):
 
 class UndoBody(_Verb, title="Undo"):
     """Undo the latest command (recorded in the log, forgotten by the state)."""
+
+    example: ClassVar[str] = "undo"
 
     verb: Literal["undo"]
 
@@ -369,16 +579,27 @@ class UndoBody(_Verb, title="Undo"):
 class CountdownAddBody(_Verb, title="Start a countdown"):
     """Start a countdown [DG-CD-3]."""
 
+    example: ClassVar[str] = (
+        'countdown add "ghouls wake" --type short --length d6; countdown add "Ulfarmi '
+        'suffocates" --type rapid --length 4 --subject Ulfarmi --listens wound --after-end wound'
+    )
+
     verb: Literal["countdown_add"]
-    name: str = Field(min_length=1, description="What the countdown is for.")
-    kind: str = Field(min_length=1, description="A countdown type of the ruleset: short, long...")
-    length: str = Field(min_length=1, description="A number or a die, e.g. 4 or d6.")
-    failure: str | None = Field(
+    name: Annotated[str, Arg()] = Field(min_length=1, description="What the countdown is for.")
+    kind: Annotated[str, COUNTDOWN_TYPE, Opt("--type", "-t")] = Field(
+        min_length=1, description="A countdown type of the ruleset: short, long..."
+    )
+    length: Annotated[str, DICE, Opt("--length", "-n")] = Field(
+        min_length=1, description="A number or a die, e.g. 4 or d6."
+    )
+    failure: Annotated[str | None, DICE] = Field(
         None, description="Length of its failure countdown, a number or a die [DG-FCD-1]."
     )
     referee: bool = Field(False, description=f"Hidden from the players. {_REFEREE}")
-    subject: str | None = Field(None, description="The creature it is about [DG-CD-4].")
-    listens: tuple[str, ...] = Field(
+    subject: Annotated[str | None, TARGET] = Field(
+        None, description="The creature it is about [DG-CD-4]."
+    )
+    listens: Annotated[tuple[str, ...], TRIGGER] = Field(
         (), description="Extra triggers that tick it too: wound, action [DG-CD-4]."
     )
     after_end: Literal["end", "wound"] = Field(
@@ -402,9 +623,16 @@ class CountdownAddBody(_Verb, title="Start a countdown"):
 class CountdownTickBody(_Verb, title="Tick a countdown"):
     """Tick a countdown by hand."""
 
+    example: ClassVar[str] = 'countdown tick "ghouls wake" --ticks 2'
+
     verb: Literal["countdown_tick"]
-    name: str = Field(min_length=1, description="The countdown to tick.")
-    ticks: int = Field(1, ge=1, description="How many ticks.")
+    name: Annotated[str, COUNTDOWN, Arg()] = Field(
+        min_length=1, description="The countdown to tick."
+    )
+    # each tick is a step of the countdown's rules: a billion would run for hours
+    ticks: int = Field(
+        1, ge=1, le=MAX_TICKS, description=f"How many ticks (at most {MAX_TICKS:,})."
+    )
 
     def command(self, state: CampaignState) -> Command:
         return CountdownTick(self.name, self.ticks)
@@ -413,9 +641,13 @@ class CountdownTickBody(_Verb, title="Tick a countdown"):
 class CountdownOutcomeBody(_Verb, title="A subtask's outcome"):
     """A subtask's outcome ticks a countdown and its failure countdown [DG-FCD-1]."""
 
+    example: ClassVar[str] = 'countdown outcome "pick the lock" partial'
+
     verb: Literal["countdown_outcome"]
-    name: str = Field(min_length=1, description="The countdown (or its failure countdown).")
-    outcome: str = Field(
+    name: Annotated[str, COUNTDOWN, Arg()] = Field(
+        min_length=1, description="The countdown (or its failure countdown)."
+    )
+    outcome: Annotated[str, OUTCOME_STEP, Arg()] = Field(
         min_length=1, description="failure, partial, success or greater (or -2, -1, 0, +1)."
     )
 
@@ -426,8 +658,12 @@ class CountdownOutcomeBody(_Verb, title="A subtask's outcome"):
 class CountdownEndBody(_Verb, title="End a countdown"):
     """End a countdown by hand."""
 
+    example: ClassVar[str] = 'countdown end "ghouls wake"'
+
     verb: Literal["countdown_end"]
-    name: str = Field(min_length=1, description="The countdown to end.")
+    name: Annotated[str, COUNTDOWN, Arg()] = Field(
+        min_length=1, description="The countdown to end."
+    )
 
     def command(self, state: CampaignState) -> Command:
         return CountdownEnd(self.name)
@@ -436,9 +672,15 @@ class CountdownEndBody(_Verb, title="End a countdown"):
 class CountdownTriggerBody(_Verb, title="Trigger countdowns"):
     """An extra trigger (a wound, an action) ticks the countdowns listening to it [DG-CD-4]."""
 
+    example: ClassVar[str] = "countdown trigger wound --subject Ulfarmi"
+
     verb: Literal["countdown_trigger"]
-    trigger: str = Field(min_length=1, description="The trigger: wound, action...")
-    subject: str | None = Field(None, description="Only the countdowns of this creature.")
+    trigger: Annotated[str, TRIGGER, Arg()] = Field(
+        min_length=1, description="The trigger: wound, action..."
+    )
+    subject: Annotated[str | None, TARGET] = Field(
+        None, description="Only the countdowns of this creature."
+    )
 
     def command(self, state: CampaignState) -> Command:
         return CountdownTrigger(self.trigger, self.subject)
@@ -450,15 +692,17 @@ class CountdownTriggerBody(_Verb, title="Trigger countdowns"):
 class SiteEnterBody(_Verb, title="Enter a site"):
     """Enter a site (a dungeon, ruin or cave): the clock switches to dungeon turns."""
 
+    example: ClassVar[str] = "site enter examples/site.toml; site enter examples/site.toml --area 3"
+
     verb: Literal["site_enter"]
-    site: dict[str, Any] | None = Field(
+    site: Annotated[dict[str, Any] | None, NOT_ON_THE_LINE] = Field(
         None, description="The site as data: the site file's tables (docs/site-format.md)."
     )
-    site_text: str | None = Field(
+    site_text: Annotated[str | None, Arg("FILE", file="site file", name="file")] = Field(
         None, description="The site file's text (TOML, docs/site-format.md), instead of site."
     )
     level: int | None = Field(None, description="The level to enter (default: the first).")
-    area: str | None = Field(None, description="The keyed area to enter at.")
+    area: Annotated[str | None, AREA] = Field(None, description="The keyed area to enter at.")
 
     @classmethod
     def fits(cls, state: CampaignState) -> bool:
@@ -479,8 +723,10 @@ class TurnBody(_Verb, title="Dungeon turn"):
     """One dungeon turn: ten minutes pass and the ruleset's turn procedure runs."""
 
     where = Place.SITE
+    example: ClassVar[str] = "turn; turn --mode swift --noisy; turn --area 3"
+
     verb: Literal["turn"]
-    mode: str | None = Field(
+    mode: Annotated[str | None, MODE, Opt("--mode", "-m")] = Field(
         None, description="cautious, swift or running (the ruleset's movement modes)."
     )
     noisy: bool = Field(False, description="Tumult and trouble [EX-ENC-4].")
@@ -491,8 +737,10 @@ class TurnBody(_Verb, title="Dungeon turn"):
         False, description="A door or barrier this turn: a running party halts [EX-MOV-3]."
     )
     level: int | None = Field(None, description="Go to this level of the site.")
-    area: str | None = Field(None, description="Go to this keyed area.")
-    hide: bool = Field(True, description="Hide from what is heard coming [EX-ENC-5].")
+    area: Annotated[str | None, AREA] = Field(None, description="Go to this keyed area.")
+    hide: Annotated[bool, Opt("--hide/--no-hide")] = Field(
+        True, description="Hide from what is heard coming [EX-ENC-5]."
+    )
     both_unaware: bool = Field(
         False,
         description="The party and what it meets come on each other unawares: everyone rolls "
@@ -506,7 +754,7 @@ class TurnBody(_Verb, title="Dungeon turn"):
 
     def command(self, state: CampaignState) -> Command:
         return Turn(
-            mode=self.mode,
+            mode=MODE.read(self.mode, state) if self.mode else None,
             noisy=self.noisy,
             skip_check=self.skip_check,
             door=self.door,
@@ -522,6 +770,8 @@ class SiteLeaveBody(_Verb, title="Leave the site"):
     """Leave the site the party is in."""
 
     where = Place.SITE
+    example: ClassVar[str] = "site leave"
+
     verb: Literal["site_leave"]
 
     def command(self, state: CampaignState) -> Command:
@@ -532,6 +782,8 @@ class SiteResumeBody(_Verb, title="Resume exploring"):
     """The encounter is over without a fight being run: go on exploring."""
 
     where = Place.SITE
+    example: ClassVar[str] = "site resume; site resume --fought"
+
     verb: Literal["site_resume"]
     fought: bool = Field(False, description="It came to a fight: a rest is due [EX-REST-2].")
 
@@ -543,9 +795,14 @@ class MapNoteBody(_Verb, title="Note on the party's map"):
     """Write a note on the party's map; the referee does not correct it [EX-MAP-2]."""
 
     where = Place.SITE
+    line: ClassVar[str] = "site map note"
+    example: ClassVar[str] = 'site map note "stairs down, behind the altar" --area "big hall"'
+
     verb: Literal["map_note"]
-    text: str = Field(min_length=1, description="What the mapper writes, as the party sees it.")
-    area: str | None = Field(
+    text: Annotated[str, Arg()] = Field(
+        min_length=1, description="What the mapper writes, as the party sees it."
+    )
+    area: Annotated[str | None, AREA] = Field(
         None, description="The party's label for the place (default: where it stands)."
     )
     level: int | None = Field(None, description="The level (default: this one).")
@@ -622,8 +879,10 @@ class SearchBody(_Verb, title="Search"):
     """Search the party's hex: one hidden feature at random for 1 TP [TP-DISC-2]."""
 
     where = Place.WILDERNESS
+    example: ClassVar[str] = 'search; search --for "Ruined Tower"; search --all-day'
+
     verb: Literal["search"]
-    feature: str | None = Field(
+    feature: Annotated[str | None, Opt("--for", metavar="FEATURE")] = Field(
         None, description="A hidden feature the party seeks by name (2 TP) [TP-DISC-2]."
     )
     all_day: bool = Field(
@@ -638,6 +897,8 @@ class CampBody(_Verb, title="Camp"):
     """Make the night camp: the die is rolled and the night passes until morning [TP-WENC-1]."""
 
     where = Place.WILDERNESS
+    example: ClassVar[str] = "camp; camp --forage"
+
     verb: Literal["camp"]
     forage: bool = Field(False, description=_FORAGE)
 
@@ -752,6 +1013,8 @@ class CombatRoundBody(_Verb, title="Next round"):
     """Start the next round: the clock moves on and initiative is rolled (or kept)."""
 
     where = Place.FIGHT
+    example: ClassVar[str] = "combat round; combat round --adjust 1"
+
     verb: Literal["combat_round"]
     adjust: int = Field(
         0, description="The referee's adjustment to the initiative face [TP-CBT-1]."
@@ -768,24 +1031,45 @@ class CombatDeclareBody(_Verb, title="Declare"):
     """Announce an actor's actions for this round; the rules refuse what is not allowed."""
 
     where = Place.FIGHT
+    example: ClassVar[str] = (
+        'combat declare Aldo attack "Goblin 1"; combat declare Bea move --feet 30 --then '
+        'attack:"Goblin 2"'
+    )
+
     verb: Literal["combat_declare"]
-    actor: str = Field(min_length=1, description="Who declares.")
-    action: ActionKind = Field(description="What they do first.")
-    target: str | None = Field(None, description="The target of that action, if any.")
+    actor: Annotated[str, FIGHTER, Arg()] = Field(min_length=1, description="Who declares.")
+    action: Annotated[str, ACTION, Arg()] = Field(
+        min_length=1,
+        description="What they do first: attack, ranged, cast, move, move-far, maneuver, "
+        'other, on-turn or instant; what the player describes may follow in brackets: "other '
+        '(take oil from my pouch)".',
+    )
+    target: Annotated[str | None, foe("actor"), Arg()] = Field(
+        None, description="The target of that action, if any."
+    )
     note: str = Field("", description="What the player describes, e.g. take oil from my pouch.")
-    then: Names = Field(
+    then: Annotated[Names, Opt("--then")] = Field(
         (), description="Further actions, ACTION or ACTION:TARGET, e.g. move,attack:Goblin 1."
     )
     feet: int | None = Field(None, ge=0, description="How far a move goes [CB-ACT-3].")
     magic_dice: int = Field(1, ge=1, description="Magic dice a caster rolls [TP-MAG-1].")
     own_side: bool = Field(False, description="A blow at someone of the actor's own side is meant.")
 
+    @field_validator("action", "then")
+    @classmethod
+    def _an_action(cls, value: Any) -> Any:
+        # refused as the body is read, before any command: the words are the engine's own
+        for text in [value] if isinstance(value, str) else value:
+            try:
+                parse_action(text)
+            except TurnkeeperError as error:
+                raise ValueError(str(error)) from None
+        return value
+
     def command(self, state: CampaignState) -> Command:
-        first = parse_action(
-            self.action.value, self.target, self.feet, self.magic_dice, self.own_side
-        )
+        first = parse_action(self.action, self.target, self.feet, self.magic_dice, self.own_side)
         actions = (
-            first.model_copy(update={"note": self.note.strip()}),
+            first.model_copy(update={"note": self.note.strip()}) if self.note.strip() else first,
             *(
                 parse_action(extra, None, None, self.magic_dice, self.own_side)
                 for extra in self.then
@@ -798,6 +1082,8 @@ class CombatResolveBody(_Verb, title="Resolve the round"):
     """Resolve every declared action, beat by beat."""
 
     where = Place.FIGHT
+    example: ClassVar[str] = "combat resolve"
+
     verb: Literal["combat_resolve"]
 
     def command(self, state: CampaignState) -> Command:
@@ -808,8 +1094,10 @@ class CombatSurrenderBody(_Verb, title="Surrender"):
     """Combatants yield: out of the fight; a side with nobody left fighting loses [PG-CBT-1]."""
 
     where = Place.FIGHT
+    example: ClassVar[str] = 'combat surrender "Goblin 2" "Goblin 3"'
+
     verb: Literal["combat_surrender"]
-    names: Names = Field(min_length=1, description="Who yields, comma-separated.")
+    names: Annotated[Names, FIGHTER, Arg("NAME")] = Field(min_length=1, description="Who yields.")
 
     def command(self, state: CampaignState) -> Command:
         return Surrender(tuple(self.names))
@@ -819,9 +1107,11 @@ class CombatAttackBody(_Verb, title="Attack"):
     """Roll one attack at once, and its damage on a hit."""
 
     where = Place.FIGHT
+    example: ClassVar[str] = 'combat attack Aldo "Goblin 1"; combat attack Bea "Goblin 2" --ranged'
+
     verb: Literal["combat_attack"]
-    attacker: str = Field(min_length=1, description="Who attacks.")
-    target: str = Field(min_length=1, description="Whom.")
+    attacker: Annotated[str, FIGHTER, Arg()] = Field(min_length=1, description="Who attacks.")
+    target: Annotated[str, foe("attacker"), Arg()] = Field(min_length=1, description="Whom.")
     ranged: bool = Field(False, description="A ranged attack.")
     own_side: bool = Field(False, description="The blow is meant for someone of one's own side.")
 
@@ -834,9 +1124,15 @@ class CombatCheckBody(_Verb, title="Opposed check"):
     target's defence succeeds [TP-OPP-1, TP-ROLL-1]; +1 for the party on a Second Wind."""
 
     where = Place.FIGHT
+    example: ClassVar[str] = "combat check Aldo STR --defence 12"
+
     verb: Literal["combat_check"]
-    actor: str = Field(min_length=1, description="Who attempts the risky action.")
-    stat: str = Field(min_length=1, description="The relevant stat, e.g. STR.")
+    actor: Annotated[str, FIGHTER, Arg()] = Field(
+        min_length=1, description="Who attempts the risky action."
+    )
+    stat: Annotated[str, STAT, Arg()] = Field(
+        min_length=1, description="The relevant stat, e.g. STR."
+    )
     defence: int = Field(description="The target's defence in that attribute, to roll higher.")
 
     def command(self, state: CampaignState) -> Command:
@@ -848,8 +1144,10 @@ class CombatSaveBody(_Verb, title="Saving throw"):
     [PG-SAVE-1]; no action of the saver's."""
 
     where = Place.FIGHT
+    example: ClassVar[str] = "combat save Aldo"
+
     verb: Literal["combat_save"]
-    name: str = Field(min_length=1, description="Who must save.")
+    name: Annotated[str, FIGHTER, Arg()] = Field(min_length=1, description="Who must save.")
 
     def command(self, state: CampaignState) -> Command:
         return Save(self.name)
@@ -859,8 +1157,10 @@ class CombatAnnounceDoneBody(_Verb, title="Side done"):
     """Say a side has finished announcing (or acting) this round [TP-CBT-1, CB-RND-1]."""
 
     where = Place.FIGHT
+    example: ClassVar[str] = "combat announce-done party"
+
     verb: Literal["combat_announce_done"]
-    side: SideName = Field(description="party or foes.")
+    side: Annotated[SideName, Arg()] = Field(description="party or foes.")
 
     def command(self, state: CampaignState) -> Command:
         return AnnounceDone(_SIDES[self.side])
@@ -870,9 +1170,11 @@ class CombatPinBody(_Verb, title="Pin in the order"):
     """Pin a combatant to a place in the order of this and later rounds."""
 
     where = Place.FIGHT
+    example: ClassVar[str] = "combat pin Bea 1"
+
     verb: Literal["combat_pin"]
-    name: str = Field(min_length=1, description="The combatant.")
-    place: int = Field(ge=1, description="Its place in the order, 1 first.")
+    name: Annotated[str, FIGHTER, Arg()] = Field(min_length=1, description="The combatant.")
+    place: Annotated[int, Arg("N")] = Field(ge=1, description="Its place in the order, 1 first.")
 
     def command(self, state: CampaignState) -> Command:
         return Pin(self.name, self.place)
@@ -882,6 +1184,8 @@ class CombatEndBody(_Verb, title="End the fight"):
     """End the fight: treasure, hit points back to the party, a rest due [PG-TRE-1, EX-REST-2]."""
 
     where = Place.FIGHT
+    example: ClassVar[str] = "combat end; combat end --winner party"
+
     verb: Literal["combat_end"]
     winner: SideName | None = Field(
         None, description="party or foes (default: the side still standing)."
@@ -897,11 +1201,20 @@ class CombatEndBody(_Verb, title="End the fight"):
 class SceneOpenBody(_Verb, title="Open a scene"):
     """The GM sets a scene; new players sit down with their tokens [DG-LOOP-1, DG-SPOT-2]."""
 
+    example: ClassVar[str] = "scene open combat --players Ulfarmi,Brenna --creatures ogre"
+    as_lines = True
+
     verb: Literal["scene_open"]
-    kind: SceneKind = Field(description="combat, exploration, social or free.")
-    players: Names = Field(description="The players in the scene: a,b,c.")
-    creatures: Names = Field((), description="The GM's creatures: ogre,goblin.")
-    tokens: bool = Field(True, description="Spotlight tokens this scene [DG-SPOT-3].")
+    kind: Annotated[SceneKind, Arg()] = Field(description="combat, exploration, social or free.")
+    players: Annotated[Names, CHARACTER, Opt("--players")] = Field(
+        description="The players in the scene: a,b,c."
+    )
+    creatures: Annotated[Names, Opt("--creatures")] = Field(
+        (), description="The GM's creatures: ogre,goblin."
+    )
+    tokens: Annotated[bool, Opt("--tokens/--no-tokens")] = Field(
+        True, description="Spotlight tokens this scene [DG-SPOT-3]."
+    )
     gm_first: bool = Field(False, description="The GM acts first each round.")
 
     @classmethod
@@ -916,11 +1229,16 @@ class SceneSpotlightBody(_Verb, title="Take the spotlight"):
     """The players choose who takes the spotlight; it costs a token [DG-SPOT-1, DG-SPOT-2]."""
 
     where = Place.SCENE
+    example: ClassVar[str] = "scene spotlight --vote Ulfarmi=Brenna --vote Brenna=Brenna"
+    as_lines = True
+
     verb: Literal["scene_spotlight"]
-    votes: dict[str, str] = Field(
-        default_factory=dict, description="Each voter's candidate: {voter: candidate}."
+    votes: Annotated[Pairs, SCENE_PLAYER, Opt("--vote", metavar="VOTER=CANDIDATE")] = Field(
+        default_factory=dict, description="Each voter's candidate: VOTER=CANDIDATE."
     )
-    gm: str | None = Field(None, description="The GM's choice on a tie or dispute.")
+    gm: Annotated[str | None, SCENE_PLAYER] = Field(
+        None, description="The GM's choice on a tie or dispute."
+    )
 
     def command(self, state: CampaignState) -> Command:
         return TakeSpotlight(votes=tuple(self.votes.items()), gm_choice=self.gm)
@@ -930,10 +1248,17 @@ class SceneActBody(_Verb, title="Act"):
     """The spotlit player acts; momentum may keep the spotlight [DG-ACT-1, DG-MOM-1]."""
 
     where = Place.SCENE
+    example: ClassVar[str] = (
+        'scene act Brenna "swings at the ogre" --roll d20+2 --target 12 --tag momentum'
+    )
+    as_lines = True
+
     verb: Literal["scene_act"]
-    player: str = Field(min_length=1, description="The spotlit player.")
-    what: str = Field(min_length=1, description="What they do.")
-    tags: Names = Field((), description="Tags such as momentum.")
+    player: Annotated[str, SCENE_PLAYER, Arg()] = Field(
+        min_length=1, description="The spotlit player."
+    )
+    what: Annotated[str, Arg()] = Field(min_length=1, description="What they do.")
+    tags: Annotated[Names, Opt("--tag")] = Field((), description="Tags such as momentum.")
     outcome: Outcome | None = Field(
         None, description="critical, success, partial or failure (or roll against a target)."
     )
@@ -948,11 +1273,14 @@ class SceneFreeBody(_Verb, title="Free action"):
     """One free action per round [DG-FREE-1]."""
 
     where = Place.SCENE
+    example: ClassVar[str] = 'scene free Brenna "shouts a warning"'
+    as_lines = True
+
     verb: Literal["scene_free"]
-    actor: str = Field(
+    actor: Annotated[str, SCENE_PLAYER, Arg()] = Field(
         min_length=1, description="A player, or a GM creature after the GM's action."
     )
-    what: str = Field(min_length=1, description="The free action.")
+    what: Annotated[str, Arg()] = Field(min_length=1, description="The free action.")
 
     def command(self, state: CampaignState) -> Command:
         return FreeAction(self.actor, self.what)
@@ -962,17 +1290,24 @@ class SceneGmBody(_Verb, title="The GM acts"):
     """The GM acts; with the players' action it makes a round, and time passes [DG-RND-1]."""
 
     where = Place.SCENE
+    example: ClassVar[str] = (
+        'scene gm "the ogre swings" --creature ogre --roll d20+3 --target 12; scene gm'
+    )
+    as_lines = True
+
     verb: Literal["scene_gm"]
-    what: str = Field("passes", min_length=1, description="The GM's action.")
-    creature: str | None = Field(None, description="The creature that acts.")
-    tags: Names = Field((), description="Tags such as momentum.")
+    what: Annotated[str, Arg()] = Field("passes", min_length=1, description="The GM's action.")
+    creature: Annotated[str | None, CREATURE] = Field(None, description="The creature that acts.")
+    tags: Annotated[Names, Opt("--tag")] = Field((), description="Tags such as momentum.")
     outcome: Outcome | None = Field(None, description="critical, success, partial or failure.")
     roll: str | None = Field(None, description="Roll this, e.g. d20+2.")
     target: int | None = Field(None, description="The number the roll must reach.")
     during_rest: bool = Field(False, description="Taken during a rest: dread grows [DG-DREAD-1].")
-    creature_free: dict[str, str] = Field(
-        default_factory=dict,
-        description="Creatures' free actions after the GM's: {creature: what} [DG-FREE-1].",
+    creature_free: Annotated[Pairs, CREATURE, Opt("--creature-free", metavar="CREATURE=WHAT")] = (
+        Field(
+            default_factory=dict,
+            description="A creature's free action after the GM's: CREATURE=WHAT [DG-FREE-1].",
+        )
     )
 
     def command(self, state: CampaignState) -> Command:
@@ -992,10 +1327,17 @@ class SceneGiveBody(_Verb, title="Give tokens"):
     """Give spotlight tokens to another player [DG-SPOT-2]."""
 
     where = Place.SCENE
+    example: ClassVar[str] = "scene give Ulfarmi Brenna 1"
+    as_lines = True
+
     verb: Literal["scene_give"]
-    giver: str = Field(min_length=1, description="The player who gives.")
-    receiver: str = Field(min_length=1, description="The player who receives.")
-    count: int = Field(1, ge=1, description="How many tokens.")
+    giver: Annotated[str, SCENE_PLAYER, Arg()] = Field(
+        min_length=1, description="The player who gives."
+    )
+    receiver: Annotated[str, SCENE_PLAYER, Arg()] = Field(
+        min_length=1, description="The player who receives."
+    )
+    count: Annotated[int, Arg("N")] = Field(1, ge=1, description="How many tokens.")
 
     def command(self, state: CampaignState) -> Command:
         return GiveTokens(self.giver, self.receiver, self.count)
@@ -1005,10 +1347,14 @@ class DreadSpendBody(_Verb, title="Spend dread"):
     """Spend dread to enhance a creature the GM controls [DG-DREAD-1]."""
 
     where = Place.SCENE
+    line: ClassVar[str] = "scene dread spend"
+    example: ClassVar[str] = 'scene dread spend 2 "the ogre hits harder" --creature ogre'
+    as_lines = True
+
     verb: Literal["dread_spend"]
-    amount: int = Field(ge=1, description="How much dread.")
-    what: str = Field(min_length=1, description="What it buys.")
-    creature: str | None = Field(None, description="The creature enhanced.")
+    amount: Annotated[int, Arg("N")] = Field(ge=1, description="How much dread.")
+    what: Annotated[str, Arg()] = Field(min_length=1, description="What it buys.")
+    creature: Annotated[str | None, CREATURE] = Field(None, description="The creature enhanced.")
 
     def command(self, state: CampaignState) -> Command:
         return SpendDread(self.amount, self.what, self.creature)
@@ -1018,8 +1364,13 @@ class SceneCompromiseBody(_Verb, title="Compromise"):
     """Take a roll that missed by 1 or 2 as a success; the GM gains dread [DG-DREAD-1]."""
 
     where = Place.SCENE
+    example: ClassVar[str] = "scene compromise Brenna"
+    as_lines = True
+
     verb: Literal["scene_compromise"]
-    player: str = Field(min_length=1, description="The player whose last roll just missed.")
+    player: Annotated[str, SCENE_PLAYER, Arg()] = Field(
+        min_length=1, description="The player whose last roll just missed."
+    )
 
     def command(self, state: CampaignState) -> Command:
         return Compromise(self.player)
@@ -1029,6 +1380,9 @@ class SceneCloseBody(_Verb, title="Close the scene"):
     """The scene ends [DG-LOOP-1]."""
 
     where = Place.SCENE
+    example: ClassVar[str] = "scene close"
+    as_lines = True
+
     verb: Literal["scene_close"]
 
     def command(self, state: CampaignState) -> Command:

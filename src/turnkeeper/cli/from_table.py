@@ -1,0 +1,223 @@
+"""The command line's verbs, made from the verb table: one Typer command per verb, no verb or
+argument written here.
+
+Each field of a verb's body model (:mod:`turnkeeper.verbs.table`) becomes an argument or an
+option as its :class:`~turnkeeper.verbs.kinds.Cli` marker says (by default ``--field-name``),
+with the field's description as its help and its kind's name of what to type; the command's
+help is the model's docstring and its worked example. The command builds the body from what
+was typed, so the command line and the HTTP API take the same values and refuse the same
+ones, and runs it through :func:`turnkeeper.cli.runner.run` like every other verb.
+
+Every verb made here also takes ``--dice`` (physical dice), ``--player`` (show what the party
+perceives), ``-c``, ``--db`` and ``--json``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+import typing
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal
+
+import typer
+from pydantic import ValidationError
+from pydantic.fields import FieldInfo
+
+from turnkeeper.campaign import CampaignState, Command
+from turnkeeper.cli.app import JsonOption
+from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
+from turnkeeper.cli.runner import run
+from turnkeeper.errors import TurnkeeperError
+from turnkeeper.files import read_text
+from turnkeeper.verbs import VERBS, cli_of, kind_of
+from turnkeeper.verbs.kinds import DURATION, Cli
+from turnkeeper.verbs.table import _Verb, said
+
+#: The options every verb made here takes, after its own.
+_COMMON: tuple[tuple[str, Any, Any], ...] = (
+    ("dice", str | None, DiceOption),
+    ("player", bool, PlayerOption),
+    ("campaign", str | None, CampaignOption),
+    ("db", str | None, DbOption),
+    ("as_json", bool, JsonOption),
+)
+
+
+def attach(group: typer.Typer, *words: str) -> None:
+    """Add to ``group`` every verb of the table whose words start with ``words`` and have one
+    more: ``attach(countdown_app, "countdown")`` adds ``countdown add``, ``countdown tick``..."""
+    # a verb its group still writes by hand (combat start reads foes files) keeps that one
+    written = {info.name for info in group.registered_commands}
+    for body in VERBS.values():
+        line = body.line_words()
+        if line[:-1] == words and line[-1] not in written:
+            settings = {"ignore_unknown_options": True} if _signed(body) else None
+            group.command(line[-1], help=help_of(body), context_settings=settings)(command_of(body))
+
+
+def help_of(body: type[_Verb]) -> str:
+    """A verb's help: its docstring, then its worked examples as typed."""
+    text = inspect.cleandoc(body.__doc__ or "")
+    examples = "; ".join(f"`turnkeeper {e.strip()}`" for e in body.example.split(";"))
+    return f"{text}\n\nExample: {examples}." if body.example else text
+
+
+def flags_of(name: str, field: FieldInfo) -> tuple[str, ...]:
+    """The flags of a field typed as an option: its own, else ``--field-name``."""
+    cli = cli_of(field)
+    if cli is not None and cli.flags and cli.flags != ("",):
+        return cli.flags
+    if cli is not None and cli.positional:
+        return ()
+    return (f"--{name.replace('_', '-')}",)
+
+
+def _signed(body: type[_Verb]) -> bool:
+    """Whether a verb's first argument may begin with a minus (``wait -3h``), which the line
+    must hand to the verb to refuse in words rather than take for an option."""
+    return any(kind_of(field) is DURATION for field in body.arguments().values())
+
+
+def _is_list(annotation: Any) -> bool:
+    origin = typing.get_origin(annotation)
+    if origin in (types.UnionType, typing.Union):
+        return any(_is_list(a) for a in typing.get_args(annotation) if a is not type(None))
+    return origin in (tuple, list, dict)
+
+
+def _typed_as(field: FieldInfo) -> Any:
+    """What the command line reads a field as: a yes or no, a whole number, texts, or text."""
+    annotation = field.annotation
+    if annotation is bool:
+        return bool
+    if _is_list(annotation):
+        return list[str] | None
+    if annotation is int:
+        return int | None
+    if annotation in (int | None, typing.Optional[int]):  # noqa: UP045
+        return int | None
+    return str | None
+
+
+def _metavar(name: str, field: FieldInfo) -> str | None:
+    cli, kind = cli_of(field), kind_of(field)
+    if cli is not None and cli.metavar:
+        return cli.metavar
+    if kind is not None:
+        return kind.metavar
+    choices = _choices(field)
+    if choices:
+        return "|".join(choices)
+    return None if field.annotation is bool else name.upper()
+
+
+def _choices(field: FieldInfo) -> list[str]:
+    """The values a choice field takes (a ``Literal`` or an enum), as typed."""
+    for annotation in (field.annotation, *typing.get_args(field.annotation)):
+        if typing.get_origin(annotation) is Literal:
+            return [str(a) for a in typing.get_args(annotation)]
+        if isinstance(annotation, type) and issubclass(annotation, Enum):
+            return [str(member.value) for member in annotation]
+    return []
+
+
+def _parameter(name: str, field: FieldInfo) -> inspect.Parameter:
+    typed = _typed_as(field)
+    required = field.is_required()
+    flags = flags_of(name, field)
+    helped = field.description or ""
+    choices = _choices(field)
+    if choices and kind_of(field) is None:
+        helped += f" One of: {', '.join(choices)}."
+    metavar = _metavar(name, field)
+    if not flags:
+        argument = typer.Argument(
+            ... if required else None, help=helped, metavar=metavar, show_default=False
+        )
+        return inspect.Parameter(
+            name, inspect.Parameter.KEYWORD_ONLY, default=argument, annotation=typed
+        )
+    if typed is bool:
+        default = bool(field.default)
+        option = typer.Option(default, *flags, help=helped)
+    else:
+        option = typer.Option(
+            ... if required else None, *flags, help=helped, metavar=metavar, show_default=False
+        )
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=typed)
+
+
+def _shown(body: type[_Verb], name: str) -> str:
+    """How a person typed a field: its flag, or its argument's name in capitals."""
+    field = body.arguments().get(name)
+    if field is None:
+        return name
+    flags = flags_of(name, field)
+    return flags[0].split("/")[0] if flags else (_metavar(name, field) or name.upper())
+
+
+def command_of(body: type[_Verb]) -> Callable[..., None]:
+    """The Typer callback of one verb: read what was typed into the body, run its command."""
+    fields = {
+        name: field
+        for name, field in body.arguments().items()
+        if (cli_of(field) or Cli()).flags != ("",)
+    }
+    parameters = [_parameter(name, field) for name, field in fields.items()]
+    parameters += [
+        inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=d, annotation=t)
+        for n, t, d in _COMMON
+    ]
+
+    def callback(**typed: Any) -> None:
+        values: dict[str, Any] = {"verb": body.verb_name()}
+        for name, field in fields.items():
+            value = typed[name]
+            if value is None:
+                continue
+            cli = cli_of(field)
+            if cli is not None and cli.file is not None:
+                value = read_text(Path(value), cli.file, TurnkeeperError)
+            values[name] = value
+        try:
+            made = body.model_validate(values)
+        except ValidationError as error:
+            raise TurnkeeperError(_problem(body, error)) from None
+
+        def command(state: CampaignState) -> Command:
+            return made.command(state)
+
+        run(
+            typed["db"],
+            typed["campaign"],
+            command,
+            typed["as_json"],
+            typed["dice"],
+            player=typed["player"],
+            lines=body.as_lines,
+        )
+
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback.__annotations__ = {p.name: p.annotation for p in parameters}
+    callback.__name__ = f"{body.verb_name()}_command"
+    callback.__doc__ = help_of(body)
+    return callback
+
+
+def _problem(body: type[_Verb], error: ValidationError) -> str:
+    """The first problem with what was typed, named as the person typed it."""
+    first = error.errors()[0]
+    where = first.get("loc", ())
+    shown = _shown(body, str(where[0])) if where else body.verb_name()
+    typed = first.get("input")
+    value = f" {typed!r}" if isinstance(typed, str) else ""
+    return f"{shown}{value}: {said(first)}"
+
+
+#: The table's verbs of one word (``wait``, ``damage``), loaded by name when one runs
+#: (:data:`turnkeeper.cli.app.VERBS`); a group's verbs join its group where it is made.
+verbs = typer.Typer()
+attach(verbs)

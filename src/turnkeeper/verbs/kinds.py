@@ -1,0 +1,265 @@
+"""What a verb's argument is, and how a command line types it: the markers the verb table
+puts on its fields.
+
+A field of a verb's body model is plain pydantic (its type, bounds and description). Two
+markers in its ``Annotated`` metadata say the rest, once for every front door:
+
+- :class:`Kind`: what the value names in the game (a character, a foe standing, a supply the
+  party has, a weather of the ruleset...), so ``play`` completes it from the campaign's state
+  and the words of the rules are read back to their keys;
+- :class:`Cli`: how the command line types it: a positional argument (no flags), or an option
+  under flags of its own (``--type``, ``-t``), and, for a file, what the file is (the command
+  line reads it and gives its text).
+
+A field with neither is an option named after it (``set_turns`` is ``--set-turns``).
+
+>>> from turnkeeper.campaign import Journal, parse_party
+>>> from turnkeeper.rules.loader import preset
+>>> party = parse_party('[[characters]]\\nname = "Aldo"\\nhp = 6\\n[supplies]\\ntorches = 2')
+>>> state = Journal.start("Keep", preset("ex"), party, seed=1).state
+>>> SUPPLY.complete(state, {}), LIGHT_SOURCE.complete(state, {})[:2]
+(['torches'], ['torch', 'lamp'])
+>>> WEATHER.read("heavy snow", state)
+'heavy_snow'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from turnkeeper.words import key_of
+
+if TYPE_CHECKING:
+    from turnkeeper.campaign import CampaignState
+
+#: The arguments given so far on the line, by field name, for completions that depend on
+#: them (after ``combat attack Aldo`` only Aldo's foes).
+Given = Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Cli:
+    """How a command line types a field: positional when it has no flags; ``file`` names what
+    the file holds when the line gives a path whose text the field takes."""
+
+    flags: tuple[str, ...] = ()
+    metavar: str | None = None
+    file: str | None = None
+    name: str | None = None
+
+    @property
+    def positional(self) -> bool:
+        return not self.flags
+
+
+def Arg(metavar: str | None = None, *, file: str | None = None, name: str | None = None) -> Cli:
+    """A positional argument (``damage TARGET AMOUNT``)."""
+    return Cli((), metavar, file, name)
+
+
+def Opt(*flags: str, metavar: str | None = None) -> Cli:
+    """An option under its own flags (``--type``, ``-t``)."""
+    return Cli(tuple(flags), metavar)
+
+
+#: Where a field is left off the command line: its value has no text form there (a site or a
+#: map as data, which the line gives as a file instead).
+NOT_ON_THE_LINE = Cli(("",))
+
+
+def _nothing(state: CampaignState, given: Given) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What an argument names in the game: its name, what to type (``metavar``), the names
+    it may take now (:meth:`complete`), and, for a name of the rules, how words read back to
+    the key (``keys``: ``heavy snow`` is ``heavy_snow``)."""
+
+    name: str
+    metavar: str
+    names: Callable[[CampaignState, Given], Iterable[str]] = _nothing
+    keys: Callable[[CampaignState], Iterable[str]] | None = None
+    choices: Sequence[str] = field(default=())
+
+    def complete(self, state: CampaignState, given: Given) -> list[str]:
+        """The values that make sense now, each once, in the state's order."""
+        return list(dict.fromkeys([*self.choices, *self.names(state, given)]))
+
+    def read(self, text: str, state: CampaignState) -> str:
+        """The key ``text`` names, as words or as the key; ``text`` when it names none (the
+        rules then refuse it with the near name)."""
+        if self.keys is None:
+            return text
+        return key_of(text, self.keys(state))
+
+
+# --- who --------------------------------------------------------------------------------------
+
+
+def _living(state: CampaignState, given: Given) -> list[str]:
+    names = [c.name for c in state.party.characters if c.alive]
+    if state.combat is not None:
+        names += [c.name for c in state.combat.combatants if c.standing]
+    names += [m.name for m in state.monsters if m.alive]
+    return names
+
+
+def _wounded(state: CampaignState, given: Given) -> list[str]:
+    names = [c.name for c in state.party.characters if c.alive and c.hp < c.max_hp]
+    if state.combat is not None:
+        names += [c.name for c in state.combat.combatants if c.standing and c.hp < c.max_hp]
+    names += [m.name for m in state.monsters if m.alive and m.hp < m.max_hp]
+    return names
+
+
+def _fighters(state: CampaignState, given: Given) -> list[str]:
+    fight = state.combat
+    return [c.name for c in fight.combatants if c.standing] if fight is not None else []
+
+
+def _foes_of(actor_field: str) -> Callable[[CampaignState, Given], list[str]]:
+    """Those standing on the other side from the actor given in ``actor_field``."""
+
+    def foes(state: CampaignState, given: Given) -> list[str]:
+        fight = state.combat
+        if fight is None:
+            return []
+        actor = next((c for c in fight.combatants if c.name == given.get(actor_field)), None)
+        return [
+            c.name
+            for c in fight.combatants
+            if c.standing and (actor is None or c.side is not actor.side)
+        ]
+
+    return foes
+
+
+def _everyone(state: CampaignState, given: Given) -> list[str]:
+    names = [c.name for c in state.party.characters]
+    if state.combat is not None:
+        names += [c.name for c in state.combat.combatants]
+    return names
+
+
+CHARACTER = Kind("character", "NAME", lambda state, given: [c.name for c in state.party.characters])
+TARGET = Kind("target", "NAME", _living)
+WOUNDED = Kind("wounded", "NAME", _wounded)
+FIGHTER = Kind("fighter", "NAME", _fighters)
+COMBATANT = Kind("combatant", "NAME", _everyone)
+
+
+def foe(actor_field: str) -> Kind:
+    """A foe standing against the actor named in ``actor_field``."""
+    return Kind("foe", "TARGET", _foes_of(actor_field))
+
+
+# --- what the party has -----------------------------------------------------------------------
+
+
+def _supplies(state: CampaignState, given: Given) -> list[str]:
+    counted = [item for item, count in state.supplies.counted.items() if count > 0]
+    return counted + list(state.supplies.dice)
+
+
+SUPPLY = Kind("supply", "ITEM", _supplies)
+LIGHT_SOURCE = Kind(
+    "light source", "SOURCE", lambda state, given: list(state.ruleset.light.sources)
+)
+COUNTDOWN = Kind("countdown", "NAME", lambda state, given: [c.name for c in state.countdowns])
+COUNTDOWN_TYPE = Kind(
+    "countdown type",
+    "TYPE",
+    lambda state, given: list(state.ruleset.countdowns.types),
+    keys=lambda state: state.ruleset.countdowns.types,
+)
+TRIGGER = Kind("trigger", "TRIGGER", choices=("wound", "action"))
+OUTCOME_STEP = Kind("outcome", "OUTCOME", choices=("failure", "partial", "success", "greater"))
+
+
+def _scene_players(state: CampaignState, given: Given) -> list[str]:
+    scene = state.scenes.scene
+    return list(scene.players) if scene is not None else []
+
+
+def _creatures(state: CampaignState, given: Given) -> list[str]:
+    scene = state.scenes.scene
+    return list(scene.creatures) if scene is not None else []
+
+
+ACTION = Kind(
+    "action",
+    "ACTION",
+    choices=("attack", "ranged", "cast", "move", "move-far", "maneuver", "other", "on-turn"),
+)
+SCENE_PLAYER = Kind("scene player", "PLAYER", _scene_players)
+CREATURE = Kind("creature", "CREATURE", _creatures)
+STAT = Kind("stat", "STAT", lambda state, given: list(state.ruleset.stats))
+
+
+# --- where ------------------------------------------------------------------------------------
+
+
+def _areas(state: CampaignState, given: Given) -> list[str]:
+    site = state.site
+    return [area.key for area in site.current_level.areas] if site is not None else []
+
+
+def _found_features(state: CampaignState) -> list[str]:
+    wild = state.wilderness
+    if wild is None:
+        return []
+    found = (f for here in wild.hexmap.features.values() for f in here)
+    return [f.name for f in found if f.id in wild.found]
+
+
+def _hexes(state: CampaignState, given: Given) -> list[str]:
+    wild = state.wilderness
+    return sorted(h.label for h in wild.visited) if wild is not None else []
+
+
+DIRECTIONS = ("n", "ne", "se", "s", "sw", "nw")
+
+AREA = Kind("site area", "AREA", _areas)
+HEX = Kind("hex", "HEX", _hexes)
+FEATURE = Kind("map feature", "FEATURE", lambda state, given: _found_features(state))
+DESTINATION = Kind(
+    "destination",
+    "WHERE",
+    lambda state, given: [*_found_features(state), *_hexes(state, given)],
+    choices=DIRECTIONS,
+)
+MODE = Kind(
+    "movement mode",
+    "MODE",
+    lambda state, given: list(state.ruleset.dungeon.movement),
+    keys=lambda state: state.ruleset.dungeon.movement,
+)
+WEATHER = Kind(
+    "weather",
+    "WEATHER",
+    lambda state, given: list(state.ruleset.travel.weather),
+    keys=lambda state: state.ruleset.travel.weather,
+)
+TRAVELLERS = Kind(
+    "travel condition",
+    "CONDITION",
+    lambda state, given: list(state.ruleset.travel.party),
+    keys=lambda state: state.ruleset.travel.party,
+)
+VESSEL = Kind(
+    "vessel",
+    "VESSEL",
+    lambda state, given: list(state.ruleset.travel.vessels),
+    keys=lambda state: state.ruleset.travel.vessels,
+)
+
+# --- amounts ----------------------------------------------------------------------------------
+
+DURATION = Kind("duration", "SPAN", choices=("1 turn", "3 turns", "1 hour", "1 watch", "1 day"))
+DICE_OR_NUMBER = Kind("dice or number", "AMOUNT", choices=("1", "1d6", "2d6"))
+DICE = Kind("dice", "DICE", choices=("d6", "d20", "2d6"))
+TEXT = Kind("text", "TEXT")
