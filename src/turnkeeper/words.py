@@ -12,6 +12,11 @@ own copy.
 ('deep_forest', 'fog')
 >>> unknown("supply", "arows", ["arrows", "rations"])
 "no supply 'arows'; did you mean arrows?"
+
+A count is said with its noun in the number it takes (issue 25: "after 1 turns", "1 days"):
+
+>>> counted(1, "turn"), counted(2, "watch"), counted(1_500, "record"), of_item(1, "rations")
+('1 turn', '2 watches', '1,500 records', '1 ration')
 """
 
 from __future__ import annotations
@@ -86,3 +91,54 @@ def unknown(what: str, text: str, names: Iterable[str], *, listing: bool = False
     if listing:
         message += f" (expected {listed(keys) or 'none'})"
     return message
+
+
+def plural(noun: str) -> str:
+    """A noun's plural by the English rules a table needs: ``turn`` → ``turns``, ``watch``
+    → ``watches``, ``party`` → ``parties``, ``day`` → ``days``.
+
+    >>> [plural(n) for n in ("hit", "torch", "box", "party", "day", "pass")]
+    ['hits', 'torches', 'boxes', 'parties', 'days', 'passes']
+    """
+    if noun.endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def singular(noun: str) -> str:
+    """One of a thing named in the plural, as supplies are (``rations``, ``torches``); a mass
+    noun (``water``, ``oil``) is its own singular.
+
+    >>> [singular(n) for n in ("rations", "torches", "arrows", "water", "oil", "berries")]
+    ['ration', 'torch', 'arrow', 'water', 'oil', 'berry']
+    """
+    if noun.endswith("ies") and len(noun) > 3:
+        return noun[:-3] + "y"
+    if noun.endswith(("ches", "shes", "xes", "sses", "zes")):
+        return noun[:-2]
+    if noun.endswith("s") and not noun.endswith("ss"):
+        return noun[:-1]
+    return noun
+
+
+def counted(count: int, noun: str, many: str | None = None) -> str:
+    """``count`` of ``noun`` (given in the singular), the noun in the number the count
+    takes, thousands separated: ``1 turn``, ``0 turns``, ``2,000 records``; ``many`` is the
+    plural where the rules miss it (``counted(2, "die", "dice")``).
+
+    >>> counted(0, "day"), counted(1, "day"), counted(2, "die", "dice")
+    ('0 days', '1 day', '2 dice')
+    """
+    return f"{count:,} {noun if count == 1 else many or plural(noun)}"
+
+
+def of_item(count: int, item: str) -> str:
+    """``count`` of a supply named in the plural, as the party file names them: ``1 ration``,
+    ``3 torches``, ``1 water``.
+
+    >>> of_item(1, "torches"), of_item(3, "torches"), of_item(1, "water")
+    ('1 torch', '3 torches', '1 water')
+    """
+    return f"{count:,} {singular(item) if count == 1 else item}"

@@ -343,3 +343,12 @@ def test_log_json_streams_each_stored_record_as_the_view_writes_it(db: str, enco
             check=True,
         ).stdout.decode(encoding)
         assert shown == "[\n" + ",\n".join(lines[since:]) + "\n]\n"
+
+
+def test_delete_asks_with_the_count_in_words(tmp_path: Path) -> None:
+    """Issue 25 ("1 records"): the question before a delete counts the journal in words."""
+    db = str(tmp_path / "t.db")
+    made = runner.invoke(app, ["new", "Keep", "-r", "ex", "--solo", "--seed", "1", "--db", db])
+    assert made.exit_code == 0, made.output
+    asked = runner.invoke(app, ["campaigns", "delete", "Keep", "--db", db], input="n\n")
+    assert "Delete Keep and its whole journal (1 record)?" in asked.output

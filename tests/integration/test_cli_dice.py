@@ -121,6 +121,15 @@ def test_odds_table_for_people() -> None:
     assert "mean 2½ (2.500)" in out
 
 
+def test_a_mean_with_no_simple_fraction_is_its_decimal_for_people() -> None:
+    """Issue 25: `odds 4d6kh3` printed "mean 15869/1296" for people (and `odds 1d6e6rr1` a
+    31-digit fraction); people get the decimal, --json the exact fraction."""
+    code, out = _run("odds", "4d6kh3")
+    assert code == 0 and "mean about 12.245" in out and "15869/1296" not in out
+    code, out = _run("odds", "4d6kh3", "--json")
+    assert code == 0 and json.loads(out)["mean"] == "15869/1296"
+
+
 def test_pg_use_1_odds_usage_d12_json() -> None:
     code, out = _run("odds", "--usage", "d12", "--json")
     data = json.loads(out)

@@ -209,3 +209,39 @@ def test_odds_usage_vs_a_ruleset_with_a_shorter_chain(tmp_path: Path) -> None:
     assert [(c["ruleset"], c["mean"]) for c in data["compared"]] == [("pg", "9"), ("short", "6")]
     assert "short: mean 6" in plot.read_text(encoding="utf-8")
     assert "--vs compares rulesets" in _refused("odds", "3d6", "--vs", "tp")
+
+
+@pytest.mark.parametrize("verb", ["expedition", "journey", "fight"])
+def test_a_plot_with_nowhere_to_go_is_refused_before_the_simulation(
+    verb: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25 (`simulate ... --plot /no/such/dir/x.png` ran the whole simulation, then
+    failed): the plot's folder, and a file already there without --force, are refused
+    before any run; the simulations here would fail the test if they were started."""
+    import turnkeeper.analysis.expedition as expedition
+    import turnkeeper.analysis.journey as journey
+    import turnkeeper.analysis.simulate as fights
+
+    def started(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the simulation ran before the plot's path was checked")
+
+    for module, name in (
+        (expedition, "simulate_expedition"),
+        (journey, "simulate_journey"),
+        (fights, "simulate_fight"),
+    ):
+        monkeypatch.setattr(module, name, started)
+    wild = tmp_path / "wild.toml"
+    _ok("map", "new", "--width", "6", "--height", "6", "--seed", "1", "--out", str(wild))
+    args = {
+        "expedition": _expedition(),
+        "journey": ["simulate", "journey", "--map", str(wild), "--from", "0101", "--to", "0404"],
+        "fight": ["simulate", "fight", "-r", "pg", "--party", str(EXAMPLES / "fighters.toml"),
+                  "--foes", str(EXAMPLES / "foes.toml")],
+    }[verb]  # fmt: skip
+    nowhere = tmp_path / "no" / "such" / "x.png"
+    assert "no folder" in _refused(*args, "--plot", str(nowhere))
+    there = tmp_path / "x.png"
+    there.write_bytes(b"a picture")
+    assert "give --force" in _refused(*args, "--plot", str(there))
+    assert there.read_bytes() == b"a picture"

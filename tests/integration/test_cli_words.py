@@ -173,3 +173,37 @@ def test_a_misspelt_campaign_gets_the_near_one(
 ) -> None:
     said = shell(*args, "--db", snowbound)
     assert said.code == 2 and "no campaign named 'Kep'; did you mean Keep?" in said.err, said.err
+
+
+def test_a_count_of_one_is_said_in_the_singular(shell: Shell, tmp_path: Path) -> None:
+    """Issue 25: "after 1 turns", "1 rations", "1 torches added", "arrows used (used)",
+    "5 day(s)": a count takes its noun in the number it needs (turnkeeper.words.counted),
+    a supply named in the plural is one of it, and a plain use is not told twice."""
+    db = str(tmp_path / "t.db")
+    party = Path(__file__).parents[2] / "src" / "turnkeeper" / "examples" / "party.toml"
+    _ok(shell, "new", "Keep", "-r", "ex", "--party", str(party), "--seed", "1", "--db", db)
+
+    def said(*args: str) -> list[str]:
+        return [r["text"] for r in json.loads(_ok(shell, *args, "--db", db, "--json"))["records"]]
+
+    said("site", "enter", str(SITE))
+    assert "torch lit (30 ft, 3 turns); 1 from torches" in said("light", "torch")
+    said("turn")
+    assert said("site", "leave")[-1] == "the party leaves The Sunken Abbey after 1 turn"
+    assert said("supply", "use", "rations") == ["1 ration spent"]
+    assert said("supply", "add", "torches", "-n", "1") == ["1 torch added"]
+    assert said("supply", "add", "torches", "-n", "2") == ["2 torches added"]
+    (arrows,) = said("supply", "use", "arrows")
+    assert arrows.startswith("arrows used: rolled ") and "(used)" not in arrows
+
+
+def test_map_check_says_ok_once_and_terrain_in_words(
+    shell: Shell, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25: `map check` printed a row "ok │ True" under a title saying OK, and terrain
+    by its keys (deep_forest)."""
+    monkeypatch.chdir(tmp_path)
+    _ok(shell, "map", "new", "--width", "8", "--height", "8", "--seed", "1", "--out", "wild.toml")
+    shown = _ok(shell, "map", "check", "wild.toml")
+    assert "wild.toml: OK" in shown and "True" not in shown
+    assert "deep forest" in shown and not SNAKE.search(shown)

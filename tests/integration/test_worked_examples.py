@@ -220,6 +220,8 @@ def test_tp_wenc_3_desert_civilisation_and_the_night_camp_swap_faces(
     camp = tk(db, "camp", "--dice", "2")
     (met,) = records(camp, "wilderness.encounter")
     assert met["data"]["at_camp"] is True and met["data"]["label"] == "Encounter at the camp"
+    # issue 25: the label names the camp; the line does not say it twice
+    assert met["text"] == "Encounter at the camp in hex 0001"
 
 
 # --- Turn-based Play Procedures: discovery ------------------------------------------------

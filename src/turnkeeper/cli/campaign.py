@@ -46,6 +46,7 @@ from turnkeeper.files import (
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.store import sqlite_file
 from turnkeeper.views import party_perceives, referee_record
+from turnkeeper.words import counted
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -167,7 +168,8 @@ def campaigns_delete(
             known = ", ".join(campaigns.names()) or "none"
             raise TurnkeeperError(f"no campaign named {name!r} (campaigns: {known})")
         if not yes and not typer.confirm(
-            f"Delete {name} and its whole journal ({campaigns.store.version(name)} records)?"
+            f"Delete {name} and its whole journal "
+            f"({counted(campaigns.store.version(name), 'record')})?"
         ):
             raise TurnkeeperError(f"{name} kept: nothing deleted")
         campaigns.delete(name)

@@ -25,6 +25,7 @@ from turnkeeper.procedures.dungeon import (
     Turn,
     movement_mode,
 )
+from turnkeeper.words import counted
 from turnkeeper.world.sites import PendingEncounter, load_site
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -216,7 +217,7 @@ def _render_site(data: dict[str, Any], player: bool) -> None:
     info = site if player else site["site"]
     # everything from the site file and the party's notes is printed as text, never markup
     say((info["name"], "bold"), f" ({info['kind']}): {info['description']}")
-    say(f"level {where['level']}, area {where['area'] or '-'}, {where['turns']} turns")
+    say(f"level {where['level']}, area {where['area'] or '-'}, {counted(where['turns'], 'turn')}")
     if player:
         console().print("[dim]the party's view: only the places it has been (EX-MAP-2)[/]")
     else:

@@ -32,6 +32,7 @@ from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperErro
 from turnkeeper.files import parse_json, read_text, unknown_key, write_bytes, write_text
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.procedures.wilderness import LoadMap, RevealOnMap, WildernessCommand
+from turnkeeper.words import words
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
@@ -118,9 +119,11 @@ def _render_summary(summary: dict[str, Any], title: str) -> None:
     table.add_column("what")
     table.add_column("value")
     for key, value in summary.items():
+        if key == "ok":
+            continue  # the title says so (issue 25: a row "ok │ True")
         if isinstance(value, dict):
-            value = ", ".join(f"{k} {v}" for k, v in value.items()) or "none"
-        table.add_row(key.replace("_", " "), text(str(value)))
+            value = ", ".join(f"{words(k)} {v}" for k, v in value.items()) or "none"
+        table.add_row(words(key), text(str(value)))
     console().print(table)
 
 

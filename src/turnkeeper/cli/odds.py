@@ -24,6 +24,7 @@ from turnkeeper.dice import (
     usage_lifetime,
 )
 from turnkeeper.errors import DiceNotationError, TurnkeeperError
+from turnkeeper.words import counted
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -242,7 +243,7 @@ def _render_table(title: str, distribution: dict[int, Fraction], mean: Fraction,
         at_least -= chance
     console().print(table)
     console().print(
-        f"mean [bold]{_mean_words(mean)}[/] ({float(mean):.3f})"
+        f"mean [bold]{_mean_words(mean)}[/]"
         + (
             f"; quartiles {', '.join(str(q) for q in exact.quartiles(distribution))}"
             if summarised
@@ -256,9 +257,16 @@ def _render_table(title: str, distribution: dict[int, Fraction], mean: Fraction,
 
 
 def _mean_words(mean: Fraction) -> str:
-    """A mean as people read it: a mixed number when its fraction is a simple one (10½),
-    else the exact fraction, whose decimal follows it."""
-    return format_mixed(mean) if mean.denominator <= 8 else format_fraction(mean)
+    """A mean as people read it: a mixed number when its fraction is a simple one, its
+    decimal beside it (``10½ (10.500)``), else the decimal alone (issue 25: ``15869/1296``
+    and 31-digit fractions were printed for people); ``--json`` keeps the exact fraction.
+
+    >>> _mean_words(Fraction(21, 2)), _mean_words(Fraction(15869, 1296))
+    ('10½ (10.500)', 'about 12.245')
+    """
+    if mean.denominator <= 8:
+        return f"{format_mixed(mean)} ({float(mean):.3f})"
+    return f"about {float(mean):.3f}"
 
 
 def _bands(distribution: dict[int, Fraction], count: int) -> list[tuple[str, Fraction]]:
@@ -313,8 +321,9 @@ def show_turn_odds(
         from turnkeeper.analysis.plots import plot_compared
 
         rates = [o.event(event) for o in odds]
-        title = f"{event.replace('_', ' ')}s in {odds[0].turns} turns: " + " against ".join(
-            o.ruleset for o in odds
+        title = (
+            f"{event.replace('_', ' ')}s in {counted(odds[0].turns, 'turn')}: "
+            + " against ".join(o.ruleset for o in odds)
         )
         labels = versus is not None
         series = [
@@ -328,7 +337,7 @@ def show_turn_odds(
         first = odds[0]
         title = (
             " against ".join(o.ruleset for o in odds)
-            + f": {first.turns} turns ({first.turns * first.minutes} min)"
+            + f": {counted(first.turns, 'turn')} ({first.turns * first.minutes} min)"
             + (f", {first.mode}" if first.mode else "")
         )
         table = Table(title=title)

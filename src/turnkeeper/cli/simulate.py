@@ -31,6 +31,7 @@ from turnkeeper.procedures.combat.roster import (
 )
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.rules.schema import Ruleset
+from turnkeeper.words import counted
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.sites import load_site
 
@@ -56,7 +57,7 @@ def _span(turns: int, minutes: int) -> str:
     """A delve's length as people say it: "18 turns (3 h)"."""
     hours, left = divmod(turns * minutes, 60)
     said = f"{hours} h" + (f" {left} min" if left else "") if hours else f"{left} min"
-    return f"{turns} turns ({said})"
+    return f"{counted(turns, 'turn')} ({said})"
 
 
 def _rulesets(ruleset: str, versus: str | None) -> list[Ruleset]:

@@ -39,6 +39,7 @@ from turnkeeper.procedures.wilderness import (
 )
 from turnkeeper.procedures.wilderness.costs import best_route, hex_cost_for
 from turnkeeper.rules.loader import find_ruleset
+from turnkeeper.words import counted
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.svg import render_svg
 
@@ -347,7 +348,7 @@ def route_command(
 
     def render() -> None:
         steps = " -> ".join(data["hexes"])
-        console().print(f"{steps}\n{format_mixed(route.tp)} TP, {route.days} day(s)")
+        console().print(f"{steps}\n{format_mixed(route.tp)} TP, {counted(route.days, 'day')}")
         if player:
             console().print("planned over the hexes the party has seen or visited only")
 

@@ -27,7 +27,7 @@ from turnkeeper.kernel.events import Event, Visibility
 from turnkeeper.kernel.schedule import Draft, Hook
 from turnkeeper.kernel.state import CampaignState, LightState
 from turnkeeper.procedures.supplies import roll_usage
-from turnkeeper.words import did_you_mean, key_of, listed
+from turnkeeper.words import counted, did_you_mean, key_of, listed
 
 # --- events -------------------------------------------------------------------------------
 
@@ -65,7 +65,7 @@ class LightLit(Event):
         return f"the {self.supply}' usage die" if self.usage_die else f"1 from {self.supply}"
 
     def describe(self) -> str:
-        lasts = f"{self.turns} turns" if self.turns is not None else "until resources wane"
+        lasts = counted(self.turns, "turn") if self.turns is not None else "until resources wane"
         return f"{self.source} lit ({self.radius_ft} ft, {lasts}); {self._spent()}"
 
     def describe_to_party(self) -> str | None:
@@ -133,7 +133,7 @@ class LightTimeSet(Event):
         )
 
     def describe(self) -> str:
-        return f"referee: the light has {self.turns_left} turns left"
+        return f"referee: the light has {counted(self.turns_left, 'turn')} left"
 
     def describe_to_party(self) -> str | None:
         return None  # the referee's secret, even if a record of it were marked party

@@ -15,7 +15,7 @@ from turnkeeper.dice import DiceSource, UsageDie
 from turnkeeper.errors import DiceNotationError, IllegalCommandError
 from turnkeeper.kernel.events import Event, RollRecord
 from turnkeeper.kernel.state import CampaignState
-from turnkeeper.words import key_of, near, unknown
+from turnkeeper.words import key_of, near, of_item, unknown
 
 # --- events -------------------------------------------------------------------------------
 
@@ -34,7 +34,7 @@ class SupplyAdded(Event):
         return state.model_copy(update={"supplies": supplies})
 
     def describe(self) -> str:
-        return f"{self.amount} {self.item} added"
+        return f"{of_item(self.amount, self.item)} added"
 
 
 class UsageDieSet(Event):
@@ -66,7 +66,7 @@ class SupplyUsed(Event):
         return state.model_copy(update={"supplies": supplies})
 
     def describe(self) -> str:
-        return f"{self.amount} {self.item} spent ({self.reason})"
+        return f"{of_item(self.amount, self.item)} spent{_why(self.reason)}"
 
 
 class UsageDieRolled(Event):
@@ -89,7 +89,7 @@ class UsageDieRolled(Event):
             result = "depleted"
         else:
             result = f"d{self.before} steps down to d{self.after}"
-        return f"{self.item} used ({self.reason}): rolled {face}, {result}"
+        return f"{self.item} used{_why(self.reason)}: rolled {face}, {result}"
 
 
 class SupplyShortfall(Event):
@@ -103,6 +103,12 @@ class SupplyShortfall(Event):
 
     def describe(self) -> str:
         return f"short of {self.item} for {self.reason}: needed {self.needed}, had {self.had}"
+
+
+def _why(reason: str) -> str:
+    """`` (a meal)`` after a supply's use; nothing for the plain "used" (issue 25: "arrows
+    used (used)")."""
+    return f" ({reason})" if reason and reason != "used" else ""
 
 
 # --- procedures ---------------------------------------------------------------------------

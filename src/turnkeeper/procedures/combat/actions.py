@@ -33,6 +33,7 @@ from turnkeeper.kernel.combat_state import (
     other_side,
 )
 from turnkeeper.rules.schema import Ruleset
+from turnkeeper.words import counted
 
 __all__ = [
     "ACTION_WORDS",
@@ -274,7 +275,9 @@ def _check_instant(
     allowed = rules.actions.instant_actions_per_round
     used = state.instants_used.count(actor.name) + len(declaration.actions)
     if used > allowed:
-        raise _illegal(f"{actor.name} has used the {allowed} instant action(s) of this round")
+        raise _illegal(
+            f"{actor.name} has used the {counted(allowed, 'instant action')} of this round"
+        )
 
 
 def _thing(action: Action) -> tuple[ActionKind, str]:

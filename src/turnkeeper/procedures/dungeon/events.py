@@ -15,6 +15,7 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.events import Event
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.rules.schema import FaceEvent
+from turnkeeper.words import counted
 from turnkeeper.world.sites import MapNote, PendingEncounter, Site, SiteVisit
 
 
@@ -71,7 +72,7 @@ class SiteLeft(Event):
         return state.model_copy(update={"site": None})
 
     def describe(self) -> str:
-        return f"the party leaves {self.name} after {self.turns} turns"
+        return f"the party leaves {self.name} after {counted(self.turns, 'turn')}"
 
 
 class DungeonTurnTaken(Event):

@@ -169,10 +169,10 @@ class WildEncounter(Event):
     label: str = ""
 
     def describe(self) -> str:
-        what = "a good encounter" if self.good else "an encounter"
-        return f"{self.label or what} in hex {self.hex.label}" + (
-            " at the camp" if self.at_camp else ""
-        )
+        said = self.label or ("a good encounter" if self.good else "an encounter")
+        # a label that names the camp already is not told it twice (issue 25)
+        camp = self.at_camp and "camp" not in said.casefold()
+        return f"{said} in hex {self.hex.label}" + (" at the camp" if camp else "")
 
 
 class ForageOwed(Event):
