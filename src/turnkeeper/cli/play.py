@@ -4,9 +4,10 @@ The campaign is loaded once; each line is a verb of the command line without the
 ``turnkeeper`` prefix (``turn --mode cautious``, ``combat attack Aldo "giant rats 1"``) and runs
 through the very same commands as the shell (:func:`turnkeeper.cli.app.invoke`), against the
 session's one campaign service (:func:`turnkeeper.cli.runner.session`), so only the first
-command pays for loading. Tab completes verbs, options and the campaign's own names; the
-history is kept across sessions; the bottom toolbar shows the date, the light, a rest due,
-where the party is and the fight's round. Ctrl-C clears the line, Ctrl-D (or ``exit``) leaves.
+command pays for loading. Tab completes verbs, options and each argument by what it names
+now (after ``heal`` the wounded, after ``use`` the campaigns); the history is kept across
+sessions; the bottom toolbar shows the date, the light, a rest due, where the party is and
+the fight's round. Ctrl-C clears the line, Ctrl-D (or ``exit``) leaves.
 """
 
 from __future__ import annotations
@@ -25,13 +26,19 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
+from typer._click import Command, Parameter
+from typer.core import TyperArgument
 
 from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import VERBS, invoke, load_verb, say
+from turnkeeper.cli.from_table import _choices
 from turnkeeper.cli.options import DbOption
 from turnkeeper.cli.runner import open_campaigns, session
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.service import Campaigns
+from turnkeeper.verbs import VERBS as TABLE
+from turnkeeper.verbs import kind_of
+from turnkeeper.verbs.table import _Verb
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -51,7 +58,7 @@ def play_command(
 ) -> None:
     """A session at the table: every verb without the prefix, with completion and history.
 
-    Tab completes verbs, options and the campaign's names; Ctrl-D leaves.
+    Tab completes verbs, options and what each argument names now; Ctrl-D leaves.
 
     Example: `turnkeeper play keep`, then `turn --mode cautious` at its prompt.
     """
@@ -95,7 +102,7 @@ class Table:
         input, output, history = self._streams
         return PromptSession(
             history=history if history is not None else _history(),
-            completer=TableCompleter(lambda: self.state),
+            completer=TableCompleter(lambda: self.state, self.campaigns.names),
             complete_while_typing=False,
             bottom_toolbar=lambda: self.toolbar,
             input=input,
@@ -191,69 +198,154 @@ def toolbar(state: CampaignState) -> str:
     return " · ".join(parts)
 
 
-def campaign_names(state: CampaignState) -> list[str]:
-    """The campaign's own names a line may need: characters, foes, light sources, supplies,
-    countdowns, movement modes, hexes the party knows, features found, areas of the site."""
-    names: list[str] = [c.name for c in state.party.characters]
-    names += [m.name for m in state.monsters]
-    if state.combat is not None:
-        names += [c.name for c in state.combat.combatants]
-    names += list(state.ruleset.light.sources)
-    names += [*state.supplies.counted, *state.supplies.dice]
-    names += [c.name for c in state.countdowns]
-    names += list(state.ruleset.dungeon.movement)
-    if state.site is not None:
-        level = state.site.current_level
-        names += [area.key for area in level.areas]
-    wild = state.wilderness
-    if wild is not None:
-        names += sorted(h.label for h in wild.visited)
-        features = (f for found in wild.hexmap.features.values() for f in found)
-        names += [f.name for f in features if f.id in wild.found]
-    return list(dict.fromkeys(names))
-
-
 class TableCompleter(Completer):
-    """Tab completion: verbs first, then a verb's sub-verbs and options, and the campaign's
-    own names (quoted when they hold a space)."""
+    """Tab completion by kind and by context: verbs first, then a verb's sub-verbs, options
+    (after ``-``) and, for each argument or option value, what its kind names now in the game
+    (:mod:`turnkeeper.verbs.kinds`: after ``heal`` the wounded, after ``combat attack Aldo``
+    Aldo's foes standing) or the values of a choice; a campaign's name where one is asked for.
+    A value of a kind with nothing to offer now offers nothing. Names holding a space come
+    quoted, and a quote the line left open is closed."""
 
-    def __init__(self, state: Callable[[], CampaignState]) -> None:
+    def __init__(
+        self,
+        state: Callable[[], CampaignState],
+        campaigns: Callable[[], Iterable[str]] = tuple,
+    ) -> None:
         self.state = state
+        self.campaigns = campaigns
 
     def get_completions(
         self, document: Document, complete_event: CompleteEvent
     ) -> Iterator[Completion]:
         text = document.text_before_cursor
-        try:
-            words = shlex.split(text)
-        except ValueError:  # inside an open quote: complete what follows it
-            words = shlex.split(text + '"')
-        current = "" if not words or text.endswith(" ") else words[-1]
-        done = words if current == "" else words[:-1]
-        yield from self._complete(done, current)
+        done, current, start, quote = _split(text)
+        for word in self._complete(done, current):
+            if word.casefold().startswith(current.casefold()):
+                shown = _quoted(word, quote)
+                yield Completion(shown, start_position=start - len(text), display=word)
 
-    def _complete(self, done: list[str], current: str) -> Iterator[Completion]:
+    def _complete(self, done: list[str], current: str) -> list[str]:
         if not done:
-            offered = [v for v in VERBS if v not in NOT_IN_PLAY] + list(LEAVE)
-            yield from _starting(offered, current)
-            return
+            return [v for v in VERBS if v not in NOT_IN_PLAY] + list(LEAVE)
         if done[0] not in VERBS or done[0] in NOT_IN_PLAY:
-            return
+            return []
         command = load_verb(done[0])
+        path = [done[0]]
         for word in done[1:]:  # walk down the sub-verbs named so far
             sub = getattr(command, "commands", {}).get(word)
-            if sub is not None:
-                command = sub
-        offered = list(getattr(command, "commands", {}))
+            if sub is None:
+                break
+            command = sub
+            path.append(word)
         if current.startswith("-"):
-            offered = [o for p in command.params for o in (*p.opts, *p.secondary_opts)]
+            return [o for p in command.params for o in (*p.opts, *p.secondary_opts)]
+        subs = list(getattr(command, "commands", {}))
+        if subs:
+            return subs if len(path) == len(done) else []
+        return self._values(command, tuple(path), done[len(path) :])
+
+    def _values(self, command: Command, path: tuple[str, ...], typed: list[str]) -> list[str]:
+        """What the next value after ``typed`` (the words after the verb's) may be."""
+        options = {o: p for p in command.params for o in (*p.opts, *p.secondary_opts)}
+        positional = [p for p in command.params if isinstance(p, TyperArgument)]
+        given: dict[str, str] = {}
+        taken: list[str] = []  # what a repeated argument was given already
+        expecting: Parameter | None = None
+        for word in typed:
+            if expecting is not None:
+                given[expecting.name or ""] = word
+                expecting = None
+                continue
+            flag, equals, value = word.partition("=")
+            option = options.get(flag) if word.startswith("-") else None
+            if option is not None:
+                if equals:
+                    given[option.name or ""] = value
+                elif _takes_value(option):
+                    expecting = option
+                continue
+            if not positional:  # one more than the verb takes: click refuses it
+                return []
+            argument = positional[0]
+            given[argument.name or ""] = word
+            if argument.nargs == -1:
+                taken.append(word)
+            else:
+                positional.pop(0)
+        wanted = expecting if expecting is not None else next(iter(positional), None)
+        if wanted is None:
+            return []
+        offered = self._of(wanted, path, given)
+        return [o for o in offered if o not in taken] if wanted.nargs == -1 else offered
+
+    def _of(self, param: Parameter, path: tuple[str, ...], given: dict[str, str]) -> list[str]:
+        """The values a parameter may take now: its field's kind's names or choices, the
+        campaigns for a campaign, else a choice's values."""
+        if "--campaign" in param.opts or (path in NAMES_A_CAMPAIGN and param.name == "name"):
+            return list(self.campaigns())
+        body = _body_of(path)
+        fields = body.arguments() if body is not None else {}
+        field = fields.get(param.name or "")
+        if field is not None:
+            kind = kind_of(field)
+            if kind is None:
+                return _choices(field)
+            return kind.complete(self.state(), {k: v for k, v in given.items() if k in fields})
+        described = getattr(param, "type_descriptor", None)
+        if described is None or not described.is_choice:
+            return []
+        return [str(getattr(c, "value", c)) for c in described.choices or ()]
+
+
+#: The commands written by hand whose argument ``name`` names a campaign of the store.
+NAMES_A_CAMPAIGN = frozenset({("use",), ("campaigns", "delete")})
+
+
+def _body_of(path: tuple[str, ...]) -> type[_Verb] | None:
+    """The verb of the table a command's words name (``combat attack``), if any."""
+    return next((b for b in TABLE.values() if b.line_words() == path), None)
+
+
+def _takes_value(option: Parameter) -> bool:
+    return not (getattr(option, "is_flag", False) or getattr(option, "count", False))
+
+
+def _split(text: str) -> tuple[list[str], str, int, str | None]:
+    """The words of a line as the shell reads them: those done, the one being typed (empty
+    after a space), where that one starts in ``text``, and the quote left open (or None)."""
+    words: list[str] = []
+    word: list[str] | None = None
+    start = len(text)
+    quote: str | None = None
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if quote is None and char.isspace():
+            if word is not None:
+                words.append("".join(word))
+            word, start = None, len(text)
         else:
-            offered += campaign_names(self.state())
-        yield from _starting(offered, current)
+            if word is None:
+                word, start = [], at
+            if quote is None and char in "\"'":
+                quote = char
+            elif char == quote:
+                quote = None
+            elif char == "\\" and quote != "'" and at + 1 < len(text):
+                if quote is None or text[at + 1] in '"\\':
+                    at += 1
+                word.append(text[at])
+            else:
+                word.append(char)
+        at += 1
+    return words, "".join(word or ()), start, quote
 
 
-def _starting(words: Iterable[str], current: str) -> Iterator[Completion]:
-    for word in words:
-        if word.casefold().startswith(current.casefold()):
-            shown = shlex.quote(word) if " " in word else word
-            yield Completion(shown, start_position=-len(current), display=word)
+def _quoted(word: str, quote: str | None) -> str:
+    """``word`` as typed on the line: in the quote the line opened (closed), in double quotes
+    when it holds a space or another character the shell reads, else as it is."""
+    if quote == "'":
+        return "'" + word.replace("'", "'\\''") + "'"
+    if quote is None and shlex.quote(word) == word:
+        return word
+    return '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
