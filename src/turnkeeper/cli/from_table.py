@@ -30,7 +30,7 @@ from turnkeeper.campaign import CampaignState, Command
 from turnkeeper.cli.app import JsonOption
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
 from turnkeeper.cli.runner import run
-from turnkeeper.errors import TurnkeeperError
+from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.files import read_text
 from turnkeeper.verbs import VERBS, cli_of, kind_of
 from turnkeeper.verbs.kinds import DURATION, Cli
@@ -39,23 +39,30 @@ from turnkeeper.verbs.table import _Verb, said
 #: The options every verb made here takes, after its own.
 _COMMON: tuple[tuple[str, Any, Any], ...] = (
     ("dice", str | None, DiceOption),
-    ("player", bool, PlayerOption),
+    ("as_player", bool, PlayerOption),
     ("campaign", str | None, CampaignOption),
     ("db", str | None, DbOption),
     ("as_json", bool, JsonOption),
 )
 
 
-def attach(group: typer.Typer, *words: str) -> None:
+#: What a group adds to a verb's JSON from the campaign's name and new state (a scene's table).
+Details = Callable[[str, CampaignState], dict[str, Any]]
+
+
+def attach(group: typer.Typer, *words: str, details: Details | None = None) -> None:
     """Add to ``group`` every verb of the table whose words start with ``words`` and have one
-    more: ``attach(countdown_app, "countdown")`` adds ``countdown add``, ``countdown tick``..."""
+    more: ``attach(countdown_app, "countdown")`` adds ``countdown add``, ``countdown tick``...
+    ``details`` adds the group's own view of the state to each verb's ``--json``."""
     # a verb its group still writes by hand (combat start reads foes files) keeps that one
     written = {info.name for info in group.registered_commands}
     for body in VERBS.values():
         line = body.line_words()
         if line[:-1] == words and line[-1] not in written:
             settings = {"ignore_unknown_options": True} if _signed(body) else None
-            group.command(line[-1], help=help_of(body), context_settings=settings)(command_of(body))
+            group.command(line[-1], help=help_of(body), context_settings=settings)(
+                command_of(body, details)
+            )
 
 
 def help_of(body: type[_Verb]) -> str:
@@ -159,7 +166,7 @@ def _shown(body: type[_Verb], name: str) -> str:
     return flags[0].split("/")[0] if flags else (_metavar(name, field) or name.upper())
 
 
-def command_of(body: type[_Verb]) -> Callable[..., None]:
+def command_of(body: type[_Verb], details: Details | None = None) -> Callable[..., None]:
     """The Typer callback of one verb: read what was typed into the body, run its command."""
     fields = {
         name: field
@@ -185,7 +192,7 @@ def command_of(body: type[_Verb]) -> Callable[..., None]:
         try:
             made = body.model_validate(values)
         except ValidationError as error:
-            raise TurnkeeperError(_problem(body, error)) from None
+            raise IllegalCommandError(_problem(body, error)) from None
 
         def command(state: CampaignState) -> Command:
             return made.command(state)
@@ -196,8 +203,9 @@ def command_of(body: type[_Verb]) -> Callable[..., None]:
             command,
             typed["as_json"],
             typed["dice"],
-            player=typed["player"],
+            player=typed["as_player"],
             lines=body.as_lines,
+            details=details,
         )
 
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

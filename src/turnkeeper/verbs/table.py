@@ -202,22 +202,31 @@ Faces = Annotated[list[Annotated[int, Field(ge=1)]], _split(r"[,\s]+")]
 
 
 def _pairs(value: Any) -> Any:
-    """``NAME=VALUE`` texts (a command line's repeated option) as a mapping; a mapping as is."""
+    """``NAME=VALUE`` texts (a command line's repeated option) or a mapping, as pairs in the
+    order given; a name given twice stays twice, for the rules to judge (a double vote)."""
+    if isinstance(value, Mapping):
+        return list(value.items())
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list | tuple):
         return value
-    pairs: dict[str, str] = {}
+    pairs: list[Any] = []
     for item in value:
-        left, sep, right = str(item).partition("=")
+        if not isinstance(item, str):
+            pairs.append(item)
+            continue
+        left, sep, right = item.partition("=")
         if not sep or not left.strip() or not right.strip():
             raise ValueError(f"{item!r}: write NAME=VALUE, e.g. Aldo=Bea")
-        pairs[left.strip()] = right.strip()
+        pairs.append((left.strip(), right.strip()))
     return pairs
 
 
-#: Pairs of names, as a mapping or as ``NAME=VALUE`` texts.
-Pairs = Annotated[dict[str, str], BeforeValidator(_pairs)]
+#: A choice typed in any case: ``Success`` is ``success``.
+_LOWERED = BeforeValidator(lambda value: value.strip().lower() if isinstance(value, str) else value)
+
+#: Pairs of names, as ``{name: value}``, ``[[name, value]]`` or ``NAME=VALUE`` texts.
+Pairs = Annotated[tuple[tuple[str, str], ...], BeforeValidator(_pairs)]
 
 #: The sides as the referee names them (the CLI's words: party, foes).
 SideName = Literal["party", "foes"]
@@ -1234,14 +1243,14 @@ class SceneSpotlightBody(_Verb, title="Take the spotlight"):
 
     verb: Literal["scene_spotlight"]
     votes: Annotated[Pairs, SCENE_PLAYER, Opt("--vote", metavar="VOTER=CANDIDATE")] = Field(
-        default_factory=dict, description="Each voter's candidate: VOTER=CANDIDATE."
+        (), description="Each voter's candidate: VOTER=CANDIDATE."
     )
     gm: Annotated[str | None, SCENE_PLAYER] = Field(
         None, description="The GM's choice on a tie or dispute."
     )
 
     def command(self, state: CampaignState) -> Command:
-        return TakeSpotlight(votes=tuple(self.votes.items()), gm_choice=self.gm)
+        return TakeSpotlight(votes=self.votes, gm_choice=self.gm)
 
 
 class SceneActBody(_Verb, title="Act"):
@@ -1259,7 +1268,7 @@ class SceneActBody(_Verb, title="Act"):
     )
     what: Annotated[str, Arg()] = Field(min_length=1, description="What they do.")
     tags: Annotated[Names, Opt("--tag")] = Field((), description="Tags such as momentum.")
-    outcome: Outcome | None = Field(
+    outcome: Annotated[Outcome | None, _LOWERED] = Field(
         None, description="critical, success, partial or failure (or roll against a target)."
     )
     roll: str | None = Field(None, description="Roll this, e.g. d20+2.")
@@ -1299,13 +1308,15 @@ class SceneGmBody(_Verb, title="The GM acts"):
     what: Annotated[str, Arg()] = Field("passes", min_length=1, description="The GM's action.")
     creature: Annotated[str | None, CREATURE] = Field(None, description="The creature that acts.")
     tags: Annotated[Names, Opt("--tag")] = Field((), description="Tags such as momentum.")
-    outcome: Outcome | None = Field(None, description="critical, success, partial or failure.")
+    outcome: Annotated[Outcome | None, _LOWERED] = Field(
+        None, description="critical, success, partial or failure."
+    )
     roll: str | None = Field(None, description="Roll this, e.g. d20+2.")
     target: int | None = Field(None, description="The number the roll must reach.")
     during_rest: bool = Field(False, description="Taken during a rest: dread grows [DG-DREAD-1].")
     creature_free: Annotated[Pairs, CREATURE, Opt("--creature-free", metavar="CREATURE=WHAT")] = (
         Field(
-            default_factory=dict,
+            (),
             description="A creature's free action after the GM's: CREATURE=WHAT [DG-FREE-1].",
         )
     )
@@ -1319,7 +1330,7 @@ class SceneGmBody(_Verb, title="The GM acts"):
             self.roll,
             self.target,
             during_rest=self.during_rest,
-            creature_free=tuple(self.creature_free.items()),
+            creature_free=self.creature_free,
         )
 
 
