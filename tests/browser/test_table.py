@@ -228,3 +228,18 @@ def test_the_map_zooms_around_the_pointer_pans_and_keeps_its_view_through_update
     players.locator(".map svg").focus()
     players.keyboard.press("0")
     assert players.evaluate(UNDER, [x, y])[2] == before[2]
+
+
+def test_damage_typed_as_dice_on_the_dashboard_rolls_them(
+    table: Table, pages: tuple[Page, Page]
+) -> None:
+    """Issue 24: the dashboard's amount takes dice like the command line's; ``2d6`` with the
+    physical dice 3 and 4 deals 7 (it once read as 26)."""
+    referee, players = pages
+    referee.goto(table.link(Role.REFEREE))
+    players.goto(table.link(Role.PLAYER))
+    answer = act(referee, "damage", {"target": "Aldo", "amount": "2d6"}, dice="3, 4")
+    assert answer.startswith("Done"), answer
+    assert "takes 7 damage" in answer, answer
+    answer = act(referee, "heal", {"target": "Aldo", "amount": "1d6+1"}, dice="2")
+    assert "heals 3" in answer, answer

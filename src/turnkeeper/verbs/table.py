@@ -29,7 +29,7 @@ monster lines, sites, maps).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union, get_args
@@ -39,7 +39,6 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
-    ValidationError,
     field_validator,
     model_validator,
 )
@@ -115,10 +114,13 @@ from turnkeeper.verbs.kinds import (
     COUNTDOWN,
     COUNTDOWN_TYPE,
     CREATURE,
+    DESTINATION,
     DICE,
     DICE_OR_NUMBER,
     DURATION,
+    FEATURE,
     FIGHTER,
+    HEX,
     LIGHT_SOURCE,
     MODE,
     NOT_ON_THE_LINE,
@@ -127,7 +129,10 @@ from turnkeeper.verbs.kinds import (
     STAT,
     SUPPLY,
     TARGET,
+    TRAVELLERS,
     TRIGGER,
+    VESSEL,
+    WEATHER,
     WOUNDED,
     Arg,
     Cli,
@@ -251,25 +256,33 @@ def _counts(annotation: Any) -> bool:
 SHARED = frozenset({"verb", "dice", "expected_version"})
 
 
-def problem(error: ValidationError) -> str:
-    """One line from pydantic's list of problems: where, and what was expected.
+def problem(errors: Sequence[Any]) -> str:
+    """One line from pydantic's list of problems: where, and what was wrong, in plain words.
 
     >>> from pydantic import TypeAdapter
     >>> try:
     ...     TypeAdapter(CommandBody).validate_python({"verb": "rest", "turns": 0})
     ... except ValidationError as error:
-    ...     problem(error)
-    'turns: at least 1'
+    ...     problem(error.errors())
+    'rest.turns: at least 1'
     """
-    problems = error.errors()
+    problems = list(errors)
     if not problems:
         return "the request is malformed"
     first = problems[0]
-    # a union's member and the verb's tag say nothing to a person: the field's name does
-    where = [str(p) for p in first.get("loc", ()) if p != "body" and str(p) not in VERBS]
-    where = [w for w in where if not w.startswith(("int", "str", "function-"))]
+    where = [str(p) for p in first.get("loc", ()) if p != "body" and not _a_tag(str(p))]
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     return f"{'.'.join(where) or 'request'}: {said(first)}{more}"
+
+
+def _a_tag(part: str) -> bool:
+    """Whether a part of a problem's place is pydantic's name for a union's member (an int
+    branch, a validator), which says nothing to a person."""
+    return (
+        part in ("int", "str", "bool")
+        or "[" in part
+        or part.startswith(("constrained-", "function-", "tagged-union", "lax-", "json-"))
+    )
 
 
 def said(problem: Any) -> str:
@@ -403,7 +416,7 @@ _FORAGE = "On waning resources, forage the next TP instead of eating (TP-ENC-1).
 
 
 class WaitBody(_Verb, title="Wait"):
-    """Let game time pass; whatever the rules do on the way (checks, light) happens."""
+    """Let game time pass; whatever the rules do on the way (encounter checks, light) happens."""
 
     example: ClassVar[str] = 'wait "3 turns"; wait 2h'
 
@@ -425,7 +438,7 @@ class WaitBody(_Verb, title="Wait"):
 
 
 class RestBody(_Verb, title="Rest"):
-    """Rest a turn, as the rest cadence asks [EX-REST-1]."""
+    """Rest a turn, as the party must now and then [EX-REST-1]."""
 
     example: ClassVar[str] = "rest; rest --turns 2"
 
@@ -511,16 +524,22 @@ class SupplyAddBody(_Verb, title="Add supplies"):
 
 #: Hit points as a number or as dice rolled when the command runs (a trap's ``2d6``, a
 #: potion's ``1d6+1``): the command table rolls them and records the roll.
+def _whole(value: Any) -> Any:
+    # "6" typed on a line is the number 6, held to the same bounds as JSON's 6
+    return int(value) if isinstance(value, str) and value.strip().isdigit() else value
+
+
 DiceOrNumber = Annotated[
     # a text's length is the dice grammar's to bound, with its own words
     Annotated[int, Field(ge=1)] | Annotated[str, Field(min_length=1)],
+    BeforeValidator(_whole),
     DICE_OR_NUMBER,
     Arg(),
 ]
 
 
 class DamageBody(_Verb, title="Damage"):
-    """A character or monster takes damage [PG-HP-1]."""
+    """Wound a character or a monster by hand: a trap, a fall, a spell [PG-HP-1]."""
 
     example: ClassVar[str] = 'damage Aldo 2d6 --reason "the pit"; damage "Goblin 1" 3'
     as_lines = True
@@ -539,7 +558,7 @@ class DamageBody(_Verb, title="Damage"):
 
 
 class HealBody(_Verb, title="Heal"):
-    """A character or monster heals, never above its maximum."""
+    """Heal a character or a monster by hand, never above its most hit points."""
 
     example: ClassVar[str] = 'heal Aldo 1d6+1 --reason "a potion"'
     as_lines = True
@@ -558,7 +577,7 @@ class HealBody(_Verb, title="Heal"):
 
 
 class NoteBody(_Verb, title="Note"):
-    """Write a note into the time record, for the table or the referee alone."""
+    """Write a note into the time record, for the whole table or the referee alone."""
 
     example: ClassVar[str] = 'note "The door was barred from inside"; note "Ogre awake" --referee'
     as_lines = True
@@ -826,6 +845,8 @@ class MapNoteBody(_Verb, title="Note on the party's map"):
 class MapLoadBody(_Verb, title="Load a wilderness map"):
     """Lay a wilderness map out in the campaign (embedded in the journal) and place the party."""
 
+    example: ClassVar[str] = "map load examples/vale.toml --at 0304"
+
     verb: Literal["map_load"]
     map: MapFile | None = Field(None, description="The map as data (the JSON map format).")
     map_text: str | None = Field(None, description="The map file's text, instead of map.")
@@ -847,15 +868,17 @@ class TravelBody(_Verb, title="Travel"):
     """Travel toward a direction, a hex or a found feature, watch by watch [TP-WIL-6]."""
 
     where = Place.WILDERNESS
+    example: ClassVar[str] = 'travel ne; travel 0506 --party mounted; travel "Ruined Tower"'
+
     verb: Literal["travel"]
-    target: str = Field(
+    target: Annotated[str, DESTINATION, Arg()] = Field(
         min_length=1, description="A direction (n ne se s sw nw), a hex (0304) or a found feature."
     )
     explore: bool = Field(False, description="Explore the way instead of travelling [TP-WENC-2].")
-    party: Names | None = Field(
+    party: Annotated[Names | None, TRAVELLERS] = Field(
         None, description="Travel conditions: mounted, carriage, over_20, over_50."
     )
-    vessel: str | None = Field(
+    vessel: Annotated[str | None, VESSEL] = Field(
         None, description="A vessel of the ruleset (river_boat, sailing_ship...); '' clears."
     )
     milieu: str | None = Field(
@@ -876,6 +899,8 @@ class TravelBody(_Verb, title="Travel"):
 
 class ExploreBody(TravelBody, title="Explore"):
     """Explore toward a direction, a hex or a found feature: slower, and finds more [TP-WENC-2]."""
+
+    example: ClassVar[str] = "explore ne; explore 0506"
 
     verb: Literal["explore"]  # type: ignore[assignment]
     explore: bool = Field(True, description="Always true: exploring is travel that explores.")
@@ -919,18 +944,24 @@ class WeatherSetBody(_Verb, title="Set the weather"):
     """The referee sets the weather over a region (the party's by default)."""
 
     where = Place.WILDERNESS
+    example: ClassVar[str] = 'weather set rain; weather set "heavy snow" --region north'
+
     verb: Literal["weather_set"]
-    weather: str = Field(min_length=1, description="The weather: clear, rain, storm...")
+    weather: Annotated[str, WEATHER, Arg()] = Field(
+        min_length=1, description="The weather: clear, rain, heavy snow..."
+    )
     region: str | None = Field(None, description="The region (default: the party's).")
 
     def command(self, state: CampaignState) -> Command:
-        return SetWeather(self.weather, self.region)
+        return SetWeather(WEATHER.read(self.weather, state), self.region)
 
 
 class WeatherRollBody(_Verb, title="Roll the weather"):
     """Roll new weather for the party's region from the climate's table."""
 
     where = Place.WILDERNESS
+    example: ClassVar[str] = "weather roll"
+
     verb: Literal["weather_roll"]
 
     def command(self, state: CampaignState) -> Command:
@@ -942,9 +973,15 @@ class MapRevealBody(_Verb, title="Reveal on the party's map"):
     them off it with ``hide`` (recorded for the referee alone)."""
 
     where = Place.WILDERNESS
+    example: ClassVar[str] = 'map reveal 0304 0305 --feature "Ruined Tower"; map reveal 0909 --hide'
+
     verb: Literal["map_reveal"]
-    hexes: Names = Field((), description="Hexes by their numbers, comma-separated: 0304,0305.")
-    features: Names = Field((), description="Features by name or id, comma-separated.")
+    hexes: Annotated[Names, HEX, Arg("HEX")] = Field(
+        (), description="Hexes by their numbers: 0304 0305."
+    )
+    features: Annotated[Names, FEATURE, Opt("--feature", "-f")] = Field(
+        (), description="Features by name or id (repeat the option for more)."
+    )
     hide: bool = Field(False, description="Take them off the party's map instead.")
 
     def command(self, state: CampaignState) -> Command:
@@ -956,6 +993,10 @@ class MapRevealBody(_Verb, title="Reveal on the party's map"):
 
 class CombatStartBody(_Verb, title="Start a fight"):
     """Start a fight: the party against foes in stat lines, or the site's pending encounter."""
+
+    example: ClassVar[str] = (
+        'combat start --monster "Goblin:hd=1,hp=4,ac=12,count=3"; combat start --surprise foes'
+    )
 
     verb: Literal["combat_start"]
     foes: MonsterLines = Field(

@@ -67,7 +67,7 @@ from turnkeeper.errors import (
 from turnkeeper.files import MAX_INT, decode
 from turnkeeper.service import Campaigns, gc_paused
 from turnkeeper.store.base import StoreUnavailable, stale
-from turnkeeper.verbs import CommandBody
+from turnkeeper.verbs import CommandBody, problem
 from turnkeeper.views import (
     MAX_WINDOW_RADIUS,
     PAGE_WINDOW_RADIUS,
@@ -581,11 +581,5 @@ def _json(value: Any) -> str:
 
 
 def _first_problem(errors: Any) -> str:
-    """One line from pydantic's list of problems: where, and what was expected."""
-    problems = list(errors)
-    if not problems:
-        return "the request is malformed"
-    first = problems[0]
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    return f"{where or 'request'}: {first.get('msg', 'invalid')}{more}"
+    """One line from pydantic's list of problems (the verb table's words for them)."""
+    return problem(errors)
