@@ -220,9 +220,10 @@ def _problem(body: type[_Verb], error: ValidationError) -> str:
     first = error.errors()[0]
     where = first.get("loc", ())
     shown = _shown(body, str(where[0])) if where else body.verb_name()
-    typed = first.get("input")
-    value = f" {typed!r}" if isinstance(typed, str) else ""
-    return f"{shown}{value}: {said(first)}"
+    typed, words = first.get("input"), said(first)
+    # the value as typed, unless the words already quote it
+    value = f" {typed!r}" if isinstance(typed, str) and repr(typed) not in words else ""
+    return f"{shown}{value}: {words}"
 
 
 #: The table's verbs of one word (``wait``, ``damage``), loaded by name when one runs
