@@ -36,9 +36,6 @@ BY_HAND = frozenset(
     {
         "site_enter",
         "turn",
-        "site_leave",
-        "site_resume",
-        "map_note",
         "map_load",
         "travel",
         "explore",

@@ -14,14 +14,12 @@ from rich.table import Table
 
 from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import JsonOption, console, emit, say, text
+from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.dungeon import (
-    EndEncounter,
     EnterSite,
-    LeaveSite,
-    NoteMap,
     Turn,
     movement_mode,
 )
@@ -134,56 +132,6 @@ def site_enter(
     run(db, campaign, EnterSite(load_site(file), level, area), as_json, player=player)
 
 
-@site_app.command("leave")
-def site_leave(
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    player: bool = PlayerOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Leave the site the party is in.
-
-    Example: `turnkeeper site leave`.
-    """
-    run(db, campaign, LeaveSite(), as_json, player=player)
-
-
-@site_app.command("resume")
-def site_resume(
-    fought: bool = typer.Option(
-        False, "--fought", help="It came to a fight: a rest is due [EX-REST-2]."
-    ),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    player: bool = PlayerOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """The encounter is over: go on exploring.
-
-    Example: `turnkeeper site resume --fought`.
-    """
-    run(db, campaign, EndEncounter(fought), as_json, player=player)
-
-
-@map_app.command("note")
-def site_map_note(
-    text: str = typer.Argument(..., help="What the mapper writes, as the party sees it."),
-    area: str | None = typer.Option(
-        None, "--area", help="The party's label for the place (default: where it stands)."
-    ),
-    level: int | None = typer.Option(None, "--level", help="The level (default: this one)."),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    player: bool = PlayerOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Write a note on the party's map; the referee does not correct it [EX-MAP-2].
-
-    Example: `turnkeeper site map note "stairs down, behind the altar"`.
-    """
-    run(db, campaign, NoteMap(text, area, level), as_json, player=player)
-
-
 @site_app.command("show")
 def site_show(
     campaign: str | None = CampaignOption,
@@ -249,3 +197,8 @@ def _render_site(data: dict[str, Any], player: bool) -> None:
     if not player and where.get("encounter"):
         pending = PendingEncounter.model_validate(where["encounter"])
         say(("encounter under way:", "bold red"), f" {pending.told()}")
+
+
+# the table's verbs of a site that are not written above (leave, resume, map note)
+attach(site_app, "site")
+attach(map_app, "site", "map")
