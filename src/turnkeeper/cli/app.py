@@ -153,6 +153,11 @@ VERBS: dict[str, Verb] = {
         "Travel or explore toward a hex; `travel cost` prints what a hex costs [TP-WIL-6].",
         WILDERNESS,
     ),
+    "explore": Verb(
+        "wilderness",
+        "Explore toward a direction, a hex or a found feature: slower, and finds more [TP-WENC-2].",
+        WILDERNESS,
+    ),
     "camp": Verb(
         "wilderness",
         "Make the night camp: the die is rolled and the night passes until the morning.",

@@ -32,7 +32,7 @@ from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerO
 from turnkeeper.cli.runner import run
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.files import read_text
-from turnkeeper.verbs import VERBS, cli_of, kind_of
+from turnkeeper.verbs import VERBS, Place, cli_of, kind_of
 from turnkeeper.verbs.kinds import DURATION, Cli
 from turnkeeper.verbs.table import _Verb, said
 
@@ -48,20 +48,30 @@ _COMMON: tuple[tuple[str, Any, Any], ...] = (
 
 #: What a group adds to a verb's JSON from the campaign's name and new state (a scene's table).
 Details = Callable[[str, CampaignState], dict[str, Any]]
+#: What a group adds to a verb's footer line from the new state (the party's hex).
+Footer = Callable[[CampaignState], str]
 
 
-def attach(group: typer.Typer, *words: str, details: Details | None = None) -> None:
+def attach(
+    group: typer.Typer,
+    *words: str,
+    details: Details | None = None,
+    where: Footer | None = None,
+    place: Place | None = None,
+) -> None:
     """Add to ``group`` every verb of the table whose words start with ``words`` and have one
     more: ``attach(countdown_app, "countdown")`` adds ``countdown add``, ``countdown tick``...
-    ``details`` adds the group's own view of the state to each verb's ``--json``."""
+    ``details`` adds the group's own view of the state to each verb's ``--json``, ``where``
+    to its footer line; ``place`` takes only the verbs of that place."""
     # a verb its group still writes by hand (combat start reads foes files) keeps that one
     written = {info.name for info in group.registered_commands}
     for body in VERBS.values():
         line = body.line_words()
-        if line[:-1] == words and line[-1] not in written:
+        fits = place is None or body.where is place
+        if line[:-1] == words and line[-1] not in written and fits:
             settings = {"ignore_unknown_options": True} if _signed(body) else None
             group.command(line[-1], help=help_of(body), context_settings=settings)(
-                command_of(body, details)
+                command_of(body, details, where)
             )
 
 
@@ -166,7 +176,9 @@ def _shown(body: type[_Verb], name: str) -> str:
     return flags[0].split("/")[0] if flags else (_metavar(name, field) or name.upper())
 
 
-def command_of(body: type[_Verb], details: Details | None = None) -> Callable[..., None]:
+def command_of(
+    body: type[_Verb], details: Details | None = None, where: Footer | None = None
+) -> Callable[..., None]:
     """The Typer callback of one verb: read what was typed into the body, run its command."""
     fields = {
         name: field
@@ -206,6 +218,7 @@ def command_of(body: type[_Verb], details: Details | None = None) -> Callable[..
             player=typed["as_player"],
             lines=body.as_lines,
             details=details,
+            where=where,
         )
 
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

@@ -291,7 +291,7 @@ def exact_tp(value: Fraction) -> str:
     return format_fraction(value)
 
 
-def _details(name: str, state: CampaignState) -> dict[str, Any]:
+def wilderness_details(name: str, state: CampaignState) -> dict[str, Any]:
     """Where the party is and what the day has cost, for ``--json``."""
     wild = state.wilderness
     if wild is None:
@@ -303,7 +303,7 @@ def _details(name: str, state: CampaignState) -> dict[str, Any]:
     }
 
 
-def _where(state: CampaignState) -> str:
+def wilderness_where(state: CampaignState) -> str:
     wild = state.wilderness
     return f" · hex {wild.position.label} · {format_mixed(wild.tp_spent)} TP spent" if wild else ""
 
@@ -325,8 +325,8 @@ def run_wilderness(
         dice,
         player=player,
         lines=True,
-        details=_details,
-        where=_where,
+        details=wilderness_details,
+        where=wilderness_where,
     )
 
 

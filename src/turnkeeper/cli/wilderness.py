@@ -15,7 +15,16 @@ from typing import Annotated, Any
 import typer
 
 from turnkeeper.cli.app import JsonOption, console, emit, say
-from turnkeeper.cli.maps import campaign_map, exact_tp, read_map, run_wilderness, write_picture
+from turnkeeper.cli.from_table import attach
+from turnkeeper.cli.maps import (
+    campaign_map,
+    exact_tp,
+    read_map,
+    run_wilderness,
+    wilderness_details,
+    wilderness_where,
+    write_picture,
+)
 from turnkeeper.cli.options import (
     CampaignOption,
     DbOption,
@@ -31,14 +40,13 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.state import wilderness_of
 from turnkeeper.kernel.wilderness_state import DEFAULT_REGION
 from turnkeeper.procedures.wilderness import (
-    Camp,
     RollWeather,
-    Search,
     SetWeather,
     Travel,
 )
 from turnkeeper.procedures.wilderness.costs import best_route, hex_cost_for
 from turnkeeper.rules.loader import find_ruleset
+from turnkeeper.verbs import Place
 from turnkeeper.words import counted
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.svg import render_svg
@@ -153,48 +161,6 @@ def travel_command(
         waning="forage" if forage else "supplies",
     )
     run_wilderness(db, campaign, command, as_json, dice, player)
-
-
-@verbs.command("camp")
-def camp_command(
-    forage: bool = typer.Option(False, "--forage", help="On waning resources, forage."),
-    db: str | None = DbOption,
-    campaign: str | None = CampaignOption,
-    dice: str | None = DiceOption,
-    player: bool = PlayerOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Make the night camp: the die is rolled and the night passes until the morning.
-
-    Off the map, or in a site: a night's rest, a meal and 1 hp back [PG-HEAL-1]; in a site
-    the night's turns pass with the site's wandering checks, and an encounter spoils it.
-
-    Example: `turnkeeper camp`.
-    """
-    run_wilderness(db, campaign, Camp("forage" if forage else "supplies"), as_json, dice, player)
-
-
-@verbs.command("search")
-def search_command(
-    feature: str | None = typer.Option(
-        None,
-        "--for",
-        help="Seek a hidden feature by its name, at the cost of 2 travel points [TP-DISC-2].",
-    ),
-    all_day: bool = typer.Option(
-        False, "--all-day", help="Search all day for secret features; only at dawn [TP-DISC-3]."
-    ),
-    db: str | None = DbOption,
-    campaign: str | None = CampaignOption,
-    dice: str | None = DiceOption,
-    player: bool = PlayerOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Search the party's hex for a hidden feature, at the cost of 1 travel point [TP-DISC-2].
-
-    Example: `turnkeeper search`; `turnkeeper search --for "Hollow Ruin"`.
-    """
-    run_wilderness(db, campaign, Search(feature, all_day), as_json, dice, player)
 
 
 @verbs.command("weather")
@@ -353,3 +319,7 @@ def route_command(
             console().print("planned over the hexes the party has seen or visited only")
 
     emit(data, as_json, render)
+
+
+# the table's verbs of the wilderness not written above: explore, search, camp
+attach(verbs, place=Place.WILDERNESS, details=wilderness_details, where=wilderness_where)

@@ -409,7 +409,7 @@ def _visibility(referee: bool) -> Visibility:
 
 
 _REFEREE = "Only the referee sees it."
-_FORAGE = "On waning resources, forage the next TP instead of eating (TP-ENC-1)."
+_FORAGE = "On waning resources, forage the next TP instead of eating [TP-ENC-1]."
 
 
 # --- time, light, rest and supplies -----------------------------------------------------
@@ -870,6 +870,8 @@ class TravelBody(_Verb, title="Travel"):
     where = Place.WILDERNESS
     example: ClassVar[str] = 'travel ne; travel 0506 --party mounted; travel "Ruined Tower"'
 
+    as_lines = True
+
     verb: Literal["travel"]
     target: Annotated[str, DESTINATION, Arg()] = Field(
         min_length=1, description="A direction (n ne se s sw nw), a hex (0304) or a found feature."
@@ -903,7 +905,9 @@ class ExploreBody(TravelBody, title="Explore"):
     example: ClassVar[str] = "explore ne; explore 0506"
 
     verb: Literal["explore"]  # type: ignore[assignment]
-    explore: bool = Field(True, description="Always true: exploring is travel that explores.")
+    explore: Annotated[bool, NOT_ON_THE_LINE] = Field(
+        True, description="Always true: exploring is travel that explores."
+    )
 
     def command(self, state: CampaignState) -> Command:
         return TravelBody.command(self.model_copy(update={"explore": True}), state)
@@ -914,6 +918,8 @@ class SearchBody(_Verb, title="Search"):
 
     where = Place.WILDERNESS
     example: ClassVar[str] = 'search; search --for "Ruined Tower"; search --all-day'
+
+    as_lines = True
 
     verb: Literal["search"]
     feature: Annotated[str | None, Opt("--for", metavar="FEATURE")] = Field(
@@ -932,6 +938,8 @@ class CampBody(_Verb, title="Camp"):
 
     where = Place.WILDERNESS
     example: ClassVar[str] = "camp; camp --forage"
+
+    as_lines = True
 
     verb: Literal["camp"]
     forage: bool = Field(False, description=_FORAGE)
