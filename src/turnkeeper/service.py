@@ -478,7 +478,17 @@ def gc_paused(*, freeze: bool = False) -> Iterator[None]:
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
-    return [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    r"""The JSON Lines of ``text``, numbered: split at line feeds only, since str.splitlines
+    also breaks at U+2028 and its kin, which a JSON string may hold as they are.
+
+    >>> _lines('{"text": "a\u2028b"}\r\n\n{}')
+    [(1, '{"text": "a\u2028b"}'), (3, '{}')]
+    """
+    return [
+        (n, line.removesuffix("\r"))
+        for n, line in enumerate(text.split("\n"), start=1)
+        if line.strip()
+    ]
 
 
 def _parse_journal(lines: list[tuple[int, str]]) -> list[Recorded]:

@@ -12,8 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 import turnkeeper.cli  # noqa: F401  (registers the verbs)
+from turnkeeper.campaign import Note, parse_party
 from turnkeeper.cli.app import app
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.rules.loader import preset
+from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
 
 from .conftest import texts
@@ -352,3 +355,16 @@ def test_delete_asks_with_the_count_in_words(tmp_path: Path) -> None:
     assert made.exit_code == 0, made.output
     asked = runner.invoke(app, ["campaigns", "delete", "Keep", "--db", db], input="n\n")
     assert "Delete Keep and its whole journal (1 record)?" in asked.output
+
+
+def test_an_imported_note_keeps_a_line_separator_inside_its_text(tmp_path: Path) -> None:
+    """U+2028 inside a JSON string is text, not a line's end: an import once split the record
+    there and joined it back with a comma ("a\u2028b" came back "a,b")."""
+    store = open_store(str(tmp_path / "a.db"))
+    campaigns = Campaigns(store)
+    campaigns.new("Keep", preset("ex"), parse_party('[[characters]]\nname = "A"\nhp = 4'), seed=1)
+    campaigns.execute("Keep", Note("a\u2028b"))
+    exported = campaigns.export_jsonl("Keep")
+    campaigns.import_jsonl(exported, "Copy")
+    assert campaigns.export_jsonl("Copy") == exported.replace('"name":"Keep"', '"name":"Copy"')
+    store.close()
