@@ -368,3 +368,15 @@ def test_an_imported_note_keeps_a_line_separator_inside_its_text(tmp_path: Path)
     campaigns.import_jsonl(exported, "Copy")
     assert campaigns.export_jsonl("Copy") == exported.replace('"name":"Keep"', '"name":"Copy"')
     store.close()
+
+
+def test_import_counts_its_records_in_words(tmp_path: Path) -> None:
+    """Issue 25: an import of one record says "1 record", not "1 records"."""
+    store = open_store(str(tmp_path / "a.db"))
+    Campaigns(store).new("Keep", preset("ex"), parse_party('[[characters]]\nname = "A"\nhp = 4'))
+    (tmp_path / "keep.jsonl").write_text(Campaigns(store).export_jsonl("Keep"), encoding="utf-8")
+    store.close()
+    db = str(tmp_path / "b.db")
+    result = CliRunner().invoke(app, ["import", str(tmp_path / "keep.jsonl"), "--db", db])
+    assert result.exit_code == 0, result.output
+    assert "Imported Keep: 1 record, now" in result.output

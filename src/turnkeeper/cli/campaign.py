@@ -452,6 +452,8 @@ def import_command(
         data,
         as_json,
         lambda: say(
-            "Imported ", (state.name, "bold"), f": {state.version} records, now {state.date}."
+            "Imported ",
+            (state.name, "bold"),
+            f": {counted(state.version, 'record')}, now {state.date}.",
         ),
     )
