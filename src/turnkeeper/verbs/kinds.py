@@ -19,8 +19,8 @@ A field with neither is an option named after it (``set_turns`` is ``--set-turns
 >>> state = Journal.start("Keep", preset("ex"), party, seed=1).state
 >>> SUPPLY.complete(state, {}), LIGHT_SOURCE.complete(state, {})[:2]
 (['torches'], ['torch', 'lamp'])
->>> WEATHER.read("heavy snow", state)
-'heavy_snow'
+>>> MODE.read("Cautious", state), MODE.complete(state, {})
+('cautious', ['cautious', 'swift', 'running'])
 """
 
 from __future__ import annotations

@@ -259,7 +259,7 @@ SHARED = frozenset({"verb", "dice", "expected_version"})
 def problem(errors: Sequence[Any]) -> str:
     """One line from pydantic's list of problems: where, and what was wrong, in plain words.
 
-    >>> from pydantic import TypeAdapter
+    >>> from pydantic import TypeAdapter, ValidationError
     >>> try:
     ...     TypeAdapter(CommandBody).validate_python({"verb": "rest", "turns": 0})
     ... except ValidationError as error:
@@ -526,7 +526,9 @@ class SupplyAddBody(_Verb, title="Add supplies"):
 #: potion's ``1d6+1``): the command table rolls them and records the roll.
 def _whole(value: Any) -> Any:
     # "6" typed on a line is the number 6, held to the same bounds as JSON's 6
-    return int(value) if isinstance(value, str) and value.strip().isdigit() else value
+    # (a longer run of digits is no count of hit points: the dice grammar refuses it in words)
+    digits = isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 18
+    return int(value) if digits else value
 
 
 DiceOrNumber = Annotated[
@@ -914,7 +916,7 @@ class ExploreBody(TravelBody, title="Explore"):
 
 
 class SearchBody(_Verb, title="Search"):
-    """Search the party's hex: one hidden feature at random for 1 TP [TP-DISC-2]."""
+    """Search the party's hex for a hidden feature, at the cost of 1 travel point [TP-DISC-2]."""
 
     where = Place.WILDERNESS
     example: ClassVar[str] = 'search; search --for "Ruined Tower"; search --all-day'
@@ -934,7 +936,10 @@ class SearchBody(_Verb, title="Search"):
 
 
 class CampBody(_Verb, title="Camp"):
-    """Make the night camp: the die is rolled and the night passes until morning [TP-WENC-1]."""
+    """Make the night camp: the die is rolled and the night passes until the morning.
+
+    [TP-WENC-1]
+    """
 
     where = Place.WILDERNESS
     example: ClassVar[str] = "camp; camp --forage"
