@@ -41,7 +41,6 @@ BY_HAND = frozenset(
         "travel",
         "weather_set",
         "weather_roll",
-        "map_reveal",
         "combat_start",
     }
 )

@@ -25,13 +25,14 @@ from rich.table import Table
 
 from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import JsonOption, console, emit, say, text
+from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import CampaignOption, DbOption, ForceOption, check_out, check_seed
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.dice import format_fraction, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
 from turnkeeper.files import parse_json, read_text, unknown_key, write_bytes, write_text
 from turnkeeper.kernel.wilderness_state import WildernessState
-from turnkeeper.procedures.wilderness import LoadMap, RevealOnMap, WildernessCommand
+from turnkeeper.procedures.wilderness import LoadMap, WildernessCommand
 from turnkeeper.words import words
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.generate import generate_map
@@ -346,51 +347,6 @@ def map_load(
     run_wilderness(db, campaign, LoadMap(data, Hex.parse(at)), as_json)
 
 
-def _reveal(
-    hexes: list[str], features: list[str] | None, hide: bool, db: str | None, campaign: str | None,
-    as_json: bool,
-) -> None:  # fmt: skip
-    command = RevealOnMap(tuple(Hex.parse(h) for h in hexes), tuple(features or ()), hide)
-    run_wilderness(db, campaign, command, as_json)
-
-
-FeatureOption = typer.Option(
-    None, "--feature", "-f", help="A feature by its name or id, e.g. Ashford (repeatable)."
-)
-
-
-@map_app.command("reveal")
-def map_reveal(
-    hexes: Annotated[list[str] | None, typer.Argument(help="Hexes the party learns of.")] = None,
-    features: list[str] | None = FeatureOption,
-    db: str | None = DbOption,
-    campaign: str | None = CampaignOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Put hexes and features on the party's map by hand: a rumour, a map bought in town.
-
-    The players' map shows them at once; the journal records what they were told.
-
-    Example: `turnkeeper map reveal 0308 --feature Ashford`.
-    """
-    _reveal(hexes or [], features, False, db, campaign, as_json)
-
-
-@map_app.command("hide")
-def map_hide(
-    hexes: Annotated[list[str] | None, typer.Argument(help="Hexes taken off the map.")] = None,
-    features: list[str] | None = FeatureOption,
-    db: str | None = DbOption,
-    campaign: str | None = CampaignOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Take hexes and features off the party's map (the map was lost); for the referee only.
-
-    Example: `turnkeeper map hide 0308 --feature Ashford`.
-    """
-    _reveal(hexes or [], features, True, db, campaign, as_json)
-
-
 def write_picture(svg: str, out: Path) -> None:
     """Write a map drawing: SVG, or PNG for printing when ``out`` ends in .png (resvg)."""
     if out.suffix.lower() != ".png":
@@ -410,3 +366,7 @@ def working(hexes: int, as_json: bool, what: str) -> AbstractContextManager[obje
     if as_json or hexes < SLOW_HEXES:
         return nullcontext()
     return console().status(f"{what} ({hexes:,} hexes)...")
+
+
+# the table's map verbs not written above: reveal and hide
+attach(map_app, "map", details=wilderness_details, where=wilderness_where)

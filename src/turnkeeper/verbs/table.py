@@ -986,7 +986,8 @@ class MapRevealBody(_Verb, title="Reveal on the party's map"):
     them off it with ``hide`` (recorded for the referee alone)."""
 
     where = Place.WILDERNESS
-    example: ClassVar[str] = 'map reveal 0304 0305 --feature "Ruined Tower"; map reveal 0909 --hide'
+    example: ClassVar[str] = "map reveal 0308 --feature Ashford; map reveal 0304 0305"
+    as_lines = True
 
     verb: Literal["map_reveal"]
     hexes: Annotated[Names, HEX, Arg("HEX")] = Field(
@@ -995,10 +996,27 @@ class MapRevealBody(_Verb, title="Reveal on the party's map"):
     features: Annotated[Names, FEATURE, Opt("--feature", "-f")] = Field(
         (), description="Features by name or id (repeat the option for more)."
     )
-    hide: bool = Field(False, description="Take them off the party's map instead.")
+    # the command line says map hide instead
+    hide: Annotated[bool, NOT_ON_THE_LINE] = Field(
+        False, description="Take them off the party's map instead."
+    )
 
     def command(self, state: CampaignState) -> Command:
         return RevealOnMap(tuple(Hex.parse(h) for h in self.hexes), self.features, self.hide)
+
+
+class MapHideBody(MapRevealBody, title="Hide on the party's map"):
+    """Take hexes and features off the party's map (the map was lost); for the referee only."""
+
+    example: ClassVar[str] = "map hide 0308 --feature Ashford"
+
+    verb: Literal["map_hide"]  # type: ignore[assignment]
+    hide: Annotated[bool, NOT_ON_THE_LINE] = Field(
+        True, description="Always true: hiding takes them off the party's map."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return MapRevealBody.command(self.model_copy(update={"hide": True}), state)
 
 
 # --- fights -------------------------------------------------------------------------------

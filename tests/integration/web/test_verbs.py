@@ -105,6 +105,7 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     "weather_set": ({"weather": "rain"}, SetWeather),
     "weather_roll": ({}, RollWeather),
     "map_reveal": ({"hexes": "0304,0305", "features": "Ruined Tower"}, RevealOnMap),
+    "map_hide": ({"hexes": "0304"}, RevealOnMap),
     "combat_start": ({"foes": ["Goblin:hd=1,hp=4,ac=12,count=2"]}, StartFight),
     "combat_round": ({"adjust": 1}, BeginRound),
     "combat_declare": ({"actor": "Aldo", "action": "attack", "target": "Goblin 1"}, Declare),
