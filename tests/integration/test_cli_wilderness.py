@@ -87,7 +87,7 @@ def test_travel_search_camp_route_weather(campaign: Path) -> None:
     route = json.loads(text)
     assert route["hexes"][0] == "0200" and route["hexes"][-1] == "0303" and route["days"] >= 1
     assert (campaign / "r.svg").read_text().startswith("<svg")
-    code, text = _run("weather", "--set", "rain", "--json")
+    code, text = _run("weather", "set", "rain", "--json")
     assert code == 0
     code, text = _run("weather", "--json")
     assert json.loads(text)["weather"] == {"wilds": "rain"}

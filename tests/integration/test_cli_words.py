@@ -61,7 +61,7 @@ def snowbound(tmp_path: Path, shell: Shell) -> str:
         str(tmp_path / "party.toml"),
     )
     _ok(shell, "map", "load", str(tmp_path / "vale.toml"), "--at", "0000", "--db", db)
-    _ok(shell, "weather", "--set", "heavy_snow", "--db", db)
+    _ok(shell, "weather", "set", "heavy_snow", "--db", db)
     _ok(shell, "camp", "--db", db, "--dice", "5,5")
     _ok(shell, "site", "enter", str(SITE), "--db", db)
     for _ in range(8):
@@ -92,7 +92,7 @@ def test_status_log_and_markdown_show_words_not_keys(snowbound: str, shell: Shel
 
 def test_names_are_taken_as_words(snowbound: str, shell: Shell) -> None:
     db = snowbound
-    assert "heavy snow" in _ok(shell, "weather", "--set", "Heavy snow", "--db", db)
+    assert "heavy snow" in _ok(shell, "weather", "set", "Heavy snow", "--db", db)
     data = json.loads(_ok(shell, "weather", "--db", db, "--json"))
     assert set(data["weather"].values()) == {"heavy_snow"}
     cost = _ok(shell, "travel", "cost", "--terrain", "deep forest", "--weather", "light snow")
@@ -102,7 +102,7 @@ def test_names_are_taken_as_words(snowbound: str, shell: Shell) -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (("weather", "--set", "hevy snow"), "did you mean heavy snow?"),
+        (("weather", "set", "hevy snow"), "did you mean heavy snow?"),
         (("travel", "cost", "--terrain", "deep forst"), "did you mean deep forest?"),
     ],
 )

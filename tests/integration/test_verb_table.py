@@ -39,8 +39,6 @@ BY_HAND = frozenset(
         "turn",
         "map_load",
         "travel",
-        "weather_set",
-        "weather_roll",
         "combat_start",
     }
 )

@@ -123,6 +123,11 @@ VERBS: dict[str, Verb] = {
         "Undo the latest command (recorded in the log, forgotten by the state).",
         CAMPAIGN,
     ),
+    "redo": Verb(
+        "from_table",
+        "Redo what the latest undo took back, as it was: no die rolled again (recorded too).",
+        CAMPAIGN,
+    ),
     "export": Verb(
         "campaign",
         "Export the journal as JSON Lines (re-importable) or a Markdown session log.",
@@ -170,7 +175,7 @@ VERBS: dict[str, Verb] = {
     ),
     "weather": Verb(
         "wilderness",
-        "Show the weather per region, set it, or roll it from the climate's table.",
+        "Show the weather per region; `weather set` sets it, `weather roll` rolls it.",
         WILDERNESS,
     ),
     "route": Verb(

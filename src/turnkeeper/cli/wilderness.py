@@ -40,8 +40,6 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.state import wilderness_of
 from turnkeeper.kernel.wilderness_state import DEFAULT_REGION
 from turnkeeper.procedures.wilderness import (
-    RollWeather,
-    SetWeather,
     Travel,
 )
 from turnkeeper.procedures.wilderness.costs import best_route, hex_cost_for
@@ -163,31 +161,26 @@ def travel_command(
     run_wilderness(db, campaign, command, as_json, dice, player)
 
 
-@verbs.command("weather")
+weather_app = typer.Typer(
+    help="Show the weather per region; `weather set` sets it, `weather roll` rolls it."
+    "\n\nExample: `turnkeeper weather`; `turnkeeper weather set rain`.",
+    invoke_without_command=True,
+)
+verbs.add_typer(weather_app, name="weather")
+
+
+@weather_app.callback()
 def weather_command(
-    set_to: str | None = typer.Option(
-        None, "--set", help="Set the weather, e.g. rain or heavy snow (`heavy_snow`)."
-    ),
-    region: str | None = typer.Option(None, "--region", help="The region (default: the party's)."),
-    roll_new: bool = typer.Option(
-        False, "--roll", help="Roll new weather from the climate's table."
-    ),
+    ctx: typer.Context,
     db: str | None = DbOption,
     campaign: str | None = CampaignOption,
-    dice: str | None = DiceOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Show the weather per region, set it, or roll it from the climate's table.
+    """Show the weather per region; `weather set` sets it, `weather roll` rolls it.
 
-    Example: `turnkeeper weather --set rain`; `turnkeeper weather --roll`.
+    Example: `turnkeeper weather`; `turnkeeper weather set rain`.
     """
-    if set_to is not None and roll_new:
-        raise IllegalCommandError("weather: either --set a state or --roll, not both")
-    if set_to is not None:
-        run_wilderness(db, campaign, SetWeather(set_to, region), as_json)
-        return
-    if roll_new:
-        run_wilderness(db, campaign, RollWeather(), as_json, dice)
+    if ctx.invoked_subcommand is not None:
         return
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
@@ -321,5 +314,7 @@ def route_command(
     emit(data, as_json, render)
 
 
-# the table's verbs of the wilderness not written above: explore, search, camp
+# the table's verbs of the wilderness not written above: explore, search, camp, and the
+# weather's set and roll
 attach(verbs, place=Place.WILDERNESS, details=wilderness_details, where=wilderness_where)
+attach(weather_app, "weather", details=wilderness_details, where=wilderness_where)

@@ -74,7 +74,7 @@ def roll_weather(state: CampaignState, dice: DiceSource) -> list[Event]:
         return [
             NoteMade(
                 text=f"change of weather over {region}: no table for a {climate} {season} in "
-                "the ruleset; set it with `turnkeeper weather --set STATE`",
+                "the ruleset; set it with `turnkeeper weather set STATE`",
                 visibility=Visibility.REFEREE,
             )
         ]
