@@ -39,7 +39,6 @@ BY_HAND = frozenset(
         "turn",
         "map_load",
         "travel",
-        "combat_start",
     }
 )
 

@@ -7,7 +7,6 @@ of seeded ones. ``simulate fight`` (many fights at once, no campaign) is in ``cl
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import typer
@@ -16,21 +15,11 @@ from rich.text import Text
 
 from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.from_table import attach
-from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption
-from turnkeeper.cli.runner import open_campaigns, run
+from turnkeeper.cli.options import CampaignOption, DbOption
+from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.files import read_text
-from turnkeeper.kernel.combat_state import Combatant, CombatState, Side
+from turnkeeper.kernel.combat_state import CombatState, Side
 from turnkeeper.procedures.combat.actions import held
-from turnkeeper.procedures.combat.campaign import StartFight
-from turnkeeper.procedures.combat.roster import (
-    RosterError,
-    parse_monster,
-    parse_roster,
-    parse_side,
-    parse_surprised,
-)
-from turnkeeper.procedures.surprise import Meeting
 from turnkeeper.rules.schema import Ruleset
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -42,40 +31,6 @@ combat_app = typer.Typer(
     no_args_is_help=True,
 )
 verbs.add_typer(combat_app, name="combat")
-
-_FOES = typer.Option(
-    None,
-    "--foes",
-    help="A foes file (TOML), e.g. examples/foes.toml; its [[allies]] join the party's side "
-    "[CB-SIDE-1].",
-)
-_ALLIES = typer.Option(
-    None, "--ally", help='An ally of the party in one line: "Hireling:hp=4,ac=12,str=1".'
-)
-_MONSTERS = typer.Option(
-    None, "--monster", help='A foe in one line: "Goblin:hd=1,hp=4,ac=12,dex=1,count=3".'
-)
-_AWARE = typer.Option(None, "--aware", help="A side that cannot be surprised.")
-_THEN = typer.Option(
-    None, "--then", help="A further action, ACTION or ACTION:TARGET (repeat for more)."
-)
-
-
-def _sides(
-    files: list[Path], monsters: list[str], allies: list[str]
-) -> tuple[tuple[Combatant, ...], tuple[Combatant, ...]]:
-    """The allies and the foes a fight brings besides the party (CB-SIDE-1)."""
-    joining: list[Combatant] = []
-    foes: list[Combatant] = []
-    for file in files:
-        read = parse_roster(read_text(file, "foes file", RosterError), str(file))
-        for combatant in read:
-            (foes if combatant.side is Side.OPPOSITION else joining).append(combatant)
-    for spec in monsters:
-        foes += parse_monster(spec)
-    for spec in allies:
-        joining += parse_monster(spec, Side.PARTY)
-    return tuple(joining), tuple(foes)
 
 
 def _current(db: str | None, campaign: str | None) -> tuple[str, CombatState, Ruleset]:
@@ -126,59 +81,6 @@ def _render(combat: CombatState, rules: Ruleset) -> None:
     if order:
         console().print(Text(f"order: {order}", style="dim"), highlight=False)
     console().print(table)
-
-
-@combat_app.command("start")
-def start(
-    foes: list[str] | None = _FOES,
-    monster: list[str] | None = _MONSTERS,
-    surprise: str | None = typer.Option(
-        None,
-        "--surprise",
-        help="Who is surprised: party, foes, both or none (default: the encounter's, else roll).",
-    ),
-    ally: list[str] | None = _ALLIES,
-    aware: list[str] | None = _AWARE,
-    attackers: str | None = typer.Option(
-        None, "--attackers", help="The side trying for surprise: party or foes [CB-SUR-1]."
-    ),
-    meeting: str | None = typer.Option(
-        None,
-        "--meeting",
-        help="How the groups met, for the ruleset to settle surprise: encounter (one comes "
-        "suddenly on the other), occupied (the party moved into an occupied place "
-        "[EX-SUR-2]), ambush (the foes leap from ambush or lie well hidden [EX-SUR-1]) or "
-        "both-unaware (everyone rolls WIS/Scout, any who lose are surprised [EX-SUR-4]).",
-    ),
-    mode: str | None = typer.Option(
-        None,
-        "--mode",
-        help="The party's movement mode when they met: cautious, swift or running "
-        "[EX-SUR-1 to EX-SUR-3] (default: its last turn's in the site, if any).",
-    ),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    dice: str | None = DiceOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Start a fight: the party against foes from a file, the command line or the encounter.
-
-    Example: `turnkeeper combat start --foes examples/foes.toml`;
-    `turnkeeper combat start --monster "Rat:hd=1,ac=12,count=3" --surprise foes`;
-    `turnkeeper combat start --monster "Ghoul:hd=2" --meeting ambush --mode cautious`.
-    """
-    allies, opposition = _sides([Path(f) for f in foes or []], monster or [], ally or [])
-    surprised = parse_surprised(surprise) if surprise is not None else None
-    command = StartFight(
-        foes=opposition,
-        allies=allies,
-        surprised=surprised,
-        aware=frozenset(parse_side(a, "--aware") for a in aware or []),
-        attackers=parse_side(attackers, "--attackers") if attackers else None,
-        meeting=Meeting.parse(meeting, "--meeting") if meeting is not None else None,
-        mode=mode.strip().lower() if mode is not None else None,
-    )
-    run(db, campaign, command, as_json, dice)
 
 
 @combat_app.command("status")

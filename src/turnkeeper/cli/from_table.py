@@ -199,7 +199,11 @@ def command_of(
                 continue
             cli = cli_of(field)
             if cli is not None and cli.file is not None:
-                value = read_text(Path(value), cli.file, TurnkeeperError)
+                value = (
+                    [_file(v, cli.file) for v in value]
+                    if isinstance(value, list)
+                    else read_text(Path(value), cli.file, TurnkeeperError)
+                )
             values[name] = value
         try:
             made = body.model_validate(values)
@@ -226,6 +230,11 @@ def command_of(
     callback.__name__ = f"{body.verb_name()}_command"
     callback.__doc__ = help_of(body)
     return callback
+
+
+def _file(path: str, what: str) -> dict[str, str]:
+    """A file given on the line: its text, called by its path in messages."""
+    return {"name": path, "text": read_text(Path(path), what, TurnkeeperError)}
 
 
 def _problem(body: type[_Verb], error: ValidationError) -> str:

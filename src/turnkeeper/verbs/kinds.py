@@ -59,9 +59,11 @@ def Arg(metavar: str | None = None, *, file: str | None = None, name: str | None
     return Cli((), metavar, file, name)
 
 
-def Opt(*flags: str, metavar: str | None = None) -> Cli:
-    """An option under its own flags (``--type``, ``-t``)."""
-    return Cli(tuple(flags), metavar)
+def Opt(
+    *flags: str, metavar: str | None = None, file: str | None = None, name: str | None = None
+) -> Cli:
+    """An option under its own flags (``--type``, ``-t``); ``file`` as for :func:`Arg`."""
+    return Cli(tuple(flags), metavar, file, name)
 
 
 #: Where a field is left off the command line: its value has no text form there (a site or a

@@ -83,7 +83,7 @@ from turnkeeper.procedures.combat import (
     Surrender,
 )
 from turnkeeper.procedures.combat.actions import parse_action
-from turnkeeper.procedures.combat.roster import parse_monster
+from turnkeeper.procedures.combat.roster import parse_monster, parse_roster
 from turnkeeper.procedures.countdowns import MAX_TICKS
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
 from turnkeeper.procedures.scenes import (
@@ -227,6 +227,22 @@ def _pairs(value: Any) -> Any:
     return pairs
 
 
+class FileText(BaseModel):
+    """A file's text, and the name its messages call it by (its path, from a command line)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = "the file"
+    text: str
+
+
+def _as_file(what: str) -> Any:
+    """A text given alone (JSON's way) is the file's text, called ``what`` in messages."""
+    return BeforeValidator(
+        lambda value: {"name": what, "text": value} if isinstance(value, str) else value
+    )
+
+
 #: A choice typed in any case: ``Success`` is ``success``.
 _LOWERED = BeforeValidator(lambda value: value.strip().lower() if isinstance(value, str) else value)
 
@@ -302,7 +318,9 @@ def said(problem: Any) -> str:
     if kind == "int_parsing":
         return "not a whole number"
     if kind in ("literal_error", "enum"):
-        return f"say {str(ctx.get('expected', '')).replace(chr(39), '')}"
+        expected = str(ctx.get("expected", "")).replace(chr(39), "")
+        choices = expected.replace(" or ", ", ").split(", ")
+        return f"say {expected}" if len(choices) < 3 else f"say one of {', '.join(choices)}"
     return str(problem.get("msg", "invalid")).removeprefix("Value error, ")
 
 
@@ -1026,11 +1044,21 @@ class CombatStartBody(_Verb, title="Start a fight"):
     """Start a fight: the party against foes in stat lines, or the site's pending encounter."""
 
     example: ClassVar[str] = (
-        'combat start --monster "Goblin:hd=1,hp=4,ac=12,count=3"; combat start --surprise foes'
+        "combat start --foes examples/foes.toml; "
+        'combat start --monster "Rat:hd=1,ac=12,count=3" --surprise foes; '
+        'combat start --monster "Ghoul:hd=2" --meeting ambush --mode cautious'
     )
 
     verb: Literal["combat_start"]
-    foes: MonsterLines = Field(
+    rosters: Annotated[
+        tuple[Annotated[FileText, _as_file("foes file")], ...],
+        Opt("--foes", metavar="FILE", file="foes file"),
+    ] = Field(
+        (),
+        description="Foes files' texts (TOML, docs/party.md); their [[allies]] join the "
+        "party's side [CB-SIDE-1].",
+    )
+    foes: Annotated[MonsterLines, Opt("--monster", metavar="LINE")] = Field(
         (),
         description=(
             "Foes, one stat line each (one per line in a form): "
@@ -1040,13 +1068,13 @@ class CombatStartBody(_Verb, title="Start a fight"):
     surprise: Literal["party", "foes", "both", "none"] | None = Field(
         None, description="Who is surprised (default: the encounter's, else rolled)."
     )
-    aware: tuple[SideName, ...] = Field(
+    aware: Annotated[tuple[SideName, ...], Opt("--aware")] = Field(
         (), description="Sides that cannot be surprised: party, foes."
     )
     attackers: SideName | None = Field(
         None, description="The side trying for surprise: party or foes [CB-SUR-1]."
     )
-    allies: MonsterLines = Field(
+    allies: Annotated[MonsterLines, Opt("--ally", metavar="LINE")] = Field(
         (), description="Allies on the party's side, one stat line each [CB-SIDE-1]."
     )
     meeting: Literal["encounter", "occupied", "ambush", "both-unaware"] | None = Field(
@@ -1068,9 +1096,13 @@ class CombatStartBody(_Verb, title="Start a fight"):
 
     def command(self, state: CampaignState) -> Command:
         foes: list[Combatant] = []
+        joining: list[Combatant] = []
+        for roster in self.rosters:
+            for combatant in parse_roster(roster.text, roster.name):
+                (foes if combatant.side is Side.OPPOSITION else joining).append(combatant)
         for line in self.foes:
             foes += parse_monster(line)
-        allies = [ally for line in self.allies for ally in parse_monster(line, Side.PARTY)]
+        allies = joining + [a for line in self.allies for a in parse_monster(line, Side.PARTY)]
         surprised: frozenset[Side] | None = None
         if self.surprise is not None:
             if self.surprise == "none":
