@@ -35,9 +35,7 @@ from turnkeeper.web.tokens import Role, issue_tokens
 #: group mixes them with reads): each is reachable, with its own arguments.
 BY_HAND = frozenset(
     {
-        "site_enter",
         "turn",
-        "map_load",
         "travel",
     }
 )

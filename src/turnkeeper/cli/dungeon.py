@@ -19,12 +19,11 @@ from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerO
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.dungeon import (
-    EnterSite,
     Turn,
     movement_mode,
 )
 from turnkeeper.words import counted
-from turnkeeper.world.sites import PendingEncounter, load_site
+from turnkeeper.world.sites import PendingEncounter
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -115,23 +114,6 @@ def turn_command(
     run(db, campaign, command, as_json, dice, player=player)
 
 
-@site_app.command("enter")
-def site_enter(
-    file: str = typer.Argument(..., help="The site file (TOML; see docs/site-format.md)."),
-    level: int | None = typer.Option(None, "--level", help="The level to enter (first: default)."),
-    area: str | None = typer.Option(None, "--area", help="The keyed area to enter at."),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    player: bool = PlayerOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Enter a site: the clock switches to dungeon turns.
-
-    Example: `turnkeeper site enter examples/site.toml`.
-    """
-    run(db, campaign, EnterSite(load_site(file), level, area), as_json, player=player)
-
-
 @site_app.command("show")
 def site_show(
     campaign: str | None = CampaignOption,
@@ -199,6 +181,6 @@ def _render_site(data: dict[str, Any], player: bool) -> None:
         say(("encounter under way:", "bold red"), f" {pending.told()}")
 
 
-# the table's verbs of a site that are not written above (leave, resume, map note)
+# the table's verbs of a site that are not written above (enter, leave, resume, map note)
 attach(site_app, "site")
 attach(map_app, "site", "map")

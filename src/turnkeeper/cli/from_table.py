@@ -202,7 +202,7 @@ def command_of(
                 value = (
                     [_file(v, cli.file) for v in value]
                     if isinstance(value, list)
-                    else read_text(Path(value), cli.file, TurnkeeperError)
+                    else _file(value, cli.file)
                 )
             values[name] = value
         try:

@@ -32,7 +32,7 @@ from turnkeeper.dice import format_fraction, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
 from turnkeeper.files import parse_json, read_text, unknown_key, write_bytes, write_text
 from turnkeeper.kernel.wilderness_state import WildernessState
-from turnkeeper.procedures.wilderness import LoadMap, WildernessCommand
+from turnkeeper.procedures.wilderness import WildernessCommand
 from turnkeeper.words import words
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.generate import generate_map
@@ -40,12 +40,10 @@ from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import HexMap, Terrain
 from turnkeeper.world.mapfile import (
     MAX_MAP_SIDE,
-    MapFile,
     check_map_size,
     dumps_map,
     format_for,
     loads_map,
-    map_to_data,
 )
 from turnkeeper.world.svg import render_svg
 
@@ -331,22 +329,6 @@ def run_wilderness(
     )
 
 
-@map_app.command("load")
-def map_load(
-    file: Annotated[Path, typer.Argument(help="The map file (.toml or .json).")],
-    at: str = typer.Option(..., "--at", help="The party's hex: a label (0304) or q,r."),
-    db: str | None = DbOption,
-    campaign: str | None = CampaignOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Lay a wilderness map out in the campaign (embedded in the journal) and place the party.
-
-    Example: `turnkeeper map load wild.toml --at 0304`.
-    """
-    data = MapFile.model_validate(map_to_data(read_map(file)))
-    run_wilderness(db, campaign, LoadMap(data, Hex.parse(at)), as_json)
-
-
 def write_picture(svg: str, out: Path) -> None:
     """Write a map drawing: SVG, or PNG for printing when ``out`` ends in .png (resvg)."""
     if out.suffix.lower() != ".png":
@@ -368,5 +350,5 @@ def working(hexes: int, as_json: bool, what: str) -> AbstractContextManager[obje
     return console().status(f"{what} ({hexes:,} hexes)...")
 
 
-# the table's map verbs not written above: reveal and hide
+# the table's map verbs not written above: load, reveal and hide
 attach(map_app, "map", details=wilderness_details, where=wilderness_where)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union, get_args
 
@@ -141,7 +142,7 @@ from turnkeeper.verbs.kinds import (
     foe,
 )
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.mapfile import MapFile, loads_map, map_to_data
+from turnkeeper.world.mapfile import MapFile, format_for, loads_map, map_to_data
 from turnkeeper.world.sites import parse_site, site_from_data
 
 
@@ -746,8 +747,10 @@ class SiteEnterBody(_Verb, title="Enter a site"):
     site: Annotated[dict[str, Any] | None, NOT_ON_THE_LINE] = Field(
         None, description="The site as data: the site file's tables (docs/site-format.md)."
     )
-    site_text: Annotated[str | None, Arg("FILE", file="site file", name="file")] = Field(
-        None, description="The site file's text (TOML, docs/site-format.md), instead of site."
+    site_text: Annotated[FileText | None, _as_file("site_text"), Arg("FILE", file="site file")] = (
+        Field(
+            None, description="The site file's text (TOML, docs/site-format.md), instead of site."
+        )
     )
     level: int | None = Field(None, description="The level to enter (default: the first).")
     area: Annotated[str | None, AREA] = Field(None, description="The keyed area to enter at.")
@@ -760,7 +763,7 @@ class SiteEnterBody(_Verb, title="Enter a site"):
         if (self.site is None) == (self.site_text is None):
             raise TurnkeeperError("site_enter: give the site as site (data) or site_text (TOML)")
         site = (
-            parse_site(self.site_text, "site_text")
+            parse_site(self.site_text.text, self.site_text.name)
             if self.site_text is not None
             else site_from_data(self.site or {}, "site")
         )
@@ -868,17 +871,27 @@ class MapLoadBody(_Verb, title="Load a wilderness map"):
     example: ClassVar[str] = "map load examples/vale.toml --at 0304"
 
     verb: Literal["map_load"]
-    map: MapFile | None = Field(None, description="The map as data (the JSON map format).")
-    map_text: str | None = Field(None, description="The map file's text, instead of map.")
-    format: Literal["toml", "json"] = Field("toml", description="The format of map_text.")
-    at: str = Field(min_length=1, description="The party's hex: a label (0304) or q,r.")
+    map: Annotated[MapFile | None, NOT_ON_THE_LINE] = Field(
+        None, description="The map as data (the JSON map format)."
+    )
+    map_text: Annotated[FileText | None, _as_file("map_text"), Arg("FILE", file="map file")] = (
+        Field(None, description="The map file's text (.toml, .json or .csv), instead of map.")
+    )
+    format: Annotated[Literal["toml", "json", "csv"] | None, NOT_ON_THE_LINE] = Field(
+        None, description="The format of map_text (default: its file's extension, else toml)."
+    )
+    at: Annotated[str, HEX, Opt("--at")] = Field(
+        min_length=1, description="The party's hex: a label (0304) or q,r."
+    )
 
     def command(self, state: CampaignState) -> Command:
         if (self.map is None) == (self.map_text is None):
             raise TurnkeeperError("map_load: give the map as map (data) or map_text (file text)")
         data = self.map
         if self.map_text is not None:
-            read = loads_map(self.map_text, self.format, where="map_text")
+            named = Path(self.map_text.name)
+            fmt = self.format or (format_for(named) if named.suffix else "toml")
+            read = loads_map(self.map_text.text, fmt, where=self.map_text.name)
             data = MapFile.model_validate(map_to_data(read))
         assert data is not None
         return LoadMap(data, Hex.parse(self.at))
@@ -901,7 +914,7 @@ class TravelBody(_Verb, title="Travel"):
         None, description="Travel conditions: mounted, carriage, over_20, over_50."
     )
     vessel: Annotated[str | None, VESSEL] = Field(
-        None, description="A vessel of the ruleset (river_boat, sailing_ship...); '' clears."
+        None, description="A vessel of the ruleset (river boat, sailing ship...); '' clears."
     )
     milieu: str | None = Field(
         None, description="The wilderness die's milieu (desert, civilisation...); '' clears."
@@ -1001,7 +1014,7 @@ class WeatherRollBody(_Verb, title="Roll the weather"):
 
 class MapRevealBody(_Verb, title="Reveal on the party's map"):
     """Put hexes and features on the party's map by hand (a rumour, a bought map), or take
-    them off it with ``hide`` (recorded for the referee alone)."""
+    them off it with `map hide` (recorded for the referee alone)."""
 
     where = Place.WILDERNESS
     example: ClassVar[str] = "map reveal 0308 --feature Ashford; map reveal 0304 0305"
@@ -1046,7 +1059,7 @@ class CombatStartBody(_Verb, title="Start a fight"):
     example: ClassVar[str] = (
         "combat start --foes examples/foes.toml; "
         'combat start --monster "Rat:hd=1,ac=12,count=3" --surprise foes; '
-        'combat start --monster "Ghoul:hd=2" --meeting ambush --mode cautious'
+        'combat start --monster "Ghoul:hd=2,ac=12" --meeting ambush --mode cautious'
     )
 
     verb: Literal["combat_start"]
