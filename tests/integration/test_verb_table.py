@@ -35,7 +35,6 @@ from turnkeeper.web.tokens import Role, issue_tokens
 #: group mixes them with reads): each is reachable, with its own arguments.
 BY_HAND = frozenset(
     {
-        "turn",
         "travel",
     }
 )

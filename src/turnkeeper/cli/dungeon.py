@@ -12,16 +12,12 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.cli.from_table import attach
-from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
-from turnkeeper.cli.runner import open_campaigns, run
+from turnkeeper.cli.options import CampaignOption, DbOption, PlayerOption
+from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.procedures.dungeon import (
-    Turn,
-    movement_mode,
-)
+from turnkeeper.verbs import Place
 from turnkeeper.words import counted
 from turnkeeper.world.sites import PendingEncounter
 
@@ -40,78 +36,6 @@ map_app = typer.Typer(
     no_args_is_help=True,
 )
 site_app.add_typer(map_app, name="map")
-
-
-@verbs.command("turn")
-def turn_command(
-    mode: str | None = typer.Option(
-        None,
-        "--mode",
-        "-m",
-        help="How the party moves: cautious, swift or running (the ruleset's modes).",
-    ),
-    noisy: bool = typer.Option(
-        False, "--noisy", help="Tumult or trouble: a likelier wandering encounter [EX-ENC-4]."
-    ),
-    skip_check: bool = typer.Option(
-        False,
-        "--skip-check",
-        help="A seldom-visited corner: no wandering check this turn [EX-ENC-3].",
-    ),
-    door: bool = typer.Option(
-        False, "--door", help="A door or barrier this turn: a running party halts [EX-MOV-3]."
-    ),
-    level: int | None = typer.Option(None, "--level", help="Go to this level of the site."),
-    area: str | None = typer.Option(None, "--area", help="Go to this keyed area."),
-    no_hide: bool = typer.Option(
-        False, "--no-hide", help="Do not hide from what is heard coming [EX-ENC-5]."
-    ),
-    both_unaware: bool = typer.Option(
-        False,
-        "--both-unaware",
-        help="The party and what it meets come on each other unawares: everyone rolls "
-        "WIS/Scout against the difficulty (the text's 9); any who lose are surprised [EX-SUR-4].",
-    ),
-    ambush: bool = typer.Option(
-        False,
-        "--ambush",
-        help="What the party meets this turn (an area's occupants, a wandering encounter) "
-        "leaps on it from ambush: even a cautious party may be surprised [EX-SUR-1].",
-    ),
-    campaign: str | None = CampaignOption,
-    db: str | None = DbOption,
-    dice: str | None = DiceOption,
-    player: bool = PlayerOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """One dungeon turn: ten minutes pass and the ruleset's turn procedure runs.
-
-    Without --mode the party moves as last turn here (else in the first mode).
-
-    Example: `turnkeeper turn --mode cautious`; `turnkeeper turn --noisy`.
-    """
-
-    def command(state: CampaignState) -> Turn:
-        chosen = mode
-        if chosen is None:
-            chosen, _ = movement_mode(state, None)
-            if chosen is not None and not as_json:
-                last = state.site is not None and state.site.last_mode == chosen
-                why = "as the party moved last turn" if last else "the ruleset's first mode"
-                say(f"mode: {chosen} ({why}; --mode changes it)")
-        return Turn(
-            mode=chosen,
-            noisy=noisy,
-            skip_check=skip_check,
-            door=door,
-            level=level,
-            area=area,
-            hide=not no_hide,
-            both_unaware=both_unaware,
-            ambush=ambush,
-        )
-
-    run(db, campaign, command, as_json, dice, player=player)
 
 
 @site_app.command("show")
@@ -181,6 +105,7 @@ def _render_site(data: dict[str, Any], player: bool) -> None:
         say(("encounter under way:", "bold red"), f" {pending.told()}")
 
 
-# the table's verbs of a site that are not written above (enter, leave, resume, map note)
+# the table's verbs of a site: turn, and enter, leave, resume, map note
+attach(verbs, place=Place.SITE)
 attach(site_app, "site")
 attach(map_app, "site", "map")

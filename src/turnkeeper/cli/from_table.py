@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
 from turnkeeper.campaign import CampaignState, Command
-from turnkeeper.cli.app import JsonOption
+from turnkeeper.cli.app import JsonOption, say
 from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
 from turnkeeper.cli.runner import run
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
@@ -211,6 +211,9 @@ def command_of(
             raise IllegalCommandError(_problem(body, error)) from None
 
         def command(state: CampaignState) -> Command:
+            told = made.chosen(state)
+            if told and not typed["as_json"]:
+                say(told)
             return made.command(state)
 
         run(

@@ -6,7 +6,7 @@ the game and how a command line types it), its help (the docstring and a worked 
 with the rule IDs), ``where`` the party must be for it to make sense (:func:`verbs_now`), and
 the command it builds (:meth:`_Verb.command`). From this table:
 
-- the command line (``turnkeeper.cli.verbs``) makes one Typer command per verb, its words
+- the command line (``turnkeeper.cli.from_table``) makes one Typer command per verb, its words
   (``countdown add``) from :attr:`_Verb.line`;
 - the HTTP API validates :data:`CommandBody` (the union of :data:`VERBS`, told apart by
   ``verb``), which OpenAPI shows; every body also takes ``dice`` (faces of physical dice,
@@ -86,7 +86,14 @@ from turnkeeper.procedures.combat import (
 from turnkeeper.procedures.combat.actions import parse_action
 from turnkeeper.procedures.combat.roster import parse_monster, parse_roster
 from turnkeeper.procedures.countdowns import MAX_TICKS
-from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
+from turnkeeper.procedures.dungeon import (
+    EndEncounter,
+    EnterSite,
+    LeaveSite,
+    NoteMap,
+    Turn,
+    movement_mode,
+)
 from turnkeeper.procedures.scenes import (
     Act,
     CloseScene,
@@ -141,6 +148,7 @@ from turnkeeper.verbs.kinds import (
     Opt,
     foe,
 )
+from turnkeeper.words import words
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import MapFile, format_for, loads_map, map_to_data
 from turnkeeper.world.sites import parse_site, site_from_data
@@ -408,6 +416,11 @@ class _Verb(BaseModel):
     def command(self, state: CampaignState) -> Command:
         """The command this body asks for, read against the state (for its ruleset)."""
         raise NotImplementedError
+
+    def chosen(self, state: CampaignState) -> str:
+        """What the verb chose where it was not told, for the person to hear of ("" if
+        nothing): a turn's movement mode, say."""
+        return ""
 
 
 def verbs_now(state: CampaignState) -> dict[str, type[_Verb]]:
@@ -802,6 +815,16 @@ class TurnBody(_Verb, title="Dungeon turn"):
         description="What the party meets this turn leaps on it from ambush: even a cautious "
         "party may be surprised [EX-SUR-1].",
     )
+
+    def chosen(self, state: CampaignState) -> str:
+        if self.mode is not None:
+            return ""
+        mode, _ = movement_mode(state, None)
+        if mode is None:
+            return ""
+        last = state.site is not None and state.site.last_mode == mode
+        why = "as the party moved last turn" if last else "the ruleset's first mode"
+        return f"mode: {words(mode)} ({why}; --mode changes it)"
 
     def command(self, state: CampaignState) -> Command:
         return Turn(
