@@ -130,7 +130,6 @@ def test_use_switches_the_current_campaign(db: str, tk: Tk) -> None:
         (["countdown", "tick", "Nothing"], "no countdown called"),
         (["wait", "1h", "--campaign", "Nowhere"], "no campaign named 'Nowhere'"),
         (["wait", "1h", "--dice", "3,x"], "--dice"),
-        (["export", "--format", "pdf"], "choose jsonl or markdown"),
         (["new", "Keep", "--ruleset", "ex", "--solo"], "already exists"),
         (["new", "Other", "--ruleset", "nosuch", "--solo"], "no preset or ruleset file"),
     ],
@@ -380,3 +379,11 @@ def test_import_counts_its_records_in_words(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["import", str(tmp_path / "keep.jsonl"), "--db", db])
     assert result.exit_code == 0, result.output
     assert "Imported Keep: 1 record, now" in result.output
+
+
+def test_export_names_its_formats_when_given_another(db: str, tk: Tk) -> None:
+    tk(db, "new", "Keep", "--ruleset", "ex", "--solo", "--seed", "1")
+    result = CliRunner().invoke(app, ["export", "--format", "pdf", "--db", db])
+    assert result.exit_code == 2
+    assert "'pdf' is not one of" in result.output  # Rich's box may break the line after it
+    assert "'jsonl', 'markdown'" in result.output

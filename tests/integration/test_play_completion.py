@@ -156,11 +156,6 @@ def test_every_choice_is_offered(completer: TableCompleter) -> None:
     assert offered(completer, "combat start --aware ") == ["party", "foes"]
 
 
-@pytest.mark.xfail(
-    reason="export's --format is a plain str in cli/campaign.py (not a Literal or a Choice): "
-    "nothing says its values to complete",
-    strict=True,
-)
 def test_export_offers_its_formats(completer: TableCompleter) -> None:
     assert offered(completer, "export --format ") == ["jsonl", "markdown"]
 

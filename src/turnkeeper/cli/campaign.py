@@ -10,6 +10,7 @@ NAME`` (default: the one chosen with ``turnkeeper use``); the options are shared
 from __future__ import annotations
 
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -369,11 +370,19 @@ def countdown_list(
 # -- moving journals -------------------------------------------------------------------------
 
 
+class ExportFormat(StrEnum):
+    """What ``export`` writes: the journal to import again, or a session log to read."""
+
+    JSONL = "jsonl"
+    MARKDOWN = "markdown"
+
+
 @verbs.command("export")
 def export_command(
-    format: str = typer.Option(
-        "jsonl", "--format", "-f", help="jsonl (to import again) or markdown (to read)."
-    ),
+    format: Annotated[
+        ExportFormat,
+        typer.Option("--format", "-f", help="jsonl (to import again) or markdown (to read)."),
+    ] = ExportFormat.JSONL,
     player: bool = typer.Option(False, "--player", help="The players' copy (markdown only)."),
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file.")] = None,
     force: bool = ForceOption,
@@ -386,8 +395,6 @@ def export_command(
     Example: `turnkeeper export --out keep.jsonl`;
     `turnkeeper export --format markdown --player --out session.md`.
     """
-    if format not in ("jsonl", "markdown"):
-        raise TurnkeeperError(f"--format {format!r}: choose jsonl or markdown")
     if player and format == "jsonl":
         raise TurnkeeperError(
             "--player is for the markdown log; a jsonl export is the whole record"
