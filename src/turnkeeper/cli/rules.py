@@ -24,6 +24,7 @@ from turnkeeper.dice import SeededDice, format_fraction, parse
 from turnkeeper.errors import DiceNotationError, IllegalCommandError, NotFoundError
 from turnkeeper.rules import Ruleset, find_ruleset, load_ruleset, presets
 from turnkeeper.rules.reference import entry_lines, find_rule, preset_values, rules_of, text_of
+from turnkeeper.words import listed
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -230,7 +231,7 @@ def list_command(ruleset: str = RulesetOption, as_json: bool = JsonOption) -> No
         for column in ("name", "kind", "dice", "milieus"):
             table.add_column(column)
         for row in data:
-            cells = (row["name"], row["kind"], row["dice"], ", ".join(row["milieus"]))
+            cells = (row["name"], row["kind"], row["dice"], listed(row["milieus"]))
             table.add_row(*(text(cell) for cell in cells))
         console().print(table)
 

@@ -144,13 +144,15 @@ def load_map(state: CampaignState, command: LoadMap) -> list[Event]:
 
 
 def resolve_target(wild: WildernessState, target: str) -> tuple[Hex, bool]:
-    """The hex a ``travel`` target names, and whether it is one step (a direction)."""
+    """The hex a ``travel`` target names, and whether it is one step (a direction); a found
+    feature by its id or its name, in any case (``travel "Ruined Tower"``)."""
     text = target.strip().lower()
     for direction in Direction:
         if text == direction.value:
             return wild.position.neighbour(direction), True
     for hex_, feature in wild.hexmap.all_features():
-        if text == feature.id.lower() and feature.id in wild.found:
+        named = text in (feature.id.lower(), feature.name.lower())
+        if named and feature.id in wild.found:
             return hex_, False
     try:
         return Hex.parse(target), False
