@@ -1091,8 +1091,8 @@ class CombatStartBody(_Verb, title="Start a fight"):
         Opt("--foes", metavar="FILE", file="foes file"),
     ] = Field(
         (),
-        description="Foes files' texts (TOML, docs/party.md); their [[allies]] join the "
-        "party's side [CB-SIDE-1].",
+        description="A foes file (TOML), e.g. examples/foes.toml; its [[allies]] join the "
+        "party's side [CB-SIDE-1]. Over HTTP, the file's text.",
     )
     foes: Annotated[MonsterLines, Opt("--monster", metavar="LINE")] = Field(
         (),
