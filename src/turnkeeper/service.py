@@ -38,6 +38,7 @@ from turnkeeper.campaign import (
     Journal,
     Party,
     Recorded,
+    Redo,
     Undo,
     Visibility,
     command_dice,
@@ -51,7 +52,13 @@ from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
 from turnkeeper.files import parse_json
-from turnkeeper.kernel.events import CampaignStarted, CommandUndone
+from turnkeeper.kernel.events import (
+    UNDO_EVENTS,
+    CampaignStarted,
+    CommandRedone,
+    CommandUndone,
+    undone_commands,
+)
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.store import Caches, EventStore, GlanceStore, JsonStore, SnapshotStore
 from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable, missing
@@ -163,13 +170,14 @@ class Campaigns:
         ``state``, in the same transaction (caches: reads never write them).
 
         A snapshot where one is used: in a journal long enough to be resumed from one, at
-        each cadence mark, after an undo (the state after it, so no later read refolds from
-        behind the command it took back), and after a whole fold for want of one. A glance
+        each cadence mark, after an undo or a redo (the state after it, so no later read
+        refolds from behind the command it took back or brought back), and after a whole fold
+        for want of one. A glance
         only where it is read (a SQLite file), and not for a state that holds a wilderness
         map, which would be written whole with every command.
         """
         snapshot = None
-        undoes = any(isinstance(r.event, CommandUndone) for r in records)
+        undoes = any(isinstance(r.event, UNDO_EVENTS) for r in records)
         if (
             isinstance(self.store, SnapshotStore)
             and state.version >= snapshots.SNAPSHOT_EVERY
@@ -248,15 +256,16 @@ class Campaigns:
         return chosen[-count:] if count else []
 
     def undone(self, name: str, until: int | None = None) -> frozenset[int]:
-        """The commands an undo took back, wherever they lie (by the undos up to seq
-        ``until``, if given): from the store's undo records alone (few, and found by an
-        index), not from the whole journal."""
-        undone: set[int] = set()
-        for row in self.store.read_kind(name, CommandUndone.kind):
-            record = EVENTS.record(row)
-            if isinstance(record.event, CommandUndone) and (until is None or record.seq <= until):
-                undone.add(record.event.command)
-        return frozenset(undone)
+        """The commands an undo took back and no redo brought back, wherever they lie (by
+        the undos and redos up to seq ``until``, if given): from the store's undo and redo
+        records alone (few, and found by an index), not from the whole journal."""
+        records = [
+            EVENTS.record(row)
+            for kind in (CommandUndone.kind, CommandRedone.kind)
+            for row in self.store.read_kind(name, kind)
+        ]
+        records.sort(key=lambda record: record.seq)
+        return undone_commands(r for r in records if until is None or r.seq <= until)
 
     def names(self) -> list[str]:
         """Every campaign in the store."""
@@ -304,6 +313,8 @@ class Campaigns:
         version = journal.version
         if isinstance(command, Undo) and not command.what and journal.state.undoable:
             command = Undo(self._told(name, journal.state.undoable))
+        if isinstance(command, Redo) and not command.what and journal.state.redoable:
+            command = Redo(self._told(name, journal.state.redoable[-1]))
         dice: DiceSource
         typed = TypedDice(typed_dice) if typed_dice is not None else None
         dice = typed if typed is not None else command_dice(journal.state.seed, version)

@@ -27,7 +27,8 @@ from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.combat_state import Side
-from turnkeeper.kernel.events import CommandUndone
+from turnkeeper.kernel.events import UNDO_EVENTS
+from turnkeeper.kernel.events import undone_commands as _undone_commands
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.svg import render_svg
@@ -247,18 +248,19 @@ def _combat(state: CampaignState) -> CombatView:
 
 
 def undone_commands(records: Iterable[Recorded]) -> frozenset[int]:
-    """The commands an undo took back, in a whole journal (the record keeps them)."""
-    return frozenset(r.event.command for r in records if isinstance(r.event, CommandUndone))
+    """The commands an undo took back and no redo brought back, in a whole journal (the
+    record keeps them)."""
+    return _undone_commands(records)
 
 
 def party_perceives(record: Recorded, undone: frozenset[int]) -> bool:
     """Whether the players' journal holds ``record``: a party-visible event of a command not
-    undone, that is not an undo, and that the characters perceive at all."""
+    undone, that is not an undo or a redo, and that the characters perceive at all."""
     event = record.event
     return (
         event.visibility is Visibility.PARTY
         and record.command not in undone
-        and not isinstance(event, CommandUndone)
+        and not isinstance(event, UNDO_EVENTS)
         and event.describe_to_party() is not None
     )
 

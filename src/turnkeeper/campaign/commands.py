@@ -20,6 +20,7 @@ from turnkeeper.files import MAX_INT, MAX_TEXT_LENGTH, check_number
 from turnkeeper.kernel.combat_state import Combatant, Condition, Phase
 from turnkeeper.kernel.events import (
     ClockAdvanced,
+    CommandRedone,
     CommandUndone,
     Event,
     NoteMade,
@@ -212,6 +213,15 @@ class Undo:
     what: str = ""
 
 
+@dataclass(frozen=True)
+class Redo:
+    """Take back the latest undo (recorded too): the command it undid is live again, as it
+    was, its dice not rolled again. Only while nothing was done since the undo (a redo of
+    an earlier undo follows a redo); ``what`` as for :class:`Undo`."""
+
+    what: str = ""
+
+
 Handler = Callable[[CampaignState, Any, DiceSource], list[Event]]
 
 
@@ -262,6 +272,16 @@ def _undo(state: CampaignState, command: Undo, dice: DiceSource) -> list[Event]:
     # that repeats it is the referee's record too (the players' journal drops both anyway)
     seen = Visibility.REFEREE if command.what else Visibility.PARTY
     return [CommandUndone(command=state.undoable, what=command.what, visibility=seen)]
+
+
+def _redo(state: CampaignState, command: Redo, dice: DiceSource) -> list[Event]:
+    if not state.redoable:
+        raise IllegalCommandError(
+            "nothing to redo: the last command was not an undo (a redo takes back the latest "
+            "undo, while nothing was done since it)"
+        )
+    seen = Visibility.REFEREE if command.what else Visibility.PARTY
+    return [CommandRedone(command=state.redoable[-1], what=command.what, visibility=seen)]
 
 
 def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
@@ -435,6 +455,7 @@ HANDLERS: dict[type, Handler] = {
     CountdownTrigger: _countdown_trigger,
     Note: _note,
     Undo: _undo,
+    Redo: _redo,
     **dict.fromkeys(get_args(SceneCommand), _passing_time(campaign_scene_events)),  # DG-LOOP-1
     **dict.fromkeys(get_args(DungeonCommand), _passing_time(decide_dungeon)),
     **dict.fromkeys(get_args(WildernessCommand), _passing_time(decide_wilderness)),
@@ -444,7 +465,7 @@ HANDLERS: dict[type, Handler] = {
 Command = (
     Wait | Light | Douse | SetLight | Rest | ForcedRest | WaningResources | MarkRunning | MarkFight
     | NightRest | UseSupply | AddSupply | Damage | Heal | AddMonster | CountdownAdd | CountdownTick
-    | CountdownOutcome | CountdownEnd | CountdownTrigger | Note | Undo
+    | CountdownOutcome | CountdownEnd | CountdownTrigger | Note | Undo | Redo
     | SceneCommand | DungeonCommand | WildernessCommand | CombatCommand | StartFight
 )  # fmt: skip
 

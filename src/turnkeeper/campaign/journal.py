@@ -2,6 +2,8 @@
 
 Undo is an event too (``command.undone`` naming the command): the record keeps
 everything, and :func:`fold` skips the undone command's events, so the state forgets them.
+Redo is one more (``command.redone``): the command the latest undo took back counts again,
+its records folded where they stand, so nothing is rolled again.
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ from turnkeeper.dice import DiceSource, SeededDice
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.files import check_name, check_seed
 from turnkeeper.kernel.events import (
+    UNDO_EVENTS,
     CampaignStarted,
     ClockAdvanced,
+    CommandRedone,
     CommandUndone,
     Event,
     Recorded,
     Visibility,
+    undone_commands,
 )
 from turnkeeper.kernel.party import Party
 from turnkeeper.kernel.state import CampaignState
@@ -59,12 +64,15 @@ def _fold_into(
     """The one fold loop: ``records`` applied in order onto ``state`` (None: not started).
 
     Each event's ``apply`` alone says what it changes; the loop only skips undone commands.
-    ``version`` and ``undoable`` are set once at the end, not per event: the journal's
-    bookkeeping costs nothing per event, so a fold stays linear in the journal's length.
+    ``version``, ``undoable`` and ``redoable`` are set once at the end, not per event: the
+    journal's bookkeeping costs nothing per event, so a fold stays linear in its length.
     The latest command an undo would take back is the command of the last record that was
-    neither skipped (undone) nor an undo itself, or the one ``state`` already had.
+    neither skipped (undone) nor an undo or redo itself, or the one ``state`` already had.
+    What a redo would bring back: the commands undone since the last command done (undone
+    later or not), each redo taking the latest off.
     """
     undoable = None if state is None else state.undoable
+    redoable = [] if state is None else list(state.redoable)
     for record in records:
         event = record.event
         if state is None:
@@ -75,16 +83,38 @@ def _fold_into(
             state = event.start()
         elif record.command not in undone:
             state = event.apply(state)
-            if not isinstance(event, CommandUndone):
+            if isinstance(event, CommandUndone):
+                redoable.append(event.command)
+            elif isinstance(event, CommandRedone):
+                if event.command in redoable:
+                    redoable.remove(event.command)
+            else:
                 undoable = record.command
+                redoable.clear()
+        else:
+            redoable.clear()  # a command done (and undone later) since the undos before it
     if state is None:
         raise TurnkeeperError("an empty journal has no campaign: start one first")
     version = records[-1].seq if records else state.version
-    return state.model_copy(update={"version": version, "undoable": undoable})
+    return state.model_copy(
+        update={"version": version, "undoable": undoable, "redoable": tuple(redoable)}
+    )
 
 
-def _undone(records: Iterable[Recorded]) -> frozenset[int]:
-    return frozenset(r.event.command for r in records if isinstance(r.event, CommandUndone))
+def _changed(records: Iterable[Recorded]) -> tuple[frozenset[int], frozenset[int]]:
+    """The commands ``records`` leave undone (as :func:`undone_commands`), and the commands
+    whose undone or live standing they change: the first undo or redo naming a command says
+    how it stood before them, the last how it stands after."""
+    first: dict[int, bool] = {}
+    last: dict[int, bool] = {}
+    for record in records:
+        event = record.event
+        if isinstance(event, UNDO_EVENTS):
+            undoes = isinstance(event, CommandUndone)
+            first.setdefault(event.command, undoes)
+            last[event.command] = undoes
+    undone = frozenset(command for command, undoes in last.items() if undoes)
+    return undone, frozenset(command for command in last if first[command] == last[command])
 
 
 def _as_recorded(records: Iterable[Recorded | Mapping[str, object]]) -> list[Recorded]:
@@ -94,7 +124,7 @@ def _as_recorded(records: Iterable[Recorded | Mapping[str, object]]) -> list[Rec
 def fold(records: Iterable[Recorded | Mapping[str, object]]) -> CampaignState:
     """Rebuild the state from the journal without rolling again; honours undo."""
     recorded = _as_recorded(records)
-    return _fold_into(None, recorded, _undone(recorded))
+    return _fold_into(None, recorded, undone_commands(recorded))
 
 
 def fold_from(
@@ -104,8 +134,9 @@ def fold_from(
 
     A snapshot is a state folded earlier, kept so a long journal need not be folded from
     its first record. It answers for the whole journal unless the tail undoes a command
-    that began at or before the snapshot: the snapshot still holds that command's effect,
-    so this returns None and the caller folds the whole journal.
+    that began at or before the snapshot (the snapshot still holds that command's effect),
+    or redoes one undone before it (the snapshot lacks it): then this returns None and the
+    caller folds from further back.
     """
     recorded = _as_recorded(tail)
     if recorded and recorded[0].seq != snapshot.version + 1:
@@ -113,8 +144,8 @@ def fold_from(
             f"the records after a snapshot at version {snapshot.version} start at "
             f"{snapshot.version + 1}, not {recorded[0].seq}"
         )
-    undone = _undone(recorded)
-    if any(command <= snapshot.version for command in undone):
+    undone, changed = _changed(recorded)
+    if any(command <= snapshot.version for command in changed):
         return None
     return _fold_into(snapshot, recorded, undone)
 
@@ -265,7 +296,7 @@ class Journal:
         records: list[Recorded] = []
         for offset, event in enumerate(events):
             record = Recorded(number + offset, number, state.now, event)
-            if isinstance(event, CommandUndone):  # the state forgets: only a refold knows the time
+            if isinstance(event, UNDO_EVENTS):  # forgets or recalls: a refold knows the time
                 state = self._refold([*records, record])
             else:
                 state = _fold_into(state, [record], frozenset())
@@ -285,7 +316,7 @@ class Journal:
         before = self.version
         if state is not None:
             self.state = state
-        elif any(isinstance(r.event, CommandUndone) for r in new):
+        elif any(isinstance(r.event, UNDO_EVENTS) for r in new):
             self.state = self._refold(new)
         else:
             self.state = _fold_into(self.state, new, frozenset())
@@ -357,10 +388,10 @@ def replay(records: Sequence[Recorded]) -> Journal:
     journal = Journal(records[:1])
     previous = records[0]
     # ``state`` runs ahead of ``journal.state``: each record's event is applied to it as
-    # Journal.append would fold it, but its version and undoable command are set only where
-    # they are read (a cadence mark's checkpoint, an undo's refold, the end), not with a
-    # copy of the whole state per record (no event's apply reads them).
-    state, undoable = journal.state, journal.state.undoable
+    # Journal.append would fold it, but its version, undoable and redoable commands are set
+    # only where they are read (a cadence mark's checkpoint, an undo's refold, the end), not
+    # with a copy of the whole state per record (no event's apply reads them).
+    state, undoable, redoable = journal.state, journal.state.undoable, journal.state.redoable
     for record in records[1:]:
         event, before = record.event, state
         where = f"record {record.seq} ({event.kind})"
@@ -391,16 +422,27 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 f"{where}: time runs backwards or skips (from {before.now} s to {event.to} s "
                 f"in {event.seconds} s): time only runs forward"
             )
+        if isinstance(event, CommandRedone) and event.command not in redoable[-1:]:
+            raise TurnkeeperError(
+                f"{where}: redoes command {event.command}, but "
+                + (
+                    f"the latest undo took back command {redoable[-1]}"
+                    if redoable
+                    else "no undo since the last command took it back"
+                )
+                + ": the journal was changed by hand; export it again from turnkeeper"
+            )
         try:
-            if isinstance(event, CommandUndone):  # a refold, from the journal as it stands
-                journal.state = _settled(state, previous.seq, undoable)
+            if isinstance(event, UNDO_EVENTS):  # a refold, from the journal as it stands
+                journal.state = _settled(state, previous.seq, undoable, redoable)
                 journal.append([record])
                 state, undoable = journal.state, journal.state.undoable
+                redoable = journal.state.redoable
             else:
-                state, undoable = event.apply(state), record.command
+                state, undoable, redoable = event.apply(state), record.command, ()
                 journal._records.append(record)
                 if snapshots.due(previous.seq, record.seq):
-                    state = journal.state = _settled(state, record.seq, undoable)
+                    state = journal.state = _settled(state, record.seq, undoable, redoable)
                     journal.checkpoints.append(state)
         except TurnkeeperError as error:
             raise TurnkeeperError(f"{where}: {error}") from None
@@ -430,12 +472,14 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 f"reaches {now} s"
             )
         previous = record
-    journal.state = _settled(state, previous.seq, undoable)
+    journal.state = _settled(state, previous.seq, undoable, redoable)
     return journal
 
 
-def _settled(state: CampaignState, version: int, undoable: int | None) -> CampaignState:
+def _settled(
+    state: CampaignState, version: int, undoable: int | None, redoable: tuple[int, ...]
+) -> CampaignState:
     """``state`` with the journal's bookkeeping set, as :func:`_fold_into` leaves it."""
-    if state.version == version and state.undoable == undoable:
+    if state.version == version and state.undoable == undoable and state.redoable == redoable:
         return state
-    return state.model_copy(update={"version": version, "undoable": undoable})
+    return state.model_copy(update={"version": version, "undoable": undoable, "redoable": redoable})

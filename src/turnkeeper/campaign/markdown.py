@@ -14,7 +14,13 @@ from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.clock.calendar import date_at, day_number, start_offset
 from turnkeeper.clock.scales import Scales
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.kernel.events import CampaignStarted, CommandUndone, Recorded, Visibility
+from turnkeeper.kernel.events import (
+    UNDO_EVENTS,
+    CampaignStarted,
+    Recorded,
+    Visibility,
+    undone_commands,
+)
 
 
 def render_markdown(
@@ -42,7 +48,7 @@ def render_markdown(
     - 08:10 10m pass
     """
     recorded = [r if isinstance(r, Recorded) else EVENTS.record(r) for r in records]
-    undone = frozenset(r.event.command for r in recorded if isinstance(r.event, CommandUndone))
+    undone = undone_commands(recorded)
     return "".join(markdown_lines(recorded, undone, player))
 
 
@@ -52,7 +58,8 @@ def markdown_lines(
     """The session log's lines (each ending in a newline), made as ``records`` come: only the
     first record's ruleset and the day and turn last headed are kept, so a journal streamed
     a page at a time is written in constant memory. ``undone``: the commands an undo took
-    back anywhere in the journal (an undo strikes out lines written before it is read)."""
+    back anywhere in the journal and no redo brought back (an undo strikes out lines written
+    before it is read)."""
     day_seen: int | None = None
     turn_seen: int | None = None
     started: CampaignStarted | None = None
@@ -73,7 +80,7 @@ def markdown_lines(
             and (
                 event.visibility is Visibility.REFEREE
                 or record.command in undone
-                or isinstance(event, CommandUndone)
+                or isinstance(event, UNDO_EVENTS)
             )
         ):
             continue

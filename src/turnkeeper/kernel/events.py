@@ -332,6 +332,51 @@ class CommandUndone(Event):
         return None  # the players' journal drops what was undone, and the undo with it
 
 
+class CommandRedone(Event):
+    """Redo, itself recorded: the command the latest undo took back is live again, its
+    records as they were (its dice are not rolled again), as if the undo had not been."""
+
+    kind: ClassVar[str] = "command.redone"
+    command: int
+    what: str = Field("", exclude_if=lambda what: not what)
+
+    def describe(self) -> str:
+        return (
+            f"redid command {self.command}: {self.what}"
+            if self.what
+            else (f"command {self.command} redone")
+        )
+
+    def describe_to_party(self) -> str | None:
+        return None  # the players' journal shows the redone command as if never undone
+
+
+UNDO_EVENTS: tuple[type[CommandUndone], type[CommandRedone]] = (CommandUndone, CommandRedone)
+"""The journal's bookkeeping events: they name a command to take back or to bring back."""
+
+
+def undone_commands(records: Iterable[Recorded]) -> frozenset[int]:
+    """The commands undone at the end of ``records`` (in seq order): each named by an undo
+    and not brought back by a redo after it. An undo and a redo are read in their order, so
+    a command undone, redone and undone again stays undone.
+
+    >>> def at(seq: int, event: Event) -> Recorded:
+    ...     return Recorded(seq=seq, command=seq, at=0, event=event)
+    >>> undone_commands([at(3, CommandUndone(command=2)), at(4, CommandRedone(command=2))])
+    frozenset()
+    >>> undone_commands([at(3, CommandUndone(command=2)), at(5, CommandUndone(command=1))])
+    frozenset({1, 2})
+    """
+    undone: set[int] = set()
+    for record in records:
+        event = record.event
+        if isinstance(event, CommandUndone):
+            undone.add(event.command)
+        elif isinstance(event, CommandRedone):
+            undone.discard(event.command)
+    return frozenset(undone)
+
+
 class NoteMade(Event):
     """A note in the time record, for the party or the referee alone."""
 
@@ -343,4 +388,10 @@ class NoteMade(Event):
 
 
 #: The events every campaign has, whatever its procedures.
-EVENTS: tuple[type[Event], ...] = (CampaignStarted, ClockAdvanced, CommandUndone, NoteMade)
+EVENTS: tuple[type[Event], ...] = (
+    CampaignStarted,
+    ClockAdvanced,
+    CommandUndone,
+    CommandRedone,
+    NoteMade,
+)

@@ -87,6 +87,11 @@ class CampaignState(Model):
     undoable: int | None = Field(
         None, description="The latest command an undo would take back (None: nothing to undo)."
     )
+    redoable: tuple[int, ...] = Field(
+        (),
+        description="The commands undone since the last command done, in the order undone: "
+        "a redo brings back the last (empty: nothing to redo).",
+    )
 
     @property
     def scales(self) -> Scales:

@@ -59,6 +59,7 @@ from turnkeeper.campaign import (
     Heal,
     Light,
     Note,
+    Redo,
     Rest,
     SetLight,
     Undo,
@@ -633,6 +634,17 @@ class UndoBody(_Verb, title="Undo"):
 
     def command(self, state: CampaignState) -> Command:
         return Undo()
+
+
+class RedoBody(_Verb, title="Redo"):
+    """Redo what the latest undo took back, as it was: no die rolled again (recorded too)."""
+
+    example: ClassVar[str] = "redo"
+
+    verb: Literal["redo"]
+
+    def command(self, state: CampaignState) -> Command:
+        return Redo()
 
 
 # --- countdowns ---------------------------------------------------------------------------

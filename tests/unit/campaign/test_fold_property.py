@@ -26,6 +26,7 @@ from turnkeeper.campaign import (
     Light,
     MarkFight,
     NightRest,
+    Redo,
     Rest,
     SetLight,
     Undo,
@@ -35,6 +36,7 @@ from turnkeeper.campaign import (
     fold,
     parse_party,
 )
+from turnkeeper.campaign.journal import replay
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.rules.loader import preset
 
@@ -73,6 +75,7 @@ commands: st.SearchStrategy[Command] = st.one_of(
     ),
     st.builds(CountdownTrigger, st.just("wound")),
     st.just(Undo()),
+    st.just(Redo()),
 )
 
 
@@ -100,6 +103,7 @@ def test_live_state_is_the_fold_of_the_round_tripped_records(
     stored = json.loads(json.dumps([r.to_record() for r in journal.records]))
     assert fold(stored) == journal.state
     assert Journal(stored).state == journal.state
+    assert replay(journal.records).state == journal.state  # an import's record-by-record fold
     again = play(ruleset, seed, sequence)
     assert [r.to_record() for r in again.records] == [r.to_record() for r in journal.records]
     assert [r.seq for r in journal.records] == list(range(1, len(journal.records) + 1))
