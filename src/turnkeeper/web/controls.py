@@ -41,6 +41,7 @@ from pydantic.fields import FieldInfo
 from turnkeeper import verbs as command_table
 from turnkeeper.dice import parse_faces
 from turnkeeper.files import parse_json
+from turnkeeper.verbs.table import FileText
 
 Kind = Literal["text", "longtext", "number", "checkbox", "select", "list", "json"]
 
@@ -230,6 +231,8 @@ def _input(name: str, info: FieldInfo) -> Input:
         kind = "list" if simple or (isinstance(item, type) and issubclass(item, Enum)) else "json"
     elif annotation is str:
         kind = "longtext" if name.endswith("_text") else "text"
+    elif annotation is FileText:  # a file's text, pasted in
+        kind = "longtext"
     else:
         kind = "json"
     required = info.is_required()
