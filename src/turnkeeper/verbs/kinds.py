@@ -99,6 +99,12 @@ class Kind:
         return key_of(text, self.keys(state))
 
 
+def _of_the_rules(name: str, metavar: str, keys: Callable[[CampaignState], Iterable[str]]) -> Kind:
+    """A name the ruleset keys (a weather, a movement mode): offered as its keys, read back
+    from words to its key."""
+    return Kind(name, metavar, lambda state, given: list(keys(state)), keys=keys)
+
+
 # --- who --------------------------------------------------------------------------------------
 
 
@@ -172,11 +178,8 @@ LIGHT_SOURCE = Kind(
     "light source", "SOURCE", lambda state, given: list(state.ruleset.light.sources)
 )
 COUNTDOWN = Kind("countdown", "NAME", lambda state, given: [c.name for c in state.countdowns])
-COUNTDOWN_TYPE = Kind(
-    "countdown type",
-    "TYPE",
-    lambda state, given: list(state.ruleset.countdowns.types),
-    keys=lambda state: state.ruleset.countdowns.types,
+COUNTDOWN_TYPE = _of_the_rules(
+    "countdown type", "TYPE", lambda state: state.ruleset.countdowns.types
 )
 TRIGGER = Kind("trigger", "TRIGGER", choices=("wound", "action"))
 OUTCOME_STEP = Kind("outcome", "OUTCOME", choices=("failure", "partial", "success", "greater"))
@@ -234,30 +237,12 @@ DESTINATION = Kind(
     lambda state, given: [*_found_features(state), *_hexes(state, given)],
     choices=DIRECTIONS,
 )
-MODE = Kind(
-    "movement mode",
-    "MODE",
-    lambda state, given: list(state.ruleset.dungeon.movement),
-    keys=lambda state: state.ruleset.dungeon.movement,
+MODE = _of_the_rules("movement mode", "MODE", lambda state: state.ruleset.dungeon.movement)
+WEATHER = _of_the_rules("weather", "WEATHER", lambda state: state.ruleset.travel.weather)
+TRAVELLERS = _of_the_rules(
+    "travel condition", "CONDITION", lambda state: state.ruleset.travel.party
 )
-WEATHER = Kind(
-    "weather",
-    "WEATHER",
-    lambda state, given: list(state.ruleset.travel.weather),
-    keys=lambda state: state.ruleset.travel.weather,
-)
-TRAVELLERS = Kind(
-    "travel condition",
-    "CONDITION",
-    lambda state, given: list(state.ruleset.travel.party),
-    keys=lambda state: state.ruleset.travel.party,
-)
-VESSEL = Kind(
-    "vessel",
-    "VESSEL",
-    lambda state, given: list(state.ruleset.travel.vessels),
-    keys=lambda state: state.ruleset.travel.vessels,
-)
+VESSEL = _of_the_rules("vessel", "VESSEL", lambda state: state.ruleset.travel.vessels)
 
 # --- amounts ----------------------------------------------------------------------------------
 

@@ -85,7 +85,7 @@ from turnkeeper.procedures.combat import (
     Surrender,
 )
 from turnkeeper.procedures.combat.actions import parse_action
-from turnkeeper.procedures.combat.roster import parse_monster, parse_roster
+from turnkeeper.procedures.combat.roster import parse_monster, parse_roster, parse_surprised
 from turnkeeper.procedures.countdowns import MAX_TICKS
 from turnkeeper.procedures.dungeon import (
     EndEncounter,
@@ -1151,14 +1151,7 @@ class CombatStartBody(_Verb, title="Start a fight"):
         for line in self.foes:
             foes += parse_monster(line)
         allies = joining + [a for line in self.allies for a in parse_monster(line, Side.PARTY)]
-        surprised: frozenset[Side] | None = None
-        if self.surprise is not None:
-            if self.surprise == "none":
-                surprised = frozenset()
-            elif self.surprise == "both":
-                surprised = frozenset(Side)
-            else:
-                surprised = frozenset({_SIDES[self.surprise]})
+        surprised = parse_surprised(self.surprise) if self.surprise is not None else None
         return StartFight(
             foes=tuple(foes),
             allies=tuple(allies),
