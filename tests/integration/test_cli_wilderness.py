@@ -196,8 +196,11 @@ def test_tp_wil_7_mounted_on_a_road_four_hexes_take_one_tp_and_four_hours(
     db = _ride(tmp_path, tk)
     data = tk(db, "travel", "0004", "--explore", "--party", "mounted", "--dice", "5")
     assert (data["at"], data["tp_spent"], data["date"]) == ("0004", "1", "1-01-01 12:00")
-    cost = tk(db, "travel", "cost", "--terrain", "plains", "--road", "road", "--party", "mounted")
-    assert cost["tp_per_hex"] == cost["tp_spent"] == "1/4"
+    code, text = _run(
+        "travel", "cost", "--terrain", "plains", "--road", "road", "--party", "mounted", "--json"
+    )
+    cost = json.loads(text)
+    assert code == 0 and cost["tp_per_hex"] == cost["tp_spent"] == "1/4"
 
 
 def test_tp_wil_7_four_road_hexes_then_forest_make_seven_hexes_in_a_day(

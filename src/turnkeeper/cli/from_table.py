@@ -25,6 +25,8 @@ from typing import Any, Literal
 import typer
 from pydantic import ValidationError
 from pydantic.fields import FieldInfo
+from typer._click import Context
+from typer.core import TyperGroup
 
 from turnkeeper.campaign import CampaignState, Command
 from turnkeeper.cli.app import JsonOption, say
@@ -52,27 +54,55 @@ Details = Callable[[str, CampaignState], dict[str, Any]]
 Footer = Callable[[CampaignState], str]
 
 
+class DefaultVerb(TyperGroup):
+    """A group of commands that is also a verb: when the word after the group's name names none
+    of its commands, the words are the verb's own (``travel ne`` travels, ``travel cost`` prices
+    a hex). The verb is also reachable by its :data:`DEFAULT_WORD` (``travel to ne``), and
+    ``travel --help`` is its help."""
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        if not args or args[0] not in self.commands:
+            args = [DEFAULT_WORD, *args]
+        return super().parse_args(ctx, args)
+
+
+#: The name a :class:`DefaultVerb` group gives its own verb, read as English after the group's.
+DEFAULT_WORD = "to"
+
+
 def attach(
     group: typer.Typer,
     *words: str,
     details: Details | None = None,
     where: Footer | None = None,
     place: Place | None = None,
+    epilog: str | None = None,
 ) -> None:
     """Add to ``group`` every verb of the table whose words start with ``words`` and have one
     more: ``attach(countdown_app, "countdown")`` adds ``countdown add``, ``countdown tick``...
+    A :class:`DefaultVerb` group also takes the verb of ``words`` itself, as its default.
     ``details`` adds the group's own view of the state to each verb's ``--json``, ``where``
-    to its footer line; ``place`` takes only the verbs of that place."""
+    to its footer line, ``epilog`` a last paragraph to each help; ``place`` takes only the
+    verbs of that place."""
     # a verb its group still writes by hand (combat start reads foes files) keeps that one
     written = {info.name for info in group.registered_commands}
+    written |= {info.name for info in group.registered_groups}
+    defaulted = group.info.cls is DefaultVerb
     for body in VERBS.values():
         line = body.line_words()
         fits = place is None or body.where is place
-        if line[:-1] == words and line[-1] not in written and fits:
-            settings = {"ignore_unknown_options": True} if _signed(body) else None
-            group.command(line[-1], help=help_of(body), context_settings=settings)(
-                command_of(body, details, where)
-            )
+        if not fits:
+            continue
+        if line[:-1] == words and line[-1] not in written:
+            name = line[-1]
+        elif defaulted and line == words:
+            name = DEFAULT_WORD
+        else:
+            continue
+        settings = {"ignore_unknown_options": True} if _signed(body) else None
+        group.command(name, help=help_of(body), context_settings=settings, epilog=epilog)(
+            command_of(body, details, where)
+        )
 
 
 def help_of(body: type[_Verb]) -> str:

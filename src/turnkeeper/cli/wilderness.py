@@ -15,12 +15,11 @@ from typing import Annotated, Any
 import typer
 
 from turnkeeper.cli.app import JsonOption, console, emit, say
-from turnkeeper.cli.from_table import attach
+from turnkeeper.cli.from_table import DefaultVerb, attach
 from turnkeeper.cli.maps import (
     campaign_map,
     exact_tp,
     read_map,
-    run_wilderness,
     wilderness_details,
     wilderness_where,
     write_picture,
@@ -28,9 +27,7 @@ from turnkeeper.cli.maps import (
 from turnkeeper.cli.options import (
     CampaignOption,
     DbOption,
-    DiceOption,
     ForceOption,
-    PlayerOption,
     check_out,
     ruleset_files,
 )
@@ -39,9 +36,6 @@ from turnkeeper.dice import format_mixed
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.state import wilderness_of
 from turnkeeper.kernel.wilderness_state import DEFAULT_REGION
-from turnkeeper.procedures.wilderness import (
-    Travel,
-)
 from turnkeeper.procedures.wilderness.costs import best_route, hex_cost_for
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.verbs import Place
@@ -55,8 +49,7 @@ verbs = typer.Typer()
 PartyOption = typer.Option(
     None,
     "--party",
-    help="How the party travels, comma-separated: mounted, carriage, more than 20 people "
-    "(`over_20`) or 50 (`over_50`).",
+    help="How the party travels, comma-separated: mounted, carriage, over 20 (people) or over 50.",
 )
 VesselOption = typer.Option(
     None,
@@ -72,7 +65,7 @@ def _party(text: str | None) -> tuple[str, ...] | None:
 
 
 def _cost(
-    terrain: str | None,
+    terrain: str,
     road: str,
     weather: str,
     party: str | None,
@@ -80,8 +73,6 @@ def _cost(
     ruleset: str,
     as_json: bool,
 ) -> None:
-    if terrain is None:
-        raise IllegalCommandError("travel cost needs --terrain (plains, hills, forest, ...)")
     rules = find_ruleset(ruleset)
     conditions = _party(party) or ()
     cost = hex_cost_for(rules, terrain, road, weather, conditions, vessel or None)
@@ -106,59 +97,28 @@ def _cost(
     emit(data, as_json, render)
 
 
-@verbs.command("travel")
-def travel_command(
-    target: str = typer.Argument(
-        ..., help="A direction (n ne se s sw nw), a hex (0304), a found feature, or 'cost'."
-    ),
-    explore: bool = typer.Option(
-        False,
-        "--explore",
-        help="Explore rather than travel: the wilderness die comes more often [TP-WENC-2].",
-    ),
+travel_app = typer.Typer(
+    cls=DefaultVerb,
+    help="Travel or explore toward a hex; `travel cost` prints what a hex costs [TP-WIL-6].",
+)
+verbs.add_typer(travel_app, name="travel")
+
+
+@travel_app.command("cost")
+def travel_cost_command(
+    terrain: str = typer.Option(..., "--terrain", help="The terrain, e.g. hills."),
+    road: str = typer.Option("none", "--road", help="none, road or trail."),
+    weather: str = typer.Option("clear", "--weather", help="The weather, e.g. rain."),
     party: str | None = PartyOption,
     vessel: str | None = VesselOption,
-    milieu: str | None = typer.Option(
-        None,
-        "--milieu",
-        help="The milieu the wilderness die is rolled in, e.g. desert; '' clears [TP-WENC-3].",
-    ),
-    forage: bool = typer.Option(
-        False,
-        "--forage",
-        help="On waning resources, forage the next travel point instead of eating.",
-    ),
-    terrain: str | None = typer.Option(
-        None, "--terrain", help="For travel cost: the terrain, e.g. hills."
-    ),
-    road: str = typer.Option("none", "--road", help="For travel cost: none, road or trail."),
-    weather: str = typer.Option(
-        "clear", "--weather", help="For travel cost: the weather, e.g. rain."
-    ),
-    ruleset: str = typer.Option("tp", "--ruleset", help="For travel cost: the ruleset."),
-    db: str | None = DbOption,
-    campaign: str | None = CampaignOption,
-    dice: str | None = DiceOption,
-    player: bool = PlayerOption,
+    ruleset: str = typer.Option("tp", "--ruleset", help="The ruleset."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Travel or explore toward a hex; `travel cost` prints what a hex costs [TP-WIL-6].
+    """What one hex costs in travel points, with no campaign [TP-WIL-6].
 
-    Example: `turnkeeper travel ne` goes one hex north-east;
-    `turnkeeper travel cost --terrain hills --party mounted` needs no campaign.
+    Example: `turnkeeper travel cost --terrain hills --party mounted`.
     """
-    if target == "cost":
-        _cost(terrain, road, weather, party, vessel, ruleset, as_json)
-        return
-    command = Travel(
-        target,
-        explore=explore,
-        party=_party(party),
-        vessel=vessel,
-        milieu=milieu,
-        waning="forage" if forage else "supplies",
-    )
-    run_wilderness(db, campaign, command, as_json, dice, player)
+    _cost(terrain, road, weather, party, vessel, ruleset, as_json)
 
 
 weather_app = typer.Typer(
@@ -317,4 +277,11 @@ def route_command(
 # the table's verbs of the wilderness not written above: explore, search, camp, and the
 # weather's set and roll
 attach(verbs, place=Place.WILDERNESS, details=wilderness_details, where=wilderness_where)
+attach(
+    travel_app,
+    "travel",
+    details=wilderness_details,
+    where=wilderness_where,
+    epilog="`turnkeeper travel cost --terrain hills` prints what a hex costs, with no campaign.",
+)
 attach(weather_app, "weather", details=wilderness_details, where=wilderness_where)

@@ -946,7 +946,7 @@ class TravelBody(_Verb, title="Travel"):
     )
     explore: bool = Field(False, description="Explore the way instead of travelling [TP-WENC-2].")
     party: Annotated[Names | None, TRAVELLERS] = Field(
-        None, description="Travel conditions: mounted, carriage, over_20, over_50."
+        None, description="Travel conditions: mounted, carriage, over 20, over 50."
     )
     vessel: Annotated[str | None, VESSEL] = Field(
         None, description="A vessel of the ruleset (river boat, sailing ship...); '' clears."

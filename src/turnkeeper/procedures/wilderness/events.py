@@ -20,7 +20,7 @@ from turnkeeper.kernel.wilderness_state import (
     WildernessState,
     hexmap_of,
 )
-from turnkeeper.words import words
+from turnkeeper.words import listed, words
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import MapFile
 
@@ -72,11 +72,11 @@ class ConditionsSet(Event):
         )
 
     def describe(self) -> str:
-        parts = [", ".join(self.party) or "on foot"]
+        parts = [listed(self.party) or "on foot"]
         if self.vessel:
-            parts.append(f"by {self.vessel.replace('_', ' ')}")
+            parts.append(f"by {words(self.vessel)}")
         if self.milieu:
-            parts.append(f"milieu {self.milieu}")
+            parts.append(f"milieu {words(self.milieu)}")
         return "the party travels " + "; ".join(parts)
 
 
