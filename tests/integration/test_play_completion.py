@@ -15,7 +15,9 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from typer.testing import CliRunner
 
+from turnkeeper.cli.app import app
 from turnkeeper.cli.play import Table, TableCompleter
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
@@ -218,5 +220,31 @@ def test_the_completer_reads_the_state_as_it_is_now(tk: Tk, tmp_path: Path) -> N
             assert table.execute("damage Adventurer 1")
         assert offered(completer, "countdown tick ") == ['"ghouls wake"']
         assert offered(completer, "heal ") == ["Adventurer"]
+    finally:
+        store.close()
+
+
+def test_travel_offers_its_own_words_and_the_ways_to_go(tk: Tk, tmp_path: Path) -> None:
+    """`travel` is a verb and a group (`travel cost`): after it, the group's command and the
+    destinations; after `travel to`, the destinations; the verb's options after a direction."""
+    db = str(tmp_path / "wild.db")
+    tk(db, "new", "vale", "--ruleset", "tp", "--solo")
+    map_file = str(tmp_path / "m.toml")
+    made = CliRunner().invoke(
+        app, ["map", "new", "--width", "6", "--height", "6", "--seed", "3", "--out", map_file]
+    )
+    assert made.exit_code == 0, made.output
+    tk(db, "map", "load", map_file, "--at", "0303")
+    store = open_store(db)
+    try:
+        campaigns = Campaigns(store)
+        completer = TableCompleter(lambda: campaigns.state("vale"), campaigns.names)
+        ways = ["n", "ne", "se", "s", "sw", "nw"]
+        assert offered(completer, "travel ")[:7] == ["cost", *ways]
+        assert offered(completer, "travel to ")[:6] == ways
+        assert offered(completer, "travel n") == ["n", "ne", "nw"]
+        assert "mounted" in offered(completer, "travel ne --party ")
+        assert "--explore" in offered(completer, "travel ne -")
+        assert offered(completer, "travel cost ") == []
     finally:
         store.close()

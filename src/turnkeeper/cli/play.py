@@ -31,7 +31,7 @@ from typer.core import TyperArgument
 
 from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import VERBS, invoke, load_verb, say
-from turnkeeper.cli.from_table import _choices
+from turnkeeper.cli.from_table import DEFAULT_WORD, DefaultVerb, _choices
 from turnkeeper.cli.options import DbOption
 from turnkeeper.cli.runner import open_campaigns, session
 from turnkeeper.errors import TurnkeeperError
@@ -231,18 +231,24 @@ class TableCompleter(Completer):
             return []
         command = load_verb(done[0])
         path = [done[0]]
+        used = 1  # the words naming the command: `travel to` is the verb `travel`
         for word in done[1:]:  # walk down the sub-verbs named so far
             sub = getattr(command, "commands", {}).get(word)
             if sub is None:
                 break
-            command = sub
-            path.append(word)
+            if not (isinstance(command, DefaultVerb) and word == DEFAULT_WORD):
+                path.append(word)
+            command, used = sub, used + 1
+        subs = list(getattr(command, "commands", {}))
+        named = subs if used == len(done) else []
+        if isinstance(command, DefaultVerb):  # `travel ne`: the words are the group's own verb
+            command, subs = command.commands[DEFAULT_WORD], []
+            named = [s for s in named if s != DEFAULT_WORD]
         if current.startswith("-"):
             return [o for p in command.params for o in (*p.opts, *p.secondary_opts)]
-        subs = list(getattr(command, "commands", {}))
         if subs:
-            return subs if len(path) == len(done) else []
-        return self._values(command, tuple(path), done[len(path) :])
+            return named
+        return named + self._values(command, tuple(path), done[used:])
 
     def _values(self, command: Command, path: tuple[str, ...], typed: list[str]) -> list[str]:
         """What the next value after ``typed`` (the words after the verb's) may be."""
