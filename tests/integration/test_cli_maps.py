@@ -132,3 +132,46 @@ def test_map_show_writes_a_png_for_printing(tmp_path: Path) -> None:
     done = runner.invoke(app, ["map", "show", "--map", str(made), "--out", str(out)])
     assert done.exit_code == 0, done.output
     assert out.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") and out.stat().st_size > 10_000
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    """A PNG's width and height, from its header chunk."""
+    head = path.read_bytes()[16:24]
+    return int.from_bytes(head[:4], "big"), int.from_bytes(head[4:], "big")
+
+
+def test_a_png_is_drawn_within_its_bound(tmp_path: Path) -> None:
+    """Issue 27: a PNG is twice the drawing's size where that fits, or the longest side asked
+    for; beyond 8,000 px it is one refusal before any drawing, never a renderer's abort."""
+    made = tmp_path / "wild.toml"
+    assert runner.invoke(app, ["map", "new", "--width", "8", "--height", "6", "--seed", "4",
+                               "--out", str(made)]).exit_code == 0  # fmt: skip
+    twice, small = tmp_path / "twice.png", tmp_path / "small.png"
+    code, text = _run("map", "show", "--map", str(made), "--out", str(twice), "--json")
+    width, height = json.loads(text)["pixels"]
+    assert code == 0 and _png_size(twice) == (width, height)
+    code, text = _run(
+        "map", "show", "--map", str(made), "--out", str(small), "--png-size", "200", "--json"
+    )
+    assert code == 0 and max(_png_size(small)) == 200 and max(width, height) > 400
+    # the route's picture takes the same bound
+    route = tmp_path / "route.png"
+    code, text = _run("route", "0101", "0405", "--map", str(made), "--out", str(route),
+                      "--png-size", "150")  # fmt: skip
+    pixels = "{} x {} px".format(*_png_size(route))
+    assert code == 0 and max(_png_size(route)) == 150 and f"(referee view, {pixels})" in text
+    for args, says in [
+        (("--out", str(tmp_path / "huge.png"), "--png-size", "9000"), "at most 8,000 px"),
+        (("--out", str(tmp_path / "map.svg"), "--png-size", "300"), "goes with an --out file"),
+    ]:
+        refused = runner.invoke(app, ["map", "show", "--map", str(made), *args])
+        assert refused.exit_code != 0 and says in str(refused.exception)
+    assert not (tmp_path / "huge.png").exists() and not (tmp_path / "map.svg").exists()
+
+
+def test_a_drawing_larger_than_the_bound_is_scaled_down_to_it() -> None:
+    from turnkeeper.cli.maps import PNG_MOST, png_zoom
+
+    # the 1000x1000 map's drawing: 30,122 x 34,658 at zoom 2 asked the renderer for 16.7 GB
+    zoom = png_zoom(30_122, 34_658)
+    assert round(34_658 * zoom) == PNG_MOST and 30_122 * zoom < PNG_MOST

@@ -13,7 +13,9 @@ knows never carries the referee's notes or unfound features.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,7 +28,15 @@ from rich.table import Table
 from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.cli.from_table import attach
-from turnkeeper.cli.options import CampaignOption, DbOption, ForceOption, check_out, check_seed
+from turnkeeper.cli.options import (
+    PNG_MOST,
+    CampaignOption,
+    DbOption,
+    ForceOption,
+    PngSizeOption,
+    check_out,
+    check_seed,
+)
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.dice import format_fraction, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
@@ -233,12 +243,13 @@ def show(
     radius: Annotated[
         int, typer.Option("--radius", min=0, help="With --around: the window's radius in hexes.")
     ] = 10,
+    png_size: int | None = PngSizeOption,
     force: bool = ForceOption,
     db: str | None = DbOption,
     campaign: str | None = CampaignOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Draw the campaign's map as SVG: the referee's view, or what the party knows.
+    """Draw the campaign's map as SVG (or PNG): the referee's view, or what the party knows.
 
     With --player, only the hexes it has seen and the features it has found.
     With --map, a map file instead of the campaign's map; --known or --party with it draws
@@ -248,6 +259,7 @@ def show(
     Example: `turnkeeper map show --player --out party.svg`.
     """
     check_out(out, "drawing", force, db, [(map_file, "map file"), (known_file, "knowledge file")])
+    check_picture(out, png_size)
     result: dict[str, Any] = {}
     if map_file is not None:
         hexmap, party_at, known, found = _from_file(map_file, known_file, party)
@@ -276,12 +288,14 @@ def show(
             around=middle,
             radius=radius if middle is not None else None,
         )
-        write_picture(svg, out)
+        pixels = write_picture(svg, out, png_size)
     result |= {"file": str(out), "player": player, "known_hexes": len(known), "bytes": len(svg)}
+    if pixels is not None:
+        result["pixels"] = list(pixels)
     emit(
         result,
         as_json,
-        lambda: say(f"wrote {out} ({'player' if player else 'referee'} view)"),
+        lambda: say(f"wrote {out} ({'player' if player else 'referee'} view{drawn_at(pixels)})"),
     )
 
 
@@ -329,14 +343,56 @@ def run_wilderness(
     )
 
 
-def write_picture(svg: str, out: Path) -> None:
-    """Write a map drawing: SVG, or PNG for printing when ``out`` ends in .png (resvg)."""
+#: A PNG is drawn at twice the drawing's size, for print, when that fits within the bound.
+PNG_ZOOM = 2.0
+_SVG_SIZE = re.compile(r'<svg[^>]*? width="(\d+(?:\.\d+)?)" height="(\d+(?:\.\d+)?)"')
+
+
+def check_picture(out: Path, longest: int | None) -> None:
+    """Refuse, before any drawing, a PNG size beyond the bound or one asked of an SVG."""
+    if longest is None:
+        return
+    if out.suffix.lower() != ".png":
+        raise IllegalCommandError("--png-size goes with an --out file ending in .png")
+    if longest > PNG_MOST:
+        raise IllegalCommandError(
+            f"--png-size {longest:,}: a PNG is at most {PNG_MOST:,} px on its longest side; "
+            "ask for less, draw a window with --around HEX, or write an .svg, which has no bound"
+        )
+
+
+def png_zoom(width: float, height: float, longest: int | None = None) -> float:
+    """The zoom that draws a ``width`` x ``height`` drawing as a PNG within the bound: the
+    longest side asked for, else twice the size or :data:`PNG_MOST`, whichever is smaller.
+
+    >>> png_zoom(1000, 500), png_zoom(30_000, 34_000), png_zoom(1000, 500, longest=250)
+    (2.0, 0.23529411764705882, 0.25)
+    """
+    side = max(width, height, 1.0)
+    return longest / side if longest is not None else min(PNG_ZOOM, PNG_MOST / side)
+
+
+def write_picture(svg: str, out: Path, longest: int | None = None) -> tuple[int, int] | None:
+    """Write a map drawing: SVG, or PNG for printing when ``out`` ends in .png (resvg), drawn
+    within :data:`PNG_MOST` pixels (``longest``: its longest side); the PNG's size in pixels,
+    or None for an SVG."""
+    check_picture(out, longest)
     if out.suffix.lower() != ".png":
         write_text(out, svg, "drawing")
-        return
+        return None
     import resvg_py  # a rasteriser, loaded only when a PNG is asked for
 
-    write_bytes(out, bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=2)), "drawing")
+    size = _SVG_SIZE.search(svg[:1000])
+    assert size is not None, "render_svg writes its width and height first"
+    width, height = float(size[1]), float(size[2])
+    zoom = png_zoom(width, height, longest)
+    write_bytes(out, bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom)), "drawing")
+    return max(1, round(width * zoom)), max(1, round(height * zoom))
+
+
+def drawn_at(pixels: Sequence[int] | None) -> str:
+    """A PNG's size in pixels, as the line that names its file ends: ``, 800 x 600 px``."""
+    return "" if pixels is None else f", {pixels[0]:,} x {pixels[1]:,} px"
 
 
 #: Maps of more hexes than this take over a second to make or draw: a spinner says so.

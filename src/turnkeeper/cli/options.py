@@ -62,6 +62,17 @@ SetOption = typer.Option(
 PlayerOption = typer.Option(False, "--player", help="Show only what the party perceives.")
 ForceOption = typer.Option(False, "--force", help="Replace the output file if it exists.")
 
+#: A PNG's longest side at most, in pixels: 8,000 x 8,000 is 256 MB of pixels to draw (four
+#: bytes each), which a small machine spares; a larger drawing is scaled down to fit.
+PNG_MOST = 8_000
+PngSizeOption = typer.Option(
+    None,
+    "--png-size",
+    min=16,
+    help=f"With a .png --out: its longest side in pixels (at most {PNG_MOST:,}). Default: twice "
+    f"the drawing's size, scaled down to {PNG_MOST:,} if larger.",
+)
+
 #: The files beside a SQLite store that hold its campaigns too (its write-ahead log, its
 #: shared memory, its rollback journal): no output file may take their place either.
 _STORE_COMPANIONS = ("-wal", "-shm", "-journal")

@@ -18,6 +18,8 @@ from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.from_table import DefaultVerb, attach
 from turnkeeper.cli.maps import (
     campaign_map,
+    check_picture,
+    drawn_at,
     exact_tp,
     read_map,
     wilderness_details,
@@ -28,6 +30,7 @@ from turnkeeper.cli.options import (
     CampaignOption,
     DbOption,
     ForceOption,
+    PngSizeOption,
     check_out,
     ruleset_files,
 )
@@ -179,8 +182,11 @@ def route_command(
     ruleset: str = typer.Option("tp", "--ruleset", help="With --map: the ruleset."),
     out: Annotated[
         Path | None,
-        typer.Option("--out", "--svg", help="Draw the route on the map, to this SVG file."),
+        typer.Option(
+            "--out", "--svg", help="Draw the route on the map, to this SVG (or .png) file."
+        ),
     ] = None,
+    png_size: int | None = PngSizeOption,
     force: bool = ForceOption,
     player: bool = typer.Option(
         False,
@@ -198,6 +204,7 @@ def route_command(
     """
     if out is not None:
         check_out(out, "drawing", force, db, [(map_file, "map file"), *ruleset_files(ruleset)])
+        check_picture(out, png_size)
     known: frozenset[Hex] | None = None
     found: frozenset[str] | None = None
     here: Hex | None = None
@@ -262,12 +269,17 @@ def route_command(
             player=player,
             found_features=found if player else None,
         )
-        write_picture(picture, out)
+        pixels = write_picture(picture, out, png_size)
         data["svg"] = str(out)
+        if pixels is not None:
+            data["pixels"] = list(pixels)
 
     def render() -> None:
         steps = " -> ".join(data["hexes"])
         console().print(f"{steps}\n{format_mixed(route.tp)} TP, {counted(route.days, 'day')}")
+        if out is not None:
+            view = "player" if player else "referee"
+            say(f"wrote {out} ({view} view{drawn_at(data.get('pixels'))})")
         if player:
             console().print("planned over the hexes the party has seen or visited only")
 
