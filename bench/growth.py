@@ -43,13 +43,23 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from turnkeeper.campaign import Journal, Light, Note, Rest, Undo, Wait, parse_party, snapshots
+from turnkeeper.campaign import (
+    Command,
+    Journal,
+    Light,
+    Note,
+    Rest,
+    Undo,
+    Wait,
+    parse_party,
+    snapshots,
+)
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.rules.loader import preset
-from turnkeeper.service import Campaigns
+from turnkeeper.service import Campaigns, said
 from turnkeeper.store.sql import SqlStore
 
 PARTY = parse_party(
@@ -62,11 +72,29 @@ FLOOR_TARGET = 2.0
 results: list[bool] = []
 
 
-def build(url: str, events: int) -> None:
-    """A campaign of at least ``events`` records in the store at ``url``, with the snapshots
-    a writer leaves behind (the newest few cadence marks)."""
-    journal = Journal.start(NAME, preset("dg"), PARTY, seed=3)
-    cycle = [Light("torch"), Wait(6 * 3600), Note("the party maps a hall"), Rest(), Wait(600)]
+#: The commands a bench campaign repeats: a day of light, rest, notes and waiting.
+CYCLE: tuple[Command, ...] = (
+    Light("torch"),
+    Wait(6 * 3600),
+    Note("the party maps a hall"),
+    Rest(),
+    Wait(600),
+)
+
+
+def build(
+    url: str,
+    events: int,
+    *,
+    name: str = NAME,
+    ruleset: str = "dg",
+    seed: int = 3,
+    cycle: Sequence[Command] = CYCLE,
+) -> None:
+    """A campaign of at least ``events`` records in the store at ``url``, the way a campaign
+    grows: ``cycle`` folded in memory, the records stored in one go with their lines, and the
+    snapshots a writer leaves behind (the newest few cadence marks) beside them."""
+    journal = Journal.start(name, preset(ruleset), PARTY, seed=seed)
     step = 0
     while journal.version < events:
         with contextlib.suppress(TurnkeeperError):  # a refused command keeps nothing
@@ -74,12 +102,12 @@ def build(url: str, events: int) -> None:
         step += 1
     store = SqlStore(url)
     try:
-        store.create(NAME, [r.to_record() for r in journal.records])
+        store.create(name, [r.to_record() for r in journal.records], lines=said(journal.records))
         tag = snapshots.state_format()
         for checkpoint in journal.checkpoints[-4:]:
             text = snapshots.dump_state(checkpoint)
             assert text is not None
-            store.save_snapshot(NAME, checkpoint.version, tag, text)
+            store.save_snapshot(name, checkpoint.version, tag, text)
     finally:
         store.close()
 

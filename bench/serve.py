@@ -68,8 +68,9 @@ from urllib.parse import quote
 
 import httpx
 
-from turnkeeper.campaign import Journal, Light, Note, Rest, Visibility, Wait, parse_party, snapshots
-from turnkeeper.errors import TurnkeeperError
+from growth import CYCLE, PARTY
+from growth import build as build_campaign
+from turnkeeper.campaign import Note, Visibility
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store.sql import SqlStore
@@ -78,10 +79,6 @@ from turnkeeper.web.tokens import Role, issue_tokens
 PG_ENV = "TURNKEEPER_TEST_PG"
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 CAMPAIGN = "Bench Keep"
-PARTY = parse_party(
-    '[[characters]]\nname = "Aldo"\nhp = 8\n[[characters]]\nname = "Bea"\nhp = 6\n'
-    "[supplies]\ntorches = 100000\nrations = 100000\nwater = 100000\n"
-)
 COMMANDS: list[dict[str, object]] = [
     {"verb": "wait", "duration": "10 minutes"},
     {"verb": "light", "source": "torch"},  # lit or not, a fresh torch: legal in any order
@@ -353,32 +350,13 @@ PAGES_RATIO = 2.0
 
 
 def build(url: str, events: int) -> dict[Role, str]:
-    """A campaign of at least ``events`` records at ``url``, the way bench/growth.py builds its
-    own: commands folded in memory, the records stored in one go, and the snapshots a writer
-    keeps at its cadence beside them (so the server's first read folds only the tail).
-    Some notes are the referee's, so the players' pages have records to leave out."""
-    journal = Journal.start(CAMPAIGN, preset("ex"), PARTY, seed=11)
-    cycle = [
-        Light("torch"),
-        Wait(6 * 3600),
-        Note("the party maps a hall"),
-        Rest(),
-        Note("the referee's own: the vault is behind the altar", Visibility.REFEREE),
-        Wait(600),
-    ]
-    step = 0
-    while journal.version < events:
-        with contextlib.suppress(TurnkeeperError):  # a refused command keeps nothing
-            journal.execute(cycle[step % len(cycle)])
-        step += 1
+    """A campaign of at least ``events`` records at ``url``, built as bench/growth.py builds
+    its own (so the server's first read folds only the tail), and its links' tokens. Some
+    notes are the referee's, so the players' pages have records to leave out."""
+    cycle = (*CYCLE, Note("the referee's own: the vault is behind the altar", Visibility.REFEREE))
+    build_campaign(url, events, name=CAMPAIGN, ruleset="ex", seed=11, cycle=cycle)
     store = SqlStore(url)
     try:
-        store.create(CAMPAIGN, [r.to_record() for r in journal.records])
-        tag = snapshots.state_format()
-        for checkpoint in journal.checkpoints[-4:]:
-            text = snapshots.dump_state(checkpoint)
-            assert text is not None
-            store.save_snapshot(CAMPAIGN, checkpoint.version, tag, text)
         return issue_tokens(store, CAMPAIGN)
     finally:
         store.close()

@@ -29,7 +29,7 @@ import contextlib
 import gc
 import json
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from turnkeeper.campaign import (
     CampaignState,
@@ -61,7 +61,7 @@ from turnkeeper.kernel.events import (
 )
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.store import Caches, EventStore, GlanceStore, JsonStore, SnapshotStore
-from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable, missing
+from turnkeeper.store.base import SNAPSHOTS_KEPT, StoredLine, StoreUnavailable, missing
 from turnkeeper.store.glance import GLANCE_FORMAT
 
 PAGE = 2000
@@ -297,7 +297,12 @@ class Campaigns:
         journal = Journal.start(name, ruleset, party or STAND_IN, seed)
         # one transaction: a process killed meanwhile leaves no campaign at all
         caches = self._caches(name, 0, journal.state, journal.records)
-        self.store.create(name, [r.to_record() for r in journal.records], caches=caches)
+        self.store.create(
+            name,
+            [r.to_record() for r in journal.records],
+            caches=caches,
+            lines=said(journal.records),
+        )
         self._journals[name] = journal
         return journal.state
 
@@ -329,7 +334,7 @@ class Campaigns:
             caches = self._caches(name, version, after, records)
             try:
                 rows = [r.to_record() for r in records]
-                self.store.append(name, version, rows, caches=caches)
+                self.store.append(name, version, rows, caches=caches, lines=said(records))
             except BaseException:
                 # Our copy may be behind; the next call reads the journal afresh.
                 self._journals.pop(name, None)
@@ -379,6 +384,31 @@ class Campaigns:
             texts = self._stored(name, start, min(PAGE, until - start)).split("\n")
             yield texts, EVENTS.records_json("[" + ",".join(texts) + "]")
 
+    def said_pages(self, name: str, since: int = 0) -> Iterator[list[StoredLine]]:
+        """The records after ``since`` of the journal standing now, a page at a time, each as
+        stored with its line: the lines kept beside the records, so no event is read back
+        (but for records stored before lines were kept, whose lines are made here)."""
+        until = self.store.version(name)
+        for start in range(since, until, PAGE):
+            limit = min(PAGE, until - start)
+            if not isinstance(self.store, JsonStore):
+                texts = self._stored(name, start, limit).split("\n")
+                typed = EVENTS.records_json("[" + ",".join(texts) + "]")
+                yield [
+                    (r.seq, r.command, r.at, text, r.event.describe())
+                    for text, r in zip(texts, typed, strict=True)
+                ]
+                continue
+            page = self.store.read_lines(name, start, limit)
+            unsaid = [text for _, _, _, text, line in page if line is None]
+            if unsaid:
+                lines = iter(said(EVENTS.records_json("[" + ",".join(unsaid) + "]")))
+                page = [
+                    (seq, command, at, text, next(lines) if line is None else line)
+                    for seq, command, at, text, line in page
+                ]
+            yield page
+
     def _stored(self, name: str, since: int, limit: int) -> str:
         """The texts of the records after ``since`` (at most ``limit``, at least one), one a
         line: as stored when the store hands them back so, else as its records are written."""
@@ -415,7 +445,8 @@ class Campaigns:
         self._unclaimed(target)
         # the journal's state kept as it is stored, so its first read need not fold it all
         caches = self._caches(target, 0, journal.state, journal.records)
-        self.store.create(target, [r.to_record() for r in journal.records], caches=caches)
+        rows = [r.to_record() for r in journal.records]
+        self.store.create(target, rows, caches=caches, lines=said(journal.records))
         self._journals[target] = journal
         if isinstance(self.store, SnapshotStore):
             # and the cadence marks before it, as a writer would have left them, for an undo
@@ -486,6 +517,11 @@ def gc_paused(*, freeze: bool = False) -> Iterator[None]:
             gc.freeze()
         if was_on:
             gc.enable()
+
+
+def said(records: Iterable[Recorded]) -> list[str]:
+    """Each record's line as people read it, kept beside it by the store."""
+    return [r.event.describe() for r in records]
 
 
 def _lines(text: str) -> list[tuple[int, str]]:

@@ -209,15 +209,10 @@ def log_command(
 
     Example: `turnkeeper log --since 40 --player`.
     """
-    import re
-    from collections.abc import Iterator
     from json.encoder import encode_basestring, encode_basestring_ascii
 
-    from turnkeeper.campaign.registry import EVENTS
     from turnkeeper.clock.calendar import date_at, start_offset
     from turnkeeper.kernel.events import CampaignStarted
-    from turnkeeper.service import PAGE
-    from turnkeeper.store import JsonStore
 
     # A page read by seq from the store, and the undos found by their index: never the
     # journal before --since, so a page costs the same in a long campaign as in a short one.
@@ -225,11 +220,10 @@ def log_command(
         name = campaigns.resolve(campaign)
         if as_json and not player:
             # The referee's records stream a page at a time, each as stored plus its date,
-            # its line and whether it was undone (views.referee_record_json, byte for byte):
-            # a whole log is never in memory (one JSON array, an element a line). Nothing
-            # here folds the journal: the dates need only the ruleset's calendar, which the
-            # first record holds, and the journal standing now is the store's version.
-            version = campaigns.store.version(name)  # no such campaign: the usual error
+            # the line kept beside it and whether it was undone (views.referee_record_json,
+            # byte for byte): a whole log is never in memory (one JSON array, an element a
+            # line), and no event is read back. The dates need only the ruleset's calendar,
+            # which the first record holds.
             head = campaigns.page(name, 0, limit=1)[0]
             start = head[0].event if head else None
             if not isinstance(start, CampaignStarted):
@@ -245,70 +239,11 @@ def log_command(
             epoch, day_seconds = start_offset(scales), scales.day_hours * 3600
             last_at: int | None = None  # consecutive records mostly share their time
             day, today, date = -1, "", ""
-            store = campaigns.store
-            # a stored record is written {"seq":..,"command":..,"at":..,"kind":.. and the rest
-            # is its event: the same text, the same event
-            numbers = re.compile(r'\{"seq":(\d+),"command":(\d+),"at":(\d+),(?="kind":)')
-            Row = tuple[str, int, int, int, str]  # stored text, seq, command, at, its line
-
-            def typed(texts: list[str]) -> list[Row]:
-                page = EVENTS.records_json("[" + ",".join(texts) + "]")
-                return [
-                    (text, r.seq, r.command, r.at, quote(r.event.describe()))
-                    for text, r in zip(texts, page, strict=True)
-                ]
-
-            def pages() -> Iterator[list[Row]]:
-                """The records after --since a page at a time, each event read back (and its
-                line made) once per distinct event text in its page (a page repeats many: a
-                torch burning down, a rest), with one validation of them all; a page of
-                records written some other way, or one that fails, is read whole as the
-                store's readers do."""
-                if not isinstance(store, JsonStore):
-                    for texts, _ in campaigns.stored_pages(name, since):
-                        yield typed(texts)
-                    return
-                for begin in range(since, version, PAGE):
-                    joined = store.read_json(name, begin, min(PAGE, version - begin), lines=True)
-                    split = joined.split("\n")
-                    heads = [numbers.match(text) for text in split]
-                    distinct: dict[str, int] = {}
-                    for text, found in zip(split, heads, strict=True):
-                        if found is not None:
-                            distinct.setdefault(text[found.end() :], len(distinct))
-                    if len(split) != sum(found is not None for found in heads):
-                        yield typed(split)
-                        continue
-                    shapes = ",".join(
-                        f'{{"seq":{n},"command":{n},"at":0,{event}'
-                        for n, event in enumerate(distinct, start=1)
-                    )
-                    try:
-                        said = [
-                            quote(r.event.describe()) for r in EVENTS.records_json(f"[{shapes}]")
-                        ]
-                    except TurnkeeperError:
-                        yield typed(split)  # says what is wrong with which record
-                        continue
-                    yield [
-                        (
-                            text,
-                            int(found[1]),
-                            int(found[2]),
-                            int(found[3]),
-                            said[distinct[text[found.end() :]]],
-                        )
-                        for text, found in zip(split, heads, strict=True)
-                        if found is not None
-                    ]
-
             write("[")
             first = True
-            for page in pages():
+            for page in campaigns.said_pages(name, since):
                 lines = []
-                for stored, seq, command, at, line in page:
-                    if seq > version:
-                        break
+                for _seq, command, at, stored, line in page:
                     if at != last_at:
                         days, into = divmod(epoch + at, day_seconds)
                         if days != day:
@@ -320,7 +255,7 @@ def log_command(
                             c if c.isascii() else encode_basestring_ascii(c)[1:-1] for c in stored
                         )
                     lines.append(
-                        f'{stored[:-1]},"date":{date},"text":{line},'
+                        f'{stored[:-1]},"date":{date},"text":{quote(line or "")},'
                         f'"undone":{"true" if command in undone else "false"}}}'
                     )
                 if lines:

@@ -51,10 +51,11 @@ class EventStore(Protocol):
         records: Sequence[Mapping[str, object]] = (),
         *,
         caches: Caches | None = None,
+        lines: Sequence[str] | None = None,
     ) -> None:
         """Start a journal holding ``records`` (numbered 1, 2, ...), in one transaction: the
         campaign appears with its first records (and ``caches``) or not at all. ConflictError
-        if it exists."""
+        if it exists. ``lines``: each record's line as people read it, kept beside it."""
         ...
 
     def append(
@@ -64,8 +65,11 @@ class EventStore(Protocol):
         records: Sequence[Mapping[str, object]],
         *,
         caches: Caches | None = None,
+        lines: Sequence[str] | None = None,
     ) -> int:
         """Append ``records`` atomically after ``expected_version``; return the new version.
+        ``lines``: each record's line as people read it (its event's description), kept
+        beside the record so that a log streams without reading an event back.
 
         Records get seqs ``expected_version + 1 ...``; a record that carries a different
         ``seq`` is a programming error (ValueError). A stale ``expected_version`` raises
@@ -165,6 +169,16 @@ class JsonStore(Protocol):
         ``lines=True``: as JSON Lines instead, each record's text as stored, one a line (no
         newline after the last; empty for none), which an export writes without parsing."""
         ...
+
+    def read_lines(self, campaign: str, since: int, limit: int) -> list[StoredLine]:
+        """The records after ``since`` (at most ``limit``), in seq order, each as stored with
+        its line (None for a record stored before lines were kept)."""
+        ...
+
+
+StoredLine = tuple[int, int | None, int, str, str | None]
+"""A record as the store keeps it: its seq, command and game time, its text, and the line kept
+beside it. A plain tuple: a log of 200,000 records makes 200,000 of them."""
 
 
 @runtime_checkable

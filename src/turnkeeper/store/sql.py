@@ -62,6 +62,7 @@ from sqlalchemy import (
     func,
     insert,
     inspect,
+    literal,
     select,
     update,
 )
@@ -74,6 +75,7 @@ from turnkeeper.store.base import (
     SNAPSHOTS_KEPT,
     Caches,
     Record,
+    StoredLine,
     StoreUnavailable,
     missing,
     numbered,
@@ -105,6 +107,9 @@ events_table = Table(
     # Plain JSON on every database: PostgreSQL's json keeps the text as written, key order
     # included (jsonb sorts keys, which would reorder a ruleset's light sources on replay).
     Column("data", JSON(), nullable=False),
+    # The record's line as people read it, written with it: a log streams these without
+    # reading an event back. Null in a record stored before lines were kept.
+    Column("line", Text),
     PrimaryKeyConstraint("campaign", "seq"),
 )
 
@@ -245,19 +250,35 @@ class SqlStore:
                 f"cannot open the store {self._shown()}: turnkeeper speaks sqlite:///PATH "
                 "and postgresql+psycopg://USER@HOST/DB"
             ) from None
-        if not self._read_only:
-            self._add_kinds_index()
+        self._lines_kept = self._upgrade()
 
-    def _add_kinds_index(self) -> None:
-        """Give a store made by an older turnkeeper the index on kinds, once (``create_all``
-        makes indexes only with their tables). Looking costs a read; a store that has it, or
-        that may not be written, is left as it is."""
+    def _upgrade(self) -> bool:
+        """Give a store made by an older turnkeeper the index on kinds and the column of
+        lines, once (``create_all`` makes neither on a table that exists). Looking costs a
+        read; a store that has them, or that may not be written, is left as it is. Whether
+        the store keeps lines now."""
         with self._engine.connect() as conn:
             schema = conn.get_execution_options().get("schema_translate_map", {}).get(None)
-            present = {i["name"] for i in inspect(conn).get_indexes("events", schema=schema)}
+            looked = inspect(conn)
+            present = {i["name"] for i in looked.get_indexes("events", schema=schema)}
+            columns = {c["name"] for c in looked.get_columns("events", schema=schema)}
+        if self._read_only:
+            return "line" in columns
         if kinds_index.name not in present:
             with suppress(DBAPIError):  # another process made it meanwhile, or a read-only file
                 kinds_index.create(self._engine, checkfirst=True)
+        if "line" in columns:
+            return True
+        quote = self._engine.dialect.identifier_preparer.quote
+        table = f"{quote(schema)}.events" if schema else "events"
+        try:
+            with self._engine.begin() as conn:
+                conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN line TEXT")
+        except DBAPIError:  # another process made it meanwhile, or the file may not be written
+            with self._engine.connect() as conn:
+                columns = {c["name"] for c in inspect(conn).get_columns("events", schema=schema)}
+            return "line" in columns
+        return True
 
     def writable(self) -> bool:
         """False for a SQLite file (or its folder) this process may only read."""
@@ -307,10 +328,11 @@ class SqlStore:
         records: Sequence[Mapping[str, object]] = (),
         *,
         caches: Caches | None = None,
+        lines: Sequence[str] | None = None,
     ) -> None:
-        """Start a journal holding ``records`` (and ``caches`` for its last version), in one
-        transaction; ConflictError if the name is taken. A process killed meanwhile leaves no
-        campaign, never one at version 0."""
+        """Start a journal holding ``records`` (and ``caches`` for its last version, ``lines``
+        beside its records), in one transaction; ConflictError if the name is taken. A
+        process killed meanwhile leaves no campaign, never one at version 0."""
         rows = numbered(0, records)
         try:
             with self._writing() as conn:
@@ -319,7 +341,7 @@ class SqlStore:
                         name=campaign, version=len(rows), created=datetime.now(UTC)
                     )
                 )
-                _insert_events(conn, campaign, rows)
+                _insert_events(conn, campaign, rows, lines)
                 self._keep(conn, campaign, len(rows), caches)
                 _notify(conn, campaign)
         except IntegrityError:
@@ -369,9 +391,11 @@ class SqlStore:
         records: Sequence[Mapping[str, object]],
         *,
         caches: Caches | None = None,
+        lines: Sequence[str] | None = None,
     ) -> int:
         """Append after ``expected_version`` in one transaction, with ``caches`` of the new
-        version; ConflictError if stale (and then nothing, caches included, is written)."""
+        version and ``lines`` beside the records; ConflictError if stale (and then nothing,
+        caches included, is written)."""
         rows = numbered(expected_version, records)
         new_version = expected_version + len(rows)
         try:
@@ -393,7 +417,7 @@ class SqlStore:
                     if actual is None:
                         raise missing(campaign)
                     raise stale(campaign, int(actual), expected_version)
-                _insert_events(conn, campaign, rows)
+                _insert_events(conn, campaign, rows, lines)
                 self._keep(conn, campaign, new_version, caches)
                 _notify(conn, campaign)
         except IntegrityError:
@@ -461,6 +485,25 @@ class SqlStore:
         if lines:
             return separator.join(texts)
         return "[" + separator.join(texts) + "]"
+
+    def read_lines(self, campaign: str, since: int, limit: int) -> list[StoredLine]:
+        """The records after ``since`` (at most ``limit``) by the primary key, each as stored
+        with its numbers and its line (None where none was kept)."""
+        columns = events_table.c
+        line = columns.line if self._lines_kept else literal(None, Text)
+        query = (
+            select(columns.seq, columns.command, columns.at, cast(columns.data, Text), line)
+            .where(columns.campaign == campaign, columns.seq > since)
+            .order_by(columns.seq)
+            .limit(limit)
+        )
+        with self._engine.connect() as conn:
+            if conn.dialect.name == "sqlite" and self._lines_kept:
+                # the driver's tuples as they come: SQLAlchemy's row objects cost a log of
+                # 200,000 records about as much as the rest of writing it
+                cursor = conn.exec_driver_sql(SELECT_LINES, (campaign, since, limit)).cursor
+                return list(cursor.fetchall())
+            return [(row[0], row[1], row[2], row[3], row[4]) for row in conn.execute(query)]
 
     # -- watching for changes (live screens) ------------------------------------------------
 
@@ -658,23 +701,36 @@ def _notify(conn: Any, campaign: str) -> None:
         conn.execute(select(func.pg_notify(CHANGES, campaign)))
 
 
-def _row(campaign: str, record: Record) -> dict[str, object]:
-    row: dict[str, object] = {"campaign": campaign, "seq": record["seq"], "data": record}
+def _row(campaign: str, record: Record, line: str | None) -> dict[str, object]:
+    row: dict[str, object] = {
+        "campaign": campaign,
+        "seq": record["seq"],
+        "data": record,
+        "line": line,
+    }
     for name in COLUMNS:
         row[name] = record.get(name)
     return row
 
 
 INSERT_EVENTS = (
-    "INSERT INTO events (campaign, seq, command, at, kind, visibility, data) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO events (campaign, seq, command, at, kind, visibility, data, line) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 """The events insert as SQLite's driver takes it: one ``executemany`` of plain tuples."""
 
+SELECT_LINES = (
+    "SELECT seq, command, at, data, line FROM events "
+    "WHERE campaign = ? AND seq > ? ORDER BY seq LIMIT ?"
+)
+"""A page of records with their lines as SQLite's driver takes it (:meth:`SqlStore.read_lines`)."""
 
-def _insert_events(conn: Connection, campaign: str, records: Sequence[Record]) -> None:
+
+def _insert_events(
+    conn: Connection, campaign: str, records: Sequence[Record], lines: Sequence[str] | None
+) -> None:
     """Insert ``records`` (numbered) in ``conn``'s transaction, each written as ``_dumps``
-    writes it.
+    writes it, with its line of ``lines`` beside it.
 
     On SQLite the rows go to the driver's ``executemany`` as tuples with the JSON made here:
     SQLAlchemy's own executemany processes every row's parameters one by one (the JSON
@@ -684,6 +740,9 @@ def _insert_events(conn: Connection, campaign: str, records: Sequence[Record]) -
     """
     if not records:
         return
+    said: Sequence[str | None] = [None] * len(records) if lines is None else lines
+    if len(said) != len(records):
+        raise ValueError(f"{len(said)} lines for {len(records)} records")
     if conn.dialect.name == "sqlite":
         conn.exec_driver_sql(
             INSERT_EVENTS,
@@ -696,12 +755,14 @@ def _insert_events(conn: Connection, campaign: str, records: Sequence[Record]) -
                     record.get("kind"),
                     record.get("visibility"),
                     _dumps(record),
+                    line,
                 )
-                for record in records
+                for record, line in zip(records, said, strict=True)
             ],
         )
     else:
-        conn.execute(insert(events_table), [_row(campaign, record) for record in records])
+        rows = [_row(campaign, record, line) for record, line in zip(records, said, strict=True)]
+        conn.execute(insert(events_table), rows)
 
 
 def _parse(text: str) -> list[Record]:
