@@ -8,6 +8,7 @@ a site's notes, a foe's armour class or hit points.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from tests.browser.helpers import SECRETS, SITE, Table, shoot
 from turnkeeper.web.tokens import Role
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import APIResponse, Page, Route
 
 FOLLOW_MS = 2000
 """How long the players' page may take to show a command (the promise is within a second)."""
@@ -243,3 +244,53 @@ def test_damage_typed_as_dice_on_the_dashboard_rolls_them(
     assert "takes 7 damage" in answer, answer
     answer = act(referee, "heal", {"target": "Aldo", "amount": "1d6+1"}, dice="2")
     assert "heals 3" in answer, answer
+
+
+def test_a_late_answer_never_replaces_the_newer_display_of_the_live_stream(
+    table: Table, pages: tuple[Page, Page]
+) -> None:
+    """Issue 26: a form's answer carries the display after its command, and the live stream
+    brings it too. Here the answer is held back until the stream has shown a newer move (a
+    command from another process): the answer's display must neither replace the newer one
+    nor show as markup (it once came escaped, its HTML as text)."""
+    referee, _ = pages
+    referee.goto(table.link(Role.REFEREE))
+    held: list[tuple[Route, APIResponse]] = []
+    referee.route("**/commands?*", lambda route: held.append((route, route.fetch())))
+    referee.fill("#f-note-text", "the answer to this comes late")
+    referee.click("#control-note button")
+    while not held:  # the command has run on the server; its answer is held here
+        referee.wait_for_timeout(20)
+    cli = Path(sys.executable).with_name("turnkeeper")
+    moved = subprocess.run(
+        [str(cli), "wait", "2 turns", "--db", str(table.db), "--json"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    newest = json.loads(moved.stdout)["version"]
+    referee.wait_for_function(f"v => {VERSION} >= v", arg=newest, timeout=FOLLOW_MS)
+    route, response = held[0]
+    route.fulfill(response=response)
+    referee.wait_for_selector("#control-note .outcome .done")
+    assert shown_version(referee) == newest
+    shown = referee.inner_text("#display")
+    assert "data-version" not in shown and "<div" not in shown, shown[:200]
+    assert referee.locator("#display .display table").count() > 0
+
+
+def test_a_form_is_back_to_its_defaults_once_its_command_ran(
+    table: Table, pages: tuple[Page, Page]
+) -> None:
+    """Issue 26: a box left ticked went out with the next command (Bea's "ranged" made the
+    Ogre's next attack a shot). After a command that ran, its form is as the page drew it;
+    after a refusal, it keeps what was typed (the test above)."""
+    referee, _ = pages
+    referee.goto(table.link(Role.REFEREE))
+    referee.check("#f-note-referee")
+    answer = act(referee, "note", {"text": "the referee's own"})
+    assert answer.startswith("Done"), answer
+    assert not referee.is_checked("#f-note-referee")
+    assert referee.input_value("#f-note-text") == ""
+    answer = act(referee, "note", {"text": "for everyone"})
+    assert "referee" not in answer.lower(), answer

@@ -470,7 +470,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
                 return None
             shown = _draw(c, name, Role.REFEREE)[0]
             lines = [r.event.describe() for r in records][:3]
-            return render.fragment("done", version=state.version, lines=lines, display=shown)
+            return render.done(state.version, lines, shown)
 
         done = await _on(request, name, run)
         if done is None:

@@ -140,6 +140,12 @@ def referee_display(
     )
 
 
+def done(version: int, lines: list[str], display: str) -> str:
+    """A form's answer: what its command did, and the ``display`` drawn after it, swapped in
+    out of band (the page keeps whichever of it and the live stream's is newer)."""
+    return fragment("done", version=version, lines=lines, display=Markup(display))
+
+
 def referee_page(state: CampaignState, links: Links, display: str) -> str:
     """The referee's dashboard: the controls that fit where the party is, around the
     ``display`` drawn by :func:`referee_display`."""

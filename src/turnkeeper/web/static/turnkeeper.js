@@ -31,14 +31,40 @@
     }
   });
 
-  // Dice typed in are spent by the command that used them: clear them once it ran.
+  // A command that ran is spent: its form goes back to its defaults (a box left ticked, such
+  // as "ranged", would go out with the next attack; typed dice were used). A refused command
+  // keeps what was typed, to be mended.
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.detail.elt;
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     if (form && form.classList && form.classList.contains("control") && status >= 200 && status < 300) {
-      var dice = form.querySelector("input[name=dice]");
-      if (dice) dice.value = "";
+      form.reset();
     }
+  });
+
+  // The display comes both with a form's answer and by the live stream, in either order: a
+  // display never replaces a newer one.
+  function versionIn(html) {
+    var found = /data-version="(\d+)"/.exec(html);
+    return found ? Number(found[1]) : null;
+  }
+
+  function older(html) {
+    var incoming = versionIn(html), seen = shownVersion();
+    return incoming !== null && seen !== null && incoming < Number(seen);
+  }
+
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var target = event.target;
+    if (target && target.id === "display" && older(event.detail.data)) event.preventDefault();
+  });
+
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "display") return;
+    var held = document.createElement("div");
+    held.appendChild(event.detail.fragment.cloneNode(true));
+    if (older(held.innerHTML)) event.detail.shouldSwap = false;
   });
 
   // No inline handlers (the pages' Content-Security-Policy forbids them): these stand in.
