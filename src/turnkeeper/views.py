@@ -29,6 +29,7 @@ from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.combat_state import Side
 from turnkeeper.kernel.events import UNDO_EVENTS
 from turnkeeper.kernel.events import undone_commands as _undone_commands
+from turnkeeper.kernel.state import in_darkness
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.svg import render_svg
@@ -178,7 +179,7 @@ def player_state(state: CampaignState) -> PlayerState:
         version=state.version,
         date=state.date,
         day=state.day,
-        light=LightView(source=light.source, radius_ft=light.radius_ft, dark=light.dark),
+        light=LightView(source=light.source, radius_ft=light.radius_ft, dark=in_darkness(state)),
         rest=RestView(due=rest.due_at is not None, reason=rest.due_reason, resting=rest.resting),
         supplies=SuppliesView(counted=dict(state.supplies.counted), dice=dict(state.supplies.dice)),
         party=[

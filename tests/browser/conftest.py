@@ -60,9 +60,13 @@ def table(tmp_path: Path) -> Iterator[Table]:
         store.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless, without the background chatter a test does not need."""
+    """Debian's Chromium, headless, without the background chatter a test does not need.
+
+    Per module, not per session: Playwright's sync API keeps an event loop running in the
+    worker's thread while it is open, and a test of another module that a worker runs
+    later (``play``'s prompt calls ``asyncio.run``) must find none."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -183,9 +183,10 @@ def test_a_new_players_link_shuts_the_old_one_and_the_front_door_opens_the_new(
         Role.PLAYER
     )
 
-    # the old page is told at the table's next move; the referee's own link still works
-    act(referee, "wait", {"duration": "1 turn"})
+    # the old page is shut at once, before the table moves (issue 26: it kept showing the
+    # table until the next command); the referee's own link still works
     players.wait_for_selector(".revoked .problem", timeout=FOLLOW_MS)
+    assert referee.locator(".revoked .problem").count() == 0
     assert referee.goto(table.link(Role.REFEREE)).status == 200  # type: ignore[union-attr]
     assert players.goto(table.link(Role.PLAYER)).status == 401  # type: ignore[union-attr]
     assert players.goto(fresh).status == 200  # type: ignore[union-attr]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from turnkeeper.kernel.combat_state import Phase
-from turnkeeper.kernel.state import CampaignState
+from turnkeeper.kernel.state import CampaignState, in_darkness
 from turnkeeper.words import words
 
 Row = list[Any]
@@ -52,8 +52,10 @@ def status_rows(state: CampaignState) -> list[Row]:
     rows: list[Row] = [_row("date", f"{state.date} (day {state.day})")]
     rows += [_row(what, where) for what, where in _whereabouts(state)]
     light = state.light
-    if light.dark:
+    if in_darkness(state):
         rows.append(["light", [["darkness", "alarm"]]])
+    elif light.dark:
+        rows.append(_row("light", "none lit"))
     else:
         turns = light.turns_left
         left = (

@@ -35,6 +35,7 @@ from turnkeeper.cli.from_table import DEFAULT_WORD, DefaultVerb, _choices
 from turnkeeper.cli.options import DbOption
 from turnkeeper.cli.runner import open_campaigns, session
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.kernel.state import in_darkness
 from turnkeeper.service import Campaigns
 from turnkeeper.verbs import VERBS as TABLE
 from turnkeeper.verbs import kind_of
@@ -174,8 +175,10 @@ def toolbar(state: CampaignState) -> str:
     """The line under the prompt: date, light, rest, where the party is, the fight."""
     parts = [state.date]
     light = state.light
-    if light.dark:
+    if in_darkness(state):
         parts.append("darkness")
+    elif light.dark:
+        parts.append("no light lit")
     elif light.turns_left is None:
         parts.append(f"{light.source}")
     else:

@@ -205,6 +205,13 @@ def wilderness_of(state: CampaignState) -> WildernessState:
     return state.wilderness
 
 
+def in_darkness(state: CampaignState) -> bool:
+    """Whether the party is in the dark where light matters: no light burns, and it is in a
+    site, or in a campaign without a wilderness map (a delve). Out on the wilderness map the
+    party travels by day and camps by its fire, so an unlit torch there is no alarm."""
+    return state.light.dark and (state.site is not None or state.wilderness is None)
+
+
 def night_of(state: CampaignState, at: int) -> int:
     """Which night an instant belongs to (TP-WENC-1/-2 "at the night camp"): nights run noon
     to noon and are numbered by the calendar day of their evening, so a camp made late or

@@ -489,6 +489,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
             return fresh
 
         fresh = await _on(request, name, renew)
+        watcher.poke(name)  # the old link's open pages are shut now, not at the next move
         base = str(request.base_url).rstrip("/")
         return render.fragment("player_link", link=base + _links(name, fresh).page)
 

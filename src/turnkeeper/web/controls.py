@@ -27,6 +27,7 @@ combat tracker, for a fight or a trap alike.
 from __future__ import annotations
 
 import json
+import re
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -137,6 +138,31 @@ def bodies() -> dict[str, type[BaseModel]]:
 def table() -> tuple[Control, ...]:
     """Every verb's control, in the command table's order (the table does not change)."""
     return tuple(_control(verb, model) for verb, model in bodies().items())
+
+
+_TYPED = re.compile(r"`turnkeeper ([^`]+)`")
+
+
+def as_controls(message: str) -> str:
+    """A refusal's advice in the dashboard's own words: a command the engine names as typed
+    on the command line is named by its control.
+
+    >>> print(as_controls("the day is over: make camp with `turnkeeper camp`"))
+    the day is over: make camp with the "Camp" control
+    >>> print(as_controls("go on with `turnkeeper site resume`; see `turnkeeper status`"))
+    go on with the "Resume exploring" control; see `turnkeeper status`
+    """
+    controls = {control.verb: control for control in table()}
+
+    def named(typed: re.Match[str]) -> str:
+        words = typed[1].split()
+        for count in range(len(words), 0, -1):
+            control = controls.get("_".join(words[:count]))
+            if control is not None:
+                return f'the "{control.title}" control'
+        return typed[0]
+
+    return _TYPED.sub(named, message)
 
 
 def grouped(controls: Iterable[Control]) -> list[tuple[str, str, list[Control]]]:

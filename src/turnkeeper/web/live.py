@@ -60,6 +60,7 @@ class Watcher:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._versions: dict[str, int] = {}
+        self._pokes: dict[str, int] = {}  # by campaign: how often its links changed
         self._loop: asyncio.AbstractEventLoop | None = None
         self._moved = asyncio.Event()
         self._stop = threading.Event()
@@ -71,13 +72,15 @@ class Watcher:
         return self._versions.get(name)
 
     async def next_version(self, name: str, seen: int | None, timeout: float) -> int | None:
-        """The campaign's version once it is known and differs from ``seen``; None if
-        ``timeout`` seconds pass first."""
+        """The campaign's version once it is known and differs from ``seen``, or as it is
+        when the campaign is poked (:meth:`poke`); None if ``timeout`` seconds pass first."""
         self._start()
         deadline = time.monotonic() + timeout
+        pokes = self._pokes.get(name, 0)
         while True:
             version = self._versions.get(name)
-            if version is not None and version != seen:
+            poked = self._pokes.get(name, 0) != pokes
+            if version is not None and (version != seen or poked):
                 return version
             moved = self._moved  # the event of this moment: a later move sets it
             left = deadline - time.monotonic()
@@ -87,6 +90,15 @@ class Watcher:
                 await asyncio.wait_for(moved.wait(), left)
             except TimeoutError:
                 return None
+
+    def poke(self, name: str) -> None:
+        """Wake the streams of ``name`` though it did not move: its links changed, and each
+        page must look at once whether its own link still opens it (from any thread)."""
+        self._pokes[name] = self._pokes.get(name, 0) + 1
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._wake)
 
     def close(self) -> None:
         """Stop the watching thread (it ends within one wait)."""
@@ -276,7 +288,8 @@ async def stream(
 
     ``draw(version)`` answers the display of the version the watcher saw (or a later one),
     shared with the other pages of the role (:class:`Displays`); when it answers None (the
-    link was renewed, the campaign deleted) the page is sent ``revoked`` and the stream ends.
+    link was renewed, the campaign deleted) the page is sent ``revoked`` and the stream ends:
+    at once when the link is renewed, which pokes the campaign's streams.
     """
     while True:
         version = await watcher.next_version(name, seen, timeout=idle)
@@ -286,5 +299,8 @@ async def stream(
         if drawn is None:
             yield ServerSentEvent(data=revoked, event="revoked")
             return
-        html, seen = drawn
+        html, shown = drawn
+        if shown == seen:
+            continue  # poked, not moved: this page's link still opens it
+        seen = shown
         yield ServerSentEvent(data=html, event="display", id=str(seen))

@@ -14,6 +14,7 @@ alone, so a form being filled in is never redrawn.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -21,8 +22,10 @@ from markupsafe import Markup
 
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.clock.calendar import calendar
+from turnkeeper.dice import format_mixed
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.combat_state import CombatState, Declaration, Phase
+from turnkeeper.kernel.state import in_darkness
 from turnkeeper.verbs import places_now
 from turnkeeper.views import (
     page_map_svg,
@@ -32,6 +35,7 @@ from turnkeeper.views import (
     undone_commands,
 )
 from turnkeeper.web.controls import grouped, table
+from turnkeeper.words import words
 
 JOURNAL_LINES = 40
 """How many of the latest journal records a display shows."""
@@ -44,6 +48,8 @@ templates = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+templates.filters["words"] = words
+templates.filters["tp"] = lambda amount: format_mixed(Fraction(amount))  # "5/2" is 2½
 
 
 @dataclass(frozen=True)
@@ -112,7 +118,8 @@ def referee_display(
     :data:`JOURNAL_LINES` are shown) and ``undone`` the commands undone up to the state's
     version (:meth:`~turnkeeper.service.Campaigns.undone`); without ``undone``, ``records``
     must be the whole journal, whose undos say it."""
-    combat = state.combat if state.combat is not None and state.combat.combatants else None
+    # a fight that ended leaves the panel: its hit points are those of its last round
+    combat = state.combat if state.fight_running else None
     if undone is None:
         undone = undone_commands(records)
     lines = [
@@ -137,6 +144,8 @@ def referee_display(
         lines=lines,
         map=_map(state, player=False),
         names=_names(state),
+        dark=in_darkness(state),
+        found=_found(state),
     )
 
 
@@ -206,6 +215,18 @@ def _map(state: CampaignState, player: bool) -> Markup | None:
         return Markup(page_map_svg(state, player=player))
     except TurnkeeperError:
         return None
+
+
+def _found(state: CampaignState) -> list[str]:
+    """The features the party found, by name and hex: ``Ruined Tower (0506)``."""
+    wild = state.wilderness
+    if wild is None:
+        return []
+    return sorted(
+        f"{feature.name} ({hex_.label})"
+        for hex_, feature in wild.hexmap.all_features()
+        if feature.id in wild.found
+    )
 
 
 def _names(state: CampaignState) -> dict[str, list[str]]:
