@@ -8,7 +8,7 @@ secrets). Flat-topped hexes, odd columns half a hex lower, as on the printed map
 A drawing is readable printed or on a touch screen, without tooltips: hex numbers (the
 labels ``travel`` and ``route`` take) and terrain symbols on every hex of a drawing small
 enough to read them (a window, a region, the players' map), feature names, the party, roads
-and a legend of the terrain colours and symbols. The palette stays distinct for readers with
+and a legend of every kind of mark drawn. The palette stays distinct for readers with
 deuteranopia (a test checks it). It is built to draw any size: each terrain is one invisible
 path through its hexes' centres that carries the terrain's hex shape as a marker at every
 point, so a hex costs only its relative step (about 6 bytes); ``around`` and ``radius`` draw a
@@ -18,7 +18,7 @@ window.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -131,19 +131,12 @@ def render_svg(
     cols, rows = _drawn(hexmap, set(known or ()) if player else None, around, radius)
     whole = not player and around is None
     frame = Frame.around(cols, rows, 0 if whole else 1)
-    page = Frame(frame.left, frame.top, frame.width + LEGEND_WIDTH, frame.height)
     labelled = cols.size <= LABELLED_HEXES
     found = set(found_features or ())
     visible = _InDrawing(hexmap, cols, rows)
+    legend: list[Key] = []  # what the drawing holds, each explained once
 
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{page.width:.0f}" '
-        f'height="{page.height:.0f}" viewBox="{page.left:.1f} {page.top:.1f} '
-        f'{page.width:.1f} {page.height:.1f}" font-family="sans-serif">',
-        f"<title>{escape(hexmap.name)} ({'the party’s' if player else 'the referee’s'} map)"
-        "</title>",
-        f'<rect x="{page.left:.1f}" y="{page.top:.1f}" width="{page.width:.1f}" '
-        f'height="{page.height:.1f}" fill="#f8f8f4"/>',
+    body = [
         _hex_markers(),
         f'<g transform="translate({SIZE:.1f} {SIZE * _SQRT3 / 2:.4f}) '
         f'scale({_UNIT_X:.4f} {_UNIT_Y:.4f})">',
@@ -152,32 +145,46 @@ def render_svg(
     for terrain in Terrain:
         chosen = codes == terrain.value
         if chosen.any():
-            out.append(_terrain_path(terrain, cols[chosen], rows[chosen]))
-    out.append("</g>")
-    out.extend(_roads(hexmap, cols, rows, visible))
+            body.append(_terrain_path(terrain, cols[chosen], rows[chosen]))
+            legend.append(_terrain_key(terrain))
+    body.append("</g>")
+    body.extend(_roads(hexmap, cols, rows, visible, legend))
     if labelled:
-        out.extend(_labels(hexmap, cols, rows))
-    out.extend(_features(hexmap, player, found, visible))
+        body.extend(_labels(hexmap, cols, rows))
+    body.extend(_features(hexmap, player, found, visible, legend))
     if route:
-        out.extend(_route(route, route_note))
+        body.extend(_route(route, route_note))
+        legend.append(_ROUTE_KEY)
     for hex_, text in route_marks:
         x, y = centre(hex_)
-        out.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#fff" stroke="#1040c0" '
-            f'stroke-width="1.5"/><text x="{x - 6:.1f}" y="{y + 12:.1f}" font-size="6" '
-            f'fill="#1040c0" text-anchor="end" stroke="#fff" stroke-width="1.5" '
+        body.append(
+            f'{_day_mark(x, y)}/><text x="{x - 6:.1f}" y="{y + 12:.1f}" '
+            'font-size="6" fill="#1040c0" text-anchor="end" stroke="#fff" stroke-width="1.5" '
             f'paint-order="stroke">{escape(text)}</text>'
         )
+    if route_marks:
+        legend.append(_DAY_KEY)
     if party_at is not None and (not player or visible(party_at)):
         x, y = centre(party_at)
-        out.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="#ffd000" stroke="#000" '
-            f'stroke-width="1.5"><title>the party, hex {party_at.label}</title></circle>'
-            f'<text x="{x:.1f}" y="{y + 15:.1f}" font-size="7" text-anchor="middle" '
+        body.append(
+            f"{_party_mark(x, y)}><title>the party, hex {party_at.label}</title>"
+            f'</circle><text x="{x:.1f}" y="{y + 15:.1f}" font-size="7" text-anchor="middle" '
             'font-weight="bold" stroke="#fff" stroke-width="2" paint-order="stroke">party</text>'
         )
-    out.extend(_legend(frame, {Terrain(int(c)) for c in np.unique(codes)}))
-    out.append("</svg>")
+        legend.append(_PARTY_KEY)
+    # the legend stands beside the map, never over it; a small map grows to hold it
+    height = max(frame.height, _KEY_HEIGHT * len(legend) + 14)
+    page = Frame(frame.left, frame.top, frame.width + LEGEND_WIDTH, height)
+    head = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{page.width:.0f}" '
+        f'height="{page.height:.0f}" viewBox="{page.left:.1f} {page.top:.1f} '
+        f'{page.width:.1f} {page.height:.1f}" font-family="sans-serif">',
+        f"<title>{escape(hexmap.name)} ({'the party’s' if player else 'the referee’s'} map)"
+        "</title>",
+        f'<rect x="{page.left:.1f}" y="{page.top:.1f}" width="{page.width:.1f}" '
+        f'height="{page.height:.1f}" fill="#f8f8f4"/>',
+    ]
+    out = [*head, *body, *_legend(frame, legend), "</svg>"]
     return "\n".join(out) + "\n"
 
 
@@ -267,9 +274,10 @@ def _labels(hexmap: HexMap, cols: np.ndarray, rows: np.ndarray) -> Iterator[str]
 
 
 def _roads(
-    hexmap: HexMap, cols: np.ndarray, rows: np.ndarray, visible: _InDrawing
+    hexmap: HexMap, cols: np.ndarray, rows: np.ndarray, visible: _InDrawing, legend: list[Key]
 ) -> Iterator[str]:
-    """One path per kind of road: a segment between neighbouring road hexes, each pair once."""
+    """One path per kind of road: a segment between neighbouring road hexes, each pair once;
+    each kind drawn is added to ``legend``."""
     segments: dict[Road, list[str]] = {}
     on_road = hexmap.road[rows, cols] != 0
     for col, row in zip(cols[on_road].tolist(), rows[on_road].tolist(), strict=True):
@@ -280,44 +288,44 @@ def _roads(
             if visible(other) and hexmap.road[other.row, other.col]:
                 x2, y2 = centre(other)
                 segments.setdefault(kind, []).append(f"M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}")
-    for kind, parts in segments.items():
-        dash = "" if kind is Road.ROAD else ' stroke-dasharray="3 2"'
-        width = 3 if kind is Road.ROAD else 2
-        yield (
-            f'<path fill="none" stroke="#7a4a1a" stroke-width="{width}"{dash} '
-            f'stroke-linecap="round" d="{"".join(parts)}"/>'
-        )
+    for kind in sorted(segments, key=lambda k: k.value):
+        yield f'<path {_ROAD_STROKES[kind]} stroke-linecap="round" d="{"".join(segments[kind])}"/>'
+        legend.append(Key(kind.name.lower(), _line(_ROAD_STROKES[kind])))
 
 
-def _features(hexmap: HexMap, player: bool, found: set[str], visible: _InDrawing) -> Iterator[str]:
-    """Each feature drawn: a mark (a triangle for a landmark) and its name beside it."""
+def _features(
+    hexmap: HexMap, player: bool, found: set[str], visible: _InDrawing, legend: list[Key]
+) -> Iterator[str]:
+    """Each feature drawn: a mark (a triangle for a landmark) and its name beside it; each
+    kind of mark drawn is added to ``legend`` (in the players' view, only "found")."""
+    marks: set[tuple[Visibility, bool]] = set()
     for hex_, feature in hexmap.all_features():
         if not visible(hex_) or (player and feature.id not in found):
             continue
         x, y = centre(hex_)
-        colour = _VISIBILITY_COLOURS[Visibility.OVERT if player else feature.visibility]
+        seen_as = Visibility.OVERT if player else feature.visibility
+        colour = _VISIBILITY_COLOURS[seen_as]
+        marks.add((seen_as, feature.landmark))
         tip = f"{feature.name}: {feature.text}" if feature.text else feature.name
         if not player and feature.notes:
             tip += f" [{feature.visibility.value}] {feature.notes}"
-        shape = (
-            f'<polygon points="{x:.1f},{y - 6:.1f} {x - 5:.1f},{y + 4:.1f} {x + 5:.1f},{y + 4:.1f}"'
-            if feature.landmark
-            else f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5"'
-        )
+        shape = _feature_mark(colour, feature.landmark)(x, y)
         tag = shape[1 : shape.index(" ")]
-        yield f'{shape} fill="{colour}" stroke="#fff"><title>{escape(tip)}</title></{tag}>'
+        yield f"{shape}><title>{escape(tip)}</title></{tag}>"
         yield (
             f'<text x="{x + 6:.1f}" y="{y + 2:.1f}" font-size="6" fill="{colour}" '
             f'stroke="#fff" stroke-width="1.5" paint-order="stroke">{escape(feature.name)}</text>'
         )
+    for seen_as, landmark in sorted(marks, key=lambda m: (list(Visibility).index(m[0]), m[1])):
+        thing = "landmark" if landmark else "feature"
+        shown = "found" if player else "" if seen_as is Visibility.OVERT else seen_as.value
+        meaning = f"{shown} {thing}".strip()
+        legend.append(Key(meaning, _feature_mark(_VISIBILITY_COLOURS[seen_as], landmark)))
 
 
 def _route(route: Sequence[Hex], note: str | None) -> Iterator[str]:
     points = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(centre, route))
-    yield (
-        f'<polyline points="{points}" fill="none" stroke="#1040c0" stroke-width="3" '
-        'stroke-dasharray="6 3" stroke-linecap="round"/>'
-    )
+    yield f'<polyline points="{points}" {_ROUTE_STROKE} stroke-linecap="round"/>'
     if note:
         x, y = centre(route[-1])
         yield (
@@ -326,20 +334,85 @@ def _route(route: Sequence[Hex], note: str | None) -> Iterator[str]:
         )
 
 
-def _legend(frame: Frame, terrains: set[Terrain]) -> Iterator[str]:
-    """The terrain colours and symbols drawn, beside the map (never over it)."""
-    shown = [t for t in Terrain if t in terrains]
+Mark = Callable[[float, float], str]
+"""A mark drawn around a point (the map's hex centre, or the legend line's mark column)."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """One line of the legend: what a mark means, and the mark."""
+
+    meaning: str
+    mark: Mark
+
+
+_KEY_HEIGHT = 11
+_ROAD_STROKES = {
+    Road.ROAD: 'fill="none" stroke="#7a4a1a" stroke-width="3"',
+    Road.TRAIL: 'fill="none" stroke="#7a4a1a" stroke-width="2" stroke-dasharray="3 2"',
+}
+_ROUTE_STROKE = 'fill="none" stroke="#1040c0" stroke-width="3" stroke-dasharray="6 3"'
+
+
+def _feature_mark(colour: str, landmark: bool) -> Mark:
+    """A feature's mark: a dot, or a triangle for a landmark."""
+
+    def mark(x: float, y: float) -> str:
+        if landmark:
+            return (
+                f'<polygon points="{x:.1f},{y - 6:.1f} {x - 5:.1f},{y + 4:.1f} '
+                f'{x + 5:.1f},{y + 4:.1f}" fill="{colour}" stroke="#fff"'
+            )
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{colour}" stroke="#fff"'
+
+    return mark
+
+
+def _party_mark(x: float, y: float) -> str:
+    return (
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="#ffd000" stroke="#000" stroke-width="1.5"'
+    )
+
+
+def _day_mark(x: float, y: float) -> str:
+    return (
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#fff" stroke="#1040c0" stroke-width="1.5"'
+    )
+
+
+def _line(stroke: str) -> Mark:
+    return lambda x, y: f'<path d="M{x - 7:.1f} {y:.1f}h14" {stroke}'
+
+
+def _closed(mark: Mark) -> Mark:
+    """A mark as a whole element (the map's marks leave theirs open for a title)."""
+    return lambda x, y: mark(x, y) + "/>"
+
+
+def _terrain_key(terrain: Terrain) -> Key:
+    def swatch(x: float, y: float) -> str:
+        return (
+            f'<rect x="{x - 6:.1f}" y="{y - 4:.1f}" width="12" height="8" '
+            f'fill="{TERRAIN_COLOURS[terrain]}" stroke="#555" stroke-width="0.4"'
+        )
+
+    return Key(f"{TERRAIN_SYMBOLS[terrain] or '·'} {terrain.key.replace('_', ' ')}", swatch)
+
+
+_ROUTE_KEY = Key("route", _line(_ROUTE_STROKE))
+_DAY_KEY = Key("a day's end", _day_mark)
+_PARTY_KEY = Key("the party", _party_mark)
+
+
+def _legend(frame: Frame, keys: Sequence[Key]) -> Iterator[str]:
+    """What the drawing holds, a line each, beside the map (never over it)."""
     x, y = frame.left + frame.width + 4, frame.top + 4
     yield (
         f'<g font-size="8"><rect x="{x:.1f}" y="{y:.1f}" width="{LEGEND_WIDTH - 8}" '
-        f'height="{11 * len(shown) + 6}" fill="#fff" stroke="#999"/>'
+        f'height="{_KEY_HEIGHT * len(keys) + 6}" fill="#fff" stroke="#999"/>'
     )
-    for index, terrain in enumerate(shown):
-        top = y + 4 + 11 * index
-        yield (
-            f'<rect x="{x + 3:.1f}" y="{top:.1f}" width="12" height="8" '
-            f'fill="{TERRAIN_COLOURS[terrain]}" stroke="#555" stroke-width="0.4"/>'
-            f'<text x="{x + 19:.1f}" y="{top + 7:.1f}">{TERRAIN_SYMBOLS[terrain] or "·"} '
-            f"{terrain.key.replace('_', ' ')}</text>"
-        )
+    for index, key in enumerate(keys):
+        top = y + 4 + _KEY_HEIGHT * index
+        yield _closed(key.mark)(x + 9, top + 4)
+        yield f'<text x="{x + 19:.1f}" y="{top + 7:.1f}">{escape(key.meaning)}</text>'
     yield "</g>"

@@ -132,3 +132,61 @@ def test_terrain_colours_stay_apart_for_normal_and_deuteranope_eyes() -> None:
         )
         assert normal >= 15, (a, b, normal)
         assert deuteranope >= 10, (a, b, deuteranope)
+
+
+def _features(hexmap: HexMap) -> dict[Hex, tuple[Feature, ...]]:
+    by_hex: dict[Hex, tuple[Feature, ...]] = {}
+    for hex_, feature in hexmap.all_features():
+        by_hex[hex_] = (*by_hex.get(hex_, ()), feature)
+    return by_hex
+
+
+def legend(svg: str) -> list[str]:
+    """The legend's lines, in order: what each of its marks means."""
+    box = svg[svg.rindex('<g font-size="8">') :]
+    return re.findall(r'<text x="[-\d.]+" y="[-\d.]+">([^<]+)</text>', box)
+
+
+def test_the_legend_explains_everything_drawn_and_nothing_else() -> None:
+    """Issue 27: the legend showed terrain only; it now names every kind of mark the drawing
+    holds (roads, the features by visibility, landmarks, the party, the route and its day
+    marks), in both views, and in the players' only what they may see."""
+    landmark = HexMap.build(
+        "Vale",
+        MAP.terrain,
+        MAP.road,
+        {**dict(_features(MAP)), FAR: (Feature(id="tor", name="Tor", landmark=True),)},
+    )
+    svg = render_svg(landmark, party_at=HERE, route=[HERE, THERE], route_marks=[(THERE, "d1")])
+    keys = legend(svg)
+    assert keys[:4] == ["· plains", "♣ forest", "▲ mountains", "~ water"]
+    assert keys[4:] == [
+        "road",
+        "feature",
+        "landmark",
+        "hidden feature",
+        "secret feature",
+        "route",
+        "a day's end",
+        "the party",
+    ]
+    players = legend(
+        render_svg(
+            landmark, party_at=HERE, known={HERE, THERE}, player=True, found_features={"inn"}
+        )
+    )
+    assert players == ["· plains", "♣ forest", "road", "found feature", "the party"]
+    bare = legend(render_svg(HexMap.build("Bare", np.zeros((1, 2), np.uint8))))
+    assert bare == ["· plains"]
+
+
+def test_the_legend_stands_beside_the_map_and_a_small_map_grows_to_hold_it() -> None:
+    tiny = HexMap.build("Tiny", np.array([[0, 4]], np.uint8), np.array([[1, 1]], np.uint8))
+    svg = render_svg(tiny, party_at=HERE, route=[HERE, THERE], route_marks=[(THERE, "d1")])
+    _, top, _, height = view_box(svg)
+    box = re.search(r'<g font-size="8"><rect x="([-\d.]+)" y="([-\d.]+)" width="[\d.]+" '
+                    r'height="([\d.]+)"', svg)  # fmt: skip
+    assert box is not None
+    assert float(box[2]) + float(box[3]) <= top + height  # the whole legend is on the page
+    hexes_end = max(float(x) for x in re.findall(r'<text x="([-\d.]+)"[^>]*>\d{4}</text>', svg))
+    assert float(box[1]) > hexes_end  # right of every hex number: it covers none
