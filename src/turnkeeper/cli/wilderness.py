@@ -102,7 +102,8 @@ def _cost(
 
 travel_app = typer.Typer(
     cls=DefaultVerb,
-    help="Travel or explore toward a hex; `travel cost` prints what a hex costs [TP-WIL-6].",
+    help="Travel or explore toward a hex; `travel cost` prints what a hex costs [TP-WIL-6]."
+    "\n\nExample: `turnkeeper travel ne`; `turnkeeper travel cost --terrain hills`.",
 )
 verbs.add_typer(travel_app, name="travel")
 
