@@ -75,3 +75,20 @@ def shoot(page: Page, name: str) -> Path:
     path = ARTEFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def act(referee: Page, verb: str, fields: dict[str, str] | None = None, dice: str = "") -> str:
+    """Fill one verb's form on the dashboard, send it, and answer what came back beside it."""
+    form = f"#control-{verb}"
+    summary = referee.locator(f"details:has({form}) > summary")
+    if summary.count() and not referee.locator(form).is_visible():
+        summary.click()  # a bulky verb is folded away until opened
+    referee.eval_on_selector(f"{form} .outcome", "slot => { slot.innerHTML = '' }")
+    for name, value in (fields or {}).items():
+        referee.fill(f"#f-{verb}-{name}", value)
+    if dice:
+        referee.fill(f"#f-{verb}-dice", dice)
+    referee.click(f"{form} button")
+    # attached, not visible: a verb that takes the party elsewhere hides its own group
+    referee.wait_for_selector(f"{form} .outcome > *", state="attached")
+    return referee.inner_text(f"{form} .outcome")

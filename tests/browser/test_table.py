@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playwright.sync_api import expect
-from tests.browser.helpers import SECRETS, SITE, Table, shoot
+from tests.browser.helpers import SECRETS, SITE, Table, act, shoot
 
 from turnkeeper.web.tokens import Role
 
@@ -31,23 +31,6 @@ VERSION = "Number(document.querySelector('#display .display').dataset.version)"
 
 def shown_version(page: Page) -> int:
     return int(page.evaluate(VERSION))
-
-
-def act(referee: Page, verb: str, fields: dict[str, str] | None = None, dice: str = "") -> str:
-    """Fill one verb's form on the dashboard, send it, and answer what came back beside it."""
-    form = f"#control-{verb}"
-    summary = referee.locator(f"details:has({form}) > summary")
-    if summary.count() and not referee.locator(form).is_visible():
-        summary.click()  # a bulky verb is folded away until opened
-    referee.eval_on_selector(f"{form} .outcome", "slot => { slot.innerHTML = '' }")
-    for name, value in (fields or {}).items():
-        referee.fill(f"#f-{verb}-{name}", value)
-    if dice:
-        referee.fill(f"#f-{verb}-dice", dice)
-    referee.click(f"{form} button")
-    # attached, not visible: a verb that takes the party elsewhere hides its own group
-    referee.wait_for_selector(f"{form} .outcome > *", state="attached")
-    return referee.inner_text(f"{form} .outcome")
 
 
 def follows(players: Page, before: int) -> None:
