@@ -64,9 +64,12 @@ class SuppliesView(_View):
 
 
 class CharacterView(_View):
-    """A party member as the table sees them: hit points and conditions."""
+    """A party member as the table sees them: who they are (class and level), hit points and
+    conditions. No armour class: the players' pages show no one's."""
 
     name: str
+    character_class: str = ""
+    level: int = 1
     hp: int
     max_hp: int
     conditions: list[str]
@@ -183,7 +186,14 @@ def player_state(state: CampaignState) -> PlayerState:
         rest=RestView(due=rest.due_at is not None, reason=rest.due_reason, resting=rest.resting),
         supplies=SuppliesView(counted=dict(state.supplies.counted), dice=dict(state.supplies.dice)),
         party=[
-            CharacterView(name=c.name, hp=c.hp, max_hp=c.max_hp, conditions=list(c.conditions))
+            CharacterView(
+                name=c.name,
+                character_class=c.character_class,
+                level=c.level,
+                hp=c.hp,
+                max_hp=c.max_hp,
+                conditions=list(c.conditions),
+            )
             for c in state.party.characters
         ],
         countdowns=[

@@ -87,3 +87,12 @@ def test_a_refusal_beside_a_form_names_the_dashboards_control(vale: tuple) -> No
     refused = _do(client, tokens, "verb=travel&target=nw").replace("&#34;", '"')
     assert 'make camp with the "Camp" control' in refused, refused
     assert "turnkeeper camp" not in refused
+
+
+def test_the_party_table_says_who_each_is(vale: tuple) -> None:  # type: ignore[type-arg]
+    """The referee's party table gives each character's class, level and armour class; the
+    players' gives class and level (no armour class on their pages, as for the foes)."""
+    client, _, tokens = vale
+    referee, players = (_page(client, tokens, role) for role in (Role.REFEREE, Role.PLAYER))
+    assert "level 1 · AC 10" in referee
+    assert "level 1" in players and "AC 10" not in players
