@@ -18,6 +18,9 @@ from typing import TYPE_CHECKING
 from playwright.sync_api import expect
 from tests.browser.helpers import SECRETS, SITE, Table, act, shoot
 
+from turnkeeper.campaign import Note
+from turnkeeper.service import Campaigns
+from turnkeeper.store import open_store
 from turnkeeper.web.tokens import Role
 
 if TYPE_CHECKING:
@@ -278,3 +281,41 @@ def test_a_form_is_back_to_its_defaults_once_its_command_ran(
     assert referee.input_value("#f-note-text") == ""
     answer = act(referee, "note", {"text": "for everyone"})
     assert "referee" not in answer.lower(), answer
+
+
+def test_the_journal_pages_back_to_the_first_record(table: Table, pages: tuple[Page, Page]) -> None:
+    """Issue 26: the journal showed its latest 40 lines and no more. Both pages now ask for
+    the lines before the oldest shown, a page at a time, down to the first record; a move of
+    the table brings the newest back without a gap."""
+    referee, players = pages
+    store = open_store(str(table.db))  # another process's hundred notes: three pages
+    try:
+        elsewhere = Campaigns(store)
+        for number in range(100):
+            elsewhere.execute(table.name, Note(f"note {number}"))
+    finally:
+        store.close()
+    referee.goto(table.link(Role.REFEREE))
+    players.goto(table.link(Role.PLAYER))
+    for page in (referee, players):
+        seqs = "[...document.querySelectorAll('.journal li[data-seq]')].map(l => +l.dataset.seq)"
+        shown = page.evaluate(seqs)
+        assert 1 not in shown
+        while page.locator("button#older-journal").count():
+            before = len(page.evaluate(seqs))
+            page.click("button#older-journal")
+            page.wait_for_function(
+                "n => document.querySelectorAll('.journal li[data-seq]').length > n"
+                " || !document.querySelector('button#older-journal')",
+                arg=before,
+            )
+        every = page.evaluate(seqs)
+        assert every == sorted(every, reverse=True) and every[-1] == 1
+        assert "the first record is shown" in page.inner_text(".older")
+    no_secrets(players)
+    # a move clears the older lines, which would leave a gap, and offers them again
+    before = shown_version(players)
+    act(referee, "note", {"text": "after the paging"})
+    follows(players, before)
+    assert players.locator("#older-lines li").count() == 0
+    assert players.locator("button#older-journal").count() == 1

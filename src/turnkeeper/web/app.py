@@ -411,6 +411,28 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         return render.referee_page(state, links, shown)
 
     @app.get(
+        "/campaigns/{name}/journal",
+        response_class=HTMLResponse,
+        summary="The role's journal lines before a record, a page at a time (newest first)",
+    )
+    async def older_journal(
+        request: Request,
+        name: str,
+        role: Reader,
+        before: Annotated[int, Query(ge=1, le=MAX_INT)],
+    ) -> str:
+        state = await snapshot(name)  # for the calendar; the lines are read from the store
+
+        def read() -> str:
+            until = min(before - 1, state.version)
+            undone = campaigns.undone(name, until=until)
+            keep = None if role is Role.REFEREE else lambda r: party_perceives(r, undone)
+            records = campaigns.latest(name, render.JOURNAL_LINES, keep, until=until)
+            return render.older_lines(state, records, undone, referee=role is Role.REFEREE)
+
+        return await anyio.to_thread.run_sync(read)
+
+    @app.get(
         "/campaigns/{name}/display",
         response_class=HTMLResponse,
         summary="The page's display alone (what the live stream sends)",
@@ -505,6 +527,7 @@ def _links(name: str, token: str) -> render.Links:
         commands=f"{path}/commands{query}",
         live=f"{path}/live{query}",
         player_link=f"{path}/player-link{query}",
+        journal=f"{path}/journal{query}",
     )
 
 

@@ -60,6 +60,7 @@ class Links:
     commands: str
     live: str
     player_link: str
+    journal: str
 
 
 def page(name: str, **context: Any) -> str:
@@ -122,17 +123,7 @@ def referee_display(
     combat = state.combat if state.fight_running else None
     if undone is None:
         undone = undone_commands(records)
-    lines = [
-        {
-            "seq": r.seq,
-            "date": calendar(r.at, state.ruleset.time),
-            "text": r.event.describe(),
-            "rolls": [roll.text() for roll in r.event.rolls],
-            "referee": r.event.visibility is Visibility.REFEREE,
-            "undone": r.command in undone,
-        }
-        for r in reversed(records[-JOURNAL_LINES:])
-    ]
+    lines = _referee_lines(state, records[-JOURNAL_LINES:], undone)
     return fragment(
         "referee_display",
         state=state,
@@ -215,6 +206,37 @@ def _map(state: CampaignState, player: bool) -> Markup | None:
         return Markup(page_map_svg(state, player=player))
     except TurnkeeperError:
         return None
+
+
+def _referee_lines(
+    state: CampaignState, records: list[Recorded], undone: frozenset[int]
+) -> list[dict[str, Any]]:
+    """The referee's journal lines of ``records``, newest first."""
+    return [
+        {
+            "seq": r.seq,
+            "date": calendar(r.at, state.ruleset.time),
+            "text": r.event.describe(),
+            "rolls": [roll.text() for roll in r.event.rolls],
+            "referee": r.event.visibility is Visibility.REFEREE,
+            "undone": r.command in undone,
+        }
+        for r in reversed(records)
+    ]
+
+
+def older_lines(
+    state: CampaignState, records: list[Recorded], undone: frozenset[int], referee: bool
+) -> str:
+    """A page of older journal lines (``records``, the role's own, oldest first), newest
+    first, to go below the display's; when it reaches the first record, the button that asks
+    for more says so instead."""
+    if referee:
+        lines = _referee_lines(state, records, undone)
+    else:
+        lines = [player_record(r, state) for r in reversed(records)]
+    first = not records or records[0].seq == 1 or len(records) < JOURNAL_LINES
+    return fragment("older_lines", lines=lines, first=first)
 
 
 def _found(state: CampaignState) -> list[str]:

@@ -29,6 +29,38 @@
       var seen = shownVersion();
       if (seen !== null) event.detail.parameters["expected_version"] = seen;
     }
+    if (form && form.id === "older-journal") {
+      event.detail.parameters["before"] = oldestLine();
+    }
+  });
+
+  // The journal pages back: older lines go below the display's, before the oldest shown.
+  function oldestLine() {
+    var oldest = null;
+    document.querySelectorAll("#display .journal li[data-seq], #older-lines li[data-seq]")
+      .forEach(function (line) {
+        var seq = Number(line.getAttribute("data-seq"));
+        if (oldest === null || seq < oldest) oldest = seq;
+      });
+    return oldest === null ? 1 : oldest;
+  }
+
+  // A move shifts the display's lines: the older ones shown would leave a gap, so they go,
+  // and the button asks again from the display's oldest.
+  var olderButton = null;
+  document.addEventListener("DOMContentLoaded", function () {
+    var button = document.getElementById("older-journal");
+    if (button) olderButton = button.outerHTML;
+  });
+  document.addEventListener("htmx:sseMessage", function (event) {
+    var older = document.getElementById("older-lines");
+    if (!older || !event.target || event.target.id !== "display") return;
+    if (older.children.length) older.innerHTML = "";
+    var shown = document.getElementById("older-journal");
+    if (olderButton && shown && shown.tagName !== "BUTTON") {
+      shown.outerHTML = olderButton;
+      htmx.process(document.getElementById("older-journal"));
+    }
   });
 
   // A command that ran is spent: its form goes back to its defaults (a box left ticked, such
