@@ -38,15 +38,15 @@ LABELLED_HEXES = 4000
 
 TERRAIN_COLOURS: dict[Terrain, str] = {
     Terrain.PLAINS: "#dfe8a0",
-    Terrain.HILLS: "#b06a30",
+    Terrain.HILLS: "#c8864a",
     Terrain.MARSH: "#9ed0c8",
     Terrain.SWAMP: "#4e6a5c",
-    Terrain.FOREST: "#3f8f5a",
+    Terrain.FOREST: "#2f7a48",
     Terrain.DEEP_FOREST: "#1f4a28",
     Terrain.MOUNTAINS: "#a59cba",
     Terrain.HIGH_MOUNTAINS: "#ffffff",
     Terrain.DESERT: "#f5c986",
-    Terrain.WATER: "#3f78c8",
+    Terrain.WATER: "#3a6fc0",
 }
 #: A symbol per terrain, so the map reads without colour too.
 TERRAIN_SYMBOLS: dict[Terrain, str] = {
@@ -61,10 +61,35 @@ TERRAIN_SYMBOLS: dict[Terrain, str] = {
     Terrain.DESERT: "∴",
     Terrain.WATER: "~",
 }
-_DARK = frozenset({Terrain.SWAMP, Terrain.FOREST, Terrain.DEEP_FOREST, Terrain.WATER})
+
+
+def luminance(colour: str) -> float:
+    """WCAG 2's relative luminance of a ``#rrggbb`` colour."""
+    linear = [
+        value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+        for value in (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    ]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG 2's contrast ratio of two colours, from 1 to 21.
+
+    >>> round(contrast("#ffffff", "#000000"), 1), round(contrast("#777777", "#ffffff"), 2)
+    (21.0, 4.48)
+    """
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+#: The ink of a hex's number and symbol: dark or white, whichever reads better on its colour.
+INK = {
+    terrain: max(("#222222", "#ffffff"), key=lambda ink: contrast(ink, colour))
+    for terrain, colour in TERRAIN_COLOURS.items()
+}
 _VISIBILITY_COLOURS = {
     Visibility.OVERT: "#222222",
-    Visibility.HIDDEN: "#d07000",
+    Visibility.HIDDEN: "#a85a00",
     Visibility.SECRET: "#c00000",
 }
 #: The outline of a hex in path units, from its west corner, back to it.
@@ -260,12 +285,12 @@ def _terrain_path(terrain: Terrain, cols: np.ndarray, rows: np.ndarray) -> str:
 
 def _labels(hexmap: HexMap, cols: np.ndarray, rows: np.ndarray) -> Iterator[str]:
     """Each hex's number at its top and its terrain symbol in its middle."""
-    yield '<g font-size="5.5" text-anchor="middle" fill="#222">'
+    yield f'<g font-size="5.5" text-anchor="middle" fill="{INK[Terrain.PLAINS]}">'
     for col, row in zip(cols.tolist(), rows.tolist(), strict=True):
         hex_ = Hex.from_offset(col, row)
         x, y = centre(hex_)
         terrain = hexmap.terrain_at(hex_)
-        ink = ' fill="#fff"' if terrain in _DARK else ""
+        ink = "" if INK[terrain] == INK[Terrain.PLAINS] else f' fill="{INK[terrain]}"'
         yield f'<text x="{x:.1f}" y="{y - 9:.1f}"{ink}>{hex_.label}</text>'
         symbol = TERRAIN_SYMBOLS[terrain]
         if symbol:

@@ -12,7 +12,14 @@ import numpy as np
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import Feature, HexMap, Road, Terrain, Visibility
-from turnkeeper.world.svg import LEGEND_WIDTH, TERRAIN_COLOURS, TERRAIN_SYMBOLS, render_svg
+from turnkeeper.world.svg import (
+    INK,
+    LEGEND_WIDTH,
+    TERRAIN_COLOURS,
+    TERRAIN_SYMBOLS,
+    contrast,
+    render_svg,
+)
 
 HERE, THERE, FAR = Hex.from_offset(0, 0), Hex.from_offset(1, 0), Hex.from_offset(2, 0)
 MAP = HexMap.build(
@@ -190,3 +197,24 @@ def test_the_legend_stands_beside_the_map_and_a_small_map_grows_to_hold_it() -> 
     assert float(box[2]) + float(box[3]) <= top + height  # the whole legend is on the page
     hexes_end = max(float(x) for x in re.findall(r'<text x="([-\d.]+)"[^>]*>\d{4}</text>', svg))
     assert float(box[1]) > hexes_end  # right of every hex number: it covers none
+
+
+#: WCAG 2's AA contrast for text.
+AA = 4.5
+
+
+def test_every_text_reads_at_aa_contrast_on_what_it_stands_on() -> None:
+    """Issue 27: hex numbers and symbols in their ink on every terrain colour, and the texts
+    drawn over the map with a white halo (feature names in their visibility's colour, the
+    route's day marks and note, the party) against that halo, all at 4.5:1 or more; the
+    hidden features' orange once read at 3.5:1."""
+    for terrain, colour in TERRAIN_COLOURS.items():
+        assert contrast(INK[terrain], colour) >= AA, (terrain, INK[terrain], colour)
+    svg = render_svg(MAP, party_at=HERE, route=[HERE, THERE], route_note="1 day",
+                     route_marks=[(THERE, "day 1")])  # fmt: skip
+    haloed = re.findall(r'<text [^>]*fill="(#[0-9a-f]{6})"[^>]*stroke="#fff"', svg)
+    assert set(haloed) >= {"#222222", "#a85a00", "#c00000", "#1040c0"}
+    for ink in haloed:
+        assert contrast(ink, "#ffffff") >= AA, ink
+    inks = set(re.findall(r'<text x="[-\d.]+" y="[-\d.]+" fill="(#[0-9a-f]{6})">\d{4}<', svg))
+    assert inks <= set(INK.values())
