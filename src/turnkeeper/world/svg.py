@@ -174,12 +174,16 @@ def render_svg(
             legend.append(_terrain_key(terrain))
     body.append("</g>")
     body.extend(_roads(hexmap, cols, rows, visible, legend))
+    if route:  # under the hex numbers, which stay readable through it
+        body.append(_route(route))
     if labelled:
         body.extend(_labels(hexmap, cols, rows))
-    body.extend(_features(hexmap, player, found, visible, legend))
+    marked: set[Hex] = set()  # the hexes whose centre holds a feature's mark
+    body.extend(_features(hexmap, player, found, visible, legend, marked))
     if route:
-        body.extend(_route(route, route_note))
         legend.append(_ROUTE_KEY)
+        if route_note:
+            body.append(_route_note(route[-1], route_note))
     for hex_, text in route_marks:
         x, y = centre(hex_)
         body.append(
@@ -191,6 +195,8 @@ def render_svg(
         legend.append(_DAY_KEY)
     if party_at is not None and (not player or visible(party_at)):
         x, y = centre(party_at)
+        if party_at in marked:  # beside the feature's mark, not over it
+            x, y = x - 8, y + 5
         body.append(
             f"{_party_mark(x, y)}><title>the party, hex {party_at.label}</title>"
             f'</circle><text x="{x:.1f}" y="{y + 15:.1f}" font-size="7" text-anchor="middle" '
@@ -319,15 +325,22 @@ def _roads(
 
 
 def _features(
-    hexmap: HexMap, player: bool, found: set[str], visible: _InDrawing, legend: list[Key]
+    hexmap: HexMap,
+    player: bool,
+    found: set[str],
+    visible: _InDrawing,
+    legend: list[Key],
+    marked: set[Hex],
 ) -> Iterator[str]:
     """Each feature drawn: a mark (a triangle for a landmark) and its name beside it; each
-    kind of mark drawn is added to ``legend`` (in the players' view, only "found")."""
+    kind of mark drawn is added to ``legend`` (in the players' view, only "found"), each hex
+    with a mark to ``marked``."""
     marks: set[tuple[Visibility, bool]] = set()
     for hex_, feature in hexmap.all_features():
         if not visible(hex_) or (player and feature.id not in found):
             continue
         x, y = centre(hex_)
+        marked.add(hex_)
         seen_as = Visibility.OVERT if player else feature.visibility
         colour = _VISIBILITY_COLOURS[seen_as]
         marks.add((seen_as, feature.landmark))
@@ -348,15 +361,18 @@ def _features(
         legend.append(Key(meaning, _feature_mark(_VISIBILITY_COLOURS[seen_as], landmark)))
 
 
-def _route(route: Sequence[Hex], note: str | None) -> Iterator[str]:
+def _route(route: Sequence[Hex]) -> str:
     points = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(centre, route))
-    yield f'<polyline points="{points}" {_ROUTE_STROKE} stroke-linecap="round"/>'
-    if note:
-        x, y = centre(route[-1])
-        yield (
-            f'<text x="{x + 8:.1f}" y="{y - 8:.1f}" font-size="7" fill="#1040c0" '
-            f'stroke="#fff" stroke-width="2" paint-order="stroke">{escape(note)}</text>'
-        )
+    return f'<polyline points="{points}" {_ROUTE_STROKE} stroke-linecap="round"/>'
+
+
+def _route_note(end: Hex, note: str) -> str:
+    """The route's days and TP, written at its end."""
+    x, y = centre(end)
+    return (
+        f'<text x="{x + 8:.1f}" y="{y - 8:.1f}" font-size="7" fill="#1040c0" '
+        f'stroke="#fff" stroke-width="2" paint-order="stroke">{escape(note)}</text>'
+    )
 
 
 Mark = Callable[[float, float], str]

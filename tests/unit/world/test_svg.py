@@ -17,6 +17,7 @@ from turnkeeper.world.svg import (
     LEGEND_WIDTH,
     TERRAIN_COLOURS,
     TERRAIN_SYMBOLS,
+    centre,
     contrast,
     render_svg,
 )
@@ -218,3 +219,19 @@ def test_every_text_reads_at_aa_contrast_on_what_it_stands_on() -> None:
         assert contrast(ink, "#ffffff") >= AA, ink
     inks = set(re.findall(r'<text x="[-\d.]+" y="[-\d.]+" fill="(#[0-9a-f]{6})">\d{4}<', svg))
     assert inks <= set(INK.values())
+
+
+def test_the_party_stands_beside_a_features_mark_and_the_route_runs_under_the_numbers() -> None:
+    """Issue 27: the party's dot hid the mark of a feature in its hex, and the route line
+    covered the hex numbers."""
+    svg = render_svg(MAP, party_at=HERE, route=[HERE, THERE], route_note="1 day")
+    party = re.search(r'<circle cx="([-\d.]+)" cy="([-\d.]+)" r="6"', svg)
+    assert party is not None
+    x, y = centre(HERE)
+    assert (float(party[1]), float(party[2])) != (round(x, 1), round(y, 1))
+    assert f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5"' in svg  # the inn's mark, uncovered
+    assert svg.index("<polyline") < svg.index('<g font-size="5.5"')  # under the numbers
+    assert svg.index('<g font-size="5.5"') < svg.index(">1 day</text>")  # its note on top
+    alone = render_svg(MAP, party_at=FAR)
+    far = centre(FAR)
+    assert f'<circle cx="{far[0]:.1f}" cy="{far[1]:.1f}" r="6"' in alone  # centred when alone
