@@ -319,3 +319,43 @@ def test_the_journal_pages_back_to_the_first_record(table: Table, pages: tuple[P
     follows(players, before)
     assert players.locator("#older-lines li").count() == 0
     assert players.locator("button#older-journal").count() == 1
+
+
+HEX_ON_SCREEN = """label => {
+    const svg = document.querySelector('.map svg');
+    const col = parseInt(label.slice(0, 2), 10), row = parseInt(label.slice(2), 10);
+    const size = 20, x = size * (1 + 1.5 * col);
+    const y = size * Math.sqrt(3) * (0.5 + row + 0.5 * (col & 1));
+    const point = svg.createSVGPoint(); point.x = x; point.y = y;
+    const at = point.matrixTransform(svg.getScreenCTM());
+    return [at.x, at.y];
+}"""
+
+
+def test_a_hex_chosen_on_the_map_is_where_the_party_travels(
+    table: Table, pages: tuple[Page, Page]
+) -> None:
+    """Issue 26: travel by choosing a hex. A click (not a drag) on a hex of the referee's map
+    puts its number into Travel and Explore; the party then explores toward it."""
+    referee, players = pages
+    referee.goto(table.link(Role.REFEREE))
+    players.goto(table.link(Role.PLAYER))
+    x, y = referee.evaluate(HEX_ON_SCREEN, "0303")
+    referee.mouse.click(x, y)
+    assert referee.input_value("#f-travel-target") == "0303"
+    assert referee.input_value("#f-explore-target") == "0303"
+    assert "hex 0303 chosen" in referee.inner_text("#chosen-hex")
+    # a drag pans the map and chooses nothing
+    x, y = referee.evaluate(HEX_ON_SCREEN, "0402")
+    referee.mouse.move(x, y)
+    referee.mouse.down()
+    referee.mouse.move(x + 40, y + 30, steps=4)
+    referee.mouse.up()
+    assert referee.input_value("#f-travel-target") == "0303"
+    before = shown_version(players)
+    answer = act(referee, "explore", {})
+    assert answer.startswith("Done") and "toward hex 0303" in answer, answer
+    follows(players, before)
+    # the players' map chooses nothing: they have no forms
+    players.mouse.click(*players.evaluate(HEX_ON_SCREEN, "0302"))
+    assert players.locator("#chosen-hex").count() == 0

@@ -155,7 +155,7 @@
     svg.setAttribute("tabindex", "0");
     svg.dataset.home = svg.getAttribute("viewBox");
     if (mapView) svg.setAttribute("viewBox", mapView.join(" "));
-    var pointers = {}, pinch = null;
+    var pointers = {}, pinch = null, pressed = null;
 
     svg.addEventListener("wheel", function (event) {
       event.preventDefault();
@@ -165,6 +165,7 @@
     svg.addEventListener("pointerdown", function (event) {
       svg.setPointerCapture(event.pointerId);
       pointers[event.pointerId] = [event.clientX, event.clientY];
+      pressed = Object.keys(pointers).length === 1 ? [event.clientX, event.clientY] : null;
     });
     svg.addEventListener("pointermove", function (event) {
       var last = pointers[event.pointerId];
@@ -185,7 +186,15 @@
       pointers[event.pointerId] = [event.clientX, event.clientY];
     });
     function lift(event) { delete pointers[event.pointerId]; pinch = null; }
-    svg.addEventListener("pointerup", lift);
+    svg.addEventListener("pointerup", function (event) {
+      // a press that did not drag chooses the hex under it, on a page that can travel
+      if (pressed && Math.hypot(event.clientX - pressed[0], event.clientY - pressed[1]) < 5) {
+        var at = pointIn(svg, event.clientX, event.clientY);
+        chooseHex(hexAt(at.x, at.y));
+      }
+      pressed = null;
+      lift(event);
+    });
     svg.addEventListener("pointercancel", lift);
 
     svg.addEventListener("keydown", function (event) {
@@ -198,6 +207,31 @@
       else return;
       event.preventDefault();
     });
+  }
+
+  // The hex whose centre is nearest a point of the drawing (turnkeeper.world.svg.centre:
+  // flat-topped hexes 20 units across, odd columns half a hex lower), as the map labels it.
+  var SIZE = 20, ROW = SIZE * Math.sqrt(3);
+  function hexAt(x, y) {
+    var best = null, nearest = Infinity, guess = Math.round((x / SIZE - 1) / 1.5);
+    for (var col = guess - 1; col <= guess + 1; col++) {
+      var row = Math.round(y / ROW - 0.5 - 0.5 * (col & 1));
+      var cx = SIZE * (1 + 1.5 * col), cy = ROW * (0.5 + row + 0.5 * (col & 1));
+      var d = Math.hypot(x - cx, y - cy);
+      if (col >= 0 && row >= 0 && d < nearest) { nearest = d; best = [col, row]; }
+    }
+    if (best === null || nearest > SIZE) return null;
+    var width = Math.max(2, String(best[0]).length, String(best[1]).length);
+    function pad(n) { var t = String(n); while (t.length < width) t = "0" + t; return t; }
+    return pad(best[0]) + pad(best[1]);
+  }
+
+  function chooseHex(label) {
+    var targets = document.querySelectorAll("#f-travel-target, #f-explore-target");
+    if (!label || !targets.length) return;
+    targets.forEach(function (field) { field.value = label; });
+    var said = document.getElementById("chosen-hex");
+    if (said) said.textContent = "hex " + label + " chosen: Travel or Explore toward it";
   }
 
   document.addEventListener("htmx:afterSettle", readyMap);
