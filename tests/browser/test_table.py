@@ -24,7 +24,7 @@ from turnkeeper.store import open_store
 from turnkeeper.web.tokens import Role
 
 if TYPE_CHECKING:
-    from playwright.sync_api import APIResponse, Page, Route
+    from playwright.sync_api import APIResponse, Browser, Page, Route
 
 FOLLOW_MS = 2000
 """How long the players' page may take to show a command (the promise is within a second)."""
@@ -359,3 +359,53 @@ def test_a_hex_chosen_on_the_map_is_where_the_party_travels(
     # the players' map chooses nothing: they have no forms
     players.mouse.click(*players.evaluate(HEX_ON_SCREEN, "0302"))
     assert players.locator("#chosen-hex").count() == 0
+
+
+def test_two_players_declare_from_their_own_pages_and_the_referee_resolves(
+    table: Table, pages: tuple[Page, Page], browser: Browser
+) -> None:
+    """Issue 26, the players' hands: the referee makes a link for Aldo and one for Bea; in a
+    third and fourth window their players declare from their own pages, the referee sees
+    each declaration arrive and resolves the round."""
+    referee, _ = pages
+    referee.goto(table.link(Role.REFEREE))
+    links = {}
+    for character in ("Aldo", "Bea"):
+        referee.select_option("#f-hand-character", character)
+        referee.eval_on_selector("#hand-link .outcome", "slot => { slot.innerHTML = '' }")
+        referee.click("#hand-link button")
+        referee.wait_for_selector("#hand-link .outcome input.link")
+        links[character] = referee.input_value("#hand-link .outcome input.link")
+    referee.check("#every-control")
+    referee.click("details:has(#control-combat_start) > summary")
+    referee.select_option("#f-combat_start-surprise", "none")
+    act(referee, "combat_start", {"foes": "Goblin:hd=1,hp=4,ac=12,count=2"})
+    act(referee, "combat_round", {})
+    hands: dict[str, Page] = {}
+    try:
+        for character, link in links.items():
+            context = browser.new_context(viewport={"width": 375, "height": 667}, is_mobile=True)
+            hands[character] = context.new_page()
+            hands[character].goto(link)
+            assert f"{character}'s player" in hands[character].inner_text("header")
+        for character, target in (("Aldo", "Goblin 1"), ("Bea", "Goblin 2")):
+            hand = hands[character]
+            hand.fill("#f-combat_declare-action", "attack")
+            hand.fill("#f-combat_declare-target", target)
+            hand.click("#control-combat_declare button")
+            hand.wait_for_selector("#control-combat_declare .outcome > *", state="attached")
+            said = hand.inner_text("#control-combat_declare .outcome")
+            assert said.startswith("Done") and f"{character} declares" in said, said
+            referee.wait_for_function(
+                "who => document.querySelector('#display').innerText.includes(who + ' declares')",
+                arg=character,
+                timeout=FOLLOW_MS,
+            )
+        shoot(hands["Bea"], "players-hand")
+        answer = act(referee, "combat_resolve", {})
+        assert answer.startswith("Done"), answer
+        for hand in hands.values():
+            no_secrets(hand)
+    finally:
+        for hand in hands.values():
+            hand.context.close()

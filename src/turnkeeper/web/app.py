@@ -80,7 +80,8 @@ from turnkeeper.views import (
 from turnkeeper.web import live, render
 from turnkeeper.web.controls import Control, form_body, table
 from turnkeeper.web.guard import Guard, answer, header_number
-from turnkeeper.web.tokens import Role, TokenCheck, renew_token
+from turnkeeper.web.tokens import Role, TokenCheck, issue_hand, renew_token
+from turnkeeper.words import unknown
 from turnkeeper.world.hexes import Hex
 
 _bearer = HTTPBearer(auto_error=False, description="The campaign's referee or player token.")
@@ -407,7 +408,9 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         state = await snapshot(name)
         shown, _ = await displays.display(name, role, state=state)  # drawn outside the lock
         if role is Role.PLAYER:
-            return render.player_page(state, links, shown)
+            names = [c.name for c in state.party.characters]
+            hand = app.state.tokens.hand(name, token or "", names)
+            return render.player_page(state, links, shown, hand)
         return render.referee_page(state, links, shown)
 
     @app.get(
@@ -500,6 +503,55 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         return HTMLResponse(done)
 
     @app.post(
+        "/campaigns/{name}/hand",
+        response_class=HTMLResponse,
+        summary="A character's own command, from its player's link: a declaration",
+    )
+    async def hand_command(request: Request, name: str, role: Reader, token: Token) -> str:
+        form = await request.body()  # the guard read it, within limits
+        body = await anyio.to_thread.run_sync(_form_command, form)
+        if body.verb not in render.HAND_VERBS:
+            raise Refused(403, "a character's link declares that character's actions only")
+
+        def run(c: Campaigns) -> str:
+            names = [character.name for character in c.state(name).party.characters]
+            character = app.state.tokens.hand(name, token or "", names)
+            if character is None:
+                raise Refused(403, "this is not a character's link: ask the referee for yours")
+            if body.actor.casefold() != character.casefold():
+                raise Refused(403, f"this link acts for {character} alone")
+            records, state = _execute(c, name, body)
+            undone = c.undone(name)
+            lines = [r.event.describe() for r in records if party_perceives(r, undone)]
+            return render.fragment("done", version=state.version, lines=lines[:3])
+
+        return await _on(request, name, run)  # the players' display comes by the live stream
+
+    @app.post(
+        "/campaigns/{name}/hand-link",
+        response_class=HTMLResponse,
+        summary="A new link for one character's player; its old one stops working",
+    )
+    async def new_hand_link(request: Request, name: str, role: Referee) -> str:
+        form = parse_qsl(decode(await request.body(), "the form"), keep_blank_values=True)
+        asked = dict(form).get("character", "")
+
+        def make(c: Campaigns) -> tuple[str, str]:
+            names = [ch.name for ch in c.state(name).party.characters]
+            character = next((n for n in names if n.casefold() == asked.casefold()), None)
+            if character is None:
+                raise TurnkeeperError(unknown("character", asked, names, listing=True))
+            fresh = issue_hand(c.store, name, character)
+            app.state.tokens.forget(name)
+            return character, fresh
+
+        character, fresh = await _on(request, name, make)
+        watcher.poke(name)  # the old link's open page is shut now
+        base = str(request.base_url).rstrip("/")
+        link = base + _links(name, fresh).page
+        return render.fragment("hand_link", link=link, character=character)
+
+    @app.post(
         "/campaigns/{name}/player-link",
         response_class=HTMLResponse,
         summary="A new players' link; the old one stops working, the referee's stays",
@@ -528,6 +580,8 @@ def _links(name: str, token: str) -> render.Links:
         live=f"{path}/live{query}",
         player_link=f"{path}/player-link{query}",
         journal=f"{path}/journal{query}",
+        hand=f"{path}/hand{query}",
+        hand_link=f"{path}/hand-link{query}",
     )
 
 

@@ -26,6 +26,7 @@ combat tracker, for a fight or a trap alike.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import types
@@ -118,6 +119,10 @@ class Control:
     def input(self, name: str) -> Input | None:
         """The input called ``name``, if the verb has one."""
         return next((f for f in self.fields if f.name == name), None)
+
+    def without(self, name: str) -> Control:
+        """The control without its input ``name`` (a character's link fills the actor)."""
+        return dataclasses.replace(self, fields=tuple(f for f in self.fields if f.name != name))
 
 
 def bodies() -> dict[str, type[BaseModel]]:

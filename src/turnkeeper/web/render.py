@@ -61,6 +61,8 @@ class Links:
     live: str
     player_link: str
     journal: str
+    hand: str
+    hand_link: str
 
 
 def page(name: str, **context: Any) -> str:
@@ -179,16 +181,24 @@ def player_display(
     return fragment("player_display", view=view, lines=lines, map=_map(state, player=True))
 
 
-def player_page(state: CampaignState, links: Links, display: str) -> str:
+#: What a character's own link may send: the verbs its player says for the character.
+HAND_VERBS = ("combat_declare",)
+
+
+def player_page(state: CampaignState, links: Links, display: str, hand: str | None = None) -> str:
     """The players' page: the ``display`` drawn by :func:`player_display`, following the
-    table live."""
+    table live; on a character's own link (``hand``), that character's declaration form too,
+    its actor the character."""
     view = player_state(state)
+    controls = {control.verb: control for control in table()}
     return page(
         "player",
-        title=f"{view.campaign} (party)",
+        title=f"{view.campaign} ({hand or 'party'})",
         view=view,
         links=links,
         display=Markup(display),
+        hand=hand,
+        hand_controls=[controls[verb].without("actor") for verb in HAND_VERBS] if hand else [],
     )
 
 

@@ -30,7 +30,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
 
 from turnkeeper.errors import TurnkeeperError
@@ -45,6 +45,39 @@ class Role(StrEnum):
 
 
 _ROLES = frozenset(role.value for role in Role)
+#: The store's name of a character's own link: a player's hands (issue 26). It reads what the
+#: players read and acts for that character alone, when the rules ask its player.
+_HAND = "hand:"
+
+
+def hand_key(character: str) -> str:
+    """The store's name of ``character``'s link: short whatever the name's length.
+
+    >>> hand_key("Aldo"), len(hand_key("Ser Wendeline of the Long Barrow")) <= 20
+    ('hand:7722aba40e28d98', True)
+    """
+    return _HAND + hashlib.sha256(character.casefold().encode("utf-8")).hexdigest()[:15]
+
+
+def issue_hand(store: EventStore, campaign: str, character: str) -> str:
+    """A new link for ``character``'s player (the old one, if any, stops working); shown only
+    now."""
+    tokens = token_store(store)
+    store.version(campaign)  # NotFoundError for a campaign that does not exist
+    token = secrets.token_urlsafe(24)
+    tokens.set_token_hash(campaign, hand_key(character), digest(token))
+    return token
+
+
+def hand_of(hashes: Mapping[str, str], token: str, characters: Iterable[str]) -> str | None:
+    """The character whose link ``token`` is, among ``characters``; None for any other token."""
+    given = digest(token)
+    found: str | None = None
+    for character in characters:
+        kept = hashes.get(hand_key(character))
+        if kept is not None and hmac.compare_digest(given, kept):
+            found = character
+    return found
 
 
 def digest(token: str) -> str:
@@ -105,8 +138,11 @@ def _match(hashes: Mapping[str, str], token: str) -> Role | None:
     found: Role | None = None
     for role, kept in hashes.items():
         # compare every digest, so the time taken does not say which role nearly matched
-        if hmac.compare_digest(given, kept) and role in _ROLES:
-            found = Role(role)
+        if hmac.compare_digest(given, kept):
+            if role in _ROLES:
+                found = Role(role)
+            elif role.startswith(_HAND):  # a character's link reads as the players do
+                found = Role.PLAYER
     return found
 
 
@@ -147,6 +183,12 @@ class TokenCheck:
             if kept[1]:  # a name with no tokens (a probe, a typo) is not kept
                 self._read[campaign] = kept
         return _match(kept[1], token)
+
+    def hand(self, campaign: str, token: str, characters: Iterable[str]) -> str | None:
+        """The character whose link ``token`` is (among ``characters``), or None."""
+        self.role(campaign, token)  # reads the digests, at most once a ttl
+        kept = self._read.get(campaign)
+        return None if kept is None else hand_of(kept[1], token, characters)
 
     def forget(self, campaign: str) -> None:
         """Read the campaign's digests afresh next time (after a renewal here)."""

@@ -1,0 +1,112 @@
+"""A link for each player (issue 26, item 3): the referee makes a link that names one
+character; its player reads what the players read and declares that character's actions, for
+that character alone, when the rules ask for declarations. The shared players' link still
+only reads; a new link for a character shuts its old one."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from turnkeeper.campaign import Note, Visibility, parse_party
+from turnkeeper.rules.loader import preset
+from turnkeeper.service import Campaigns
+from turnkeeper.store.sql import SqlStore
+from turnkeeper.web.app import create_app
+from turnkeeper.web.tokens import Role, issue_tokens
+
+PAGE = "/campaigns/Keep"
+FORM = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
+SECRET = "ZQHANDSECRET"
+
+
+class Table:
+    def __init__(self, client: TestClient, campaigns: Campaigns, tokens: dict[Role, str]):
+        self.client, self.campaigns, self.tokens = client, campaigns, tokens
+
+    def referee(self, form: str) -> str:
+        done = self.client.post(f"{PAGE}/commands?token={self.tokens[Role.REFEREE]}",
+                                content=form, headers=FORM)  # fmt: skip
+        assert done.status_code == 200, done.text
+        return done.text
+
+    def hand_link(self, character: str) -> str:
+        made = self.client.post(f"{PAGE}/hand-link?token={self.tokens[Role.REFEREE]}",
+                                content=f"character={character}", headers=FORM)  # fmt: skip
+        assert made.status_code == 200, made.text
+        found = re.search(r'value="[^"]*\?token=([^"]+)"', made.text)
+        assert found is not None, made.text
+        return found[1]
+
+    def declare(self, token: str, form: str) -> tuple[int, str]:
+        sent = self.client.post(f"{PAGE}/hand?token={token}", content=form, headers=FORM)
+        return sent.status_code, sent.text
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    """A pg campaign, Aldo and Bea against two goblins, nobody surprised, round 1 declaring."""
+    campaigns = Campaigns(SqlStore(f"sqlite:///{tmp_path / 'keep.db'}"))
+    party = parse_party(
+        '[[characters]]\nname = "Aldo"\nhp = 8\n[[characters]]\nname = "Bea"\nhp = 6'
+    )
+    campaigns.new("Keep", preset("pg"), party, seed=3)
+    campaigns.execute("Keep", Note(SECRET, Visibility.REFEREE))
+    tokens = issue_tokens(campaigns.store, "Keep")
+    with TestClient(create_app(campaigns)) as client:
+        table = Table(client, campaigns, tokens)
+        table.referee("verb=combat_start&foes=Goblin:hd=1,hp=4,ac=12,count=2&surprise=none")
+        table.referee("verb=combat_round")
+        yield table
+
+
+def test_a_players_link_declares_for_its_character_alone(table: Table) -> None:
+    aldo = table.hand_link("aldo")  # the name as typed, whatever its case
+    page = table.client.get(f"{PAGE}?token={aldo}")
+    assert page.status_code == 200 and "Aldo's player" in html.unescape(page.text)
+    assert 'name="actor" value="Aldo"' in page.text and SECRET not in page.text
+    code, said = table.declare(aldo, "verb=combat_declare&actor=Aldo&action=attack&target=Goblin 1")
+    assert code == 200 and "Done" in said, said
+    fight = table.campaigns.state("Keep").combat
+    assert fight is not None and [d.actor for d in fight.declarations] == ["Aldo"]
+    # for another character, another verb, or with the shared link: refused, nothing done
+    version = table.campaigns.state("Keep").version
+    for token, form, says in [
+        (aldo, "verb=combat_declare&actor=Bea&action=attack&target=Goblin 2", "for Aldo alone"),
+        (aldo, "verb=damage&target=Goblin 1&amount=9", "declares that character's actions"),
+        (table.tokens[Role.PLAYER], "verb=combat_declare&actor=Bea&action=attack",
+         "not a character's link"),
+    ]:  # fmt: skip
+        code, said = table.declare(token, form)
+        assert code == 403 and says in html.unescape(said), said
+    assert table.campaigns.state("Keep").version == version
+    # the shared players' page has no form to act with
+    shared = table.client.get(f"{PAGE}?token={table.tokens[Role.PLAYER]}").text
+    assert "<form" not in shared
+
+
+def test_the_rules_refuse_a_declaration_out_of_its_phase(table: Table) -> None:
+    bea = table.hand_link("Bea")
+    table.referee("verb=combat_end")
+    code, said = table.declare(bea, "verb=combat_declare&actor=Bea&action=attack&target=Goblin 1")
+    assert code == 422 and "no combat is running" in said, said
+
+
+def test_a_new_link_for_a_character_shuts_its_old_one(table: Table) -> None:
+    old = table.hand_link("Aldo")
+    fresh = table.hand_link("Aldo")
+    assert table.client.get(f"{PAGE}?token={old}").status_code == 401
+    assert table.client.get(f"{PAGE}?token={fresh}").status_code == 200
+    code, said = table.declare(old, "verb=combat_declare&actor=Aldo&action=attack&target=Goblin 1")
+    assert code == 401, said
+    made = table.client.post(f"{PAGE}/hand-link?token={table.tokens[Role.REFEREE]}",
+                             content="character=Ado", headers=FORM)  # fmt: skip
+    assert made.status_code == 400 and "did you mean Aldo?" in html.unescape(made.text)
+    denied = table.client.post(f"{PAGE}/hand-link?token={fresh}", content="character=Bea",
+                               headers=FORM)  # fmt: skip
+    assert denied.status_code == 403
