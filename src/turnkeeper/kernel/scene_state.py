@@ -164,6 +164,8 @@ class Scene(Frozen):
     actions: int = 0
     last_action: ActionRecord | None = None
     elapsed_seconds: int = 0
+    votes: tuple[tuple[str, str], ...] = ()
+    """The players' votes for the next spotlight so far, each voter's last (DG-SPOT-1)."""
 
     @property
     def free(self) -> bool:

@@ -105,6 +105,7 @@ from turnkeeper.procedures.scenes import (
     OpenScene,
     SpendDread,
     TakeSpotlight,
+    VoteSpotlight,
 )
 from turnkeeper.procedures.surprise import Meeting
 from turnkeeper.procedures.wilderness import (
@@ -1379,6 +1380,23 @@ class SceneOpenBody(_Verb, title="Open a scene"):
         return OpenScene(self.kind, self.players, self.creatures, self.tokens, self.gm_first)
 
 
+class SceneVoteBody(_Verb, title="Vote for the spotlight"):
+    """A player votes who takes the spotlight next; the spotlight counts the votes cast
+    [DG-SPOT-1]."""
+
+    where = Place.SCENE
+    example: ClassVar[str] = "scene vote Ulfarmi Brenna"
+
+    verb: Literal["scene_vote"]
+    voter: Annotated[str, SCENE_PLAYER, Arg()] = Field(min_length=1, description="Who votes.")
+    candidate: Annotated[str, SCENE_PLAYER, Arg()] = Field(
+        min_length=1, description="Who they would have take the spotlight."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return VoteSpotlight(self.voter, self.candidate)
+
+
 class SceneSpotlightBody(_Verb, title="Take the spotlight"):
     """The players choose who takes the spotlight; it costs a token [DG-SPOT-1, DG-SPOT-2]."""
 
@@ -1388,7 +1406,7 @@ class SceneSpotlightBody(_Verb, title="Take the spotlight"):
 
     verb: Literal["scene_spotlight"]
     votes: Annotated[Pairs, SCENE_PLAYER, Opt("--vote", metavar="VOTER=CANDIDATE")] = Field(
-        (), description="Each voter's candidate: VOTER=CANDIDATE."
+        (), description="Each voter's candidate: VOTER=CANDIDATE; none counts the votes cast."
     )
     gm: Annotated[str | None, SCENE_PLAYER] = Field(
         None, description="The GM's choice on a tie or dispute."

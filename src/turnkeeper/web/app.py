@@ -518,7 +518,8 @@ def create_app(campaigns: Campaigns) -> FastAPI:
             character = app.state.tokens.hand(name, token or "", names)
             if character is None:
                 raise Refused(403, "this is not a character's link: ask the referee for yours")
-            if body.actor.casefold() != character.casefold():
+            acting = getattr(body, render.HAND_VERBS[body.verb])
+            if acting.casefold() != character.casefold():
                 raise Refused(403, f"this link acts for {character} alone")
             records, state = _execute(c, name, body)
             undone = c.undone(name)

@@ -181,8 +181,9 @@ def player_display(
     return fragment("player_display", view=view, lines=lines, map=_map(state, player=True))
 
 
-#: What a character's own link may send: the verbs its player says for the character.
-HAND_VERBS = ("combat_declare",)
+#: What a character's own link may send: the verbs its player says for the character, each
+#: with the field that names who acts (the character, filled in by the page).
+HAND_VERBS = {"combat_declare": "actor", "scene_vote": "voter"}
 
 
 def player_page(state: CampaignState, links: Links, display: str, hand: str | None = None) -> str:
@@ -198,7 +199,9 @@ def player_page(state: CampaignState, links: Links, display: str, hand: str | No
         links=links,
         display=Markup(display),
         hand=hand,
-        hand_controls=[controls[verb].without("actor") for verb in HAND_VERBS] if hand else [],
+        hand_controls=[(controls[verb].without(who), who) for verb, who in HAND_VERBS.items()]
+        if hand
+        else [],
     )
 
 

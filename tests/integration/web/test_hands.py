@@ -110,3 +110,29 @@ def test_a_new_link_for_a_character_shuts_its_old_one(table: Table) -> None:
     denied = table.client.post(f"{PAGE}/hand-link?token={fresh}", content="character=Bea",
                                headers=FORM)  # fmt: skip
     assert denied.status_code == 403
+
+
+def test_in_a_dg_scene_each_player_votes_for_the_spotlight_from_their_link(
+    tmp_path: Path,
+) -> None:
+    """DG-SPOT-1 from the players' own links: Aldo's and Bea's players each vote, the referee
+    sees the votes in the journal and the spotlight counts them; a vote in another's name is
+    refused."""
+    campaigns = Campaigns(SqlStore(f"sqlite:///{tmp_path / 'scene.db'}"))
+    party = parse_party(
+        '[[characters]]\nname = "Aldo"\nhp = 8\n[[characters]]\nname = "Bea"\nhp = 6'
+    )
+    campaigns.new("Keep", preset("dg"), party, seed=3)
+    tokens = issue_tokens(campaigns.store, "Keep")
+    with TestClient(create_app(campaigns)) as client:
+        table = Table(client, campaigns, tokens)
+        table.referee("verb=scene_open&kind=social&players=Aldo,Bea")
+        aldo, bea = table.hand_link("Aldo"), table.hand_link("Bea")
+        assert 'name="voter" value="Aldo"' in client.get(f"{PAGE}?token={aldo}").text
+        code, said = table.declare(bea, "verb=scene_vote&voter=Aldo&candidate=Bea")
+        assert code == 403 and "for Bea alone" in said, said
+        for token, voter in ((aldo, "Aldo"), (bea, "Bea")):
+            code, said = table.declare(token, f"verb=scene_vote&voter={voter}&candidate=Bea")
+            assert code == 200 and f"{voter} votes for Bea" in said, said
+        done = table.referee("verb=scene_spotlight")
+        assert "Bea takes the spotlight (the players' majority" in html.unescape(done), done

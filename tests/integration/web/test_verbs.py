@@ -57,6 +57,7 @@ from turnkeeper.procedures.scenes import (
     OpenScene,
     SpendDread,
     TakeSpotlight,
+    VoteSpotlight,
 )
 from turnkeeper.procedures.wilderness import (
     Camp,
@@ -120,6 +121,7 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     "combat_surrender": ({"names": ["Goblin 1"]}, Surrender),
     "combat_end": ({"winner": "party"}, EndCombat),
     "scene_open": ({"kind": "combat", "players": "freya,ulfarmi"}, OpenScene),
+    "scene_vote": ({"voter": "freya", "candidate": "ulfarmi"}, VoteSpotlight),
     "scene_spotlight": ({"votes": {"freya": "ulfarmi"}}, TakeSpotlight),
     "scene_act": ({"player": "ulfarmi", "what": "leaps", "outcome": "success"}, Act),
     "scene_free": ({"actor": "freya", "what": "draws her bow"}, FreeAction),

@@ -19,8 +19,10 @@ from turnkeeper.procedures.scenes import (
     SpotlightTaken,
     TakeSpotlight,
     TokensRegained,
+    VoteSpotlight,
     dungeoneers_rules,
 )
+from turnkeeper.procedures.scenes.events import SpotlightVoted
 from turnkeeper.rules.schema import SpotlightRules
 
 TRIO = ("freya", "ulfarmi", "alberich")
@@ -230,3 +232,26 @@ def test_dg_spot_1_three_of_five_give_the_spotlight(table: SceneTable, refused: 
     events = table.execute(TakeSpotlight(votes=three))
     assert events[0] == SpotlightTaken(player="cy", votes=tuple(three.items()))
     assert table.state.scene is not None and table.state.scene.spotlit == "cy"
+
+
+def test_dg_spot_1_the_players_vote_from_their_seats_and_the_spotlight_counts_the_votes(
+    table: SceneTable, refused: Refused
+) -> None:
+    """DG-SPOT-1, "the players must agree on who gets the spotlight (majority consensus)",
+    with each player voting on their own (a player's own link, issue 26): a vote a player
+    casts again replaces their first; the spotlight taken without votes counts those cast,
+    the majority of the scene's five players, and the next choice starts from none."""
+    table.execute(OpenScene(SceneKind.SOCIAL, players=FIVE))
+    for voter, candidate in (("ana", "bo"), ("bo", "cy"), ("cy", "cy"), ("ana", "cy")):
+        events = table.execute(VoteSpotlight(voter, candidate))
+        assert events == [SpotlightVoted(voter=voter, candidate=candidate)]
+    assert table.state.scene is not None
+    assert table.state.scene.votes == (("bo", "cy"), ("cy", "cy"), ("ana", "cy"))
+    refused(table, VoteSpotlight("zed", "cy"), "zed")  # not a player of the scene
+    refused(table, VoteSpotlight("ana", "boo"), "did you mean bo")
+    events = table.execute(TakeSpotlight())
+    assert events[0] == SpotlightTaken(
+        player="cy", votes=(("bo", "cy"), ("cy", "cy"), ("ana", "cy"))
+    )
+    assert table.state.scene is not None and table.state.scene.votes == ()
+    refused(table, VoteSpotlight("ana", "bo"), "cy already holds the spotlight")

@@ -44,6 +44,7 @@ from turnkeeper.procedures.scenes.commands import (
     SceneCommand,
     SpendDread,
     TakeSpotlight,
+    VoteSpotlight,
 )
 from turnkeeper.procedures.scenes.decide import (
     GM,
@@ -111,6 +112,7 @@ __all__ = [
     "TakeSpotlight",
     "TokensGiven",
     "TokensRegained",
+    "VoteSpotlight",
     "campaign_scene_events",
     "decide_scene",
     "dungeoneers_rules",

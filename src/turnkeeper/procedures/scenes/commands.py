@@ -40,6 +40,15 @@ class TakeSpotlight:
 
 
 @dataclass(frozen=True)
+class VoteSpotlight:
+    """One player's vote for who takes the spotlight next (DG-SPOT-1), cast from their own
+    seat; :class:`TakeSpotlight` without votes counts the votes cast."""
+
+    voter: str
+    candidate: str
+
+
+@dataclass(frozen=True)
 class Act:
     """The spotlit player's action (DG-ACT-1): an outcome given, or a roll against a target."""
 
@@ -106,6 +115,7 @@ class CloseScene:
 
 SceneCommand = (
     OpenScene
+    | VoteSpotlight
     | TakeSpotlight
     | Act
     | GmAct

@@ -36,6 +36,7 @@ from turnkeeper.procedures.scenes.commands import (
     SceneCommand,
     SpendDread,
     TakeSpotlight,
+    VoteSpotlight,
 )
 from turnkeeper.procedures.scenes.dread import compromise, give_tokens, spend_dread
 from turnkeeper.procedures.scenes.events import (
@@ -49,6 +50,7 @@ from turnkeeper.procedures.scenes.events import (
     SceneOpened,
     SpotlightPassed,
     SpotlightTaken,
+    SpotlightVoted,
     TokensRegained,
     fold_scene_events,
 )
@@ -162,7 +164,8 @@ def _majority(scene: Scene, votes: tuple[tuple[str, str], ...]) -> str | None:
     return leader if top >= _needed(scene) else None
 
 
-def _spotlight(state: SceneState, command: TakeSpotlight, rules: Ruleset) -> list[SceneEvent]:
+def _spotlight_open(state: SceneState) -> Scene:
+    """The scene, when its players are to choose who takes the spotlight (DG-SPOT-1)."""
     scene = _open_scene(state)
     if scene.free:
         raise _illegal("a free scene needs no spotlight (DG-SPOT-3): players just act")
@@ -170,7 +173,21 @@ def _spotlight(state: SceneState, command: TakeSpotlight, rules: Ruleset) -> lis
         raise _illegal("the spotlight is with the GM: the GM acts next (scene gm)")
     if scene.spotlit is not None:
         raise _illegal(f"{scene.spotlit} already holds the spotlight and acts next")
-    votes = _one_vote_each(tuple(command.votes) if not isinstance(command.votes, Mapping) else ())
+    return scene
+
+
+def _vote(state: SceneState, command: VoteSpotlight) -> list[SceneEvent]:
+    scene = _spotlight_open(state)
+    for name in (command.voter, command.candidate):
+        if name not in scene.players:
+            raise _illegal(_not_a_player(name, scene))
+    return [SpotlightVoted(voter=command.voter, candidate=command.candidate)]
+
+
+def _spotlight(state: SceneState, command: TakeSpotlight, rules: Ruleset) -> list[SceneEvent]:
+    scene = _spotlight_open(state)
+    given = tuple(command.votes) if not isinstance(command.votes, Mapping) else ()
+    votes = _one_vote_each(given or scene.votes)  # without votes, those the players cast
     winner = _majority(scene, votes)
     if winner is not None and command.gm_choice not in (None, winner):
         raise _illegal(
@@ -362,6 +379,8 @@ def decide_scene(
     match command:
         case OpenScene():
             return _open(state, command, rules)
+        case VoteSpotlight():
+            return _vote(state, command)
         case TakeSpotlight():
             return _spotlight(state, command, rules)
         case Act():

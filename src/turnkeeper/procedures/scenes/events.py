@@ -102,6 +102,22 @@ class SceneOpened(SceneEvent):
         return f"scene {self.number} opens: {self.scene_kind.value}, {who}{against}"
 
 
+class SpotlightVoted(SceneEvent):
+    """A player votes who takes the spotlight next (DG-SPOT-1); a later vote of theirs
+    replaces it."""
+
+    kind: ClassVar[str] = "scene.spotlight_voted"
+    voter: str
+    candidate: str
+
+    def advance(self, state: SceneState) -> SceneState:
+        others = tuple(v for v in _scene(state).votes if v[0] != self.voter)
+        return _in_scene(state, votes=(*others, (self.voter, self.candidate)))
+
+    def describe(self) -> str:
+        return f"{self.voter} votes for {self.candidate} to take the spotlight"
+
+
 class SpotlightTaken(SceneEvent):
     """A player takes the spotlight, chosen by majority or by the GM (DG-SPOT-1, DG-SPOT-2)."""
 
@@ -114,7 +130,7 @@ class SpotlightTaken(SceneEvent):
     def advance(self, state: SceneState) -> SceneState:
         if self.token_spent:
             state = state.with_tokens({self.player: -1})
-        return _in_scene(state, spotlit=self.player, kept_by=None)
+        return _in_scene(state, spotlit=self.player, kept_by=None, votes=())
 
     def describe(self) -> str:
         how = "the GM's choice" if self.by_gm else "the players' majority"
@@ -331,6 +347,7 @@ class SceneClosed(SceneEvent):
 #: The events of this procedure, for the command table's registry.
 EVENTS: tuple[type[Event], ...] = (
     SceneOpened,
+    SpotlightVoted,
     SpotlightTaken,
     TokensRegained,
     TokensGiven,
