@@ -134,5 +134,7 @@ def test_in_a_dg_scene_each_player_votes_for_the_spotlight_from_their_link(
         for token, voter in ((aldo, "Aldo"), (bea, "Bea")):
             code, said = table.declare(token, f"verb=scene_vote&voter={voter}&candidate=Bea")
             assert code == 200 and f"{voter} votes for Bea" in said, said
+        board = client.get(f"{PAGE}?token={tokens[Role.REFEREE]}").text
+        assert "votes for the spotlight: Aldo for Bea, Bea for Bea" in board
         done = table.referee("verb=scene_spotlight")
         assert "Bea takes the spotlight (the players' majority" in html.unescape(done), done
