@@ -384,6 +384,7 @@ def map_svg(
         found_features=set(wild.found),
         around=around,
         radius=radius,
+        track=wild.track,
     )
 
 

@@ -263,6 +263,7 @@ def show(
     result: dict[str, Any] = {}
     if map_file is not None:
         hexmap, party_at, known, found = _from_file(map_file, known_file, party)
+        track: tuple[Hex, ...] = ()
         # the party's knowledge is the players' view: never drawn with the referee's secrets
         player = player or known_file is not None or party is not None
     else:
@@ -274,6 +275,7 @@ def show(
         drawn = campaign_map(db, campaign)
         hexmap, party_at = drawn.hexmap, drawn.wild.position
         known, found = set(drawn.known), set(drawn.wild.found)
+        track = drawn.wild.track
         result["campaign"] = drawn.campaign
     middle = Hex.parse(around) if around is not None else None
     if middle is not None and middle not in hexmap:
@@ -287,6 +289,7 @@ def show(
             found_features=found,
             around=middle,
             radius=radius if middle is not None else None,
+            track=track,
         )
         pixels = write_picture(svg, out, png_size)
     result |= {"file": str(out), "player": player, "known_hexes": len(known), "bytes": len(svg)}

@@ -67,6 +67,10 @@ def hexmap_of(data: MapFile) -> HexMap:
     return built
 
 
+#: How many of the hexes the party left its track keeps: about a week of travel on foot.
+TRACK_HEXES = 48
+
+
 class WildernessState(BaseModel):
     """The party in the wilderness: the map, its hex, today's travel points, what it knows.
 
@@ -82,6 +86,9 @@ class WildernessState(BaseModel):
     map: MapFile
     position: Hex
     visited: frozenset[Hex] = frozenset()
+    track: tuple[Hex, ...] = Field(
+        (), description="The hexes the party left lately, oldest first (at most TRACK_HEXES)."
+    )
     seen: frozenset[Hex] = Field(frozenset(), description="Hexes whose terrain the party saw.")
     found: frozenset[str] = Field(frozenset(), description="Ids of the features the party knows.")
     weather: dict[str, str] = Field(default_factory=dict, description="Region -> weather state.")

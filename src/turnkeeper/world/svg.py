@@ -17,6 +17,7 @@ window.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -137,6 +138,7 @@ def render_svg(
     radius: int | None = None,
     route_note: str | None = None,
     route_marks: Sequence[tuple[Hex, str]] = (),
+    track: Sequence[Hex] = (),
 ) -> str:
     """The map as an SVG document.
 
@@ -145,7 +147,8 @@ def render_svg(
     players. The drawing's title says which view it is: "(the party’s map)" or "(the
     referee’s map)". ``around`` and ``radius`` draw only the hexes within ``radius`` of ``around``.
     ``route_note`` is written at the route's end (its days and TP), ``route_marks`` beside
-    the hexes where its days end.
+    the hexes where its days end. ``track`` is the hexes the party left lately, oldest first:
+    drawn as a dotted line to the party, where both ends of a step are in the drawing.
 
     >>> import numpy as np
     >>> m = HexMap.build("Vale", np.zeros((1, 2), np.uint8))
@@ -174,12 +177,17 @@ def render_svg(
             legend.append(_terrain_key(terrain))
     body.append("</g>")
     body.extend(_roads(hexmap, cols, rows, visible, legend))
+    steps = _track(track, party_at, visible)
+    if steps:
+        body.append(steps)
     if route:  # under the hex numbers, which stay readable through it
         body.append(_route(route))
     if labelled:
         body.extend(_labels(hexmap, cols, rows))
     marked: set[Hex] = set()  # the hexes whose centre holds a feature's mark
     body.extend(_features(hexmap, player, found, visible, legend, marked))
+    if steps:
+        legend.append(_TRACK_KEY)
     if route:
         legend.append(_ROUTE_KEY)
         if route_note:
@@ -361,6 +369,19 @@ def _features(
         legend.append(Key(meaning, _feature_mark(_VISIBILITY_COLOURS[seen_as], landmark)))
 
 
+def _track(track: Sequence[Hex], party_at: Hex | None, visible: _InDrawing) -> str | None:
+    """The party's track as one path: a step for each move between hexes both drawn."""
+    hexes = [*track, party_at] if party_at is not None else list(track)
+    parts = []
+    for here, there in itertools.pairwise(hexes):
+        if visible(here) and visible(there) and here != there:
+            (x1, y1), (x2, y2) = centre(here), centre(there)
+            parts.append(f"M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}")
+    if not parts:
+        return None
+    return f'<path d="{"".join(parts)}" {_TRACK_STROKE} stroke-linecap="round"/>'
+
+
 def _route(route: Sequence[Hex]) -> str:
     points = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(centre, route))
     return f'<polyline points="{points}" {_ROUTE_STROKE} stroke-linecap="round"/>'
@@ -393,6 +414,7 @@ _ROAD_STROKES = {
     Road.TRAIL: 'fill="none" stroke="#7a4a1a" stroke-width="2" stroke-dasharray="3 2"',
 }
 _ROUTE_STROKE = 'fill="none" stroke="#1040c0" stroke-width="3" stroke-dasharray="6 3"'
+_TRACK_STROKE = 'fill="none" stroke="#6a3d9a" stroke-width="2" stroke-dasharray="1 4"'
 
 
 def _feature_mark(colour: str, landmark: bool) -> Mark:
@@ -441,6 +463,7 @@ def _terrain_key(terrain: Terrain) -> Key:
 
 
 _ROUTE_KEY = Key("route", _line(_ROUTE_STROKE))
+_TRACK_KEY = Key("the party's track", _line(_TRACK_STROKE))
 _DAY_KEY = Key("a day's end", _day_mark)
 _PARTY_KEY = Key("the party", _party_mark)
 

@@ -235,3 +235,17 @@ def test_the_party_stands_beside_a_features_mark_and_the_route_runs_under_the_nu
     alone = render_svg(MAP, party_at=FAR)
     far = centre(FAR)
     assert f'<circle cx="{far[0]:.1f}" cy="{far[1]:.1f}" r="6"' in alone  # centred when alone
+
+
+def test_the_partys_track_is_drawn_to_where_it_stands_in_both_views() -> None:
+    """Issue 27: the party's past track was not drawn. Its steps between hexes both in the
+    drawing run to the party as a dotted line, named in the legend; in the players' view only
+    where they know the hexes."""
+    svg = render_svg(MAP, party_at=FAR, track=[HERE, THERE])
+    steps = re.search(r'<path d="([^"]+)" fill="none" stroke="#6a3d9a"', svg)
+    assert steps is not None and steps[1].count("M") == 2
+    assert "the party's track" in legend(svg)
+    players = render_svg(MAP, party_at=THERE, track=[FAR, HERE], known={HERE, THERE}, player=True)
+    steps = re.search(r'<path d="([^"]+)" fill="none" stroke="#6a3d9a"', players)
+    assert steps is not None and steps[1].count("M") == 1  # FAR is unknown to them
+    assert "the party's track" not in legend(render_svg(MAP, party_at=HERE))

@@ -18,7 +18,7 @@ from typing import ClassVar, Literal
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Visibility
 from turnkeeper.kernel.state import CampaignState, wilderness_of, with_wilderness
-from turnkeeper.kernel.wilderness_state import WildernessState
+from turnkeeper.kernel.wilderness_state import TRACK_HEXES, WildernessState
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import Feature, HexMap
 from turnkeeper.world.hexmap import Visibility as Seen
@@ -70,6 +70,9 @@ class HexEntered(Event):
             state,
             wild.with_(
                 position=self.hex,
+                track=wild.track
+                if self.hex == wild.position
+                else (*wild.track, wild.position)[-TRACK_HEXES:],
                 visited=wild.visited | {self.hex},
                 seen=wild.seen | {self.hex, *self.seen},
                 found=wild.found | set(self.features) | set(self.landmarks),
