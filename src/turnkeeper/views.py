@@ -73,6 +73,7 @@ class CharacterView(_View):
     hp: int
     max_hp: int
     conditions: list[str]
+    equipment: list[str] = []
 
 
 class CountdownView(_View):
@@ -193,6 +194,7 @@ def player_state(state: CampaignState) -> PlayerState:
                 hp=c.hp,
                 max_hp=c.max_hp,
                 conditions=list(c.conditions),
+                equipment=list(c.equipment),
             )
             for c in state.party.characters
         ],

@@ -199,6 +199,7 @@ def player_page(state: CampaignState, links: Links, display: str, hand: str | No
         links=links,
         display=Markup(display),
         hand=hand,
+        sheet=next((c for c in view.party if c.name == hand), None),
         hand_controls=[(controls[verb].without(who), who) for verb, who in HAND_VERBS.items()]
         if hand
         else [],

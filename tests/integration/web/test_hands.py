@@ -70,6 +70,8 @@ def test_a_players_link_declares_for_its_character_alone(table: Table) -> None:
     page = table.client.get(f"{PAGE}?token={aldo}")
     assert page.status_code == 200 and "Aldo's player" in html.unescape(page.text)
     assert 'name="actor" value="Aldo"' in page.text and SECRET not in page.text
+    sheet = html.unescape(page.text)
+    assert "level 1" in sheet and "8 of 8" in sheet and "carries" in sheet
     code, said = table.declare(aldo, "verb=combat_declare&actor=Aldo&action=attack&target=Goblin 1")
     assert code == 200 and "Done" in said, said
     fight = table.campaigns.state("Keep").combat
