@@ -409,3 +409,23 @@ def test_two_players_declare_from_their_own_pages_and_the_referee_resolves(
     finally:
         for hand in hands.values():
             hand.context.close()
+
+
+def test_a_dungeon_turn_in_one_click_with_its_mode(table: Table, pages: tuple[Page, Page]) -> None:
+    """Issue 26: in a site, the site panel offers a turn in each of the ruleset's movement
+    modes; one click sends the Dungeon turn form with that mode."""
+    referee, players = pages
+    referee.goto(table.link(Role.REFEREE))
+    players.goto(table.link(Role.PLAYER))
+    referee.click("details:has(#control-site_enter) > summary")
+    referee.fill("#f-site_enter-site_text", SITE)
+    referee.fill("#f-site_enter-area", "1")
+    referee.click("#control-site_enter button")
+    referee.wait_for_selector("#display [data-turn-mode]")
+    before = shown_version(players)
+    referee.click("#display [data-turn-mode='swift']")
+    referee.wait_for_selector("#control-turn .outcome > *", state="attached")
+    said = referee.inner_text("#control-turn .outcome")
+    assert said.startswith("Done") and "swift" in said, said
+    follows(players, before)
+    assert "(swift)" in referee.inner_text("#display .site")

@@ -108,6 +108,14 @@
       history.back();  // back to the page, the form as it was typed
     } else if (target.matches("[data-select-on-click]")) {
       target.select();
+    } else if (target.matches("[data-turn-mode]")) {
+      // a dungeon turn in one click: the Dungeon turn form, sent with this mode
+      var mode = document.getElementById("f-turn-mode");
+      var send = document.querySelector("#control-turn button");
+      if (mode && send) {
+        mode.value = target.getAttribute("data-turn-mode");
+        send.click();
+      }
     }
   });
 
