@@ -489,20 +489,20 @@ class SqlStore:
     def read_lines(self, campaign: str, since: int, limit: int) -> list[StoredLine]:
         """The records after ``since`` (at most ``limit``) by the primary key, each as stored
         with its numbers and its line (None where none was kept)."""
-        columns = events_table.c
-        line = columns.line if self._lines_kept else literal(None, Text)
-        query = (
-            select(columns.seq, columns.command, columns.at, cast(columns.data, Text), line)
-            .where(columns.campaign == campaign, columns.seq > since)
-            .order_by(columns.seq)
-            .limit(limit)
-        )
         with self._engine.connect() as conn:
             if conn.dialect.name == "sqlite" and self._lines_kept:
                 # the driver's tuples as they come: SQLAlchemy's row objects cost a log of
                 # 200,000 records about as much as the rest of writing it
                 cursor = conn.exec_driver_sql(SELECT_LINES, (campaign, since, limit)).cursor
                 return list(cursor.fetchall())
+            columns = events_table.c
+            line = columns.line if self._lines_kept else literal(None, Text)
+            query = (
+                select(columns.seq, columns.command, columns.at, cast(columns.data, Text), line)
+                .where(columns.campaign == campaign, columns.seq > since)
+                .order_by(columns.seq)
+                .limit(limit)
+            )
             return [(row[0], row[1], row[2], row[3], row[4]) for row in conn.execute(query)]
 
     # -- watching for changes (live screens) ------------------------------------------------

@@ -78,7 +78,7 @@ from turnkeeper.views import (
     referee_record,
 )
 from turnkeeper.web import live, render
-from turnkeeper.web.controls import Control, form_body, table
+from turnkeeper.web.controls import Control, by_verb, form_body
 from turnkeeper.web.guard import Guard, answer, header_number
 from turnkeeper.web.tokens import Role, TokenCheck, issue_hand, renew_token
 from turnkeeper.words import unknown
@@ -427,10 +427,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         state = await snapshot(name)  # for the calendar; the lines are read from the store
 
         def read() -> str:
-            until = min(before - 1, state.version)
-            undone = campaigns.undone(name, until=until)
-            keep = None if role is Role.REFEREE else lambda r: party_perceives(r, undone)
-            records = campaigns.latest(name, render.JOURNAL_LINES, keep, until=until)
+            records, undone = _journal(campaigns, name, role, min(before - 1, state.version))
             return render.older_lines(state, records, undone, referee=role is Role.REFEREE)
 
         return await anyio.to_thread.run_sync(read)
@@ -615,18 +612,26 @@ def _display(c: Campaigns, name: str, state: CampaignState, role: Role) -> str:
     shows, read from the store by seq back from the state's version (never the whole
     journal), the undone commands from the undos' index. It reads the store alone, not the
     journal in memory, so it runs without the campaign's lock (:class:`live.Displays`)."""
-    version = state.version
-    undone = c.undone(name, until=version)
-    count = render.JOURNAL_LINES
+    records, undone = _journal(c, name, role, state.version)
     if role is Role.PLAYER:
-        seen = c.latest(name, count, lambda r: party_perceives(r, undone), until=version)
-        return render.player_display(state, seen, undone)
-    return render.referee_display(state, c.latest(name, count, until=version), undone)
+        return render.player_display(state, records, undone)
+    return render.referee_display(state, records, undone)
+
+
+def _journal(
+    c: Campaigns, name: str, role: Role, until: int
+) -> tuple[list[Recorded], frozenset[int]]:
+    """The role's last :data:`render.JOURNAL_LINES` records up to seq ``until`` (the players':
+    those the party perceives), read from the store by seq backwards, and the commands
+    undone up to there."""
+    undone = c.undone(name, until=until)
+    keep = None if role is Role.REFEREE else lambda r: party_perceives(r, undone)
+    return c.latest(name, render.JOURNAL_LINES, keep, until=until), undone
 
 
 def _control_of(pairs: list[tuple[str, str]]) -> Control:
     """The control a form belongs to, by its ``verb``; a clear 400 for an unknown one."""
-    verbs = {control.verb: control for control in table()}
+    verbs = by_verb()
     verb = next((value for key, value in pairs if key == "verb"), "")
     control = verbs.get(verb)
     if control is None:

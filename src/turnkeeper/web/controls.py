@@ -145,6 +145,12 @@ def table() -> tuple[Control, ...]:
     return tuple(_control(verb, model) for verb, model in bodies().items())
 
 
+@cache
+def by_verb() -> Mapping[str, Control]:
+    """Every verb's control, by its verb."""
+    return {control.verb: control for control in table()}
+
+
 _TYPED = re.compile(r"`turnkeeper ([^`]+)`")
 
 
@@ -157,7 +163,7 @@ def as_controls(message: str) -> str:
     >>> print(as_controls("go on with `turnkeeper site resume`; see `turnkeeper status`"))
     go on with the "Resume exploring" control; see `turnkeeper status`
     """
-    controls = {control.verb: control for control in table()}
+    controls = by_verb()
 
     def named(typed: re.Match[str]) -> str:
         words = typed[1].split()

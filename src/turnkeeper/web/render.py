@@ -34,7 +34,7 @@ from turnkeeper.views import (
     player_state,
     undone_commands,
 )
-from turnkeeper.web.controls import grouped, table
+from turnkeeper.web.controls import by_verb, grouped, table
 from turnkeeper.words import words
 
 JOURNAL_LINES = 40
@@ -191,7 +191,7 @@ def player_page(state: CampaignState, links: Links, display: str, hand: str | No
     table live; on a character's own link (``hand``), that character's declaration form too,
     its actor the character."""
     view = player_state(state)
-    controls = {control.verb: control for control in table()}
+    controls = by_verb()
     return page(
         "player",
         title=f"{view.campaign} ({hand or 'party'})",
