@@ -12,6 +12,13 @@ Compares, on the same entry costs (TP-WIL-7 floor and TP-WIL-8 applied):
 All engines must agree on every hex's cost (asserted). Targets: ours < 0.5 s, >= 40x
 faster than networkx, no slower than 1.5x scipy, peak memory < 1 GB.
 
+Exact routes (--exact N, 216 by default): on seeded 80 x 80 maps, routes between random
+hexes for every kind of party (on foot, mounted, carriage, over 50, and their combinations)
+in each weather, planned by best_route and by an independent search written here in plain
+Python over exact fractions: a Dijkstra over (hex, TP left today, hexes entered today) with
+(days, TP, hexes) as the distance, which is exact with no pruning at all. 0 mismatches in
+days and in TP is the target.
+
 What is timed: the numba import and the first call (a compile, or a load from numba's disk
 cache) are reported on their own; every other figure is the best of --repeat or more warm
 calls (as many as fit in 2 s, at most 50), i.e. what a long-running server, or a CLI whose
@@ -20,15 +27,19 @@ Wall clock (perf_counter) decides the verdict; CPU time (process_time) is shown 
 because on a busy machine it is the steadier figure for single-threaded code.
 
 Run: .venv/bin/python bench/route.py [--size 1000] [--small 250] [--repeat 5] [--no-nx]
+                                     [--exact 240]
 """
 
 from __future__ import annotations
 
 import argparse
+import heapq
+import random
 import resource
 import time
 import tracemalloc
 from collections.abc import Callable
+from fractions import Fraction as F
 from typing import Any
 
 import networkx as nx
@@ -36,9 +47,13 @@ import numpy as np
 from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.wilderness_state import DEFAULT_REGION
+from turnkeeper.procedures.wilderness.costs import best_route, route_grid
+from turnkeeper.rules import preset
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Direction, Hex
-from turnkeeper.world.travel import cost_grid
+from turnkeeper.world.travel import cost_grid, plan_days
 
 T0 = time.perf_counter()
 import turnkeeper.world._dijkstra as kernels  # noqa: E402
@@ -150,6 +165,127 @@ def agree(ours: np.ndarray, other: np.ndarray, what: str) -> None:
     assert diff <= 1e-9, f"{what}: costs differ by up to {diff}"
 
 
+def day_aware(tp: np.ndarray, start: Hex, goal: Hex) -> tuple[int, F, list[Hex]] | None:
+    """Fewest days, then TP, then hexes, from ``start`` to ``goal`` (TP-WIL-6/7/8 with 4 TP
+    a day, 8 hexes a day, 8 TP impassable): Dijkstra over states (hex, TP left today, hexes
+    entered today), with exact fractions; a state holds all that decides the rest of the
+    way, so keeping the best distance per state is exact."""
+    height, width = tp.shape
+    exact = {v: F(v).limit_denominator(10**6) for v in np.unique(tp[np.isfinite(tp)]).tolist()}
+    start_state = (start, F(4), 0)
+    best = {start_state: (1, F(0), 0)}
+    came: dict[tuple[Hex, F, int], tuple[Hex, F, int]] = {}
+    queue = [(1, F(0), 0, 0, start_state)]
+    tiebreak = 0
+    while queue:
+        day, spent, hexes, _, state = heapq.heappop(queue)
+        if best[state] != (day, spent, hexes):
+            continue
+        here, left, today = state
+        if here == goal:
+            way = [state]
+            while way[-1] in came:
+                way.append(came[way[-1]])
+            return day, spent, [s[0] for s in reversed(way)]
+        for nxt in here.neighbours():
+            if not (0 <= nxt.col < width and 0 <= nxt.row < height):
+                continue
+            raw = float(tp[nxt.row, nxt.col])
+            if not np.isfinite(raw) or exact[raw] >= 8:
+                continue
+            cost = need = exact[raw]
+            d, lt, td = day, left, today
+            if td >= 8:  # the day's eight hexes are entered: camp
+                d, lt, td = d + 1, F(4), 0
+            if need > lt:
+                if lt > 0 and lt + 4 >= need:  # finish the move with tomorrow's points
+                    need, d, lt, td = need - lt, d + 1, F(4), 0
+                else:
+                    if lt < 4:  # camp, begin the move fresh tomorrow
+                        d, lt, td = d + 1, F(4), 0
+                    while need > 4:
+                        need, d = need - 4, d + 1
+            key = (d, spent + cost, hexes + 1)
+            after = (nxt, lt - need, td + 1)
+            if after not in best or key < best[after]:
+                best[after] = key
+                came[after] = state
+                tiebreak += 1
+                heapq.heappush(queue, (*key, tiebreak, after))
+    return None
+
+
+PARTIES = [
+    [],
+    ["mounted"],
+    ["carriage"],
+    ["over_50"],
+    ["mounted", "carriage"],
+    ["mounted", "over_50"],
+    ["carriage", "over_50"],
+    ["mounted", "carriage", "over_50"],
+]
+WEATHERS = ["clear", "rain", "heavy_snow"]
+
+
+def exact_routes(count: int) -> bool:
+    """best_route against :func:`day_aware` on ``count`` routes over seeded 80 x 80 maps."""
+    rules = preset("tp")
+    rng = random.Random(7)
+    days_off = tp_off = checked = unreachable = 0
+    t = time.perf_counter()
+    ours_s = 0.0
+    index = -1
+    while checked + unreachable < count:
+        index += 1
+        hexmap = generate_map(80, 80, seed=100 + index // 24)
+        party = PARTIES[index % len(PARTIES)]
+        weather = WEATHERS[(index // len(PARTIES)) % len(WEATHERS)]
+        skies = {DEFAULT_REGION: weather} | {r: weather for r in set(hexmap.regions.values())}
+        grid = route_grid(rules, hexmap, skies, party)
+        # Ends the party can reach (most of the time lost on a far-off unreachable goal is the
+        # reference's), up to 20 hexes apart, so the plain search stays in seconds.
+        land = np.argwhere(np.isfinite(grid) & (grid < 8))
+        if not len(land):  # e.g. a carriage over 50 in heavy snow: every hex is 8 TP or more
+            continue
+        row, col = land[rng.randrange(len(land))]
+        start = Hex.from_offset(int(col), int(row))
+        reach = route_costs(grid, start)
+        near = [
+            Hex.from_offset(int(c), int(r))
+            for r, c in np.argwhere(np.isfinite(reach))
+            if 0 < start.distance(Hex.from_offset(int(c), int(r))) <= 20
+        ]
+        if not near:
+            continue
+        goal = near[rng.randrange(len(near))]
+        reference = day_aware(grid, start, goal)
+        w = time.perf_counter()
+        try:
+            ours = best_route(rules, hexmap, start, goal, skies, party)
+        except IllegalCommandError:  # no route: the reference must find none either
+            ours = None
+        ours_s += time.perf_counter() - w
+        if reference is None or ours is None:
+            unreachable += 1
+            days_off += (reference is None) != (ours is None)
+            continue
+        days, spent, way = reference
+        costs = [F(float(grid[h.row, h.col])).limit_denominator(10**6) for h in way[1:]]
+        assert len(plan_days(costs)) == days, "the reference's days are plan_days' days"
+        checked += 1
+        days_off += ours.days != days
+        tp_off += ours.tp != spent
+    print(
+        f"\n== exact routes: {checked} routes checked against the day-aware search "
+        f"({unreachable} unreachable, agreed), {len(PARTIES)} party kinds x "
+        f"{len(WEATHERS)} weathers, {time.perf_counter() - t:.0f} s ==\n"
+        f"mismatches in days {days_off}, in TP {tp_off}  {check(days_off == tp_off == 0)}  "
+        f"(best_route {ours_s / max(checked, 1) * 1000:.1f} ms a route)"
+    )
+    return days_off == tp_off == 0
+
+
 def check(flag: bool) -> str:
     return "PASS" if flag else "FAIL"
 
@@ -211,12 +347,14 @@ def run(size: int, repeat: int, with_nx: bool) -> dict[str, float]:
         agree(ours, results[key], key)
 
     far = max(villages, key=lambda h: ours[h.row, h.col] if reachable[h.row, h.col] else -1)
-    wall, cpu, route = best_of(repeat, lambda: plan_route(hexmap, start, far, tp))
-    assert abs(float(route.tp) - ours[far.row, far.col]) < 1e-9
-    print(
-        f"{'plan_route to the dearest village':40s} {wall:8.3f} {cpu:8.3f} s   "
-        f"({len(route.hexes):,} hexes, {route.tp} TP, {route.days} days)"
-    )
+    mounted = cost_grid(hexmap, party=[2]).tp
+    for who, grid in (("on foot", tp), ("mounted", mounted)):
+        wall, cpu, route = best_of(repeat, lambda grid=grid: plan_route(hexmap, start, far, grid))
+        res[f"plan {who}"] = wall
+        print(
+            f"{'plan_route to the dearest village, ' + who:40s} {wall:8.3f} {cpu:8.3f} s   "
+            f"({len(route.hexes):,} hexes, {route.tp} TP, {route.days} days)"
+        )
     print(f"reachable hexes {reachable.sum():,}")
     print(
         f"ours peak traced memory {peak / 2**20:7.1f} MiB (Python/numpy; the kernel's own "
@@ -241,7 +379,11 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=250, help="a smaller map, also timed")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-nx", action="store_true", help="skip networkx (slow: minutes)")
+    parser.add_argument("--exact", type=int, default=216, help="routes checked for exactness")
     args = parser.parse_args()
+
+    if args.exact:
+        exact_routes(args.exact)
 
     first_call()
     if args.small:
@@ -266,6 +408,9 @@ def main() -> None:
             f"[{big['nx_cpu'] / big['ours_cpu']:.1f}x] (target >= 40x)  {check(ratio >= 40)}"
         )
         print(f"networkx build + search / ours: {big['nx_total'] / big['ours']:.0f}x (for scale)")
+    for who in ("on foot", "mounted"):
+        took = big[f"plan {who}"]
+        print(f"plan_route across the map {who} < 0.5 s: {took:.3f} s  {check(took < 0.5)}")
     print(
         f"peak memory of ours < 1 GB: traced {big['peak_mib']:.0f} MiB  "
         f"{check(big['peak_mib'] < 1024)}"

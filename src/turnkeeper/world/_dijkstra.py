@@ -40,6 +40,10 @@ Queue = Literal["auto", "buckets", "heap"]
 #: Above this many buckets the heap is cheaper than sweeping empty buckets.
 MAX_BUCKETS = 1 << 12
 
+# The columns of a label of the day-aware search (:func:`_day_kernel`).
+_NODE, _DAY, _LEFT, _TODAY, _TP, _HEXES, _FROM = range(7)
+_FIELDS = 7
+
 
 def _heap_kernel(
     entry: Any, width: Any, source: Any, target: Any, offsets: Any, dist: Any, pred: Any
@@ -184,10 +188,190 @@ def _bucket_kernel(
                 waiting += 1
 
 
+def _later(labels: Any, a: Any, b: Any) -> Any:
+    """Whether label ``a`` comes after label ``b`` in the order of the day-aware search:
+    more days, then more TP, then more hexes."""
+    if labels[a, _DAY] != labels[b, _DAY]:
+        return labels[a, _DAY] > labels[b, _DAY]
+    if labels[a, _TP] != labels[b, _TP]:
+        return labels[a, _TP] > labels[b, _TP]
+    return labels[a, _HEXES] > labels[b, _HEXES]
+
+
+def _dominated(
+    labels: Any, settled: Any, first: Any, day: Any, left: Any, today: Any, tp: Any, hexes: Any
+) -> Any:
+    """Whether a label settled at this hex (the list from ``first``) is at least as good as
+    (day, left, today, tp, hexes) whatever the rest of the way: never more days (an earlier
+    day, or the same day with as many TP left and as few hexes entered), and no more TP
+    and hexes so far."""
+    other = first
+    while other >= 0:
+        cheaper = labels[other, _TP] < tp or (
+            labels[other, _TP] == tp and labels[other, _HEXES] <= hexes
+        )
+        d = labels[other, _DAY]
+        ahead = d < day or (
+            d == day and labels[other, _LEFT] >= left and labels[other, _TODAY] <= today
+        )
+        if cheaper and ahead:
+            return True
+        other = settled[other]
+    return False
+
+
+def _day_kernel(
+    entry: Any,
+    width: Any,
+    source: Any,
+    target: Any,
+    offsets: Any,
+    daily: Any,
+    cap: Any,
+    tp_to_go: Any,
+    hexes_to_go: Any,
+    day_bound: Any,
+    tp_bound: Any,
+) -> Any:
+    """The fewest-days, then fewest-TP, then fewest-hexes way from ``source`` to ``target``
+    over the padded flat grid, as the flat nodes from the target back to the source (empty:
+    unreachable).
+
+    ``entry`` holds each hex's exact TP in whole units (``-1``: never entered); ``daily`` is
+    a day's TP and ``cap`` its most hexes (TP-WIL-7). A label is one way of reaching a hex:
+    its day, the TP left that day, the hexes entered that day, the TP and hexes so far and
+    the label it came from. Each step follows :func:`~turnkeeper.world.travel.plan_days`
+    move for move; labels are settled in order (day, TP, hexes), so the first one settled at
+    the target is the answer. A label is dropped when one settled at its hex is as good in
+    every respect that decides the rest of the way (:func:`_dominated`), and when it cannot
+    beat a way already known (``day_bound`` days and ``tp_bound`` TP): the least TP and
+    hexes from each hex to the target (``tp_to_go``, ``hexes_to_go``) need at least so many
+    more days, since a day adds at most ``daily`` TP and ``cap`` hexes to what is left today.
+    """
+    capacity = 1 << 16
+    labels = np.empty((capacity, _FIELDS), np.int64)
+    settled = np.empty(capacity, np.int64)  # next label settled at the same hex
+    first = np.full(entry.shape[0], -1, np.int64)  # first label settled at each hex
+    heap = np.empty(capacity, np.int64)
+    labels[0, _NODE] = source
+    labels[0, _DAY] = 1
+    labels[0, _LEFT] = daily
+    labels[0, _TODAY] = 0
+    labels[0, _TP] = 0
+    labels[0, _HEXES] = 0
+    labels[0, _FROM] = -1
+    count = 1
+    heap[0] = 0
+    size = 1
+    while size > 0:
+        top = heap[0]
+        size -= 1
+        if size > 0:
+            last = heap[size]
+            i = 0
+            while True:
+                child = 2 * i + 1
+                if child >= size:
+                    break
+                if child + 1 < size and _later(labels, heap[child], heap[child + 1]):
+                    child += 1
+                if not _later(labels, last, heap[child]):
+                    break
+                heap[i] = heap[child]
+                i = child
+            heap[i] = last
+        u = labels[top, _NODE]
+        if _dominated(
+            labels,
+            settled,
+            first[u],
+            labels[top, _DAY],
+            labels[top, _LEFT],
+            labels[top, _TODAY],
+            labels[top, _TP],
+            labels[top, _HEXES],
+        ):
+            continue
+        settled[top] = first[u]
+        first[u] = top
+        if u == target:
+            path = [u]
+            back = labels[top, _FROM]
+            while back >= 0:
+                path.append(labels[back, _NODE])
+                back = labels[back, _FROM]
+            return np.array(path, np.int64)
+        col = u % width
+        steps = offsets[(col - 1) & 1]
+        for k in range(6):
+            v = u + steps[k]
+            need = entry[v]
+            if need < 0:
+                continue
+            day = labels[top, _DAY]
+            left = labels[top, _LEFT]
+            today = labels[top, _TODAY]
+            if today >= cap:  # TP-WIL-7: the day's movement is spent, camp
+                day, left, today = day + 1, daily, 0
+            if need > left:
+                if left + daily >= need and left > 0:  # finish it with tomorrow's points
+                    need -= left
+                    day, left, today = day + 1, daily, 0
+                else:
+                    if left < daily:  # camp, start it fresh in the morning
+                        day, left, today = day + 1, daily, 0
+                    while need > daily:
+                        need -= daily
+                        day += 1
+            left -= need
+            today += 1
+            tp = labels[top, _TP] + entry[v]
+            hexes = labels[top, _HEXES] + 1
+            more = max(
+                0,
+                (tp_to_go[v] - left + daily - 1) // daily,
+                (hexes_to_go[v] - (cap - today) + cap - 1) // cap,
+            )
+            if day + more > day_bound or (day + more == day_bound and tp + tp_to_go[v] > tp_bound):
+                continue
+            if _dominated(labels, settled, first[v], day, left, today, tp, hexes):
+                continue
+            if count == capacity:
+                capacity *= 2
+                grown = np.empty((capacity, _FIELDS), np.int64)
+                grown[:count] = labels
+                labels = grown
+                grown_settled = np.empty(capacity, np.int64)
+                grown_settled[:count] = settled
+                settled = grown_settled
+                grown_heap = np.empty(capacity, np.int64)
+                grown_heap[:size] = heap[:size]
+                heap = grown_heap
+            labels[count, _NODE] = v
+            labels[count, _DAY] = day
+            labels[count, _LEFT] = left
+            labels[count, _TODAY] = today
+            labels[count, _TP] = tp
+            labels[count, _HEXES] = hexes
+            labels[count, _FROM] = top
+            i = size
+            size += 1
+            while i > 0:
+                parent = (i - 1) >> 1
+                if not _later(labels, heap[parent], count):
+                    break
+                heap[i] = heap[parent]
+                i = parent
+            heap[i] = count
+            count += 1
+    return np.empty(0, np.int64)
+
+
 @dataclass(frozen=True)
 class _Kernels:
     heap: Callable[..., None]
     buckets: Callable[..., None]
+    days: Callable[..., NDArray[np.int64]]
 
 
 @cache
@@ -203,7 +387,10 @@ def _kernels() -> _Kernels:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", numba.NumbaWarning)
-        return _Kernels(heap=jit(_heap_kernel), buckets=jit(_bucket_kernel))
+        # numba looks up the helpers the day kernel calls by their global names when it
+        # compiles that kernel, and calls from compiled code must reach compiled code.
+        globals().update(_later=jit(_later), _dominated=jit(_dominated))
+        return _Kernels(heap=jit(_heap_kernel), buckets=jit(_bucket_kernel), days=jit(_day_kernel))
 
 
 def _offsets(col_steps: NDArray[np.int32], row_steps: NDArray[np.int32], width: int) -> IntGrid:
@@ -265,3 +452,67 @@ def shortest_paths(
     else:
         _kernels().heap(*args)
     return dist[1:-1, 1:-1].copy(), (pred[1:-1, 1:-1].copy() if predecessors else None)
+
+
+def fewest_days_path(
+    entry: IntGrid,
+    source: tuple[int, int],
+    target: tuple[int, int],
+    col_steps: NDArray[np.int32],
+    row_steps: NDArray[np.int32],
+    daily: int,
+    cap: int,
+    bound: tuple[int, int] | None = None,
+) -> list[tuple[int, int]] | None:
+    """The hexes (``(row, col)``, source first) of the way from ``source`` to ``target``
+    that takes fewest travel days, then fewest TP, then fewest hexes, or ``None`` if there
+    is none. ``entry`` is each hex's exact TP in whole units of some fraction of a TP
+    (``-1``: never entered), ``daily`` a day's TP in those units and ``cap`` the most hexes
+    a day enters (TP-WIL-7); the days are split as
+    :func:`~turnkeeper.world.travel.plan_days` splits them. ``bound``: the days and TP of a
+    way known to exist, which lets the search leave aside whatever cannot beat it.
+
+    >>> import numpy as np
+    >>> cols, rows = np.array([0, 1, 1, 0, -1, -1]), np.array([[-1, -1, 0, 1, 0, -1],
+    ...                                                         [-1, 0, 1, 1, 1, 0]])
+    >>> fewest_days_path(np.array([[2, 3, -1, 2]]), (0, 0), (0, 1), cols, rows, 8, 8)
+    [(0, 0), (0, 1)]
+    """
+    height, width = entry.shape
+    padded = np.full((height + 2, width + 2), -1, np.int64)
+    padded[1:-1, 1:-1] = entry
+    flat_width = width + 2
+    # The least TP and hexes from each hex to the target, its own entry excluded: the
+    # search from the target (the grid's steps go both ways) counts entering the hex, not
+    # the target.
+    passable = entry >= 0
+    tp_from_target = shortest_paths(
+        np.where(passable, entry, np.inf), target, col_steps, row_steps
+    )[0]
+    hexes_from_target = shortest_paths(
+        np.where(passable, 1.0, np.inf), target, col_steps, row_steps
+    )[0]
+    unreachable = np.iinfo(np.int64).max // 4
+    to_go = []
+    for grid, own in ((tp_from_target, entry), (hexes_from_target, passable.astype(np.int64))):
+        ahead = np.full(padded.shape, unreachable, np.int64)
+        reached = np.isfinite(grid)
+        ahead[1:-1, 1:-1][reached] = grid[reached].astype(np.int64) - own[reached] + own[target]
+        to_go.append(ahead.reshape(-1))
+    days, tp = bound if bound is not None else (unreachable, unreachable)
+    nodes = _kernels().days(
+        padded.reshape(-1),
+        flat_width,
+        (source[0] + 1) * flat_width + source[1] + 1,
+        (target[0] + 1) * flat_width + target[1] + 1,
+        _offsets(col_steps, row_steps, flat_width),
+        daily,
+        cap,
+        to_go[0],
+        to_go[1],
+        days,
+        tp,
+    )
+    if nodes.size == 0:
+        return None
+    return [(int(n) // flat_width - 1, int(n) % flat_width - 1) for n in nodes[::-1]]

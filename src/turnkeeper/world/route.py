@@ -1,36 +1,37 @@
-"""Route planning over the hex map: fewest travel days, then fewest TP (TP-WIL-6..8).
+"""Route planning over the hex map: fewest travel days, then fewest TP, then fewest hexes
+(TP-WIL-6..8).
 
 A hex costs its exact TP (1 / the product of the multipliers, TP-WIL-6); a day has
-``daily_tp`` TP and at most ``max_movement_points`` hexes (TP-WIL-7, 2 x daily TP in the
-text), and TP-WIL-6 lets a move start with the points left at the end of a day and finish
-with the next day's. The search weighs each hex by the share of a day it takes at least:
-its TP, or ``daily_tp / max_movement_points`` (1/2 TP) when it is cheaper, since a day
-never enters more hexes than the cap whatever TP remain. Minimising that weight minimises
-days as long as a day's hexes are all above or all below 1/2 TP; a day that mixes cheap road
-hexes with dear ones (4 road hexes mounted, then forest) is over-weighed, so among routes
-of such days the search may, rarely, not pick the one with fewest days. ``Route.tp`` (the
-exact TP) and ``Route.days`` are always computed exactly by
-:func:`~turnkeeper.world.travel.plan_days` on the chosen path. TP-WIL-8's limit
-(``impassable_factor`` x daily TP, 2 in the text) is a parameter too: a ruleset that raises
-it lets routes cross dearer hexes.
+``daily_tp`` TP and enters at most ``max_movement_points`` hexes (TP-WIL-7, 2 x daily TP in
+the text), and TP-WIL-6 lets a move start with the points left at the end of a day and
+finish with the next day's. TP-WIL-8's limit (``impassable_factor`` x daily TP, 2 in the
+text) is a parameter too: a ruleset that raises it lets routes cross dearer hexes.
 
-The search is a Dijkstra compiled with numba (:mod:`turnkeeper.world._dijkstra`) that runs
-on the hex grid itself: no graph is built, the six neighbours of a hex are found by offset
-arithmetic, and because every hex weighs at least 1/2 TP, its queue is a handful of buckets
-1/2 TP wide instead of a heap. :func:`plan_route` stops the search as soon as the goal's
-weight is final.
+Days do not add up hex by hex: how many a route takes depends on where each day's points and
+hexes run out. So :func:`plan_route` searches ways of reaching a hex with the day, the TP left
+that day and the hexes entered that day, splitting days exactly as
+:func:`~turnkeeper.world.travel.plan_days` does, in whole units of the map's costs
+(:func:`~turnkeeper.world._dijkstra.fewest_days_path`). A mounted party's day may mix four
+road hexes at 1/4 TP with dear forest: only such a search sees that day.
+
+The cheaper search below it (:func:`route_costs`, a Dijkstra over the hex grid, compiled
+with numba, with no graph built) weighs each hex by the share of a day it takes at least:
+its TP, or ``daily_tp / max_movement_points`` (1/2 TP) when cheaper. Its route is a real
+route, so its days and TP bound the exact search, which leaves aside every way that cannot
+beat it; that keeps a route across a million hexes in a fraction of a second.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 
 import numpy as np
 from numpy.typing import NDArray
 
 from turnkeeper.errors import IllegalCommandError, NotFoundError
-from turnkeeper.world._dijkstra import IntGrid, shortest_paths
+from turnkeeper.world._dijkstra import IntGrid, fewest_days_path, shortest_paths
 from turnkeeper.world.hexes import Direction, Hex
 from turnkeeper.world.hexmap import HexMap
 from turnkeeper.world.travel import (
@@ -151,6 +152,25 @@ def _exact(costs: FloatGrid | CostGrid, hex_: Hex) -> Fraction | None:
     return None if not np.isfinite(value) else Fraction(value).limit_denominator(10**6)
 
 
+def _tp_units(tp: FloatGrid, daily_tp: int, impassable_factor: int) -> tuple[IntGrid, int]:
+    """Each hex's exact TP in whole units of 1/``per_tp`` TP (``-1`` where TP-WIL-8 forbids
+    entering), and ``per_tp``: the day-aware search counts in integers, exactly.
+
+    >>> units, per_tp = _tp_units(np.array([[0.25, 1.5, 2 / 3, 9.0]]), 4, 2)
+    >>> units.tolist(), per_tp
+    ([[3, 18, 8, -1]], 12)
+    """
+    passable = np.isfinite(tp) & (tp < impassable_factor * daily_tp)
+    # A map has a handful of distinct costs, each a small rational (1/2, 2/3, 3/4, ...).
+    values = np.unique(tp[passable])
+    exact = [Fraction(float(v)).limit_denominator(10**6) for v in values]
+    per_tp = lcm(1, *(f.denominator for f in exact))
+    units = np.full(tp.shape, -1, np.int64)
+    lookup = np.array([f.numerator * (per_tp // f.denominator) for f in exact], np.int64)
+    units[passable] = lookup[np.searchsorted(values, tp[passable])]
+    return units, per_tp
+
+
 def plan_route(
     hexmap: HexMap,
     start: Hex,
@@ -181,18 +201,31 @@ def plan_route(
         tp, start, daily_tp, max_movement_points, impassable_factor, predecessors=True, goal=goal
     )
     assert pred is not None
-    target = _node(tp.shape, goal, "goal")
-    if not np.isfinite(dist.reshape(-1)[target]):
+    if not np.isfinite(dist[goal.row, goal.col]):
         raise IllegalCommandError(
             f"no passable route from {start.label} to {goal.label} under these travel "
             "conditions (TP-WIL-8): change the conditions or the destination"
         )
-    width = hexmap.width
-    source = _node(tp.shape, start, "start")
-    nodes = [target]
-    while nodes[-1] != source:
-        nodes.append(int(pred.flat[nodes[-1]]))
-    hexes = tuple(Hex.from_offset(n % width, n // width) for n in reversed(nodes))
+    # The least-weight way is a route: its days and TP bound the exact search.
+    weighed = [goal]
+    while weighed[-1] != start:
+        node = int(pred[weighed[-1].row, weighed[-1].col])
+        weighed.append(Hex.from_offset(node % hexmap.width, node // hexmap.width))
+    units, per_tp = _tp_units(tp, daily_tp, impassable_factor)
+    weighed_units = [int(units[h.row, h.col]) for h in weighed[:-1]]
+    days = len(plan_days(weighed_units, daily_tp * per_tp, max_movement_points, impassable_factor))
+    way = fewest_days_path(
+        units,
+        (start.row, start.col),
+        (goal.row, goal.col),
+        _COL_STEPS,
+        _ROW_STEPS,
+        daily_tp * per_tp,
+        max_movement_points,
+        bound=(days, sum(weighed_units)),
+    )
+    assert way is not None, "the exact search finds at least the least-weight route"
+    hexes = tuple(Hex.from_offset(col, row) for row, col in way)
     costs = [effective_cost(_exact(cost_grid, h), daily_tp, impassable_factor) for h in hexes[1:]]
     total = sum((c for c in costs if c is not None), start=Fraction(0))
     plans = plan_days(costs, daily_tp, max_movement_points, impassable_factor)

@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.world._dijkstra import shortest_paths
+from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import HexMap, Road, Terrain
 from turnkeeper.world.route import _COL_STEPS, _ROW_STEPS, effective_grid, plan_route, route_costs
-from turnkeeper.world.travel import cost_grid
+from turnkeeper.world.travel import cost_grid, plan_days
 
 COSTS = [0.25, 0.5, 2 / 3, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, np.inf]
 
@@ -111,7 +112,7 @@ def test_both_queues_equal_reference_and_predecessors_add_up(
 
 @settings(max_examples=40, deadline=None)
 @given(st.data())
-def test_route_stopping_at_the_goal_costs_what_the_full_search_says(
+def test_a_route_exists_where_the_search_reaches_and_costs_its_hexes_exactly(
     data: st.DataObject,
 ) -> None:
     # rule: TP-WIL-6 (a route's TP is the sum of its hexes' exact costs)
@@ -128,9 +129,7 @@ def test_route_stopping_at_the_goal_costs_what_the_full_search_says(
         return
     route = plan_route(hexmap, start, goal, tp)
     assert route.hexes[0] == start and route.hexes[-1] == goal
-    # The search weighs a hex at least 1/2 TP (TP-WIL-7's share of a day); the TP are exact.
-    weights = [max(float(tp[h.row, h.col]), 0.5) for h in route.hexes[1:]]
-    assert sum(weights) == pytest.approx(best)
+    assert all(b in a.neighbours() for a, b in zip(route.hexes, route.hexes[1:], strict=False))
     assert float(route.tp) == pytest.approx(sum(float(tp[h.row, h.col]) for h in route.hexes[1:]))
 
 
@@ -187,3 +186,83 @@ def test_unreachable_goal_is_an_illegal_command() -> None:
     m = _map(["pHp"])
     with pytest.raises(IllegalCommandError, match="no passable route"):
         plan_route(m, Hex.from_offset(0, 0), Hex.from_offset(2, 0), cost_grid(m))
+
+
+# Exact TP values a hex can cost (TP-WIL-3/4/5): 1 / products of the seed's multipliers.
+EXACT_COSTS = [F(1, 4), F(1, 3), F(3, 8), F(1, 2), F(2, 3), F(3, 4), F(1), F(3, 2), F(2)]
+EXACT_COSTS += [F(3), F(4), F(9, 2), F(6), F(8)]
+
+
+def _every_way(tp: list[list[F]], start: Hex, goal: Hex) -> tuple[int, F, int] | None:
+    """The least (days, TP, hexes) over every simple path, each split by plan_days."""
+    height, width = len(tp), len(tp[0])
+    best: tuple[int, F, int] | None = None
+
+    def walk(here: Hex, costs: list[F], seen: set[Hex]) -> None:
+        nonlocal best
+        if here == goal:
+            key = (len(plan_days(costs)), sum(costs, F(0)), len(costs))
+            best = key if best is None or key < best else best
+            return
+        for nxt in here.neighbours():
+            if 0 <= nxt.col < width and 0 <= nxt.row < height and nxt not in seen:
+                cost = tp[nxt.row][nxt.col]
+                if cost < 8:
+                    walk(nxt, [*costs, cost], seen | {nxt})
+
+    walk(start, [], {start})
+    return best
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_route_takes_fewest_days_then_fewest_tp_of_every_way(data: st.DataObject) -> None:
+    # rule: TP-WIL-6 (a move may finish with tomorrow's points), TP-WIL-7 (at most 8 hexes a
+    # day), TP-WIL-8 (8 TP or more is impassable): every simple path on a small map, split
+    # into days by plan_days, against the route found
+    height, width = data.draw(st.integers(1, 3)), data.draw(st.integers(2, 4))
+    pool = data.draw(st.lists(st.sampled_from(EXACT_COSTS), min_size=1, max_size=4))
+    tp = [[data.draw(st.sampled_from(pool)) for _ in range(width)] for _ in range(height)]
+    start, goal = (
+        Hex.from_offset(data.draw(st.integers(0, width - 1)), data.draw(st.integers(0, height - 1)))
+        for _ in range(2)
+    )
+    if start == goal:
+        return
+    best = _every_way(tp, start, goal)
+    hexmap = HexMap.build("x", np.zeros((height, width), np.uint8))
+    grid = np.array([[float(c) for c in row] for row in tp])
+    if best is None:
+        with pytest.raises(IllegalCommandError):
+            plan_route(hexmap, start, goal, grid)
+        return
+    route = plan_route(hexmap, start, goal, grid)
+    assert (route.days, route.tp, len(route.hexes) - 1) == best
+
+
+def plan_route_by_weight(hexmap: HexMap, start: Hex, goal: Hex, tp: np.ndarray) -> list[Hex]:
+    """The route the search took before it knew days: least weight, each hex at least 1/2 TP."""
+    where = (start.row, start.col)
+    _, pred = shortest_paths(effective_grid(tp), where, _COL_STEPS, _ROW_STEPS, predecessors=True)
+    assert pred is not None
+    way = [goal]
+    while way[-1] != start:
+        node = int(pred[way[-1].row, way[-1].col])
+        way.append(Hex.from_offset(node % hexmap.width, node // hexmap.width))
+    return way[::-1]
+
+
+@pytest.mark.parametrize(
+    ("seed", "start", "goal", "days"), [(102, "5518", "4177", 9), (103, "1066", "0725", 6)]
+)
+def test_a_mounted_route_takes_the_fewest_days(seed: int, start: str, goal: str, days: int) -> None:
+    # rule: TP-WIL-7 (a day enters at most 8 hexes, whatever they cost)
+    # Mounted, a road hex costs 1/4 TP: a day may mix 4 road hexes with dear ones. Weighing
+    # every hex at least 1/2 TP took 10 and 7 days on these generated maps (`map new --width
+    # 80 --height 80 --seed N`), where 9 and 6 suffice.
+    hexmap = generate_map(80, 80, seed=seed)
+    tp = cost_grid(hexmap, party=[2])
+    route = plan_route(hexmap, Hex.parse(start), Hex.parse(goal), tp)
+    assert route.days == days
+    weighed = plan_route_by_weight(hexmap, Hex.parse(start), Hex.parse(goal), tp.tp)
+    assert len(plan_days([tp.exact_at(h) for h in weighed[1:]])) == days + 1
