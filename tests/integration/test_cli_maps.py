@@ -175,3 +175,45 @@ def test_a_drawing_larger_than_the_bound_is_scaled_down_to_it() -> None:
     # the 1000x1000 map's drawing: 30,122 x 34,658 at zoom 2 asked the renderer for 16.7 GB
     zoom = png_zoom(30_122, 34_658)
     assert round(34_658 * zoom) == PNG_MOST and 30_122 * zoom < PNG_MOST
+
+
+def test_a_png_draws_its_words(tmp_path: Path) -> None:
+    """The rasteriser knows no platform default font: a PNG once came out with every hex
+    number, name and legend line missing. The same drawing without its text must differ."""
+    import resvg_py
+    from PIL import Image, ImageChops
+
+    made = tmp_path / "wild.toml"
+    assert runner.invoke(app, ["map", "new", "--width", "8", "--height", "6", "--seed", "4",
+                               "--out", str(made)]).exit_code == 0  # fmt: skip
+    png, svg = tmp_path / "wild.png", tmp_path / "wild.svg"
+    for out in (png, svg):
+        assert (
+            runner.invoke(app, ["map", "show", "--map", str(made), "--out", str(out)]).exit_code
+            == 0
+        )
+    wordless = re.sub(r"<text[^>]*>[^<]*</text>", "", svg.read_text(encoding="utf-8"))
+    blank = tmp_path / "blank.png"
+    blank.write_bytes(bytes(resvg_py.svg_to_bytes(svg_string=wordless, zoom=2.0)))
+    with Image.open(png) as drawn, Image.open(blank) as bare:
+        changed = ImageChops.difference(drawn.convert("L"), bare.convert("L")).point(
+            lambda v: 255 if v > 64 else 0
+        )
+        assert sum(changed.histogram()[255:]) > 5_000  # the words' pixels
+
+
+def test_a_large_maps_png_numbers_every_hex_where_it_reads(tmp_path: Path) -> None:
+    """Issue 27: a map of more than 4,000 hexes drawn as an SVG file leaves the numbers out
+    (they would swell the file); its PNG, at a zoom where they read, has them all."""
+    made = tmp_path / "wide.json"
+    assert runner.invoke(app, ["map", "new", "--width", "80", "--height", "60", "--seed", "4",
+                               "--out", str(made)]).exit_code == 0  # fmt: skip
+    svg, png = tmp_path / "wide.svg", tmp_path / "wide.png"
+    code, text = _run("map", "show", "--map", str(made), "--out", str(svg), "--json")
+    assert code == 0 and ">0000<" not in svg.read_text(encoding="utf-8")
+    unlabelled = json.loads(text)["bytes"]
+    code, text = _run("map", "show", "--map", str(made), "--out", str(png), "--json")
+    assert code == 0 and json.loads(text)["bytes"] > unlabelled + 4_800 * len("<text></text>")
+    code, text = _run("map", "show", "--map", str(made), "--out", str(tmp_path / "small.png"),
+                      "--png-size", "800", "--json")  # fmt: skip
+    assert code == 0 and json.loads(text)["bytes"] == unlabelled  # 0.3 px a unit: unreadable

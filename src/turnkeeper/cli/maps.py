@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
@@ -55,7 +55,7 @@ from turnkeeper.world.mapfile import (
     format_for,
     loads_map,
 )
-from turnkeeper.world.svg import render_svg
+from turnkeeper.world.svg import legible, render_svg
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -281,18 +281,28 @@ def show(
     if middle is not None and middle not in hexmap:
         raise NotFoundError(f"hex {around} is off the map {hexmap.name!r}")
     with working(hexmap.width * hexmap.height, as_json, f"drawing {hexmap.name}"):
-        svg = render_svg(
-            hexmap,
-            party_at,
-            known,
-            player=player,
-            found_features=found,
-            around=middle,
-            radius=radius if middle is not None else None,
-            track=track,
+        picture = write_picture(
+            lambda zoom: render_svg(
+                hexmap,
+                party_at,
+                known,
+                player=player,
+                found_features=found,
+                around=middle,
+                radius=radius if middle is not None else None,
+                track=track,
+                zoom=zoom,
+            ),
+            out,
+            png_size,
         )
-        pixels = write_picture(svg, out, png_size)
-    result |= {"file": str(out), "player": player, "known_hexes": len(known), "bytes": len(svg)}
+    pixels = picture.pixels
+    result |= {
+        "file": str(out),
+        "player": player,
+        "known_hexes": len(known),
+        "bytes": len(picture.svg),
+    }
     if pixels is not None:
         result["pixels"] = list(pixels)
     emit(
@@ -375,22 +385,37 @@ def png_zoom(width: float, height: float, longest: int | None = None) -> float:
     return longest / side if longest is not None else min(PNG_ZOOM, PNG_MOST / side)
 
 
-def write_picture(svg: str, out: Path, longest: int | None = None) -> tuple[int, int] | None:
+@dataclass(frozen=True)
+class Picture:
+    """A map drawing written to a file: the SVG drawn, and a PNG's size in pixels (None for
+    an SVG)."""
+
+    svg: str
+    pixels: tuple[int, int] | None
+
+
+def write_picture(
+    draw: Callable[[float | None], str], out: Path, longest: int | None = None
+) -> Picture:
     """Write a map drawing: SVG, or PNG for printing when ``out`` ends in .png (resvg), drawn
-    within :data:`PNG_MOST` pixels (``longest``: its longest side); the PNG's size in pixels,
-    or None for an SVG."""
+    within :data:`PNG_MOST` pixels (``longest``: its longest side). ``draw(zoom)`` makes the
+    SVG; a PNG whose hexes are large enough to read is drawn again with every hex's number
+    and symbol, whatever the map's size (:func:`~turnkeeper.world.svg.legible`)."""
     check_picture(out, longest)
+    svg = draw(None)
     if out.suffix.lower() != ".png":
         write_text(out, svg, "drawing")
-        return None
+        return Picture(svg, None)
     import resvg_py  # a rasteriser, loaded only when a PNG is asked for
 
     size = _SVG_SIZE.search(svg[:1000])
     assert size is not None, "render_svg writes its width and height first"
     width, height = float(size[1]), float(size[2])
     zoom = png_zoom(width, height, longest)
+    if legible(zoom):  # labels change nothing of the drawing's size
+        svg = draw(zoom)
     write_bytes(out, bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom)), "drawing")
-    return max(1, round(width * zoom)), max(1, round(height * zoom))
+    return Picture(svg, (max(1, round(width * zoom)), max(1, round(height * zoom))))
 
 
 def drawn_at(pixels: Sequence[int] | None) -> str:

@@ -256,21 +256,25 @@ def route_command(
     if map_file is None:
         data["campaign"] = drawn.campaign
     if out is not None:
-        picture = render_svg(
-            hexmap,
-            party_at=here,
-            known=known if player else None,
-            route=route.hexes,
-            route_note=f"{route.days} day{'' if route.days == 1 else 's'}, "
-            f"{format_mixed(route.tp)} TP",
-            route_marks=[
-                (hex_, f"day {day}: {format_mixed(tp)} TP")
-                for day, (hex_, tp) in enumerate(route.day_ends, start=1)
-            ],
-            player=player,
-            found_features=found if player else None,
-        )
-        pixels = write_picture(picture, out, png_size)
+        pixels = write_picture(
+            lambda zoom: render_svg(
+                hexmap,
+                party_at=here,
+                known=known if player else None,
+                route=route.hexes,
+                route_note=f"{route.days} day{'' if route.days == 1 else 's'}, "
+                f"{format_mixed(route.tp)} TP",
+                route_marks=[
+                    (hex_, f"day {day}: {format_mixed(tp)} TP")
+                    for day, (hex_, tp) in enumerate(route.day_ends, start=1)
+                ],
+                player=player,
+                found_features=found if player else None,
+                zoom=zoom,
+            ),
+            out,
+            png_size,
+        ).pixels
         data["svg"] = str(out)
         if pixels is not None:
             data["pixels"] = list(pixels)

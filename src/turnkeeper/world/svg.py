@@ -34,8 +34,27 @@ _SQRT3 = math.sqrt(3)
 _UNIT_X, _UNIT_Y = SIZE / 2, SIZE * _SQRT3 / 2
 #: The legend's column, to the right of the map.
 LEGEND_WIDTH = 112
-#: A drawing of at most this many hexes writes every hex's number and terrain symbol.
+#: A drawing of at most this many hexes writes every hex's number and terrain symbol (more
+#: would swell an SVG file; a raster of known zoom draws them wherever they read, see
+#: :func:`legible`).
 LABELLED_HEXES = 4000
+#: Fonts named in order, a generic family last: the PNG rasteriser has no notion of the
+#: platform's default sans-serif, and draws no text at all when none of the names is found.
+FONTS = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
+#: The hex numbers' font size, in drawing units.
+NUMBER_SIZE = 5.5
+#: The smallest hex number, in pixels, that reads on a printed or phone-sized picture.
+LEGIBLE_PX = 7.0
+
+
+def legible(zoom: float) -> bool:
+    """Whether hex numbers read in a picture drawn at ``zoom`` pixels per drawing unit.
+
+    >>> legible(2.0), legible(1.3), legible(1.2)
+    (True, True, False)
+    """
+    return NUMBER_SIZE * zoom >= LEGIBLE_PX
+
 
 TERRAIN_COLOURS: dict[Terrain, str] = {
     Terrain.PLAINS: "#dfe8a0",
@@ -139,6 +158,7 @@ def render_svg(
     route_note: str | None = None,
     route_marks: Sequence[tuple[Hex, str]] = (),
     track: Sequence[Hex] = (),
+    zoom: float | None = None,
 ) -> str:
     """The map as an SVG document.
 
@@ -149,6 +169,9 @@ def render_svg(
     ``route_note`` is written at the route's end (its days and TP), ``route_marks`` beside
     the hexes where its days end. ``track`` is the hexes the party left lately, oldest first:
     drawn as a dotted line to the party, where both ends of a step are in the drawing.
+    ``zoom``: the pixels per drawing unit of the picture this becomes, if known: every hex's
+    number and symbol is then drawn when it reads at that size (:func:`legible`), whatever
+    the map's size; otherwise only on drawings of at most :data:`LABELLED_HEXES` hexes.
 
     >>> import numpy as np
     >>> m = HexMap.build("Vale", np.zeros((1, 2), np.uint8))
@@ -159,7 +182,7 @@ def render_svg(
     cols, rows = _drawn(hexmap, set(known or ()) if player else None, around, radius)
     whole = not player and around is None
     frame = Frame.around(cols, rows, 0 if whole else 1)
-    labelled = cols.size <= LABELLED_HEXES
+    labelled = cols.size <= LABELLED_HEXES if zoom is None else legible(zoom)
     found = set(found_features or ())
     visible = _InDrawing(hexmap, cols, rows)
     legend: list[Key] = []  # what the drawing holds, each explained once
@@ -217,7 +240,7 @@ def render_svg(
     head = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{page.width:.0f}" '
         f'height="{page.height:.0f}" viewBox="{page.left:.1f} {page.top:.1f} '
-        f'{page.width:.1f} {page.height:.1f}" font-family="sans-serif">',
+        f'{page.width:.1f} {page.height:.1f}" font-family="{FONTS}">',
         f"<title>{escape(hexmap.name)} ({'the party’s' if player else 'the referee’s'} map)"
         "</title>",
         f'<rect x="{page.left:.1f}" y="{page.top:.1f}" width="{page.width:.1f}" '
@@ -299,7 +322,7 @@ def _terrain_path(terrain: Terrain, cols: np.ndarray, rows: np.ndarray) -> str:
 
 def _labels(hexmap: HexMap, cols: np.ndarray, rows: np.ndarray) -> Iterator[str]:
     """Each hex's number at its top and its terrain symbol in its middle."""
-    yield f'<g font-size="5.5" text-anchor="middle" fill="{INK[Terrain.PLAINS]}">'
+    yield f'<g font-size="{NUMBER_SIZE}" text-anchor="middle" fill="{INK[Terrain.PLAINS]}">'
     for col, row in zip(cols.tolist(), rows.tolist(), strict=True):
         hex_ = Hex.from_offset(col, row)
         x, y = centre(hex_)
