@@ -382,10 +382,9 @@ def main() -> None:
     parser.add_argument("--exact", type=int, default=216, help="routes checked for exactness")
     args = parser.parse_args()
 
+    first_call()
     if args.exact:
         exact_routes(args.exact)
-
-    first_call()
     if args.small:
         run(args.small, args.repeat, with_nx=False)
     big = run(args.size, args.repeat, with_nx=not args.no_nx)
