@@ -26,7 +26,8 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.hexmap import HexMap, Road, Terrain, Visibility
+from turnkeeper.world.hexmap import Feature, HexMap, Road, Terrain, Visibility
+from turnkeeper.world.labels import Board, Box, Placed, Spot
 
 SIZE = 20.0
 _SQRT3 = math.sqrt(3)
@@ -45,6 +46,26 @@ FONTS = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
 NUMBER_SIZE = 5.5
 #: The smallest hex number, in pixels, that reads on a printed or phone-sized picture.
 LEGIBLE_PX = 7.0
+
+
+#: Terrain symbols' font size, in drawing units.
+SYMBOL_SIZE = 8.0
+#: Where a word by a mark may go, in a flat-topped hex 20 units from centre to corner: the
+#: band beside the mark, right then left, between the hex's own number above and the
+#: numbers of the hexes below-left and below-right; then under the mark, centred or to a
+#: side; then over the hex's number. The first that is clear is taken.
+SPOTS = (
+    Spot(6, 2, "start"),
+    Spot(-6, 2, "end"),
+    Spot(0, 13, "middle"),
+    Spot(6, 13, "start"),
+    Spot(-6, 13, "end"),
+    Spot(0, -15, "middle"),
+)
+#: A feature's name and a day's end: at 6 units, smaller where none is clear.
+WORD_SIZES = (6.0, 5.0, 4.5)
+#: The route's days and TP, at its end.
+NOTE_SIZES = (7.0, 6.0, 5.0)
 
 
 def legible(zoom: float) -> bool:
@@ -205,29 +226,49 @@ def render_svg(
         body.append(steps)
     if route:  # under the hex numbers, which stay readable through it
         body.append(_route(route))
-    if labelled:
-        body.extend(_labels(hexmap, cols, rows))
-    marked: set[Hex] = set()  # the hexes whose centre holds a feature's mark
-    body.extend(_features(hexmap, player, found, visible, legend, marked))
-    if steps:
-        legend.append(_TRACK_KEY)
-    if route:
-        legend.append(_ROUTE_KEY)
-        if route_note:
-            body.append(_route_note(route[-1], route_note))
-    for hex_, text in route_marks:
-        x, y = centre(hex_)
-        body.append(
-            f'{_day_mark(x, y)}/><text x="{x - 6:.1f}" y="{y + 12:.1f}" '
-            'font-size="6" fill="#1040c0" text-anchor="end" stroke="#fff" stroke-width="1.5" '
-            f'paint-order="stroke">{escape(text)}</text>'
-        )
-    if route_marks:
-        legend.append(_DAY_KEY)
+    # Marks first, on the board, so that the words placed after them cover none.
+    board = Board()
+    shown = [
+        (hex_, feature)
+        for hex_, feature in hexmap.all_features()
+        if visible(hex_) and (not player or feature.id in found)
+    ]
+    marked = {hex_ for hex_, _ in shown}  # the hexes whose centre holds a feature's mark
+    for hex_ in marked:
+        board.fix(Box.around(*centre(hex_), 5, 6))
+    party = None
     if party_at is not None and (not player or visible(party_at)):
         x, y = centre(party_at)
         if party_at in marked:  # beside the feature's mark, not over it
             x, y = x - 8, y + 5
+        party = (x, y)
+        board.fix(Box.around(x, y, 7, 7))
+        board.fix(Box.of_text("party", x, y + 15, 7, "middle"))
+    for hex_, _ in route_marks:
+        board.fix(Box.around(*centre(hex_), 4, 4))
+    if labelled:
+        body.extend(_labels(hexmap, cols, rows, board))
+    names = [board.place(f.name, *centre(h), WORD_SIZES, SPOTS) for h, f in shown]
+    note = None
+    if route and route_note:
+        note = board.place(route_note, *centre(route[-1]), NOTE_SIZES, SPOTS)
+    days = [board.place(text, *centre(h), WORD_SIZES, SPOTS) for h, text in route_marks]
+    if labelled:  # the symbols that kept their room
+        body.append(_symbols(hexmap, cols, rows, board))
+    body.extend(_features(shown, names, player, legend))
+    if steps:
+        legend.append(_TRACK_KEY)
+    if route:
+        legend.append(_ROUTE_KEY)
+        if route_note and note is not None:
+            body.append(_text(route_note, note, 'fill="#1040c0" stroke-width="2"'))
+    for (hex_, text), placed in zip(route_marks, days, strict=True):
+        body.append(f"{_day_mark(*centre(hex_))}/>")
+        body.append(_text(text, placed, 'fill="#1040c0" stroke-width="1.5"'))
+    if route_marks:
+        legend.append(_DAY_KEY)
+    if party is not None and party_at is not None:
+        x, y = party
         body.append(
             f"{_party_mark(x, y)}><title>the party, hex {party_at.label}</title>"
             f'</circle><text x="{x:.1f}" y="{y + 15:.1f}" font-size="7" text-anchor="middle" '
@@ -320,19 +361,37 @@ def _terrain_path(terrain: Terrain, cols: np.ndarray, rows: np.ndarray) -> str:
     )
 
 
-def _labels(hexmap: HexMap, cols: np.ndarray, rows: np.ndarray) -> Iterator[str]:
-    """Each hex's number at its top and its terrain symbol in its middle."""
+def _labels(hexmap: HexMap, cols: np.ndarray, rows: np.ndarray, board: Board) -> Iterator[str]:
+    """Each hex's number at its top; its terrain symbol's room is asked for in its middle
+    (:func:`_symbols` draws those that keep it)."""
     yield f'<g font-size="{NUMBER_SIZE}" text-anchor="middle" fill="{INK[Terrain.PLAINS]}">'
     for col, row in zip(cols.tolist(), rows.tolist(), strict=True):
         hex_ = Hex.from_offset(col, row)
         x, y = centre(hex_)
         terrain = hexmap.terrain_at(hex_)
         ink = "" if INK[terrain] == INK[Terrain.PLAINS] else f' fill="{INK[terrain]}"'
+        board.fix(Box.of_text(hex_.label, x, y - 9, NUMBER_SIZE, "middle"))
         yield f'<text x="{x:.1f}" y="{y - 9:.1f}"{ink}>{hex_.label}</text>'
         symbol = TERRAIN_SYMBOLS[terrain]
         if symbol:
-            yield f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="8"{ink}>{symbol}</text>'
+            board.soften(Box.of_text(symbol, x, y + 3, SYMBOL_SIZE, "middle"), hex_)
     yield "</g>"
+
+
+def _symbols(hexmap: HexMap, cols: np.ndarray, rows: np.ndarray, board: Board) -> str:
+    """Each hex's terrain symbol in its middle, but where a mark or a name took the room
+    (the hex's colour and the legend still say its terrain)."""
+    out = [f'<g font-size="{SYMBOL_SIZE}" text-anchor="middle" fill="{INK[Terrain.PLAINS]}">']
+    for col, row in zip(cols.tolist(), rows.tolist(), strict=True):
+        hex_ = Hex.from_offset(col, row)
+        terrain = hexmap.terrain_at(hex_)
+        symbol = TERRAIN_SYMBOLS[terrain]
+        if symbol and not board.gave_way(hex_):
+            x, y = centre(hex_)
+            ink = "" if INK[terrain] == INK[Terrain.PLAINS] else f' fill="{INK[terrain]}"'
+            out.append(f'<text x="{x:.1f}" y="{y + 3:.1f}"{ink}>{symbol}</text>')
+    out.append("</g>")
+    return "\n".join(out)
 
 
 def _roads(
@@ -356,22 +415,17 @@ def _roads(
 
 
 def _features(
-    hexmap: HexMap,
+    shown: Sequence[tuple[Hex, Feature]],
+    names: Sequence[Placed],
     player: bool,
-    found: set[str],
-    visible: _InDrawing,
     legend: list[Key],
-    marked: set[Hex],
 ) -> Iterator[str]:
-    """Each feature drawn: a mark (a triangle for a landmark) and its name beside it; each
-    kind of mark drawn is added to ``legend`` (in the players' view, only "found"), each hex
-    with a mark to ``marked``."""
+    """Each feature drawn: a mark (a triangle for a landmark) and its name where the board
+    placed it; each kind of mark drawn is added to ``legend`` (in the players' view, only
+    "found")."""
     marks: set[tuple[Visibility, bool]] = set()
-    for hex_, feature in hexmap.all_features():
-        if not visible(hex_) or (player and feature.id not in found):
-            continue
+    for (hex_, feature), name in zip(shown, names, strict=True):
         x, y = centre(hex_)
-        marked.add(hex_)
         seen_as = Visibility.OVERT if player else feature.visibility
         colour = _VISIBILITY_COLOURS[seen_as]
         marks.add((seen_as, feature.landmark))
@@ -381,15 +435,21 @@ def _features(
         shape = _feature_mark(colour, feature.landmark)(x, y)
         tag = shape[1 : shape.index(" ")]
         yield f"{shape}><title>{escape(tip)}</title></{tag}>"
-        yield (
-            f'<text x="{x + 6:.1f}" y="{y + 2:.1f}" font-size="6" fill="{colour}" '
-            f'stroke="#fff" stroke-width="1.5" paint-order="stroke">{escape(feature.name)}</text>'
-        )
+        yield _text(feature.name, name, f'fill="{colour}" stroke-width="1.5"')
     for seen_as, landmark in sorted(marks, key=lambda m: (list(Visibility).index(m[0]), m[1])):
         thing = "landmark" if landmark else "feature"
-        shown = "found" if player else "" if seen_as is Visibility.OVERT else seen_as.value
-        meaning = f"{shown} {thing}".strip()
+        shown_as = "found" if player else "" if seen_as is Visibility.OVERT else seen_as.value
+        meaning = f"{shown_as} {thing}".strip()
         legend.append(Key(meaning, _feature_mark(_VISIBILITY_COLOURS[seen_as], landmark)))
+
+
+def _text(text: str, where: Placed, paint: str) -> str:
+    """A free label where the board placed it, on a white halo."""
+    anchor = "" if where.anchor == "start" else f' text-anchor="{where.anchor}"'
+    return (
+        f'<text x="{where.x:.1f}" y="{where.y:.1f}" font-size="{where.size:g}"{anchor} {paint} '
+        f'stroke="#fff" paint-order="stroke">{escape(text)}</text>'
+    )
 
 
 def _track(track: Sequence[Hex], party_at: Hex | None, visible: _InDrawing) -> str | None:
@@ -408,15 +468,6 @@ def _track(track: Sequence[Hex], party_at: Hex | None, visible: _InDrawing) -> s
 def _route(route: Sequence[Hex]) -> str:
     points = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(centre, route))
     return f'<polyline points="{points}" {_ROUTE_STROKE} stroke-linecap="round"/>'
-
-
-def _route_note(end: Hex, note: str) -> str:
-    """The route's days and TP, written at its end."""
-    x, y = centre(end)
-    return (
-        f'<text x="{x + 8:.1f}" y="{y - 8:.1f}" font-size="7" fill="#1040c0" '
-        f'stroke="#fff" stroke-width="2" paint-order="stroke">{escape(note)}</text>'
-    )
 
 
 Mark = Callable[[float, float], str]

@@ -6,12 +6,14 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from xml.etree import ElementTree
 
 import numpy as np
 
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import Feature, HexMap, Road, Terrain, Visibility
+from turnkeeper.world.route import plan_route
 from turnkeeper.world.svg import (
     INK,
     LEGEND_WIDTH,
@@ -21,6 +23,7 @@ from turnkeeper.world.svg import (
     contrast,
     render_svg,
 )
+from turnkeeper.world.travel import cost_grid
 
 HERE, THERE, FAR = Hex.from_offset(0, 0), Hex.from_offset(1, 0), Hex.from_offset(2, 0)
 MAP = HexMap.build(
@@ -249,3 +252,77 @@ def test_the_partys_track_is_drawn_to_where_it_stands_in_both_views() -> None:
     steps = re.search(r'<path d="([^"]+)" fill="none" stroke="#6a3d9a"', players)
     assert steps is not None and steps[1].count("M") == 1  # FAR is unknown to them
     assert "the party's track" not in legend(render_svg(MAP, party_at=HERE))
+
+
+def _drawn_words(svg: str) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Every text of the drawing with its ink box, measured in DejaVu Sans (the drawing's
+    first font; matplotlib ships it), each text's size and anchor inherited as SVG does."""
+    from matplotlib import font_manager
+    from PIL import ImageFont
+
+    font = ImageFont.truetype(font_manager.findfont("DejaVu Sans"), 100)
+    words = []
+
+    def walk(node: ElementTree.Element, size: float, anchor: str) -> None:
+        size = float(node.get("font-size", size))
+        anchor = node.get("text-anchor", anchor)
+        if node.tag.endswith("text") and node.text:
+            x, y, scale = float(node.get("x", 0)), float(node.get("y", 0)), size / 100
+            left, top, right, bottom = font.getbbox(node.text, anchor="ls")
+            shift = {"start": 0.0, "middle": 0.5, "end": 1.0}[anchor]
+            x -= font.getlength(node.text) * scale * shift
+            box = (x + left * scale, y + top * scale, x + right * scale, y + bottom * scale)
+            words.append((node.text, box))
+        for child in node:
+            walk(child, size, anchor)
+
+    walk(ElementTree.fromstring(svg), 16.0, "start")
+    return words
+
+
+def _overlaps(
+    boxes: list[tuple[str, tuple[float, float, float, float]]],
+) -> list[tuple[str, str]]:
+    """The pairs of boxes that share more than a hair (0.05 units)."""
+    cells: dict[tuple[int, int], list[int]] = {}
+    for index, (_, (left, top, right, bottom)) in enumerate(boxes):
+        for i in range(int(left // 40), int(right // 40) + 1):
+            for j in range(int(top // 40), int(bottom // 40) + 1):
+                cells.setdefault((i, j), []).append(index)
+    pairs = set()
+    for members in cells.values():
+        for a, b in itertools.combinations(members, 2):
+            (_, one), (_, other) = boxes[a], boxes[b]
+            if (
+                min(one[2], other[2]) - max(one[0], other[0]) > 0.05
+                and min(one[3], other[3]) - max(one[1], other[1]) > 0.05
+            ):
+                pairs.add((boxes[a][0], boxes[b][0]))
+    return sorted(pairs)
+
+
+def test_no_two_words_of_the_medium_map_overlap_nor_cover_a_mark() -> None:
+    # Issue 27: the README's map (40 x 30, seed 4) with a party, a route, its day marks and
+    # its note: every hex number, terrain symbol, name and note in its own room.
+    hexmap = generate_map(40, 30, seed=4)
+    tp = cost_grid(hexmap)
+    route = plan_route(hexmap, Hex.parse("0505"), Hex.parse("1019"), tp)
+    village = next(h for h, f in hexmap.all_features() if f.id.startswith("village"))
+    svg = render_svg(
+        hexmap,
+        party_at=village,
+        route=route.hexes,
+        route_note=f"{route.days} days, {route.tp} TP",
+        route_marks=[(h, f"day {d}: {tp} TP") for d, (h, tp) in enumerate(route.day_ends, 1)],
+    )
+    words = _drawn_words(svg)
+    assert sum(1 for text, _ in words if re.fullmatch(r"\d{4}", text)) == 1200
+    assert _overlaps(words) == []
+    marks = [
+        (
+            f"mark {m[1]},{m[2]}",
+            (float(m[1]) - 3.5, float(m[2]) - 3.5, float(m[1]) + 3.5, float(m[2]) + 3.5),
+        )
+        for m in re.finditer(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="3.5"', svg)
+    ]
+    assert marks and not [pair for pair in _overlaps(words + marks) if pair[1].startswith("mark")]
