@@ -13,17 +13,20 @@ search, where the TP-WIL-7 floor (1/2 TP) bounds every hex from below and TP-WIL
 costs would need too many buckets (or a hex costs nothing) a binary heap with lazy
 deletion takes over.
 
-numba is a heavy import, so it loads (and the kernels are compiled) on the first route or
-cost search of a process, never when the map or the campaign merely loads. ``cache=True``
-stores the machine code next to this file (or in numba's user-wide cache dir); when neither
-is writable (a read-only install) the kernels are compiled once per process instead, which
-only costs the first call its compile time.
+The install compiles the kernels ahead of time (numba's pycc, run by ``setup.py``) into an
+extension module beside this one, which loads in a millisecond and needs no numba: the first
+route of a process pays nothing to start. Where the install could not (no C compiler), numba
+loads (and the kernels are compiled) on the first route or cost search of a process, never
+when the map or the campaign merely loads; ``cache=True`` stores the machine code next to
+this file (or in numba's user-wide cache dir), and when neither is writable (a read-only
+install) the kernels are compiled once per process instead.
 
 This module holds the untyped jitted kernels; :func:`shortest_paths` is their typed face.
 """
 
 from __future__ import annotations
 
+import importlib
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -374,9 +377,47 @@ class _Kernels:
     days: Callable[..., NDArray[np.int64]]
 
 
+#: The kernels' types, for compiling them ahead of time: every caller passes these.
+SIGNATURES = {
+    "heap": "void(f8[:], i8, i8, i8, i8[:, :], f8[:], i8[:])",
+    "buckets": "void(f8[:], i8, i8, i8, i8[:, :], f8[:], i8[:], f8, i8)",
+    "days": "i8[:](i8[:], i8, i8, i8, i8[:, :], i8, i8, i8[:], i8[:], i8, i8)",
+}
+_KERNELS = {"heap": _heap_kernel, "buckets": _bucket_kernel, "days": _day_kernel}
+#: The module the install compiles the kernels into (``setup.py``), beside this one.
+AHEAD_OF_TIME = "turnkeeper.world._route_kernels"
+
+
+def compile_ahead(cc: Any, njit: Callable[..., Any]) -> Any:
+    """Export every kernel to numba's ahead-of-time compiler ``cc`` (a ``numba.pycc.CC``),
+    for the install to build as an extension module that needs no numba to load."""
+    _compile_helpers(njit)
+    for name, signature in SIGNATURES.items():
+        cc.export(name, signature)(_KERNELS[name])
+    return cc
+
+
+def _compile_helpers(jit: Callable[..., Any]) -> None:
+    # numba looks up the helpers the day kernel calls by their global names when it compiles
+    # that kernel, and calls from compiled code must reach compiled code.
+    globals().update(_later=jit(_later), _dominated=jit(_dominated))
+
+
 @cache
 def _kernels() -> _Kernels:
-    """The kernels compiled with numba, loaded on the first search of the process."""
+    """The kernels: those the install compiled ahead of time, which load at once; else (no
+    compiler at install, a source checkout) compiled with numba on the first search of the
+    process, and cached on disk for the next one."""
+    try:
+        ahead = importlib.import_module(AHEAD_OF_TIME)
+    except ImportError:
+        return _compiled_now()
+    return _Kernels(heap=ahead.heap, buckets=ahead.buckets, days=ahead.days)
+
+
+@cache
+def _compiled_now() -> _Kernels:
+    """The kernels compiled with numba in this process (or loaded from its disk cache)."""
     import numba  # heavy: loaded only when a route or a cost grid is asked for
 
     def jit(fn: Callable[..., Any]) -> Any:
@@ -387,9 +428,7 @@ def _kernels() -> _Kernels:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", numba.NumbaWarning)
-        # numba looks up the helpers the day kernel calls by their global names when it
-        # compiles that kernel, and calls from compiled code must reach compiled code.
-        globals().update(_later=jit(_later), _dominated=jit(_dominated))
+        _compile_helpers(jit)
         return _Kernels(heap=jit(_heap_kernel), buckets=jit(_bucket_kernel), days=jit(_day_kernel))
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import heapq
+import importlib.util
+import subprocess
+import sys
 from fractions import Fraction as F
 
 import numpy as np
@@ -11,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.world import _dijkstra
 from turnkeeper.world._dijkstra import shortest_paths
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
@@ -214,9 +218,12 @@ def _every_way(tp: list[list[F]], start: Hex, goal: Hex) -> tuple[int, F, int] |
     return best
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.parametrize("kernels", ["installed", "compiled now"])
+@settings(max_examples=150, deadline=None)
 @given(st.data())
-def test_route_takes_fewest_days_then_fewest_tp_of_every_way(data: st.DataObject) -> None:
+def test_route_takes_fewest_days_then_fewest_tp_of_every_way(
+    kernels: str, data: st.DataObject
+) -> None:
     # rule: TP-WIL-6 (a move may finish with tomorrow's points), TP-WIL-7 (at most 8 hexes a
     # day), TP-WIL-8 (8 TP or more is impassable): every simple path on a small map, split
     # into days by plan_days, against the route found
@@ -229,6 +236,13 @@ def test_route_takes_fewest_days_then_fewest_tp_of_every_way(data: st.DataObject
     )
     if start == goal:
         return
+    with pytest.MonkeyPatch.context() as patch:
+        if kernels == "compiled now":  # numba's JIT, as where the install compiled none
+            patch.setattr(_dijkstra, "_kernels", _dijkstra._compiled_now)
+        _plans_the_best_way(tp, start, goal, height, width)
+
+
+def _plans_the_best_way(tp: list[list[F]], start: Hex, goal: Hex, height: int, width: int) -> None:
     best = _every_way(tp, start, goal)
     hexmap = HexMap.build("x", np.zeros((height, width), np.uint8))
     grid = np.array([[float(c) for c in row] for row in tp])
@@ -266,3 +280,23 @@ def test_a_mounted_route_takes_the_fewest_days(seed: int, start: str, goal: str,
     assert route.days == days
     weighed = plan_route_by_weight(hexmap, Hex.parse(start), Hex.parse(goal), tp.tp)
     assert len(plan_days([tp.exact_at(h) for h in weighed[1:]])) == days + 1
+
+
+def test_the_first_route_of_a_process_loads_no_compiler() -> None:
+    """Issue 27: the install compiles the route kernels ahead of time, so a fresh process
+    plans its first route without importing numba (which alone costs about 0.3 s of CPU, and
+    its first kernel as much again; bench/route.py times it)."""
+    if importlib.util.find_spec(_dijkstra.AHEAD_OF_TIME) is None:
+        pytest.skip("the install compiled no route kernels (no C compiler): they compile on use")
+    script = (
+        "import sys; from turnkeeper.world.generate import generate_map; "
+        "from turnkeeper.world.hexes import Hex; from turnkeeper.world.route import plan_route; "
+        "from turnkeeper.world.travel import cost_grid; m = generate_map(30, 30, seed=5); "
+        "r = plan_route(m, Hex.from_offset(1, 1), Hex.from_offset(25, 27), cost_grid(m)); "
+        "print(r.days, 'numba' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    days, numba_loaded = done.stdout.split()
+    assert int(days) > 0 and numba_loaded == "False"
