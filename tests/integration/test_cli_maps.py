@@ -170,11 +170,28 @@ def test_a_png_is_drawn_within_its_bound(tmp_path: Path) -> None:
 
 
 def test_a_drawing_larger_than_the_bound_is_scaled_down_to_it() -> None:
-    from turnkeeper.cli.maps import PNG_MOST, png_zoom
+    from turnkeeper.cli.maps import PNG_MOST, PNG_PIXELS, png_zoom
 
     # the 1000x1000 map's drawing: 30,122 x 34,658 at zoom 2 asked the renderer for 16.7 GB
     zoom = png_zoom(30_122, 34_658)
-    assert round(34_658 * zoom) == PNG_MOST and 30_122 * zoom < PNG_MOST
+    assert 30_122 * zoom * 34_658 * zoom <= PNG_PIXELS and 34_658 * zoom < PNG_MOST
+    assert png_zoom(30_122, 34_658, longest=PNG_MOST) * 34_658 == PNG_MOST
+
+
+def test_a_picture_of_small_hexes_tiles_its_terrain_in_runs(tmp_path: Path) -> None:
+    """Issue 27: hexes drawn a few pixels wide show no outline: the terrain is drawn as runs
+    of one terrain down each column (some thousands of rectangles), not a marker per hex,
+    so a million-hex map rasterises in seconds. Where hexes are large, they keep outlines."""
+    from turnkeeper.world.svg import render_svg
+
+    hexmap = generate_map(60, 40, seed=3)
+    tiled, outlined = render_svg(hexmap, zoom=0.3), render_svg(hexmap, zoom=1.0)
+    assert 'shape-rendering="crispEdges"' in tiled and "marker-mid" not in tiled
+    assert "marker-mid" in outlined and "crispEdges" not in outlined
+    heights = [float(v) for v in re.findall(r"v([\d.]+)h-", tiled)]
+    assert 60 <= len(heights) < 60 * 40 / 2  # a run a column at least, far fewer than hexes
+    # every hex is inside exactly one run: the runs' heights add up to the columns' heights
+    assert abs(sum(heights) - 60 * 40 * 20 * 3**0.5) < 0.05 * len(heights)
 
 
 def test_a_png_draws_its_words(tmp_path: Path) -> None:
@@ -216,4 +233,5 @@ def test_a_large_maps_png_numbers_every_hex_where_it_reads(tmp_path: Path) -> No
     assert code == 0 and json.loads(text)["bytes"] > unlabelled + 4_800 * len("<text></text>")
     code, text = _run("map", "show", "--map", str(made), "--out", str(tmp_path / "small.png"),
                       "--png-size", "800", "--json")  # fmt: skip
-    assert code == 0 and json.loads(text)["bytes"] == unlabelled  # 0.3 px a unit: unreadable
+    # 0.3 px a unit: numbers unreadable, hexes too small for outlines (tiled, fewer bytes)
+    assert code == 0 and json.loads(text)["bytes"] < unlabelled

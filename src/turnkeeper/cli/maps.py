@@ -13,6 +13,7 @@ knows never carries the referee's notes or unfound features.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -30,6 +31,7 @@ from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import (
     PNG_MOST,
+    PNG_PIXELS,
     CampaignOption,
     DbOption,
     ForceOption,
@@ -55,7 +57,7 @@ from turnkeeper.world.mapfile import (
     format_for,
     loads_map,
 )
-from turnkeeper.world.svg import legible, render_svg
+from turnkeeper.world.svg import render_svg
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -376,13 +378,15 @@ def check_picture(out: Path, longest: int | None) -> None:
 
 def png_zoom(width: float, height: float, longest: int | None = None) -> float:
     """The zoom that draws a ``width`` x ``height`` drawing as a PNG within the bound: the
-    longest side asked for, else twice the size or :data:`PNG_MOST`, whichever is smaller.
+    longest side asked for, else twice the size or :data:`PNG_PIXELS` pixels, whichever is
+    smaller.
 
-    >>> png_zoom(1000, 500), png_zoom(30_000, 34_000), png_zoom(1000, 500, longest=250)
-    (2.0, 0.23529411764705882, 0.25)
+    >>> png_zoom(1000, 500), round(png_zoom(30_122, 34_658), 3), png_zoom(1000, 500, longest=250)
+    (2.0, 0.124, 0.25)
     """
-    side = max(width, height, 1.0)
-    return longest / side if longest is not None else min(PNG_ZOOM, PNG_MOST / side)
+    if longest is not None:
+        return longest / max(width, height, 1.0)
+    return min(PNG_ZOOM, math.sqrt(PNG_PIXELS / max(width * height, 1.0)))
 
 
 @dataclass(frozen=True)
@@ -399,8 +403,8 @@ def write_picture(
 ) -> Picture:
     """Write a map drawing: SVG, or PNG for printing when ``out`` ends in .png (resvg), drawn
     within :data:`PNG_MOST` pixels (``longest``: its longest side). ``draw(zoom)`` makes the
-    SVG; a PNG whose hexes are large enough to read is drawn again with every hex's number
-    and symbol, whatever the map's size (:func:`~turnkeeper.world.svg.legible`)."""
+    SVG; a PNG is drawn again at its zoom, with every hex's number and symbol where they
+    read, whatever the map's size (:func:`~turnkeeper.world.svg.legible`)."""
     check_picture(out, longest)
     svg = draw(None)
     if out.suffix.lower() != ".png":
@@ -412,8 +416,9 @@ def write_picture(
     assert size is not None, "render_svg writes its width and height first"
     width, height = float(size[1]), float(size[2])
     zoom = png_zoom(width, height, longest)
-    if legible(zoom):  # labels change nothing of the drawing's size
-        svg = draw(zoom)
+    # Drawn again for the zoom it is seen at, which changes nothing of its size: every word
+    # that reads there, and the hexes as tiles where they are too small for outlines.
+    svg = draw(zoom)
     write_bytes(out, bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom)), "drawing")
     return Picture(svg, (max(1, round(width * zoom)), max(1, round(height * zoom))))
 

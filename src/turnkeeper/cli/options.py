@@ -65,12 +65,15 @@ ForceOption = typer.Option(False, "--force", help="Replace the output file if it
 #: A PNG's longest side at most, in pixels: 8,000 x 8,000 is 256 MB of pixels to draw (four
 #: bytes each), which a small machine spares; a larger drawing is scaled down to fit.
 PNG_MOST = 8_000
+#: A PNG's pixels at most unless --png-size asks for more: a 4,000 x 4,000 picture of a
+#: million-hex map draws in a second or two; at 8,000 px it takes ten.
+PNG_PIXELS = 16_000_000
 PngSizeOption = typer.Option(
     None,
     "--png-size",
     min=16,
     help=f"With a .png --out: its longest side in pixels (at most {PNG_MOST:,}). Default: twice "
-    f"the drawing's size, scaled down to {PNG_MOST:,} if larger.",
+    f"the drawing's size, scaled down to {PNG_PIXELS // 1_000_000} million pixels if larger.",
 )
 
 #: The files beside a SQLite store that hold its campaigns too (its write-ahead log, its

@@ -68,6 +68,11 @@ WORD_SIZES = (6.0, 5.0, 4.5)
 NOTE_SIZES = (7.0, 6.0, 5.0)
 
 
+#: A picture whose hexes are drawn narrower than this (in pixels) tiles its terrain
+#: (:func:`_terrain_tiles`) instead of drawing a marker per hex.
+TILED_HEX_PX = 16.0
+
+
 def legible(zoom: float) -> bool:
     """Whether hex numbers read in a picture drawn at ``zoom`` pixels per drawing unit.
 
@@ -208,18 +213,22 @@ def render_svg(
     visible = _InDrawing(hexmap, cols, rows)
     legend: list[Key] = []  # what the drawing holds, each explained once
 
-    body = [
-        _hex_markers(),
-        f'<g transform="translate({SIZE:.1f} {SIZE * _SQRT3 / 2:.4f}) '
-        f'scale({_UNIT_X:.4f} {_UNIT_Y:.4f})">',
-    ]
     codes = hexmap.terrain[rows, cols]
-    for terrain in Terrain:
-        chosen = codes == terrain.value
-        if chosen.any():
-            body.append(_terrain_path(terrain, cols[chosen], rows[chosen]))
-            legend.append(_terrain_key(terrain))
-    body.append("</g>")
+    body = []
+    if zoom is not None and 2 * SIZE * zoom < TILED_HEX_PX:
+        body.append(_terrain_tiles(hexmap, cols, rows))
+    else:
+        body.append(_hex_markers())
+        body.append(
+            f'<g transform="translate({SIZE:.1f} {SIZE * _SQRT3 / 2:.4f}) '
+            f'scale({_UNIT_X:.4f} {_UNIT_Y:.4f})">'
+        )
+        for terrain in Terrain:
+            chosen = codes == terrain.value
+            if chosen.any():
+                body.append(_terrain_path(terrain, cols[chosen], rows[chosen]))
+        body.append("</g>")
+    legend.extend(_terrain_key(t) for t in Terrain if (codes == t.value).any())
     body.extend(_roads(hexmap, cols, rows, visible, legend))
     steps = _track(track, party_at, visible)
     if steps:
@@ -345,6 +354,34 @@ def _hex_markers() -> str:
         for t in Terrain
     )
     return f"<defs>{shapes}</defs>"
+
+
+def _terrain_tiles(hexmap: HexMap, cols: np.ndarray, rows: np.ndarray) -> str:
+    """Every drawn hex as a tile: a column's hexes as rectangles as wide as the column's
+    step and as tall as a hex, a run of one terrain down a column as one rectangle, one path
+    per terrain, with crisp edges. For a picture whose hexes are drawn a few pixels wide,
+    where their outlines could not be seen: the rasteriser fills some thousands of
+    rectangles instead of a marker per hex (a million-hex map in a second, not a minute)."""
+    drawn = np.full((hexmap.height + 1, hexmap.width), -1, np.int16)  # -1: not drawn
+    drawn[rows, cols] = hexmap.terrain[rows, cols]
+    tall, wide = SIZE * _SQRT3, 1.5 * SIZE
+    runs: dict[int, list[str]] = {}
+    for col in range(hexmap.width):
+        column = drawn[:, col]
+        edges = np.flatnonzero(np.diff(column)) + 1
+        starts = np.concatenate([[0], edges[:-1]]) if edges.size else np.array([], np.int64)
+        x = SIZE / 4 + 1.5 * SIZE * col
+        top = tall / 2 * (col & 1)
+        for start, end in zip(starts.tolist(), edges.tolist(), strict=True):
+            code = int(column[start])
+            if code >= 0:
+                y, down = top + start * tall, (end - start) * tall
+                runs.setdefault(code, []).append(f"M{x:g} {y:.1f}h{wide:g}v{down:.1f}h-{wide:g}z")
+    return "".join(
+        f'<path fill="{TERRAIN_COLOURS[Terrain(code)]}" shape-rendering="crispEdges" '
+        f'd="{"".join(parts)}"/>'
+        for code, parts in sorted(runs.items())
+    )
 
 
 def _terrain_path(terrain: Terrain, cols: np.ndarray, rows: np.ndarray) -> str:
