@@ -248,3 +248,50 @@ def test_travel_offers_its_own_words_and_the_ways_to_go(tk: Tk, tmp_path: Path) 
         assert offered(completer, "travel cost ") == []
     finally:
         store.close()
+
+
+LINES = [
+    "he",
+    "combat ",
+    "heal ",
+    "damage ",
+    "damage Aldo ",
+    "combat attack ",
+    "combat attack Aldo ",
+    'combat attack "Goblin 2" ',
+    "combat attack Aldo Gob",
+    'combat attack Aldo "Gob',
+    "combat declare Bea attack ",
+    "combat attack --ranged Aldo ",
+    "supply use ",
+    "supply use t",
+    "combat end --winner ",
+    "countdown add ghouls --after-end ",
+    "countdown outcome x ",
+    "turn --mode ",
+    "turn -m s",
+    "turn --mo",
+    "heal Aldo 3 --re",
+    'wait "3 t',
+    "scene ",
+    "site map ",
+]
+
+
+@pytest.mark.parametrize("text", LINES)
+def test_the_dashboards_command_line_completes_as_play_does(
+    campaigns: Campaigns, completer: TableCompleter, text: str
+) -> None:
+    """Issue 26, item 2: one completion for the table's verbs, read from the table, whichever
+    front door asks (play's prompt, the page's command line)."""
+    from turnkeeper.verbs.line import complete
+
+    start, words = complete(text, campaigns.state("keep"), extra=lambda body: ())
+    on_the_page = [text[:start] + word for word in words]
+    in_play = completed(completer, text)
+    assert on_the_page, "every line here has something to offer"
+    if text in ("he", "combat ", "scene ") or text.endswith(("--mo", "--re")):
+        # play also offers the shell's own verbs and options (status, exit, --json...)
+        assert set(on_the_page) <= set(in_play)
+    else:
+        assert on_the_page == in_play

@@ -20,13 +20,14 @@ from typer.testing import CliRunner
 from turnkeeper.campaign import parse_party
 from turnkeeper.cli.app import VERBS as CLI_VERBS
 from turnkeeper.cli.app import app, load_verb
-from turnkeeper.cli.from_table import DEFAULT_WORD, DefaultVerb, flags_of
+from turnkeeper.cli.from_table import DefaultVerb
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
 from turnkeeper.store.sql import SqlStore
 from turnkeeper.verbs import VERBS, cli_of
 from turnkeeper.verbs.kinds import NOT_ON_THE_LINE
+from turnkeeper.verbs.line import DEFAULT_WORD, flags_of
 from turnkeeper.web.app import create_app
 from turnkeeper.web.controls import table as dashboard
 from turnkeeper.web.tokens import Role, issue_tokens

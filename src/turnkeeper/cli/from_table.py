@@ -15,12 +15,10 @@ perceives), ``-c``, ``--db`` and ``--json``.
 from __future__ import annotations
 
 import inspect
-import types
 import typing
 from collections.abc import Callable
-from enum import Enum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import typer
 from pydantic import ValidationError
@@ -35,8 +33,17 @@ from turnkeeper.cli.runner import run
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.files import read_text
 from turnkeeper.verbs import VERBS, Place, cli_of, kind_of
-from turnkeeper.verbs.kinds import DURATION, Cli
-from turnkeeper.verbs.table import _Verb, said
+from turnkeeper.verbs.kinds import DURATION
+from turnkeeper.verbs.line import (
+    DEFAULT_WORD,
+    choices_of,
+    flags_of,
+    is_list,
+    metavar_of,
+    on_the_line,
+    problem_as_typed,
+)
+from turnkeeper.verbs.table import _Verb
 
 #: The options every verb made here takes, after its own.
 _COMMON: tuple[tuple[str, Any, Any], ...] = (
@@ -64,10 +71,6 @@ class DefaultVerb(TyperGroup):
         if not args or args[0] not in self.commands:
             args = [DEFAULT_WORD, *args]
         return super().parse_args(ctx, args)
-
-
-#: The name a :class:`DefaultVerb` group gives its own verb, read as English after the group's.
-DEFAULT_WORD = "to"
 
 
 def attach(
@@ -112,27 +115,10 @@ def help_of(body: type[_Verb]) -> str:
     return f"{text}\n\nExample: {examples}." if body.example else text
 
 
-def flags_of(name: str, field: FieldInfo) -> tuple[str, ...]:
-    """The flags of a field typed as an option: its own, else ``--field-name``."""
-    cli = cli_of(field)
-    if cli is not None and cli.flags and cli.flags != ("",):
-        return cli.flags
-    if cli is not None and cli.positional:
-        return ()
-    return (f"--{name.replace('_', '-')}",)
-
-
 def _signed(body: type[_Verb]) -> bool:
     """Whether a verb's first argument may begin with a minus (``wait -3h``), which the line
     must hand to the verb to refuse in words rather than take for an option."""
     return any(kind_of(field) is DURATION for field in body.arguments().values())
-
-
-def _is_list(annotation: Any) -> bool:
-    origin = typing.get_origin(annotation)
-    if origin in (types.UnionType, typing.Union):
-        return any(_is_list(a) for a in typing.get_args(annotation) if a is not type(None))
-    return origin in (tuple, list, dict)
 
 
 def _typed_as(field: FieldInfo) -> Any:
@@ -140,7 +126,7 @@ def _typed_as(field: FieldInfo) -> Any:
     annotation = field.annotation
     if annotation is bool:
         return bool
-    if _is_list(annotation):
+    if is_list(annotation):
         return list[str] | None
     if annotation is int:
         return int | None
@@ -149,37 +135,15 @@ def _typed_as(field: FieldInfo) -> Any:
     return str | None
 
 
-def _metavar(name: str, field: FieldInfo) -> str | None:
-    cli, kind = cli_of(field), kind_of(field)
-    if cli is not None and cli.metavar:
-        return cli.metavar
-    if kind is not None:
-        return kind.metavar
-    choices = _choices(field)
-    if choices:
-        return "|".join(choices)
-    return None if field.annotation is bool else name.upper()
-
-
-def _choices(field: FieldInfo) -> list[str]:
-    """The values a choice field takes (a ``Literal`` or an enum), as typed."""
-    for annotation in (field.annotation, *typing.get_args(field.annotation)):
-        if typing.get_origin(annotation) is Literal:
-            return [str(a) for a in typing.get_args(annotation)]
-        if isinstance(annotation, type) and issubclass(annotation, Enum):
-            return [str(member.value) for member in annotation]
-    return []
-
-
 def _parameter(name: str, field: FieldInfo) -> inspect.Parameter:
     typed = _typed_as(field)
     required = field.is_required()
     flags = flags_of(name, field)
     helped = field.description or ""
-    choices = _choices(field)
+    choices = choices_of(field)
     if choices and kind_of(field) is None:
         helped += f" One of: {', '.join(choices)}."
-    metavar = _metavar(name, field)
+    metavar = metavar_of(name, field)
     if not flags:
         argument = typer.Argument(
             ... if required else None, help=helped, metavar=metavar, show_default=False
@@ -197,24 +161,11 @@ def _parameter(name: str, field: FieldInfo) -> inspect.Parameter:
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=typed)
 
 
-def _shown(body: type[_Verb], name: str) -> str:
-    """How a person typed a field: its flag, or its argument's name in capitals."""
-    field = body.arguments().get(name)
-    if field is None:
-        return name
-    flags = flags_of(name, field)
-    return flags[0].split("/")[0] if flags else (_metavar(name, field) or name.upper())
-
-
 def command_of(
     body: type[_Verb], details: Details | None = None, where: Footer | None = None
 ) -> Callable[..., None]:
     """The Typer callback of one verb: read what was typed into the body, run its command."""
-    fields = {
-        name: field
-        for name, field in body.arguments().items()
-        if (cli_of(field) or Cli()).flags != ("",)
-    }
+    fields = on_the_line(body)
     parameters = [_parameter(name, field) for name, field in fields.items()]
     parameters += [
         inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=d, annotation=t)
@@ -238,7 +189,7 @@ def command_of(
         try:
             made = body.model_validate(values)
         except ValidationError as error:
-            raise IllegalCommandError(_problem(body, error)) from None
+            raise IllegalCommandError(problem_as_typed(body, error)) from None
 
         def command(state: CampaignState) -> Command:
             told = made.chosen(state)
@@ -268,17 +219,6 @@ def command_of(
 def _file(path: str, what: str) -> dict[str, str]:
     """A file given on the line: its text, called by its path in messages."""
     return {"name": path, "text": read_text(Path(path), what, TurnkeeperError)}
-
-
-def _problem(body: type[_Verb], error: ValidationError) -> str:
-    """The first problem with what was typed, named as the person typed it."""
-    first = error.errors()[0]
-    where = first.get("loc", ())
-    shown = _shown(body, str(where[0])) if where else body.verb_name()
-    typed, words = first.get("input"), said(first)
-    # the value as typed, unless the words already quote it
-    value = f" {typed!r}" if isinstance(typed, str) and repr(typed) not in words else ""
-    return f"{shown}{value}: {words}"
 
 
 #: The table's verbs of one word (``wait``, ``damage``), loaded by name when one runs

@@ -31,7 +31,7 @@ from typer.core import TyperArgument
 
 from turnkeeper.campaign import CampaignState
 from turnkeeper.cli.app import VERBS, invoke, load_verb, say
-from turnkeeper.cli.from_table import DEFAULT_WORD, DefaultVerb, _choices
+from turnkeeper.cli.from_table import DefaultVerb
 from turnkeeper.cli.options import DbOption
 from turnkeeper.cli.runner import open_campaigns, session
 from turnkeeper.errors import TurnkeeperError
@@ -39,6 +39,7 @@ from turnkeeper.kernel.state import in_darkness
 from turnkeeper.service import Campaigns
 from turnkeeper.verbs import VERBS as TABLE
 from turnkeeper.verbs import kind_of
+from turnkeeper.verbs.line import DEFAULT_WORD, choices_of, quoted, split_words
 from turnkeeper.verbs.table import _Verb
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -221,10 +222,10 @@ class TableCompleter(Completer):
         self, document: Document, complete_event: CompleteEvent
     ) -> Iterator[Completion]:
         text = document.text_before_cursor
-        done, current, start, quote = _split(text)
+        done, current, start, quote = split_words(text)
         for word in self._complete(done, current):
             if word.casefold().startswith(current.casefold()):
-                shown = _quoted(word, quote)
+                shown = quoted(word, quote)
                 yield Completion(shown, start_position=start - len(text), display=word)
 
     def _complete(self, done: list[str], current: str) -> list[str]:
@@ -298,7 +299,7 @@ class TableCompleter(Completer):
         if field is not None:
             kind = kind_of(field)
             if kind is None:
-                return _choices(field)
+                return choices_of(field)
             return kind.complete(self.state(), {k: v for k, v in given.items() if k in fields})
         described = getattr(param, "type_descriptor", None)
         if described is None or not described.is_choice:
@@ -317,44 +318,3 @@ def _body_of(path: tuple[str, ...]) -> type[_Verb] | None:
 
 def _takes_value(option: Parameter) -> bool:
     return not (getattr(option, "is_flag", False) or getattr(option, "count", False))
-
-
-def _split(text: str) -> tuple[list[str], str, int, str | None]:
-    """The words of a line as the shell reads them: those done, the one being typed (empty
-    after a space), where that one starts in ``text``, and the quote left open (or None)."""
-    words: list[str] = []
-    word: list[str] | None = None
-    start = len(text)
-    quote: str | None = None
-    at = 0
-    while at < len(text):
-        char = text[at]
-        if quote is None and char.isspace():
-            if word is not None:
-                words.append("".join(word))
-            word, start = None, len(text)
-        else:
-            if word is None:
-                word, start = [], at
-            if quote is None and char in "\"'":
-                quote = char
-            elif char == quote:
-                quote = None
-            elif char == "\\" and quote != "'" and at + 1 < len(text):
-                if quote is None or text[at + 1] in '"\\':
-                    at += 1
-                word.append(text[at])
-            else:
-                word.append(char)
-        at += 1
-    return words, "".join(word or ()), start, quote
-
-
-def _quoted(word: str, quote: str | None) -> str:
-    """``word`` as typed on the line: in the quote the line opened (closed), in double quotes
-    when it holds a space or another character the shell reads, else as it is."""
-    if quote == "'":
-        return "'" + word.replace("'", "'\\''") + "'"
-    if quote is None and shlex.quote(word) == word:
-        return word
-    return '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'

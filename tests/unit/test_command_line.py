@@ -1,0 +1,66 @@
+"""The command line read from the verb table (issue 26, item 2): what the dashboard's
+command line sends, read as ``play`` reads it."""
+
+from __future__ import annotations
+
+import pytest
+
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.verbs import VERBS, cli_of
+from turnkeeper.verbs.line import body_of_line, flags_of, read_line
+
+EXAMPLES = [
+    (body, example.strip())
+    for body in VERBS.values()
+    for example in body.example.split(";")
+    if example.strip()
+]
+
+
+def _reads_a_file(body: type, example: str) -> bool:
+    """Whether the example gives a file (a site, a map, a foes file): the shell reads it."""
+    return any(
+        not flags_of(name, field) or any(flag in example.split() for flag in flags_of(name, field))
+        for name, field in body.arguments().items()
+        if (cli := cli_of(field)) is not None and cli.file
+    )
+
+
+@pytest.mark.parametrize(("body", "example"), EXAMPLES, ids=[e for _, e in EXAMPLES])
+def test_every_worked_example_reads_as_its_verb(body: type, example: str) -> None:
+    if _reads_a_file(body, example):
+        with pytest.raises(IllegalCommandError, match="give its text in the form instead"):
+            body_of_line(example)
+        return
+    made = body_of_line(example)
+    assert type(made) is body
+
+
+def test_a_line_gives_positional_words_options_flags_and_dice() -> None:
+    assert read_line('combat attack Aldo "Goblin 2" --ranged --dice 17,4') == {
+        "verb": "combat_attack",
+        "attacker": "Aldo",
+        "target": "Goblin 2",
+        "ranged": True,
+        "dice": "17,4",
+    }
+    assert read_line("turn --mode=cautious --no-hide")["mode"] == "cautious"
+    assert read_line("turn --no-hide")["hide"] is False
+    assert read_line("travel to ne") == read_line("travel ne")
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("", "an empty line"),
+        ("fly north", "'fly' names no verb here"),
+        ("turn --speed 3", "--speed: not an option of `turn`; its options are --mode"),
+        ("turn --mode", "--mode needs a value (MODE)"),
+        ("heal Aldo 3 4", "'4': one word too many for `heal`"),
+        ('note "unclosed', "cannot read that line"),
+        ("rest --turns many", "--turns 'many'"),
+    ],
+)
+def test_a_line_that_cannot_be_read_says_what_is_wrong(line: str, says: str) -> None:
+    with pytest.raises(IllegalCommandError, match=says.replace("(", r"\(").replace(")", r"\)")):
+        body_of_line(line)
