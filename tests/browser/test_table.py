@@ -429,3 +429,45 @@ def test_a_dungeon_turn_in_one_click_with_its_mode(table: Table, pages: tuple[Pa
     assert said.startswith("Done") and "swift" in said, said
     follows(players, before)
     assert "(swift)" in referee.inner_text("#display .site")
+
+
+def test_the_command_line_takes_plays_verbs_with_tab_and_the_keys(
+    table: Table, pages: tuple[Page, Page]
+) -> None:
+    """Issue 26, item 2: "/" comes to the command line, Tab completes as play's does (the
+    verb, then the living by name), Enter runs the line and the players' page follows; a line
+    that cannot be read is refused beside it and kept, and the up arrow brings back the last
+    line sent."""
+    referee, players = pages
+    referee.goto(table.link(Role.REFEREE))
+    players.goto(table.link(Role.PLAYER))
+    before = shown_version(players)
+    referee.locator("body").press("/")
+    assert referee.evaluate("() => document.activeElement.id") == "line"
+    referee.keyboard.type("dam")
+    referee.wait_for_function("() => document.querySelectorAll('#line-words option').length > 0")
+    referee.keyboard.press("Tab")
+    assert referee.input_value("#line") == "damage "
+    referee.wait_for_function(
+        "() => [...document.querySelectorAll('#line-words option')].some("
+        "o => o.value === 'damage Bea')"
+    )
+    referee.keyboard.type("Be")
+    referee.keyboard.press("Tab")
+    assert referee.input_value("#line") == "damage Bea "
+    referee.keyboard.type("2")
+    referee.keyboard.press("Enter")
+    referee.wait_for_selector("#command-line .outcome .done")
+    assert "Bea takes 2" in referee.inner_text("#command-line .outcome")
+    assert referee.input_value("#line") == ""
+    follows(players, before)
+    no_secrets(players)
+    referee.keyboard.type("fly north")
+    referee.keyboard.press("Enter")
+    referee.wait_for_selector("#command-line .outcome .problem, #command-line .outcome [role=alert]")
+    assert "names no verb here" in referee.inner_text("#command-line .outcome")
+    assert referee.input_value("#line") == "fly north"
+    referee.fill("#line", "")
+    referee.keyboard.press("ArrowUp")
+    assert referee.input_value("#line") == "fly north"
+    shoot(referee, "command-line")

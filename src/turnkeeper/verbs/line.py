@@ -207,12 +207,13 @@ def _give(values: dict[str, Any], name: str, field: FieldInfo, value: str) -> No
         values[name] = value
 
 
-def body_of_line(line: str) -> _Verb:
-    """The validated body a line asks for (:func:`read_line`), its problems named as typed."""
+def body_of_line(line: str, **shared: Any) -> _Verb:
+    """The validated body a line asks for (:func:`read_line`), with ``shared`` fields every
+    verb takes from its front door (``expected_version``); its problems named as typed."""
     values = read_line(line)
     body = VERBS[values["verb"]]
     try:
-        return body.model_validate(values)
+        return body.model_validate(values | shared)
     except ValidationError as error:
         raise IllegalCommandError(problem_as_typed(body, error)) from None
 

@@ -68,6 +68,7 @@ from turnkeeper.files import MAX_INT, decode
 from turnkeeper.service import Campaigns, gc_paused
 from turnkeeper.store.base import StoreUnavailable, stale
 from turnkeeper.verbs import CommandBody, problem
+from turnkeeper.verbs.line import body_of_line, complete
 from turnkeeper.views import (
     MAX_WINDOW_RADIUS,
     PAGE_WINDOW_RADIUS,
@@ -87,6 +88,8 @@ from turnkeeper.world.hexes import Hex
 _bearer = HTTPBearer(auto_error=False, description="The campaign's referee or player token.")
 _query = APIKeyQuery(name="token", auto_error=False, description="The token, for links.")
 _command_body: TypeAdapter[Any] = TypeAdapter(CommandBody)
+#: The command line's suggestions at most, for one word.
+MOST_WORDS = 60
 
 
 class Refused(Exception):
@@ -484,7 +487,38 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         form = await request.body()  # the guard read it, within limits
         # read off the loop: a pasted site or map is a file's parsing
         body = await anyio.to_thread.run_sync(_form_command, form)
-        plain = hx_request != "true"  # a plain form, without JavaScript: back to the page
+        return await done(request, name, token, body, plain=hx_request != "true")
+
+    @app.post(
+        "/campaigns/{name}/line",
+        response_class=HTMLResponse,
+        summary="The dashboard's command line: a verb as play takes it (`turn --mode swift`)",
+    )
+    async def page_line(
+        name: str,
+        request: Request,
+        role: Referee,
+        token: Token,
+        hx_request: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        body = _line_command(await request.body())
+        return await done(request, name, token, body, plain=hx_request != "true")
+
+    @app.get(
+        "/campaigns/{name}/complete",
+        summary="What may come next on the dashboard's command line, as play's Tab offers",
+    )
+    async def complete_line(
+        name: str, role: Referee, line: Annotated[str, Query(max_length=2000)] = ""
+    ) -> dict[str, Any]:
+        start, words = complete(line, await snapshot(name))
+        return {"start": start, "words": words[:MOST_WORDS]}
+
+    async def done(
+        request: Request, name: str, token: str | None, body: Any, plain: bool
+    ) -> Response:
+        """Run a page's command: the done fragment beside its form (htmx), else back to the
+        page (a plain form, without JavaScript)."""
 
         def run(c: Campaigns) -> str | None:
             records, state = _execute(c, name, body)
@@ -494,10 +528,10 @@ def create_app(campaigns: Campaigns) -> FastAPI:
             lines = [r.event.describe() for r in records][:3]
             return render.done(state.version, lines, shown)
 
-        done = await _on(request, name, run)
-        if done is None:
+        finished = await _on(request, name, run)
+        if finished is None:
             return RedirectResponse(_links(name, token or "").page, status_code=303)
-        return HTMLResponse(done)
+        return HTMLResponse(finished)
 
     @app.post(
         "/campaigns/{name}/hand",
@@ -580,6 +614,8 @@ def _links(name: str, token: str) -> render.Links:
         journal=f"{path}/journal{query}",
         hand=f"{path}/hand{query}",
         hand_link=f"{path}/hand-link{query}",
+        line=f"{path}/line{query}",
+        complete=f"{path}/complete{query}",
     )
 
 
@@ -648,6 +684,14 @@ def _form_command(form: bytes) -> Any:
         return _command_body.validate_python(form_body(control, pairs))
     except ValidationError as error:
         raise TurnkeeperError(_first_problem(error.errors())) from None
+
+
+def _line_command(form: bytes) -> Any:
+    """The command line's body: its line read as play reads it, with the version seen."""
+    fields = dict(parse_qsl(decode(form, "the form"), keep_blank_values=True))
+    seen = fields.get("expected_version", "")
+    shared = {"expected_version": int(seen)} if seen.isdigit() else {}
+    return body_of_line(fields.get("line", ""), **shared)
 
 
 def _execute(c: Campaigns, name: str, body: Any) -> tuple[list[Recorded], CampaignState]:

@@ -63,6 +63,8 @@ class Links:
     journal: str
     hand: str
     hand_link: str
+    line: str
+    complete: str
 
 
 def page(name: str, **context: Any) -> str:

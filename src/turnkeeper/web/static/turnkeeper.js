@@ -245,4 +245,85 @@
   document.addEventListener("htmx:afterSettle", readyMap);
   document.addEventListener("htmx:sseMessage", readyMap);
   document.addEventListener("DOMContentLoaded", readyMap);
+
+  // The command line: the verbs as play takes them, completed as play completes them (the
+  // server reads both from the verb table), with keys for the common moves.
+  var sentLines = [];
+  var offered = { start: 0, words: [] };
+  var asking = null;
+  function lineForm() { return document.getElementById("command-line"); }
+  function lineInput() { return document.getElementById("line"); }
+  function askWords(text) {
+    var form = lineForm();
+    if (!form) return;
+    var url = form.getAttribute("data-complete") + "&line=" + encodeURIComponent(text);
+    fetch(url, { credentials: "same-origin" })
+      .then(function (answer) { return answer.ok ? answer.json() : { start: 0, words: [] }; })
+      .then(function (found) {
+        if (lineInput().value !== text) return; // typed on meanwhile: a newer ask follows
+        offered = found;
+        var list = document.getElementById("line-words");
+        list.innerHTML = "";
+        found.words.forEach(function (word) {
+          var option = document.createElement("option");
+          option.value = text.slice(0, found.start) + word;
+          list.appendChild(option);
+        });
+      });
+  }
+  function sharedStart(words) {
+    if (!words.length) return "";
+    var first = words[0];
+    var end = first.length;
+    words.forEach(function (word) {
+      var i = 0;
+      while (i < end && i < word.length && word[i].toLowerCase() === first[i].toLowerCase()) i++;
+      end = i;
+    });
+    return first.slice(0, end);
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target !== lineInput()) return;
+    clearTimeout(asking);
+    var text = event.target.value;
+    asking = setTimeout(function () { askWords(text); }, 120);
+  });
+  document.addEventListener("keydown", function (event) {
+    var input = lineInput();
+    if (!input) return;
+    var typing = /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName);
+    if (event.key === "/" && !typing) {
+      event.preventDefault();
+      input.focus();
+      return;
+    }
+    if (event.target !== input) return;
+    if (event.key === "Escape") {
+      input.blur();
+    } else if (event.key === "ArrowUp" && !input.value && sentLines.length) {
+      event.preventDefault();
+      input.value = sentLines[sentLines.length - 1];
+      askWords(input.value);
+    } else if (event.key === "Tab" && offered.words.length && !event.shiftKey) {
+      var text = input.value;
+      var typed = text.slice(offered.start);
+      var fits = offered.words.filter(function (word) {
+        return word.toLowerCase().indexOf(typed.toLowerCase().replace(/^["']/, "")) >= 0 ||
+          word.toLowerCase().indexOf(typed.toLowerCase()) === 0;
+      });
+      var taken = fits.length === 1 ? fits[0] + " " : sharedStart(fits);
+      if (taken.length > typed.length) {
+        event.preventDefault();
+        input.value = text.slice(0, offered.start) + taken;
+        askWords(input.value);
+      }
+    }
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var input = lineInput();
+    if (input && event.detail.elt === lineForm() && input.value.trim()) sentLines.push(input.value);
+  });
+  document.addEventListener("focusin", function (event) {
+    if (event.target === lineInput() && !offered.words.length) askWords(event.target.value);
+  });
 })();
