@@ -92,3 +92,21 @@ def act(referee: Page, verb: str, fields: dict[str, str] | None = None, dice: st
     # attached, not visible: a verb that takes the party elsewhere hides its own group
     referee.wait_for_selector(f"{form} .outcome > *", state="attached")
     return referee.inner_text(f"{form} .outcome")
+
+
+def hand_link(referee: Page, character: str) -> str:
+    """Make a character's own link on the referee's page, and answer it."""
+    referee.select_option("#f-hand-character", character)
+    referee.eval_on_selector("#hand-link .outcome", "slot => { slot.innerHTML = '' }")
+    referee.click("#hand-link button")
+    referee.wait_for_selector("#hand-link .outcome input.link")
+    return referee.input_value("#hand-link .outcome input.link")
+
+
+def line(referee: Page, text: str) -> str:
+    """Run one line on the dashboard's command line, and answer what came back beside it."""
+    referee.eval_on_selector("#command-line .outcome", "slot => { slot.innerHTML = '' }")
+    referee.fill("#line", text)
+    referee.press("#line", "Enter")
+    referee.wait_for_selector("#command-line .outcome > *", state="attached")
+    return referee.inner_text("#command-line .outcome")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playwright.sync_api import expect
-from tests.browser.helpers import SECRETS, SITE, Table, act, shoot
+from tests.browser.helpers import SECRETS, SITE, Table, act, hand_link, shoot
 
 from turnkeeper.campaign import Note
 from turnkeeper.service import Campaigns
@@ -369,13 +369,7 @@ def test_two_players_declare_from_their_own_pages_and_the_referee_resolves(
     each declaration arrive and resolves the round."""
     referee, _ = pages
     referee.goto(table.link(Role.REFEREE))
-    links = {}
-    for character in ("Aldo", "Bea"):
-        referee.select_option("#f-hand-character", character)
-        referee.eval_on_selector("#hand-link .outcome", "slot => { slot.innerHTML = '' }")
-        referee.click("#hand-link button")
-        referee.wait_for_selector("#hand-link .outcome input.link")
-        links[character] = referee.input_value("#hand-link .outcome input.link")
+    links = {character: hand_link(referee, character) for character in ("Aldo", "Bea")}
     referee.check("#every-control")
     referee.click("details:has(#control-combat_start) > summary")
     referee.select_option("#f-combat_start-surprise", "none")
@@ -464,7 +458,9 @@ def test_the_command_line_takes_plays_verbs_with_tab_and_the_keys(
     no_secrets(players)
     referee.keyboard.type("fly north")
     referee.keyboard.press("Enter")
-    referee.wait_for_selector("#command-line .outcome .problem, #command-line .outcome [role=alert]")
+    referee.wait_for_selector(
+        "#command-line .outcome .problem, #command-line .outcome [role=alert]"
+    )
     assert "names no verb here" in referee.inner_text("#command-line .outcome")
     assert referee.input_value("#line") == "fly north"
     referee.fill("#line", "")

@@ -63,6 +63,31 @@ PLACES: tuple[tuple[str, tuple[str, ...]], ...] = (
 #: Verbs the referee reaches for beside the combat tracker, in a fight or out of one.
 BY_HAND = frozenset({"damage", "heal"})
 
+#: Verbs a referee reaches for now and then: folded under "more" in their group, so the
+#: group shows the common moves first (each still one click away, and on the command line).
+RARE = frozenset(
+    {
+        "redo",
+        "light",
+        "supply_add",
+        "countdown_outcome",
+        "countdown_end",
+        "countdown_trigger",
+        "weather_set",
+        "map_hide",
+        "site_resume",
+        "site_map_note",
+        "combat_pin",
+        "combat_check",
+        "combat_save",
+        "combat_surrender",
+        "combat_announce_done",
+        "scene_free",
+        "scene_compromise",
+        "scene_dread_spend",
+    }
+)
+
 #: The order the dashboard lists its groups in, with their headings.
 GROUPS: dict[str, str] = {
     "fight": "The fight",
@@ -115,6 +140,11 @@ class Control:
     help: str
     place: str
     fields: tuple[Input, ...]
+
+    @property
+    def rare(self) -> bool:
+        """Whether the dashboard folds it away under "more" (:data:`RARE`)."""
+        return self.verb in RARE
 
     def input(self, name: str) -> Input | None:
         """The input called ``name``, if the verb has one."""

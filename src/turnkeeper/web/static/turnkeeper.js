@@ -108,6 +108,19 @@
       history.back();  // back to the page, the form as it was typed
     } else if (target.matches("[data-select-on-click]")) {
       target.select();
+    } else if (target.matches("[data-attack], [data-hurt], [data-mend]")) {
+      // a combatant's row acts through the verb's own form: filled from the row, then sent
+      var row = target.closest("tr");
+      var name = target.getAttribute("data-attack") || target.getAttribute("data-hurt") ||
+        target.getAttribute("data-mend");
+      if (target.hasAttribute("data-attack")) {
+        var whom = row.querySelector("[data-attack-from]");
+        send("combat_attack", { attacker: name, target: whom ? whom.value : "" });
+      } else {
+        var amount = row.querySelector("[data-amount-for]");
+        var verb = target.hasAttribute("data-hurt") ? "damage" : "heal";
+        send(verb, { target: name, amount: amount && amount.value ? amount.value : "1" });
+      }
     } else if (target.matches("[data-turn-mode]")) {
       // a dungeon turn in one click: the Dungeon turn form, sent with this mode
       var mode = document.getElementById("f-turn-mode");
@@ -118,6 +131,17 @@
       }
     }
   });
+
+  // Send a verb's own form with these values (its other fields as they stand).
+  function send(verb, values) {
+    var button = document.querySelector("#control-" + verb + " button");
+    if (!button) return;
+    Object.keys(values).forEach(function (field) {
+      var input = document.getElementById("f-" + verb + "-" + field);
+      if (input) input.value = values[field];
+    });
+    button.click();
+  }
 
   document.addEventListener("htmx:afterSettle", showFittingControls);
   document.addEventListener("htmx:sseMessage", showFittingControls);
