@@ -345,6 +345,11 @@ def test_a_hex_chosen_on_the_map_is_where_the_party_travels(
     assert referee.input_value("#f-travel-target") == "0303"
     assert referee.input_value("#f-explore-target") == "0303"
     assert "hex 0303 chosen" in referee.inner_text("#chosen-hex")
+    # its route is priced beside the map: days, TP and hexes by the best route
+    referee.wait_for_function(
+        "() => document.querySelector('#chosen-hex').innerText.includes('TP by the best route')"
+    )
+    assert "1 day, 1 TP by the best route (1 hex)" in referee.inner_text("#chosen-hex")
     # a drag pans the map and chooses nothing
     x, y = referee.evaluate(HEX_ON_SCREEN, "0402")
     referee.mouse.move(x, y)
@@ -416,6 +421,10 @@ def test_a_dungeon_turn_in_one_click_with_its_mode(table: Table, pages: tuple[Pa
     referee.fill("#f-site_enter-area", "1")
     referee.click("#control-site_enter button")
     referee.wait_for_selector("#display [data-turn-mode]")
+    # the site's key beside it: the area the party stands in, its notes, the wandering table
+    key = referee.inner_text("#display .site-key")
+    assert "1. Stair: Worn steps." in key and SECRETS["area notes"] in referee.content()
+    assert "wandering (d6)" in key
     before = shown_version(players)
     referee.click("#display [data-turn-mode='swift']")
     referee.wait_for_selector("#control-turn .outcome > *", state="attached")

@@ -58,6 +58,7 @@ from starlette.exceptions import HTTPException
 
 from turnkeeper.campaign import CampaignState, Recorded, snapshots
 from turnkeeper.campaign.glance import referee_state
+from turnkeeper.dice import format_mixed
 from turnkeeper.errors import (
     ConflictError,
     IllegalCommandError,
@@ -65,6 +66,7 @@ from turnkeeper.errors import (
     TurnkeeperError,
 )
 from turnkeeper.files import MAX_INT, decode
+from turnkeeper.procedures.wilderness.costs import best_route
 from turnkeeper.service import Campaigns, gc_paused
 from turnkeeper.store.base import StoreUnavailable, stale
 from turnkeeper.verbs import CommandBody, problem
@@ -514,6 +516,38 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         start, words = complete(line, await snapshot(name))
         return {"start": start, "words": words[:MOST_WORDS]}
 
+    @app.get(
+        "/campaigns/{name}/route",
+        summary="The route from the party's hex to a hex clicked on the map: its days and TP",
+    )
+    async def route_preview(
+        name: str, role: Referee, to: Annotated[str, Query(max_length=20)]
+    ) -> dict[str, Any]:
+        state = await snapshot(name)
+        wild = state.wilderness
+        if wild is None:
+            raise IllegalCommandError("the party is not in the wilderness: no route to price")
+        goal = Hex.parse(to)
+        if goal == wild.position:
+            return {"to": goal.label, "days": 0, "tp": "0", "hexes": 0}
+        route = await anyio.to_thread.run_sync(
+            lambda: best_route(
+                state.ruleset,
+                wild.hexmap,
+                wild.position,
+                goal,
+                wild.weather,
+                wild.party,
+                wild.vessel,
+            )
+        )
+        return {
+            "to": goal.label,
+            "days": route.days,
+            "tp": format_mixed(route.tp),
+            "hexes": len(route.hexes) - 1,
+        }
+
     async def done(
         request: Request, name: str, token: str | None, body: Any, plain: bool
     ) -> Response:
@@ -616,6 +650,7 @@ def _links(name: str, token: str) -> render.Links:
         hand_link=f"{path}/hand-link{query}",
         line=f"{path}/line{query}",
         complete=f"{path}/complete{query}",
+        route=f"{path}/route{query}",
     )
 
 

@@ -65,6 +65,7 @@ class Links:
     hand_link: str
     line: str
     complete: str
+    route: str
 
 
 def page(name: str, **context: Any) -> str:

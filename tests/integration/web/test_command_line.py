@@ -94,3 +94,15 @@ def test_completion_offers_what_play_offers_and_players_get_neither(served) -> N
     player = tokens[Role.PLAYER]
     assert client.get(f"{PAGE}/complete", params={"token": player, "line": "d"}).status_code == 403
     assert _send(client, player, "wait 1h")[0] == 403
+
+
+def test_a_route_is_priced_only_in_the_wilderness_and_for_the_referee(served) -> None:  # type: ignore[no-untyped-def]
+    """Issue 26: the map's chosen hex is priced beside it (the browser test prices one); out
+    of the wilderness, or for the players' token, the price is refused in words."""
+    client, _, tokens = served
+    asked = client.get(
+        f"{PAGE}/route", params={"token": tokens[Role.REFEREE], "to": "0303"}, headers=FORM
+    )
+    assert asked.status_code == 422 and "not in the wilderness: no route to price" in asked.text
+    asked = client.get(f"{PAGE}/route", params={"token": tokens[Role.PLAYER], "to": "0303"})
+    assert asked.status_code == 403

@@ -263,7 +263,27 @@
     if (!label || !targets.length) return;
     targets.forEach(function (field) { field.value = label; });
     var said = document.getElementById("chosen-hex");
-    if (said) said.textContent = "hex " + label + " chosen: Travel or Explore toward it";
+    if (!said) return;
+    said.textContent = "hex " + label + " chosen: Travel or Explore toward it";
+    var form = document.getElementById("command-line");
+    if (!form) return;
+    var url = form.getAttribute("data-route") + "&to=" + encodeURIComponent(label);
+    // asked as htmx asks, so that a refusal comes back as its one line of words
+    fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } })
+      .then(function (answer) { return answer.text().then(function (text) { return [answer.ok, text]; }); })
+      .then(function (both) {
+        if (!both[0]) {
+          var refusal = new DOMParser().parseFromString(both[1], "text/html").body;
+          var status = refusal.querySelector("strong");
+          if (status) status.remove();
+          said.textContent = "hex " + label + ": " + refusal.textContent.trim();
+          return;
+        }
+        var body = JSON.parse(both[1]);
+        said.textContent = "hex " + label + " chosen: " + body.days + (body.days === 1 ? " day, " : " days, ") +
+          body.tp + " TP by the best route (" + body.hexes + (body.hexes === 1 ? " hex" : " hexes") +
+          "); Travel or Explore toward it";
+      });
   }
 
   document.addEventListener("htmx:afterSettle", readyMap);
