@@ -38,8 +38,7 @@ from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.state import in_darkness
 from turnkeeper.service import Campaigns
 from turnkeeper.verbs import VERBS as TABLE
-from turnkeeper.verbs import kind_of
-from turnkeeper.verbs.line import DEFAULT_WORD, choices_of, quoted, split_words
+from turnkeeper.verbs.line import DEFAULT_WORD, quoted, split_words, values_next
 from turnkeeper.verbs.table import _Verb
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -255,7 +254,14 @@ class TableCompleter(Completer):
         return named + self._values(command, tuple(path), done[used:])
 
     def _values(self, command: Command, path: tuple[str, ...], typed: list[str]) -> list[str]:
-        """What the next value after ``typed`` (the words after the verb's) may be."""
+        """What the next value after ``typed`` (the words after the verb's) may be: a verb of
+        the table as every front door completes it (:func:`values_next`), the campaigns
+        after ``--campaign``; a command written by hand from its parameters."""
+        body = _body_of(path)
+        if body is not None:
+            if typed and typed[-1] in CAMPAIGN_FLAGS:
+                return list(self.campaigns())
+            return values_next(body, typed, self.state(), foreign=VALUE_FLAGS)
         options = {o: p for p in command.params for o in (*p.opts, *p.secondary_opts)}
         positional = [p for p in command.params if isinstance(p, TyperArgument)]
         given: dict[str, str] = {}
@@ -289,24 +295,19 @@ class TableCompleter(Completer):
         return [o for o in offered if o not in taken] if wanted.nargs == -1 else offered
 
     def _of(self, param: Parameter, path: tuple[str, ...], given: dict[str, str]) -> list[str]:
-        """The values a parameter may take now: its field's kind's names or choices, the
-        campaigns for a campaign, else a choice's values."""
+        """The values a parameter of a command written by hand may take: the campaigns for a
+        campaign, else a choice's values."""
         if "--campaign" in param.opts or (path in NAMES_A_CAMPAIGN and param.name == "name"):
             return list(self.campaigns())
-        body = _body_of(path)
-        fields = body.arguments() if body is not None else {}
-        field = fields.get(param.name or "")
-        if field is not None:
-            kind = kind_of(field)
-            if kind is None:
-                return choices_of(field)
-            return kind.complete(self.state(), {k: v for k, v in given.items() if k in fields})
         described = getattr(param, "type_descriptor", None)
         if described is None or not described.is_choice:
             return []
         return [str(getattr(c, "value", c)) for c in described.choices or ()]
 
 
+#: The options every verb of the shell takes that name a campaign, and those that take a value.
+CAMPAIGN_FLAGS = ("--campaign", "-c")
+VALUE_FLAGS = (*CAMPAIGN_FLAGS, "--db")
 #: The commands written by hand whose argument ``name`` names a campaign of the store.
 NAMES_A_CAMPAIGN = frozenset({("use",), ("campaigns", "delete")})
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import shlex
 import types
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from enum import Enum
 from typing import Any, Literal
 
@@ -266,8 +266,15 @@ def _next_words(
     return values_next(body, done[used:], state)
 
 
-def values_next(body: type[_Verb], typed: Sequence[str], state: CampaignState) -> list[str]:
-    """What the next value after ``typed`` (the words after the verb's) may be."""
+def values_next(
+    body: type[_Verb],
+    typed: Sequence[str],
+    state: CampaignState,
+    foreign: Collection[str] = (),
+) -> list[str]:
+    """What the next value after ``typed`` (the words after the verb's) may be; ``foreign``
+    are the front door's own options that take a value (``--campaign NAME``), skipped with
+    it."""
     fields = on_the_line(body)
     options = {
         flag: (name, field)
@@ -285,6 +292,10 @@ def values_next(body: type[_Verb], typed: Sequence[str], state: CampaignState) -
             expecting = None
             continue
         flag, equals, value = word.partition("=")
+        if word.startswith("-") and flag in foreign:
+            if not equals:
+                expecting = ("", FieldInfo(annotation=str))  # its value: not the verb's
+            continue
         if word.startswith("-"):
             option = options.get(flag)
             if option is not None:
