@@ -33,6 +33,12 @@ rations = 6
 water = 6
 """
 
+#: A site whose wandering table answers every roll of its die: giant rats.
+WANDERING = "".join(
+    f'[[levels.encounters.rows]]\nroll = {n}\ncreature = "giant rat"\nnumber = "2"\n'
+    'text = "Squeaking."\n'
+    for n in range(1, 7)
+)
 SITE = f"""
 [site]
 name = "Old Crypt"
@@ -43,11 +49,7 @@ number = 1
 name = "Upper"
 [levels.encounters]
 dice = "d6"
-[[levels.encounters.rows]]
-roll = 1
-creature = "giant rat"
-number = "1"
-text = "Squeaking."
+{WANDERING}
 [[levels.areas]]
 key = "1"
 name = "Stair"

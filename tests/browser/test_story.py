@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
-from tests.browser.helpers import ARTEFACTS, PARTY, SECRETS, Table, hand_link, line, shoot
+from tests.browser.helpers import ARTEFACTS, PARTY, SECRETS, SITE, Table, hand_link, line, shoot
 
 from turnkeeper.campaign import parse_party
 from turnkeeper.rules.loader import preset
@@ -22,28 +22,6 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 FOLLOW_MS = 3000
-ROWS = "".join(
-    f'[[levels.encounters.rows]]\nroll = {n}\ncreature = "giant rat"\nnumber = "2"\n'
-    'text = "Squeaking."\n'
-    for n in range(1, 7)
-)
-CRYPT = f"""
-[site]
-name = "Old Crypt"
-description = "Damp steps down."
-notes = "{SECRETS["site notes"]}"
-[[levels]]
-number = 1
-name = "Upper"
-[levels.encounters]
-dice = "d6"
-{ROWS}
-[[levels.areas]]
-key = "1"
-name = "Stair"
-description = "Worn steps."
-notes = "{SECRETS["area notes"]}"
-"""
 
 
 @pytest.fixture
@@ -99,7 +77,7 @@ def test_a_session_at_three_screens(table: Table, screens: tuple[Page, dict[str,
 
     # A dungeon turn to an encounter: cautious turns in one click until one comes.
     referee.click("details:has(#control-site_enter) > summary")
-    referee.fill("#f-site_enter-site_text", CRYPT)
+    referee.fill("#f-site_enter-site_text", SITE)
     referee.fill("#f-site_enter-area", "1")
     referee.click("#control-site_enter button")
     referee.wait_for_selector("#display [data-turn-mode]")
