@@ -476,3 +476,31 @@ def test_the_command_line_takes_plays_verbs_with_tab_and_the_keys(
     referee.keyboard.press("ArrowUp")
     assert referee.input_value("#line") == "fly north"
     shoot(referee, "command-line")
+
+
+def test_a_page_that_connects_late_is_sent_the_parts_that_changed(
+    table: Table, pages: tuple[Page, Page]
+) -> None:
+    """Issue 23: the players' page is drawn at version v; its live stream connects only after
+    a note was written by another process. It is sent the parts that changed (the journal,
+    the bar), which take their places: the map it already shows is not drawn again."""
+    _, players = pages
+    held: list[Route] = []
+    players.route("**/live?**", lambda route: held.append(route), times=1)
+    players.goto(table.link(Role.PLAYER))
+    players.wait_for_function("() => document.querySelector('.map svg') !== null")
+    players.evaluate("() => { document.querySelector('.map svg').dataset.kept = 'yes'; }")
+    before = shown_version(players)
+    store = open_store(str(table.db))
+    try:
+        Campaigns(store).execute(table.name, Note("the bridge is out"))
+    finally:
+        store.close()
+    players.wait_for_timeout(100)  # the held stream has been asked for
+    assert held, "the page asks for its live stream"
+    held[0].continue_()
+    follows(players, before)
+    assert "the bridge is out" in players.inner_text("#display .journal")
+    assert players.evaluate("() => document.querySelector('.map svg').dataset.kept") == "yes"
+    assert players.inner_html("#parts") == ""
+    no_secrets(players)

@@ -471,7 +471,14 @@ def create_app(campaigns: Campaigns) -> FastAPI:
             except NotFoundError:
                 return None
 
-        events = live.stream(watcher, name, seen, draw, render.fragment("revoked"))
+        events = live.stream(
+            watcher,
+            name,
+            seen,
+            draw,
+            render.fragment("revoked"),
+            kept=lambda version: displays.kept(name, version, role),
+        )
         return EventSourceResponse(events, ping=15)
 
     @app.post(

@@ -7,7 +7,9 @@ of SQLite: :meth:`turnkeeper.store.sql.SqlStore.wait_for_change`) in a thread of
 wakes every open page of the campaign that moved. Each page's stream then sends the display
 of the new version (the referee's or the party's, as its token says) as one ``display``
 event whose id is the version drawn, so a browser that reconnects says which version it last
-saw (``Last-Event-ID``) and is sent the display at once if the table moved meanwhile.
+saw (``Last-Event-ID``) and is sent the display at once if the table moved meanwhile: only
+the parts that changed (:func:`changed_parts`) when the display of the version it saw is
+still kept, so a phone waking from sleep is not sent its map again for a note.
 
 A display is drawn once per campaign, version and role, however many pages show it
 (:class:`Displays`): the first stream to want it draws it and the others await the same
@@ -28,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import threading
 import time
 from collections import Counter
@@ -259,6 +262,13 @@ class Displays:
         html = await anyio.to_thread.run_sync(self._draw, name, state, role)
         return html, state.version
 
+    def kept(self, name: str, version: int, role: Role) -> str | None:
+        """The role's display of that version, if it is drawn and still kept."""
+        task = self._tasks.get((name, version, role))
+        if task is None or not task.done() or task.cancelled() or task.exception() is not None:
+            return None
+        return task.result()[0]
+
     def _keep(self, key: tuple[str, int, Role], task: asyncio.Task[tuple[str, int]]) -> None:
         """Keep ``task`` under ``key``, forget the versions long past (and every drawing of
         a campaign whose version went back: deleted and made anew), and forget a drawing
@@ -276,6 +286,34 @@ class Displays:
         task.add_done_callback(failed)
 
 
+_PART = re.compile(r"<!--part:([\w-]+)-->(.*?)<!--/part-->", re.S)
+_ROOT = re.compile(r'<div class="display"([^>]*)>')
+
+
+def changed_parts(before: str, after: str, base: int) -> str | None:
+    """The parts of display ``after`` that differ from display ``before`` (of version
+    ``base``), each marked to take its part's place (htmx's out-of-band swap), under the
+    new display's own attributes (its version, where the party is); None when the two do
+    not hold the same parts in the same order (a site entered, a fight begun): then the
+    whole display goes.
+
+    >>> old = '<div class="display" data-version="3"><!--part:a--><p id="part-a">1</p><!--/part-->'
+    >>> new = old.replace('"3"', '"4"').replace(">1<", ">2<")
+    >>> print(changed_parts(old, new, 3))
+    <div class="parts" data-base="3" data-version="4"><p id="part-a" hx-swap-oob="true">2</p></div>
+    """
+    old, new = _PART.findall(before), _PART.findall(after)
+    root = _ROOT.search(after)
+    if root is None or [n for n, _ in old] != [n for n, _ in new]:
+        return None
+    changed = "".join(
+        html.replace(f'id="part-{name}"', f'id="part-{name}" hx-swap-oob="true"', 1)
+        for (name, html), (_, was) in zip(new, old, strict=True)
+        if html != was
+    )
+    return f'<div class="parts" data-base="{base}"{root[1]}>{changed}</div>'
+
+
 async def stream(
     watcher: Watcher,
     name: str,
@@ -283,14 +321,18 @@ async def stream(
     draw: Callable[[int], Awaitable[Drawn]],
     revoked: str,
     idle: float = 30.0,
+    kept: Callable[[int], str | None] = lambda version: None,
 ) -> AsyncIterator[ServerSentEvent]:
     """A page's events: its display each time the campaign moves past ``seen``.
 
     ``draw(version)`` answers the display of the version the watcher saw (or a later one),
     shared with the other pages of the role (:class:`Displays`); when it answers None (the
     link was renewed, the campaign deleted) the page is sent ``revoked`` and the stream ends:
-    at once when the link is renewed, which pokes the campaign's streams.
+    at once when the link is renewed, which pokes the campaign's streams. The first event
+    to a page that says what it saw is the parts that changed (a ``parts`` event) when
+    ``kept(seen)`` still has the display it saw.
     """
+    catching_up = seen is not None
     while True:
         version = await watcher.next_version(name, seen, timeout=idle)
         if version is None:
@@ -302,5 +344,10 @@ async def stream(
         html, shown = drawn
         if shown == seen:
             continue  # poked, not moved: this page's link still opens it
-        seen = shown
-        yield ServerSentEvent(data=html, event="display", id=str(seen))
+        before = kept(seen) if catching_up and seen is not None else None
+        parts = changed_parts(before, html, seen) if before is not None and seen else None
+        catching_up, seen = False, shown
+        if parts is not None:
+            yield ServerSentEvent(data=parts, event="parts", id=str(seen))
+        else:
+            yield ServerSentEvent(data=html, event="display", id=str(seen))

@@ -120,6 +120,51 @@ def test_a_reconnecting_page_catches_up_from_the_version_it_last_saw(live: Live)
     assert SECRETS["referee note"] in data  # the referee's display carries the secrets
 
 
+def first_event(response: httpx.Response, within: float) -> tuple[str, str, str]:
+    """The kind, id and data of the first event on an open stream."""
+    deadline = time.monotonic() + within
+    event, ident, data = "", "", []
+    for line in response.iter_lines():
+        assert time.monotonic() < deadline, "no event in time"
+        if line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("id:"):
+            ident = line.split(":", 1)[1].strip()
+        elif line.startswith("data:"):
+            data.append(line[5:].removeprefix(" "))
+        elif line == "" and event:
+            return event, ident, "\n".join(data)
+    raise AssertionError("the stream ended")
+
+
+@pytest.mark.parametrize("role", [Role.REFEREE, Role.PLAYER])
+def test_a_reconnecting_page_is_sent_only_the_parts_that_changed(live: Live, role: Role) -> None:
+    """Issue 23: a page that saw version v (its display still kept by the server) and
+    reconnects after a note is sent the parts that changed (the journal, the bar), not the
+    map nor the party; a page whose version is no longer kept gets the whole display."""
+    seen = live.store.version("Crypt")
+    with httpx.Client(timeout=10) as client:
+        page = client.get(f"{live.base}/campaigns/Crypt?token={live.tokens[role]}")
+        assert page.status_code == 200 and f'data-version="{seen}"' in page.text
+        write_from_another_process(live.backend)  # ten minutes pass
+        now = live.store.version("Crypt")
+        headers = {"Last-Event-ID": str(seen)}
+        with client.stream("GET", live.stream(role), headers=headers) as response:
+            kind, ident, data = first_event(response, within=5)
+    assert kind == "parts" and int(ident) == now > seen
+    assert f'data-base="{seen}" data-version="{now}"' in data
+    assert 'id="part-journal" hx-swap-oob="true"' in data and 'id="part-bar"' in data
+    assert 'id="part-map"' not in data and 'id="part-party"' not in data
+    if role is Role.PLAYER:
+        assert not [what for what, marker in SECRETS.items() if marker in data]
+    with (
+        httpx.Client(timeout=10) as client,
+        client.stream("GET", live.stream(role), headers={"Last-Event-ID": "1"}) as response,
+    ):
+        kind, ident, data = first_event(response, within=5)
+    assert kind == "display" and 'class="display"' in data
+
+
 def test_the_watcher_hears_a_write_from_another_process(backend: Backend) -> None:
     """SQLite by its poll, PostgreSQL by the NOTIFY the writer's commit sends."""
     store = SqlStore(backend.url, schema=backend.schema)

@@ -54,7 +54,7 @@
   });
   document.addEventListener("htmx:sseMessage", function (event) {
     var older = document.getElementById("older-lines");
-    if (!older || !event.target || event.target.id !== "display") return;
+    if (!older || !event.target || (event.target.id !== "display" && event.target.id !== "parts")) return;
     if (older.children.length) older.innerHTML = "";
     var shown = document.getElementById("older-journal");
     if (olderButton && shown && shown.tagName !== "BUTTON") {
@@ -89,7 +89,36 @@
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
     var target = event.target;
     if (target && target.id === "display" && older(event.detail.data)) event.preventDefault();
+    if (target && target.id === "parts") {
+      // the parts that changed since the version this page shows: only onto that version
+      var base = /data-base="(\d+)"/.exec(event.detail.data);
+      if (!base || Number(base[1]) !== Number(shownVersion())) {
+        event.preventDefault();
+        wholeDisplay();
+      }
+    }
   });
+
+  // The parts are in place: the display says its new version and where the party is.
+  document.addEventListener("htmx:sseMessage", function (event) {
+    if (!event.target || event.target.id !== "parts") return;
+    var parts = event.target.querySelector(".parts");
+    var display = document.querySelector("#display .display");
+    if (parts && display) {
+      ["data-version", "data-here"].forEach(function (name) {
+        if (parts.hasAttribute(name)) display.setAttribute(name, parts.getAttribute(name));
+      });
+    }
+    event.target.innerHTML = "";
+  });
+
+  // The whole display, asked for when parts came for a version this page does not show.
+  function wholeDisplay() {
+    var live = document.querySelector("[sse-connect]");
+    if (!live) return;
+    var url = live.getAttribute("sse-connect").replace("/live?", "/display?");
+    htmx.ajax("GET", url, { target: "#display", swap: "innerHTML" });
+  }
 
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
