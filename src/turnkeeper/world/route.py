@@ -152,6 +152,11 @@ def _exact(costs: FloatGrid | CostGrid, hex_: Hex) -> Fraction | None:
     return None if not np.isfinite(value) else Fraction(value).limit_denominator(10**6)
 
 
+#: The finest part of a TP the route search counts in: the costs of one map under one set of
+#: conditions share a denominator no larger (1/2, 2/3, 3/4 and their products share 24).
+FINEST = 10**9
+
+
 def _tp_units(tp: FloatGrid, daily_tp: int, impassable_factor: int) -> tuple[IntGrid, int]:
     """Each hex's exact TP in whole units of 1/``per_tp`` TP (``-1`` where TP-WIL-8 forbids
     entering), and ``per_tp``: the day-aware search counts in integers, exactly.
@@ -165,6 +170,12 @@ def _tp_units(tp: FloatGrid, daily_tp: int, impassable_factor: int) -> tuple[Int
     values = np.unique(tp[passable])
     exact = [Fraction(float(v)).limit_denominator(10**6) for v in values]
     per_tp = lcm(1, *(f.denominator for f in exact))
+    if per_tp > FINEST:  # a day's units times a long route would overflow the counts
+        shown = ", ".join(str(f) for f in exact if FINEST % f.denominator)[:200]
+        raise IllegalCommandError(
+            f"the travel costs here ({shown} TP) are fractions too fine to count exactly "
+            "together: write the ruleset's travel multipliers as simple fractions (3/2, 2/3)"
+        )
     units = np.full(tp.shape, -1, np.int64)
     lookup = np.array([f.numerator * (per_tp // f.denominator) for f in exact], np.int64)
     units[passable] = lookup[np.searchsorted(values, tp[passable])]

@@ -300,3 +300,11 @@ def test_the_first_route_of_a_process_loads_no_compiler() -> None:
     )
     days, numba_loaded = done.stdout.split()
     assert int(days) > 0 and numba_loaded == "False"
+
+
+def test_costs_too_fine_to_count_together_are_one_clear_refusal() -> None:
+    # two costs whose denominators are large primes: no common unit under 1/10^9 TP
+    hexmap = HexMap.build("x", np.zeros((1, 3), np.uint8))
+    tp = np.array([[1.0, 1 / 999_983 * 7, 1 / 999_979 * 11]])
+    with pytest.raises(IllegalCommandError, match="too fine to count exactly together"):
+        plan_route(hexmap, Hex.from_offset(0, 0), Hex.from_offset(2, 0), tp)
