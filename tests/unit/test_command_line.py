@@ -4,10 +4,18 @@ command line sends, read as ``play`` reads it."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from turnkeeper.errors import IllegalCommandError
+from turnkeeper.campaign import Journal, parse_party
+from turnkeeper.errors import IllegalCommandError, TurnkeeperError
+from turnkeeper.rules.loader import preset
 from turnkeeper.verbs import VERBS, cli_of
-from turnkeeper.verbs.line import body_of_line, flags_of, read_line
+from turnkeeper.verbs.line import body_of_line, complete, flags_of, read_line
+
+STATE = Journal.start(
+    "Keep", preset("ex"), parse_party('[[characters]]\nname = "Aldo"\nhp = 6'), seed=1
+).state
 
 EXAMPLES = [
     (body, example.strip())
@@ -64,3 +72,24 @@ def test_a_line_gives_positional_words_options_flags_and_dice() -> None:
 def test_a_line_that_cannot_be_read_says_what_is_wrong(line: str, says: str) -> None:
     with pytest.raises(IllegalCommandError, match=says.replace("(", r"\(").replace(")", r"\)")):
         body_of_line(line)
+
+
+WORDS = st.sampled_from(
+    ["combat", "attack", "travel", "to", "ne", "turn", "--mode", "--dice", "3,x", "--", "-",
+     "--no-hide", "--hide", "Aldo", '"Goblin 2"', "'", '"', "=", "--mode=swift", "wait", "1h",
+     "-3h", "supply", "use", "torches", "scene", "dread", "spend", "\\", "\x00", "é", "map"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(WORDS, st.text(max_size=6)), max_size=8))
+def test_any_line_is_read_or_refused_in_words(words: list[str]) -> None:
+    """Bad input is one clear error: whatever is typed, the line is read into its command or
+    refused in words (a TurnkeeperError), and its completion never fails."""
+    line = " ".join(words)
+    try:
+        body_of_line(line).command(STATE)  # the command too, as the page would run it
+    except TurnkeeperError as error:
+        assert str(error)
+    start, offered = complete(line, STATE)
+    assert 0 <= start <= len(line) and all(isinstance(word, str) for word in offered)
