@@ -412,15 +412,22 @@ def write_picture(
         return Picture(svg, None)
     import resvg_py  # a rasteriser, loaded only when a PNG is asked for
 
-    size = _SVG_SIZE.search(svg[:1000])
-    assert size is not None, "render_svg writes its width and height first"
-    width, height = float(size[1]), float(size[2])
+    # Drawn again for the zoom it is seen at: every word that reads there, the hexes as tiles
+    # where they are too small for outlines, and on a picture drawn small the route and the
+    # legend at their size on the page (the legend's column grows, so the zoom is taken again
+    # from the drawing's new size).
+    svg = draw(png_zoom(*_size(svg), longest))
+    width, height = _size(svg)
     zoom = png_zoom(width, height, longest)
-    # Drawn again for the zoom it is seen at, which changes nothing of its size: every word
-    # that reads there, and the hexes as tiles where they are too small for outlines.
-    svg = draw(zoom)
     write_bytes(out, bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom)), "drawing")
     return Picture(svg, (max(1, round(width * zoom)), max(1, round(height * zoom))))
+
+
+def _size(svg: str) -> tuple[float, float]:
+    """A drawing's width and height, from the head render_svg writes first."""
+    size = _SVG_SIZE.search(svg[:1000])
+    assert size is not None, "render_svg writes its width and height first"
+    return float(size[1]), float(size[2])
 
 
 def drawn_at(pixels: Sequence[int] | None) -> str:

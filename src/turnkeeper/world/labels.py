@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, overload
 
 Anchor = Literal["start", "middle", "end"]
 
@@ -146,12 +146,41 @@ class Board:
         """Whether ``box`` meets no fixed box."""
         return not any(other.meets(box) for cell in self._cells(box) for other in self._fixed[cell])
 
+    @overload
     def place(
-        self, text: str, x: float, y: float, sizes: Sequence[float], spots: Sequence[Spot]
-    ) -> Placed:
+        self,
+        text: str,
+        x: float,
+        y: float,
+        sizes: Sequence[float],
+        spots: Sequence[Spot],
+        crowded: Literal[True] = True,
+    ) -> Placed: ...
+
+    @overload
+    def place(
+        self,
+        text: str,
+        x: float,
+        y: float,
+        sizes: Sequence[float],
+        spots: Sequence[Spot],
+        crowded: Literal[False],
+    ) -> Placed | None: ...
+
+    def place(
+        self,
+        text: str,
+        x: float,
+        y: float,
+        sizes: Sequence[float],
+        spots: Sequence[Spot],
+        crowded: bool = True,
+    ) -> Placed | None:
         """Put ``text`` by the mark at ``(x, y)``: the first spot that is clear, at the first
         size that fits; failing all, the first spot at the first size (the drawing is too
-        crowded there; the label is still written)."""
+        crowded there; the label is still written), or None if not ``crowded`` (a label that
+        may be left out)."""
         for size in sizes:
             for spot in spots:
                 where = Placed(x + spot.dx, y + spot.dy, size, spot.anchor)
@@ -159,6 +188,8 @@ class Board:
                 if self.clear(box):
                     self.fix(box)
                     return where
+        if not crowded:
+            return None
         first = Placed(x + spots[0].dx, y + spots[0].dy, sizes[0], spots[0].anchor)
         self.fix(Box.of_text(text, first.x, first.y, first.size, first.anchor))
         return first

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -68,6 +69,9 @@ WORD_SIZES = (6.0, 5.0, 4.5)
 NOTE_SIZES = (7.0, 6.0, 5.0)
 
 
+#: On a picture drawn smaller than this (pixels per drawing unit), the route, its marks, the
+#: party and the legend are drawn as large as at this scale.
+PAGE_SCALE = 1.5
 #: A picture whose hexes are drawn narrower than this (in pixels) tiles its terrain
 #: (:func:`_terrain_tiles`) instead of drawing a marker per hex.
 TILED_HEX_PX = 16.0
@@ -209,6 +213,11 @@ def render_svg(
     whole = not player and around is None
     frame = Frame.around(cols, rows, 0 if whole else 1)
     labelled = cols.size <= LABELLED_HEXES if zoom is None else legible(zoom)
+    # On a picture drawn small, the route, its marks, the party and the legend keep the size
+    # they have at 1:1 on the page, so a continent's route still reads; the names of places,
+    # a speck each, are left to the marks.
+    grow = 1.0 if zoom is None else max(1.0, PAGE_SCALE / zoom)
+    named = zoom is None or legible(zoom)
     found = set(found_features or ())
     visible = _InDrawing(hexmap, cols, rows)
     legend: list[Key] = []  # what the drawing holds, each explained once
@@ -230,11 +239,11 @@ def render_svg(
         body.append("</g>")
     legend.extend(_terrain_key(t) for t in Terrain if (codes == t.value).any())
     body.extend(_roads(hexmap, cols, rows, visible, legend))
-    steps = _track(track, party_at, visible)
+    steps = _track(track, party_at, visible, grow)
     if steps:
         body.append(steps)
     if route:  # under the hex numbers, which stay readable through it
-        body.append(_route(route))
+        body.append(_route(route, grow))
     # Marks first, on the board, so that the words placed after them cover none.
     board = Board()
     shown = [
@@ -251,17 +260,22 @@ def render_svg(
         if party_at in marked:  # beside the feature's mark, not over it
             x, y = x - 8, y + 5
         party = (x, y)
-        board.fix(Box.around(x, y, 7, 7))
-        board.fix(Box.of_text("party", x, y + 15, 7, "middle"))
+        board.fix(Box.around(x, y, 7 * grow, 7 * grow))
+        board.fix(Box.of_text("party", x, y + 15 * grow, 7 * grow, "middle"))
     for hex_, _ in route_marks:
-        board.fix(Box.around(*centre(hex_), 4, 4))
+        board.fix(Box.around(*centre(hex_), 4 * grow, 4 * grow))
+    spots = [Spot(spot.dx * grow, spot.dy * grow, spot.anchor) for spot in SPOTS]
     if labelled:
         body.extend(_labels(hexmap, cols, rows, board))
-    names = [board.place(f.name, *centre(h), WORD_SIZES, SPOTS) for h, f in shown]
+    names = [
+        board.place(f.name, *centre(h), WORD_SIZES, SPOTS) if named else None for h, f in shown
+    ]
     note = None
     if route and route_note:
-        note = board.place(route_note, *centre(route[-1]), NOTE_SIZES, SPOTS)
-    days = [board.place(text, *centre(h), WORD_SIZES, SPOTS) for h, text in route_marks]
+        note = board.place(route_note, *centre(route[-1]), _grown(NOTE_SIZES, grow), spots)
+    words = _grown(WORD_SIZES, grow)
+    # a day's words where there is room for them; its mark always (a long route drawn small)
+    days = [board.place(text, *centre(h), words, spots, crowded=False) for h, text in route_marks]
     if labelled:  # the symbols that kept their room
         body.append(_symbols(hexmap, cols, rows, board))
     body.extend(_features(shown, names, player, legend))
@@ -270,23 +284,30 @@ def render_svg(
     if route:
         legend.append(_ROUTE_KEY)
         if route_note and note is not None:
-            body.append(_text(route_note, note, 'fill="#1040c0" stroke-width="2"'))
+            body.append(_text(route_note, note, f'fill="#1040c0" stroke-width="{2 * grow:g}"'))
     for (hex_, text), placed in zip(route_marks, days, strict=True):
-        body.append(f"{_day_mark(*centre(hex_))}/>")
-        body.append(_text(text, placed, 'fill="#1040c0" stroke-width="1.5"'))
+        body.append(_about(*centre(hex_), grow, f"{_day_mark(*centre(hex_))}/>"))
+        if placed is not None:
+            body.append(_text(text, placed, f'fill="#1040c0" stroke-width="{1.5 * grow:g}"'))
     if route_marks:
         legend.append(_DAY_KEY)
     if party is not None and party_at is not None:
         x, y = party
         body.append(
-            f"{_party_mark(x, y)}><title>the party, hex {party_at.label}</title>"
-            f'</circle><text x="{x:.1f}" y="{y + 15:.1f}" font-size="7" text-anchor="middle" '
-            'font-weight="bold" stroke="#fff" stroke-width="2" paint-order="stroke">party</text>'
+            _about(
+                x,
+                y,
+                grow,
+                f"{_party_mark(x, y)}><title>the party, hex {party_at.label}</title>"
+                f'</circle><text x="{x:.1f}" y="{y + 15:.1f}" font-size="7" '
+                'text-anchor="middle" font-weight="bold" stroke="#fff" stroke-width="2" '
+                'paint-order="stroke">party</text>',
+            )
         )
         legend.append(_PARTY_KEY)
     # the legend stands beside the map, never over it; a small map grows to hold it
-    height = max(frame.height, _KEY_HEIGHT * len(legend) + 14)
-    page = Frame(frame.left, frame.top, frame.width + LEGEND_WIDTH, height)
+    height = max(frame.height, (_KEY_HEIGHT * len(legend) + 14) * grow)
+    page = Frame(frame.left, frame.top, frame.width + LEGEND_WIDTH * grow, height)
     head = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{page.width:.0f}" '
         f'height="{page.height:.0f}" viewBox="{page.left:.1f} {page.top:.1f} '
@@ -296,7 +317,7 @@ def render_svg(
         f'<rect x="{page.left:.1f}" y="{page.top:.1f}" width="{page.width:.1f}" '
         f'height="{page.height:.1f}" fill="#f8f8f4"/>',
     ]
-    out = [*head, *body, *_legend(frame, legend), "</svg>"]
+    out = [*head, *body, *_legend(frame, legend, grow), "</svg>"]
     return "\n".join(out) + "\n"
 
 
@@ -453,7 +474,7 @@ def _roads(
 
 def _features(
     shown: Sequence[tuple[Hex, Feature]],
-    names: Sequence[Placed],
+    names: Sequence[Placed | None],
     player: bool,
     legend: list[Key],
 ) -> Iterator[str]:
@@ -472,7 +493,8 @@ def _features(
         shape = _feature_mark(colour, feature.landmark)(x, y)
         tag = shape[1 : shape.index(" ")]
         yield f"{shape}><title>{escape(tip)}</title></{tag}>"
-        yield _text(feature.name, name, f'fill="{colour}" stroke-width="1.5"')
+        if name is not None:  # None: too small to read on this picture
+            yield _text(feature.name, name, f'fill="{colour}" stroke-width="1.5"')
     for seen_as, landmark in sorted(marks, key=lambda m: (list(Visibility).index(m[0]), m[1])):
         thing = "landmark" if landmark else "feature"
         shown_as = "found" if player else "" if seen_as is Visibility.OVERT else seen_as.value
@@ -489,7 +511,39 @@ def _text(text: str, where: Placed, paint: str) -> str:
     )
 
 
-def _track(track: Sequence[Hex], party_at: Hex | None, visible: _InDrawing) -> str | None:
+def _grown(sizes: Sequence[float], grow: float) -> tuple[float, ...]:
+    return tuple(size * grow for size in sizes)
+
+
+def _scaled_about(x: float, y: float, grow: float) -> str:
+    """An SVG transform that scales by ``grow`` about the point ``(x, y)``."""
+    return f"translate({x:.1f} {y:.1f}) scale({grow:g}) translate({-x:.1f} {-y:.1f})"
+
+
+def _grown_about(x: float, y: float, grow: float) -> str:
+    """A group's transform attribute that scales it by ``grow`` about ``(x, y)`` ("" for 1)."""
+    return "" if grow == 1 else f' transform="{_scaled_about(x, y, grow)}"'
+
+
+def _about(x: float, y: float, grow: float, mark: str) -> str:
+    """``mark``, drawn around ``(x, y)``, ``grow`` times its size."""
+    return mark if grow == 1 else f"<g{_grown_about(x, y, grow)}>{mark}</g>"
+
+
+def _stroke(stroke: str, grow: float) -> str:
+    """A stroke's widths and dashes ``grow`` times as wide."""
+    if grow == 1:
+        return stroke
+    return re.sub(
+        r'(stroke-width|stroke-dasharray)="([^"]+)"',
+        lambda m: f'{m[1]}="' + " ".join(f"{float(v) * grow:g}" for v in m[2].split()) + '"',
+        stroke,
+    )
+
+
+def _track(
+    track: Sequence[Hex], party_at: Hex | None, visible: _InDrawing, grow: float = 1.0
+) -> str | None:
     """The party's track as one path: a step for each move between hexes both drawn."""
     hexes = [*track, party_at] if party_at is not None else list(track)
     parts = []
@@ -499,12 +553,12 @@ def _track(track: Sequence[Hex], party_at: Hex | None, visible: _InDrawing) -> s
             parts.append(f"M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}")
     if not parts:
         return None
-    return f'<path d="{"".join(parts)}" {_TRACK_STROKE} stroke-linecap="round"/>'
+    return f'<path d="{"".join(parts)}" {_stroke(_TRACK_STROKE, grow)} stroke-linecap="round"/>'
 
 
-def _route(route: Sequence[Hex]) -> str:
+def _route(route: Sequence[Hex], grow: float = 1.0) -> str:
     points = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(centre, route))
-    return f'<polyline points="{points}" {_ROUTE_STROKE} stroke-linecap="round"/>'
+    return f'<polyline points="{points}" {_stroke(_ROUTE_STROKE, grow)} stroke-linecap="round"/>'
 
 
 Mark = Callable[[float, float], str]
@@ -579,11 +633,13 @@ _DAY_KEY = Key("a day's end", _day_mark)
 _PARTY_KEY = Key("the party", _party_mark)
 
 
-def _legend(frame: Frame, keys: Sequence[Key]) -> Iterator[str]:
-    """What the drawing holds, a line each, beside the map (never over it)."""
-    x, y = frame.left + frame.width + 4, frame.top + 4
+def _legend(frame: Frame, keys: Sequence[Key], grow: float = 1.0) -> Iterator[str]:
+    """What the drawing holds, a line each, beside the map (never over it); ``grow`` times
+    its size at 1:1."""
+    x, y = frame.left + frame.width + 4 * grow, frame.top + 4 * grow
     yield (
-        f'<g font-size="8"><rect x="{x:.1f}" y="{y:.1f}" width="{LEGEND_WIDTH - 8}" '
+        f'<g font-size="8"{_grown_about(x, y, grow)}>'
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{LEGEND_WIDTH - 8}" '
         f'height="{_KEY_HEIGHT * len(keys) + 6}" fill="#fff" stroke="#999"/>'
     )
     for index, key in enumerate(keys):

@@ -326,3 +326,22 @@ def test_no_two_words_of_the_medium_map_overlap_nor_cover_a_mark() -> None:
         for m in re.finditer(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="3.5"', svg)
     ]
     assert marks and not [pair for pair in _overlaps(words + marks) if pair[1].startswith("mark")]
+
+
+def test_a_picture_drawn_small_keeps_its_route_and_legend_at_page_size() -> None:
+    """Issue 27: drawn small (a continent in a PNG), the route, its day marks and the legend
+    are as large as on a page at 1.5 px a unit, so they read; the places' names, specks at
+    that size, are left to their marks, and a day's words go only where there is room."""
+    hexmap = generate_map(60, 40, seed=3)
+    route = plan_route(hexmap, Hex.parse("3737"), Hex.parse("1007"), cost_grid(hexmap))
+    marks = [(h, f"day {d}: {tp} TP") for d, (h, tp) in enumerate(route.day_ends, 1)]
+    args = {"route": route.hexes, "route_note": "a long way", "route_marks": marks}
+    small, page = render_svg(hexmap, zoom=0.1, **args), render_svg(hexmap, **args)  # type: ignore[arg-type]
+    grow = 1.5 / 0.1
+    assert f'stroke-width="{3 * grow:g}"' in small and 'stroke-width="3"' in page
+    assert f") scale({grow:g}) translate(" in small and ") scale(15) translate(" not in page
+    name = next(f.name for _, f in hexmap.all_features())
+    assert f">{name}<" in page and f">{name}<" not in small
+    assert small.count('r="3"') == page.count('r="3"') == len(marks) + 1  # + the legend's
+    assert 0 < len(re.findall(r">day \d+:", small)) <= len(marks)
+    assert _overlaps(_drawn_words(small)) == []
