@@ -178,3 +178,12 @@ def test_the_command_line_and_http_refuse_alike(
     assert 400 <= response.status_code < 500
     assert says in response.text, response.text
     assert Campaigns(sql).state("Keep").version == 1  # nothing recorded either way
+
+
+def test_a_verb_reads_to_before_its_argument_only_where_the_shell_does() -> None:
+    """``travel to ne`` is ``travel ne`` in the shell (travel is also a group: travel cost),
+    and so on the dashboard's command line; ``explore to 0303`` is neither."""
+    for body in VERBS.values():
+        words = body.line_words()
+        command = load_verb(words[0]) if len(words) == 1 else None
+        assert body.grouped == isinstance(command, DefaultVerb), words

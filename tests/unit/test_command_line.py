@@ -93,3 +93,9 @@ def test_any_line_is_read_or_refused_in_words(words: list[str]) -> None:
         assert str(error)
     start, offered = complete(line, STATE)
     assert 0 <= start <= len(line) and all(isinstance(word, str) for word in offered)
+
+
+def test_to_is_read_before_travels_destination_alone() -> None:
+    assert read_line("travel to ne") == read_line("travel ne")
+    with pytest.raises(IllegalCommandError, match="'0303': one word too many for `explore`"):
+        read_line("explore to 0303")

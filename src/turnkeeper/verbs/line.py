@@ -27,7 +27,7 @@ from pydantic.fields import FieldInfo
 
 from turnkeeper.campaign import CampaignState
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.verbs.kinds import DESTINATION, Cli
+from turnkeeper.verbs.kinds import Cli
 from turnkeeper.verbs.table import VERBS, _Verb, cli_of, kind_of, said
 
 #: The word a verb's words may be followed by before its destination: ``travel to ne``.
@@ -105,19 +105,15 @@ def problem_as_typed(body: type[_Verb], error: ValidationError) -> str:
 
 def verb_of(words: Sequence[str]) -> tuple[type[_Verb], int] | None:
     """The verb a line's first words name, and how many words name it (``travel to`` is two:
-    the verb's, and :data:`DEFAULT_WORD` before a destination)."""
+    the verb's, and :data:`DEFAULT_WORD` after a verb that is also a group of the shell's)."""
     for body in VERBS.values():
         named = body.line_words()
         if tuple(words[: len(named)]) == named:
             used = len(named)
-            if words[used : used + 1] == [DEFAULT_WORD] and _goes_somewhere(body):
+            if body.grouped and list(words[used : used + 1]) == [DEFAULT_WORD]:
                 used += 1
             return body, used
     return None
-
-
-def _goes_somewhere(body: type[_Verb]) -> bool:
-    return any(kind_of(f) is DESTINATION for f in body.arguments().values())
 
 
 def _switches(name: str, field: FieldInfo) -> dict[str, bool]:

@@ -360,6 +360,9 @@ class _Verb(BaseModel):
     #: Whether what it records reads as lines of play (a wound, a note, a scene's beat)
     #: rather than as the log's table.
     as_lines: ClassVar[bool] = False
+    #: Whether its words are also a group of the shell's (``travel cost``), so that a line
+    #: may say ``to`` before its first argument: ``travel to ne`` is ``travel ne``.
+    grouped: ClassVar[bool] = False
 
     dice: Faces | None = Field(
         None,
@@ -940,6 +943,7 @@ class TravelBody(_Verb, title="Travel"):
     example: ClassVar[str] = 'travel ne; travel 0506 --party mounted; travel "Ruined Tower"'
 
     as_lines = True
+    grouped = True
 
     verb: Literal["travel"]
     target: Annotated[str, DESTINATION, Arg()] = Field(
@@ -972,6 +976,7 @@ class ExploreBody(TravelBody, title="Explore"):
     """Explore toward a direction, a hex or a found feature: slower, and finds more [TP-WENC-2]."""
 
     example: ClassVar[str] = "explore ne; explore 0506"
+    grouped = False
 
     verb: Literal["explore"]  # type: ignore[assignment]
     explore: Annotated[bool, NOT_ON_THE_LINE] = Field(
