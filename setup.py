@@ -19,7 +19,6 @@ KERNELS = Path(__file__).parent / "src" / "turnkeeper" / "world" / "_dijkstra.py
 
 def route_kernels() -> list[Extension]:
     """The extension numba's pycc builds from the kernels' source."""
-    from numba import njit
     from numba.pycc import CC
 
     spec = importlib.util.spec_from_file_location("_dijkstra", KERNELS)
@@ -29,7 +28,7 @@ def route_kernels() -> list[Extension]:
     spec.loader.exec_module(kernels)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pycc's pending deprecation
-        cc = kernels.compile_ahead(CC(kernels.AHEAD_OF_TIME.rpartition(".")[2]), njit)
+        cc = kernels.compile_ahead(CC(kernels.AHEAD_OF_TIME.rpartition(".")[2]))
         cc.verbose = False
         extension = cc.distutils_extension()
     extension.name = kernels.AHEAD_OF_TIME

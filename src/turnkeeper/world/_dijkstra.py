@@ -191,38 +191,6 @@ def _bucket_kernel(
                 waiting += 1
 
 
-def _later(labels: Any, a: Any, b: Any) -> Any:
-    """Whether label ``a`` comes after label ``b`` in the order of the day-aware search:
-    more days, then more TP, then more hexes."""
-    if labels[a, _DAY] != labels[b, _DAY]:
-        return labels[a, _DAY] > labels[b, _DAY]
-    if labels[a, _TP] != labels[b, _TP]:
-        return labels[a, _TP] > labels[b, _TP]
-    return labels[a, _HEXES] > labels[b, _HEXES]
-
-
-def _dominated(
-    labels: Any, settled: Any, first: Any, day: Any, left: Any, today: Any, tp: Any, hexes: Any
-) -> Any:
-    """Whether a label settled at this hex (the list from ``first``) is at least as good as
-    (day, left, today, tp, hexes) whatever the rest of the way: never more days (an earlier
-    day, or the same day with as many TP left and as few hexes entered), and no more TP
-    and hexes so far."""
-    other = first
-    while other >= 0:
-        cheaper = labels[other, _TP] < tp or (
-            labels[other, _TP] == tp and labels[other, _HEXES] <= hexes
-        )
-        d = labels[other, _DAY]
-        ahead = d < day or (
-            d == day and labels[other, _LEFT] >= left and labels[other, _TODAY] <= today
-        )
-        if cheaper and ahead:
-            return True
-        other = settled[other]
-    return False
-
-
 def _day_kernel(
     entry: Any,
     width: Any,
@@ -246,11 +214,44 @@ def _day_kernel(
     the label it came from. Each step follows :func:`~turnkeeper.world.travel.plan_days`
     move for move; labels are settled in order (day, TP, hexes), so the first one settled at
     the target is the answer. A label is dropped when one settled at its hex is as good in
-    every respect that decides the rest of the way (:func:`_dominated`), and when it cannot
+    every respect that decides the rest of the way (``dominated``), and when it cannot
     beat a way already known (``day_bound`` days and ``tp_bound`` TP): the least TP and
     hexes from each hex to the target (``tp_to_go``, ``hexes_to_go``) need at least so many
     more days, since a day adds at most ``daily`` TP and ``cap`` hexes to what is left today.
     """
+
+    # Helpers of this kernel alone, defined inside it: numba compiles (and inlines) a nested
+    # function with its caller, ahead of time as on first use.
+    def later(labels: Any, a: Any, b: Any) -> Any:
+        """Whether label ``a`` comes after label ``b`` in the order of the day-aware search:
+        more days, then more TP, then more hexes."""
+        if labels[a, _DAY] != labels[b, _DAY]:
+            return labels[a, _DAY] > labels[b, _DAY]
+        if labels[a, _TP] != labels[b, _TP]:
+            return labels[a, _TP] > labels[b, _TP]
+        return labels[a, _HEXES] > labels[b, _HEXES]
+
+    def dominated(
+        labels: Any, settled: Any, first: Any, day: Any, left: Any, today: Any, tp: Any, hexes: Any
+    ) -> Any:
+        """Whether a label settled at this hex (the list from ``first``) is at least as good as
+        (day, left, today, tp, hexes) whatever the rest of the way: never more days (an earlier
+        day, or the same day with as many TP left and as few hexes entered), and no more TP
+        and hexes so far."""
+        other = first
+        while other >= 0:
+            cheaper = labels[other, _TP] < tp or (
+                labels[other, _TP] == tp and labels[other, _HEXES] <= hexes
+            )
+            d = labels[other, _DAY]
+            ahead = d < day or (
+                d == day and labels[other, _LEFT] >= left and labels[other, _TODAY] <= today
+            )
+            if cheaper and ahead:
+                return True
+            other = settled[other]
+        return False
+
     capacity = 1 << 16
     labels = np.empty((capacity, _FIELDS), np.int64)
     settled = np.empty(capacity, np.int64)  # next label settled at the same hex
@@ -276,15 +277,15 @@ def _day_kernel(
                 child = 2 * i + 1
                 if child >= size:
                     break
-                if child + 1 < size and _later(labels, heap[child], heap[child + 1]):
+                if child + 1 < size and later(labels, heap[child], heap[child + 1]):
                     child += 1
-                if not _later(labels, last, heap[child]):
+                if not later(labels, last, heap[child]):
                     break
                 heap[i] = heap[child]
                 i = child
             heap[i] = last
         u = labels[top, _NODE]
-        if _dominated(
+        if dominated(
             labels,
             settled,
             first[u],
@@ -337,7 +338,7 @@ def _day_kernel(
             )
             if day + more > day_bound or (day + more == day_bound and tp + tp_to_go[v] > tp_bound):
                 continue
-            if _dominated(labels, settled, first[v], day, left, today, tp, hexes):
+            if dominated(labels, settled, first[v], day, left, today, tp, hexes):
                 continue
             if count == capacity:
                 capacity *= 2
@@ -361,7 +362,7 @@ def _day_kernel(
             size += 1
             while i > 0:
                 parent = (i - 1) >> 1
-                if not _later(labels, heap[parent], count):
+                if not later(labels, heap[parent], count):
                     break
                 heap[i] = heap[parent]
                 i = parent
@@ -388,19 +389,12 @@ _KERNELS = {"heap": _heap_kernel, "buckets": _bucket_kernel, "days": _day_kernel
 AHEAD_OF_TIME = "turnkeeper.world._route_kernels"
 
 
-def compile_ahead(cc: Any, njit: Callable[..., Any]) -> Any:
+def compile_ahead(cc: Any) -> Any:
     """Export every kernel to numba's ahead-of-time compiler ``cc`` (a ``numba.pycc.CC``),
     for the install to build as an extension module that needs no numba to load."""
-    _compile_helpers(njit)
     for name, signature in SIGNATURES.items():
         cc.export(name, signature)(_KERNELS[name])
     return cc
-
-
-def _compile_helpers(jit: Callable[..., Any]) -> None:
-    # numba looks up the helpers the day kernel calls by their global names when it compiles
-    # that kernel, and calls from compiled code must reach compiled code.
-    globals().update(_later=jit(_later), _dominated=jit(_dominated))
 
 
 @cache
@@ -428,7 +422,6 @@ def _compiled_now() -> _Kernels:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", numba.NumbaWarning)
-        _compile_helpers(jit)
         return _Kernels(heap=jit(_heap_kernel), buckets=jit(_bucket_kernel), days=jit(_day_kernel))
 
 
