@@ -32,7 +32,7 @@ from turnkeeper.kernel.events import undone_commands as _undone_commands
 from turnkeeper.kernel.state import in_darkness
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.svg import render_svg
+from turnkeeper.world.svg import LABELLED_HEXES, render_svg
 
 
 class _View(BaseModel):
@@ -359,12 +359,20 @@ PAGE_WINDOW_HEXES = 10_000
 PAGE_WINDOW_RADIUS = 15
 """The radius, in hexes, of the window a page draws of a large map."""
 
+#: A page's map writes hex numbers and symbols when it draws at most this many hexes: a page
+#: is sent again on every command, and a phone reads it.
+PAGE_LABELLED_HEXES = 4000
+
 MAX_WINDOW_RADIUS = 500
 """The widest window the API draws on request, in hexes of radius."""
 
 
 def map_svg(
-    state: CampaignState, player: bool, around: Hex | None = None, radius: int | None = None
+    state: CampaignState,
+    player: bool,
+    around: Hex | None = None,
+    radius: int | None = None,
+    labels_up_to: int = LABELLED_HEXES,
 ) -> str:
     """The wilderness map as SVG: the referee's whole drawing, or with ``player`` only the
     hexes the party has seen or been in and the features it has found (as ``map show``);
@@ -387,6 +395,7 @@ def map_svg(
         around=around,
         radius=radius,
         track=wild.track,
+        labels_up_to=labels_up_to,
     )
 
 
@@ -396,5 +405,11 @@ def page_map_svg(state: CampaignState, player: bool) -> str:
     (a 1000 x 1000 map drawn whole is megabytes; the API's map.svg still gives all of it)."""
     wild = state.wilderness
     if wild is not None and wild.hexmap.width * wild.hexmap.height > PAGE_WINDOW_HEXES:
-        return map_svg(state, player, around=wild.position, radius=PAGE_WINDOW_RADIUS)
-    return map_svg(state, player)
+        return map_svg(
+            state,
+            player,
+            around=wild.position,
+            radius=PAGE_WINDOW_RADIUS,
+            labels_up_to=PAGE_LABELLED_HEXES,
+        )
+    return map_svg(state, player, labels_up_to=PAGE_LABELLED_HEXES)

@@ -36,10 +36,11 @@ _SQRT3 = math.sqrt(3)
 _UNIT_X, _UNIT_Y = SIZE / 2, SIZE * _SQRT3 / 2
 #: The legend's column, to the right of the map.
 LEGEND_WIDTH = 112
-#: A drawing of at most this many hexes writes every hex's number and terrain symbol (more
-#: would swell an SVG file; a raster of known zoom draws them wherever they read, see
-#: :func:`legible`).
-LABELLED_HEXES = 4000
+#: A drawing of at most this many hexes writes every hex's number and terrain symbol (about
+#: 95 bytes a hex: more would swell an SVG file past a few megabytes; a raster of known zoom
+#: draws them wherever they read, see :func:`legible`). A page, redrawn on every command,
+#: asks for fewer (``labels_up_to``).
+LABELLED_HEXES = 50_000
 #: Fonts named in order, a generic family last: the PNG rasteriser has no notion of the
 #: platform's default sans-serif, and draws no text at all when none of the names is found.
 FONTS = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
@@ -189,6 +190,7 @@ def render_svg(
     route_marks: Sequence[tuple[Hex, str]] = (),
     track: Sequence[Hex] = (),
     zoom: float | None = None,
+    labels_up_to: int = LABELLED_HEXES,
 ) -> str:
     """The map as an SVG document.
 
@@ -201,7 +203,7 @@ def render_svg(
     drawn as a dotted line to the party, where both ends of a step are in the drawing.
     ``zoom``: the pixels per drawing unit of the picture this becomes, if known: every hex's
     number and symbol is then drawn when it reads at that size (:func:`legible`), whatever
-    the map's size; otherwise only on drawings of at most :data:`LABELLED_HEXES` hexes.
+    the map's size; otherwise only on drawings of at most ``labels_up_to`` hexes.
 
     >>> import numpy as np
     >>> m = HexMap.build("Vale", np.zeros((1, 2), np.uint8))
@@ -212,7 +214,7 @@ def render_svg(
     cols, rows = _drawn(hexmap, set(known or ()) if player else None, around, radius)
     whole = not player and around is None
     frame = Frame.around(cols, rows, 0 if whole else 1)
-    labelled = cols.size <= LABELLED_HEXES if zoom is None else legible(zoom)
+    labelled = cols.size <= labels_up_to if zoom is None else legible(zoom)
     # On a picture drawn small, the route, its marks, the party and the legend keep the size
     # they have at 1:1 on the page, so a continent's route still reads; the names of places,
     # a speck each, are left to the marks.

@@ -41,7 +41,7 @@ MAP = HexMap.build(
 
 
 def labels(svg: str) -> set[str]:
-    return set(re.findall(r">(\d{4})</text>", svg))
+    return set(re.findall(r">(\d{4,})</text>", svg))
 
 
 def view_box(svg: str) -> tuple[float, float, float, float]:
@@ -105,9 +105,18 @@ def test_a_window_draws_only_the_hexes_within_its_radius() -> None:
 
 
 def test_a_big_map_costs_few_bytes_a_hex_and_writes_no_labels() -> None:
-    big = generate_map(200, 200, seed=1)
+    big = generate_map(250, 250, seed=1)  # 62,500 hexes: past the labelled drawing's bound
     svg = render_svg(big)
-    assert len(svg) / 40_000 < 30 and not labels(svg)
+    assert len(svg) / 62_500 < 30 and not labels(svg)
+
+
+def test_a_map_file_numbers_its_hexes_up_to_fifty_thousand_and_a_page_up_to_four() -> None:
+    """Issue 27: a 200 x 200 map drawn to a file numbers every hex (about 95 bytes a hex);
+    a page, sent again on every command, numbers a drawing of at most 4,000 hexes."""
+    hexmap = generate_map(200, 200, seed=1)
+    svg = render_svg(hexmap)
+    assert len(labels(svg)) == 40_000 and len(svg) / 40_000 < 150
+    assert not labels(render_svg(hexmap, labels_up_to=4_000))
 
 
 # -- colour-blind readers: the palette stays distinct under deuteranopia ----------------------
