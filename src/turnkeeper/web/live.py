@@ -344,8 +344,11 @@ async def stream(
         html, shown = drawn
         if shown == seen:
             continue  # poked, not moved: this page's link still opens it
-        before = kept(seen) if catching_up and seen is not None else None
-        parts = changed_parts(before, html, seen) if before is not None and seen else None
+        parts = None
+        if catching_up and seen is not None:
+            before = kept(seen)
+            if before is not None:
+                parts = changed_parts(before, html, seen)
         catching_up, seen = False, shown
         if parts is not None:
             yield ServerSentEvent(data=parts, event="parts", id=str(seen))

@@ -103,6 +103,28 @@ MAP = MapFile.model_validate(
 
 
 @dataclass
+class SseEvents:
+    """Server-sent events read a line at a time: :meth:`feed` answers each event (its kind,
+    id and data) at the blank line that ends it."""
+
+    def __init__(self) -> None:
+        self.event, self.ident, self.data = "", "", list[str]()
+
+    def feed(self, line: str) -> tuple[str, str, str] | None:
+        if line.startswith("event:"):
+            self.event = line.split(":", 1)[1].strip()
+        elif line.startswith("id:"):
+            self.ident = line.split(":", 1)[1].strip()
+        elif line.startswith("data:"):
+            self.data.append(line[5:].removeprefix(" "))
+        elif line == "" and self.event:
+            done = self.event, self.ident, "\n".join(self.data)
+            self.event, self.ident, self.data = "", "", []
+            return done
+        return None
+
+
+@dataclass
 class Served:
     """A campaign behind a test client, with its two tokens."""
 

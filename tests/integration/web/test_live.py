@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import httpx
 import pytest
 from tests.conftest import Backend, serving
-from tests.integration.web.conftest import SECRETS, plant_secrets
+from tests.integration.web.conftest import SECRETS, SseEvents, plant_secrets
 
 from turnkeeper.service import Campaigns
 from turnkeeper.store.sql import SqlStore
@@ -68,23 +68,28 @@ def live(backend: Backend) -> Iterator[Live]:
         store.close()
 
 
+def events(response: httpx.Response, within: float) -> Iterator[tuple[str, str, str]]:
+    """The kind, id and data of each event on an open stream, within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    reader = SseEvents()
+    for line in response.iter_lines():
+        assert time.monotonic() < deadline, "no event in time"
+        event = reader.feed(line)
+        if event is not None:
+            yield event
+    raise AssertionError("the stream ended")
+
+
+def first_event(response: httpx.Response, within: float) -> tuple[str, str, str]:
+    """The kind, id and data of the first event on an open stream."""
+    return next(events(response, within))
+
+
 def first_display(response: httpx.Response, within: float) -> tuple[str, str]:
     """The id and data of the first ``display`` event on an open stream."""
-    deadline = time.monotonic() + within
-    event, ident, data = "", "", []
-    for line in response.iter_lines():
-        assert time.monotonic() < deadline, "no display event in time"
-        if line.startswith("event:"):
-            event = line.split(":", 1)[1].strip()
-        elif line.startswith("id:"):
-            ident = line.split(":", 1)[1].strip()
-        elif line.startswith("data:"):
-            data.append(line[5:].removeprefix(" "))
-        elif line == "" and event:
-            if event == "display":
-                return ident, "\n".join(data)
-            event, data = "", []
-    raise AssertionError("the stream ended")
+    return next(
+        (ident, data) for kind, ident, data in events(response, within) if kind == "display"
+    )
 
 
 def test_a_command_from_another_process_reaches_an_open_players_stream(live: Live) -> None:
@@ -118,23 +123,6 @@ def test_a_reconnecting_page_catches_up_from_the_version_it_last_saw(live: Live)
         ident, data = first_display(response, within=5)
     assert int(ident) == version
     assert SECRETS["referee note"] in data  # the referee's display carries the secrets
-
-
-def first_event(response: httpx.Response, within: float) -> tuple[str, str, str]:
-    """The kind, id and data of the first event on an open stream."""
-    deadline = time.monotonic() + within
-    event, ident, data = "", "", []
-    for line in response.iter_lines():
-        assert time.monotonic() < deadline, "no event in time"
-        if line.startswith("event:"):
-            event = line.split(":", 1)[1].strip()
-        elif line.startswith("id:"):
-            ident = line.split(":", 1)[1].strip()
-        elif line.startswith("data:"):
-            data.append(line[5:].removeprefix(" "))
-        elif line == "" and event:
-            return event, ident, "\n".join(data)
-    raise AssertionError("the stream ended")
 
 
 @pytest.mark.parametrize("role", [Role.REFEREE, Role.PLAYER])

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.conftest import serving
-from tests.integration.web.conftest import SECRETS, plant_secrets
+from tests.integration.web.conftest import SECRETS, SseEvents, plant_secrets
 
 from turnkeeper.campaign import CampaignState, Journal, Note, Visibility, Wait, parse_party
 from turnkeeper.errors import NotFoundError
@@ -80,18 +80,11 @@ async def follow(
     async with http.stream("GET", url, params=params) as response:
         assert response.status_code == 200
         await seen.put(("open", ""))
-        event, ident, data = "", "", []
+        reader = SseEvents()
         async for line in response.aiter_lines():
-            if line.startswith("event:"):
-                event = line.split(":", 1)[1].strip()
-            elif line.startswith("id:"):
-                ident = line.split(":", 1)[1].strip()
-            elif line.startswith("data:"):
-                data.append(line[5:].removeprefix(" "))
-            elif line == "" and event:
-                if event == "display":
-                    await seen.put((int(ident), "\n".join(data)))
-                event, ident, data = "", "", []
+            event = reader.feed(line)
+            if event is not None and event[0] == "display":
+                await seen.put((int(event[1]), event[2]))
 
 
 def test_open_pages_of_a_role_share_one_draw_per_version(table: Table) -> None:
