@@ -18,18 +18,25 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
-from turnkeeper.clock.calendar import calendar
+from turnkeeper.clock.calendar import calendar, day_number
 from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.combat_state import Side
-from turnkeeper.kernel.events import UNDO_EVENTS
+from turnkeeper.kernel.events import UNDO_EVENTS, CampaignStarted
 from turnkeeper.kernel.events import undone_commands as _undone_commands
 from turnkeeper.kernel.state import in_darkness
+from turnkeeper.procedures.parties import (
+    PartiesJoined,
+    PartyArrived,
+    PartySplit,
+    PartySwitched,
+    where,
+)
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.svg import LABELLED_HEXES, render_svg
@@ -149,6 +156,7 @@ class PlayerState(_View):
     """Everything the party may know now: the payload of every player state response."""
 
     campaign: str
+    party_name: str
     ruleset: str
     version: int
     date: str
@@ -179,6 +187,7 @@ def player_state(state: CampaignState) -> PlayerState:
     scene = scenes.scene
     return PlayerState(
         campaign=state.name,
+        party_name=state.company,
         ruleset=state.ruleset.name,
         version=state.version,
         date=state.date,
@@ -413,3 +422,191 @@ def page_map_svg(state: CampaignState, player: bool) -> str:
             labels_up_to=PAGE_LABELLED_HEXES,
         )
     return map_svg(state, player, labels_up_to=PAGE_LABELLED_HEXES)
+
+
+# --- the referee's world view: every party and character on one timeline -----------------
+
+
+class PartyOnTimeline(_View):
+    """A party of the world: where and when it is, what it is doing, how far it lags."""
+
+    name: str
+    running: bool
+    characters: list[str]
+    date: str
+    day: int
+    behind_days: int
+    lagging: bool
+    where: str
+    doing: str
+
+
+class CharacterOnTimeline(_View):
+    """A character (henchmen and hirelings too) and the party it is with."""
+
+    name: str
+    party: str
+    date: str
+    day: int
+    behind_days: int
+    where: str
+    doing: str
+    hp: int
+    max_hp: int
+    conditions: list[str]
+
+
+class PlaceOnTimeline(_View):
+    """A recorded change to a place of the world: what, by whom, when."""
+
+    site: str
+    level: int
+    area: str
+    what: str
+    party: str
+    day: int
+    date: str
+
+
+class WorldCountdown(_View):
+    """A world countdown: it ticks as the world's present passes."""
+
+    name: str
+    kind: str
+    left: int
+    length: int
+    referee: bool
+
+
+class Timeline(_View):
+    """The referee's world view: every party and character on one timeline, the world's
+    countdowns and the places parties changed. Never a player's: it shows every party."""
+
+    campaign: str
+    present: str
+    present_day: int
+    lag_warning_days: int
+    parties: list[PartyOnTimeline]
+    characters: list[CharacterOnTimeline]
+    countdowns: list[WorldCountdown]
+    places: list[PlaceOnTimeline]
+
+
+def doing(state: CampaignState) -> str:
+    """What the party run in ``state`` is doing, in a few words."""
+    if state.fight_running and state.combat is not None:
+        return f"fighting (round {state.combat.round})"
+    if state.scenes.scene is not None:
+        return f"in a {state.scenes.scene.kind.value} scene"
+    if state.rest.resting:
+        return "resting"
+    if state.site is not None:
+        if state.site.encounter is not None:
+            return f"meeting {state.site.encounter.creature}"
+        return f"exploring (turn {state.site.turns})"
+    if state.wilderness is not None:
+        return "travelling"
+    return "in downtime"
+
+
+def timeline(state: CampaignState) -> Timeline:
+    """The referee's world view of ``state``: the parties in the world's order (the one run now
+    first), each character with its party, the world's countdowns, the changed places."""
+    time = state.ruleset.time
+    day = state.scales.day
+    parties: list[PartyOnTimeline] = []
+    characters: list[CharacterOnTimeline] = []
+    for name in state.companies:
+        lived = state.as_party(name)
+        behind = state.present - lived.now
+        here, now_doing = where(lived), doing(lived)
+        parties.append(
+            PartyOnTimeline(
+                name=name,
+                running=name == state.company,
+                characters=[c.name for c in lived.party.characters],
+                date=lived.date,
+                day=lived.day,
+                behind_days=behind // day,
+                lagging=behind > time.lag_warning,
+                where=here,
+                doing=now_doing,
+            )
+        )
+        characters.extend(
+            CharacterOnTimeline(
+                name=c.name,
+                party=name,
+                date=lived.date,
+                day=lived.day,
+                behind_days=behind // day,
+                where=here,
+                doing=now_doing,
+                hp=c.hp,
+                max_hp=c.max_hp,
+                conditions=list(c.conditions),
+            )
+            for c in lived.party.characters
+        )
+    return Timeline(
+        campaign=state.name,
+        present=calendar(state.present, time),
+        present_day=day_number(state.present, time),
+        lag_warning_days=time.lag_warning // day,
+        parties=parties,
+        characters=sorted(characters, key=lambda c: (c.day, c.name)),
+        countdowns=[
+            WorldCountdown(
+                name=c.name,
+                kind=c.kind,
+                left=c.left,
+                length=c.length,
+                referee=c.visibility == Visibility.REFEREE.value,
+            )
+            for c in state.countdowns
+            if c.world
+        ],
+        places=[
+            PlaceOnTimeline(
+                site=p.site,
+                level=p.level,
+                area=p.area,
+                what=p.what,
+                party=p.party,
+                day=day_number(p.at, time),
+                date=calendar(p.at, time),
+            )
+            for p in sorted(state.places, key=lambda p: p.at)
+        ],
+    )
+
+
+def character_record(
+    records: Iterable[Recorded], character: str, undone: frozenset[int] = frozenset()
+) -> Iterator[tuple[str, Recorded]]:
+    """A character's own time record: each record of the journal made while the character's
+    party was the one run (the log of their activities and whereabouts), with that party's
+    name, read in one pass that follows the world's parties as they form, split and join.
+    Commands taken back by an undo are left out, as in the players' log."""
+    running: str | None = None
+    member_of: dict[str, str] = {}  # character -> party
+    folded = character.casefold()
+    for record in records:
+        event = record.event
+        before = member_of.get(folded)
+        if isinstance(event, CampaignStarted):
+            running = event.name
+            member_of = {c.name.casefold(): event.name for c in event.party.characters}
+        elif record.command in undone or isinstance(event, UNDO_EVENTS):
+            continue
+        elif isinstance(event, PartySwitched):
+            running = event.to
+        elif isinstance(event, PartySplit):
+            member_of.update({c.casefold(): event.name for c in event.characters})
+        elif isinstance(event, PartyArrived):
+            member_of.update({c.name.casefold(): event.name for c in event.party.characters})
+        elif isinstance(event, PartiesJoined) and running is not None:
+            member_of.update({c: running for c, party in member_of.items() if party == event.name})
+        after = member_of.get(folded)
+        if after is not None and (running in (before, after) or before != after):
+            yield after, record

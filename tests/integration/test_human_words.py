@@ -87,6 +87,11 @@ PLACES: dict[str, tuple[str | None, tuple[str, ...]]] = {
         ),
     ),
     "fight": ("ex", ("combat start --foes examples/foes.toml", "combat round --dice 6,1")),
+    "parties": ("ex", ('party split "Grey Band" Bea --take rations=2',)),
+    "behind": (
+        "ex",
+        ('party split "Grey Band" Bea', 'wait 1d --as "Grey Band"', "party switch keep"),
+    ),
     "dg": ("dg", ()),
     "countdowns": (
         "dg",
@@ -140,6 +145,10 @@ PLACE_OF = {
     "route": "wilderness",
     "weather": "wilderness",
     "combat status": "fight",
+    "party switch": "parties",
+    "party join": "parties",
+    "party timeline": "behind",
+    "party forward": "behind",
     'damage "Goblin 1"': "fight",
     "countdown add": "dg",
     "countdown": "countdowns",

@@ -13,6 +13,7 @@
 from turnkeeper.campaign.commands import (
     AddMonster,
     AddSupply,
+    AsParty,
     Command,
     CountdownAdd,
     CountdownEnd,
@@ -57,6 +58,7 @@ __all__ = [
     "EVENTS",
     "AddMonster",
     "AddSupply",
+    "AsParty",
     "CampaignState",
     "Character",
     "Command",

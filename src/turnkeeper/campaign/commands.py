@@ -43,6 +43,7 @@ from turnkeeper.procedures.combat import (
     with_countdowns,
 )
 from turnkeeper.procedures.dungeon import DungeonCommand, EncounterEnded, decide_dungeon
+from turnkeeper.procedures.parties import PartyCommand, decide_parties, switch
 from turnkeeper.procedures.scenes import SceneCommand, campaign_scene_events
 from turnkeeper.procedures.wilderness import WildernessCommand, decide_wilderness
 
@@ -164,6 +165,7 @@ class CountdownAdd:
     subject: str | None = None
     listens: tuple[str, ...] = ()
     after_end: Literal["end", "wound"] = "end"
+    world: bool = False
 
 
 @dataclass(frozen=True)
@@ -220,6 +222,16 @@ class Redo:
     an earlier undo follows a redo); ``what`` as for :class:`Undo`."""
 
     what: str = ""
+
+
+@dataclass(frozen=True)
+class AsParty:
+    """``command`` for the party ``party``: the time record turns to that party first (a
+    recorded switch, unless it is the party run now), so two tables can each run their own
+    party in one world without a separate step."""
+
+    party: str
+    command: Command
 
 
 Handler = Callable[[CampaignState, Any, DiceSource], list[Event]]
@@ -447,7 +459,17 @@ HANDLERS: dict[type, Handler] = {
     Heal: _heal,
     AddMonster: lambda s, c, d: hit_points.add_monster(s, c.monster),
     CountdownAdd: lambda s, c, d: countdowns.start_countdown(
-        s, d, c.name, c.kind, c.length, c.failure, c.visibility, c.subject, c.listens, c.after_end
+        s,
+        d,
+        c.name,
+        c.kind,
+        c.length,
+        c.failure,
+        c.visibility,
+        c.subject,
+        c.listens,
+        c.after_end,
+        c.world,
     ),
     CountdownTick: lambda s, c, d: countdowns.tick(s, c.name, c.ticks),
     CountdownOutcome: lambda s, c, d: countdowns.outcome(s, c.name, c.outcome),
@@ -459,6 +481,7 @@ HANDLERS: dict[type, Handler] = {
     **dict.fromkeys(get_args(SceneCommand), _passing_time(campaign_scene_events)),  # DG-LOOP-1
     **dict.fromkeys(get_args(DungeonCommand), _passing_time(decide_dungeon)),
     **dict.fromkeys(get_args(WildernessCommand), _passing_time(decide_wilderness)),
+    **dict.fromkeys(get_args(PartyCommand), _passing_time(decide_parties)),
     **dict.fromkeys((*get_args(CombatCommand), StartFight), _fight),
 }
 
@@ -467,6 +490,7 @@ Command = (
     | NightRest | UseSupply | AddSupply | Damage | Heal | AddMonster | CountdownAdd | CountdownTick
     | CountdownOutcome | CountdownEnd | CountdownTrigger | Note | Undo | Redo
     | SceneCommand | DungeonCommand | WildernessCommand | CombatCommand | StartFight
+    | PartyCommand | AsParty
 )  # fmt: skip
 
 
@@ -475,6 +499,11 @@ def decide(state: CampaignState, command: Command, dice: DiceSource) -> list[Eve
 
     Raises IllegalCommandError, changing nothing, when the rules do not allow it.
     """
+    if isinstance(command, AsParty):
+        turned = switch(state, command.party)
+        if turned:
+            return [*turned, *decide(turned[0].apply(state), command.command, dice)]
+        return decide(state, command.command, dice)
     handler = HANDLERS.get(type(command))
     if handler is None:
         raise IllegalCommandError(f"unknown command {type(command).__name__}")

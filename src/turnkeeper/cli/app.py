@@ -90,7 +90,12 @@ VERBS: dict[str, Verb] = {
         "Show the campaign now: date and time, light, supplies, countdowns, hit points.",
         CAMPAIGN,
     ),
-    "party": Verb("party", "The party: who is in it and how they fare.", CAMPAIGN),
+    "party": Verb(
+        "party",
+        "The party: who is in it and how they fare; the world's parties, which split, join "
+        "and are brought forward, on one timeline.",
+        CAMPAIGN,
+    ),
     "log": Verb(
         "campaign", "Show the time record: every event, its game time and its rolls.", CAMPAIGN
     ),

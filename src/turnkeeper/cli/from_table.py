@@ -8,7 +8,8 @@ help is the model's docstring and its worked example. The command builds the bod
 was typed, so the command line and the HTTP API take the same values and refuse the same
 ones, and runs it through :func:`turnkeeper.cli.runner.run` like every other verb.
 
-Every verb made here also takes ``--dice`` (physical dice), ``--player`` (show what the party
+Every verb made here also takes ``--dice`` (physical dice), ``--as`` (the party of the
+world it is for), ``--player`` (show what the party
 perceives), ``-c``, ``--db`` and ``--json``.
 """
 
@@ -28,7 +29,13 @@ from typer.core import TyperGroup
 
 from turnkeeper.campaign import CampaignState, Command
 from turnkeeper.cli.app import JsonOption, say
-from turnkeeper.cli.options import CampaignOption, DbOption, DiceOption, PlayerOption
+from turnkeeper.cli.options import (
+    CampaignOption,
+    DbOption,
+    DiceOption,
+    AsPartyOption,
+    PlayerOption,
+)
 from turnkeeper.cli.runner import run
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.files import read_text
@@ -48,6 +55,7 @@ from turnkeeper.verbs.table import _Verb
 #: The options every verb made here takes, after its own.
 _COMMON: tuple[tuple[str, Any, Any], ...] = (
     ("dice", str | None, DiceOption),
+    ("as_party", str | None, AsPartyOption),
     ("as_player", bool, PlayerOption),
     ("campaign", str | None, CampaignOption),
     ("db", str | None, DbOption),
@@ -186,6 +194,8 @@ def command_of(
                     else _file(value, cli.file)
                 )
             values[name] = value
+        if typed["as_party"] is not None:
+            values["as_party"] = typed["as_party"]
         try:
             made = body.model_validate(values)
         except ValidationError as error:
@@ -195,7 +205,7 @@ def command_of(
             told = made.chosen(state)
             if told and not typed["as_json"]:
                 say(told)
-            return made.command(state)
+            return made.build(state)
 
         run(
             typed["db"],

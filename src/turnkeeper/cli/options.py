@@ -60,6 +60,13 @@ SetOption = typer.Option(
     help="A value the dice notation names, e.g. --set STR=2 (repeatable).",
 )
 PlayerOption = typer.Option(False, "--player", help="Show only what the party perceives.")
+AsPartyOption = typer.Option(
+    None,
+    "--as",
+    help="The party of the world it is for (default: the party run now).",
+    metavar="PARTY",
+    show_default=False,
+)
 ForceOption = typer.Option(False, "--force", help="Replace the output file if it exists.")
 
 #: A PNG's longest side at most, in pixels: 8,000 x 8,000 is 256 MB of pixels to draw (four

@@ -12,10 +12,14 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from turnkeeper.cli.app import JsonOption, console, emit
+from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.from_table import attach
-from turnkeeper.cli.options import CampaignOption, DbOption
+from turnkeeper.cli.options import CampaignOption, DbOption, PlayerOption
 from turnkeeper.cli.runner import open_campaigns
+from turnkeeper.clock.calendar import calendar
+from turnkeeper.errors import NotFoundError
+from turnkeeper.views import character_record, party_perceives, timeline
+from turnkeeper.words import did_you_mean
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -28,7 +32,9 @@ supply_app = typer.Typer(
 verbs.add_typer(supply_app, name="supply")
 attach(supply_app, "supply")
 party_app = typer.Typer(
-    help="The party: who is in it and how they fare.\n\nExample: `turnkeeper party show`.",
+    help="The party: who is in it and how they fare; the world's parties, which split, join "
+    "and are brought forward, on one timeline.\n\nExample: `turnkeeper party show`, "
+    "`turnkeeper party timeline`.",
     no_args_is_help=True,
 )
 verbs.add_typer(party_app, name="party")
@@ -76,3 +82,97 @@ def party_show(
         console().print(f"supplies: {escape(shown)}", highlight=False)
 
     emit(data, as_json, render)
+
+
+@party_app.command("timeline")
+def party_timeline(
+    campaign: str | None = CampaignOption, db: str | None = DbOption, as_json: bool = JsonOption
+) -> None:
+    """Every party and character of the world: where, when, doing what, how far behind.
+
+    Also the world's countdowns and the places parties changed. For the referee: it shows
+    every party.
+
+    Example: `turnkeeper party timeline`.
+    """
+    with open_campaigns(db) as campaigns:
+        view = timeline(campaigns.state(campaigns.resolve(campaign)))
+
+    def render() -> None:
+        say(f"{view.campaign}: the world's present is day {view.present_day} ({view.present})")
+        table = Table(title="the parties")
+        for column in ("party", "day", "date", "behind", "where", "doing", "characters"):
+            table.add_column(column, justify="right" if column in ("day", "behind") else "left")
+        for party in view.parties:
+            behind = f"{party.behind_days} d" if party.behind_days else "-"
+            table.add_row(
+                escape(party.name + (" *" if party.running else "")),
+                str(party.day),
+                party.date,
+                behind + (" !" if party.lagging else ""),
+                escape(party.where),
+                escape(party.doing),
+                escape(", ".join(party.characters)),
+            )
+        console().print(table)
+        lagging = [p.name for p in view.parties if p.lagging]
+        if lagging:
+            say(
+                f"! {', '.join(lagging)} lag the world by more than "
+                f"{view.lag_warning_days} days: bring them forward (`party forward --as NAME`)"
+            )
+        for countdown in view.countdowns:
+            hidden = " (referee)" if countdown.referee else ""
+            say(f"world countdown {countdown.name}: {countdown.left}/{countdown.length}{hidden}")
+        for place in view.places:
+            say(
+                f"day {place.day}: {place.party} {place.what} area {place.area} of "
+                f"{place.site} (level {place.level})"
+            )
+        say("* the party run now; `party switch NAME` runs another")
+
+    emit(view.model_dump(mode="json"), as_json, render)
+
+
+@party_app.command("record")
+def party_record(
+    character: str = typer.Argument(..., help="The character (henchmen and hirelings too)."),
+    as_player: bool = PlayerOption,
+    campaign: str | None = CampaignOption,
+    db: str | None = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """A character's own time record: their activities and whereabouts, line by line.
+
+    Each line has its game time and the party the character was with.
+
+    Example: `turnkeeper party record Aldo`.
+    """
+    with open_campaigns(db) as campaigns:
+        name = campaigns.resolve(campaign)
+        known = [c.name for c in timeline(campaigns.state(name)).characters]
+        found = next((k for k in known if k.casefold() == character.casefold()), None)
+        if found is None:
+            raise NotFoundError(
+                f"no character called {character!r} in {name}{did_you_mean(character, known)}"
+            )
+        undone = campaigns.undone(name)
+        records = (r for _, page in campaigns.stored_pages(name) for r in page)
+        lines = [
+            {"seq": r.seq, "at": r.at, "party": party, "line": r.event.describe()}
+            for party, r in character_record(records, found, undone)
+            if not as_player or party_perceives(r, undone)
+        ]
+        state = campaigns.state(name)
+    from_calendar = state.ruleset.time
+
+    def render() -> None:
+        say(f"{found}'s time record in {name}")
+        for line in lines:
+            say(f"{calendar(line['at'], from_calendar)}  {line['party']}: {line['line']}")
+
+    emit({"campaign": name, "character": found, "record": lines}, as_json, render)
+
+
+# the table's verbs of the party: split, new, switch, join, forward (after the hand-written)
+attach(party_app, "party")

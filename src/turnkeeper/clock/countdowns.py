@@ -89,6 +89,12 @@ class Countdown(Frozen):
     after_end: Literal["end", "wound"] = "end"
     failure_of: str | None = None
     spent: bool = False
+    world: bool = Field(
+        False,
+        description="A world countdown: it ticks as the world's present passes, whichever "
+        "party moves it, once for each span; a party's own ticks with that party's time.",
+        exclude_if=lambda world: not world,  # journals without world countdowns stay as they were
+    )
 
     def ticked(self, ticks: int = 1) -> Countdown:
         """The countdown after ``ticks`` ticks, never below zero."""

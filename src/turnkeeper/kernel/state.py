@@ -60,8 +60,56 @@ class RestState(Model):
     resting: bool = False
 
 
+class PlaceChange(Model):
+    """A party's recorded change to a place of the world: the time record's word on it.
+
+    A place is a site's area (``level`` and ``area``); the world keeps the latest change to
+    each, so a party behind in time cannot act on what another already changed later.
+    """
+
+    site: str
+    level: int
+    area: str
+    at: int
+    party: str
+    what: str = "cleared"
+
+
+class PartyAway(Model):
+    """A party the referee is not running now: its own present, place and affairs.
+
+    Every field but ``name`` is a field of :class:`CampaignState` of the same name: switching
+    parties swaps them (:meth:`CampaignState.switched_to`), so every procedure reads the party
+    it runs for where it always has.
+    """
+
+    name: str
+    now: int
+    party: Party
+    supplies: Supplies = Supplies()
+    monsters: tuple[Monster, ...] = ()
+    light: LightState = LightState()
+    rest: RestState = RestState()
+    countdowns: tuple[Countdown, ...] = Field(
+        (), description="The party's own countdowns (the world's stay with the world)."
+    )
+    site: SiteVisit | None = None
+    wilderness: WildernessState | None = None
+    combat: CombatState | None = None
+    scenes: SceneState = SceneState()
+
+
+#: The fields a party keeps of its own; the rest of the state is the world's.
+PARTY_FIELDS: tuple[str, ...] = tuple(f for f in PartyAway.model_fields if f != "name")
+
+
 class CampaignState(Model):
-    """Everything the procedures read, rebuilt by folding the journal without rolling again."""
+    """Everything the procedures read, rebuilt by folding the journal without rolling again.
+
+    A campaign is a world: the party the referee runs now has its fields here (``now``,
+    ``party``, ``site``...), every other party waits in ``away`` with its own present, and the
+    world's own facts (its countdowns, the places parties changed) are shared by all.
+    """
 
     name: str
     seed: int
@@ -83,6 +131,15 @@ class CampaignState(Model):
     )
     scenes: SceneState = Field(
         SceneState(), description="The Dungeoneers table: seats, tokens, dread, the scene."
+    )
+    party_name: str | None = Field(
+        None, description="The name of the party run now (None: the campaign's own name)."
+    )
+    away: tuple[PartyAway, ...] = Field(
+        (), description="The other parties of the world, each at its own present."
+    )
+    places: tuple[PlaceChange, ...] = Field(
+        (), description="The latest recorded change to each place parties changed."
     )
     undoable: int | None = Field(
         None, description="The latest command an undo would take back (None: nothing to undo)."
@@ -108,6 +165,100 @@ class CampaignState(Model):
         """A fight has started and has not ended."""
         fight = self.combat
         return fight is not None and bool(fight.combatants) and fight.phase is not Phase.ENDED
+
+    @property
+    def company(self) -> str:
+        """The name of the party run now."""
+        return self.party_name or self.name
+
+    @property
+    def companies(self) -> tuple[str, ...]:
+        """Every party of the world, the one run now first."""
+        return (self.company, *(p.name for p in self.away))
+
+    @property
+    def passed_by_others(self) -> int:
+        """The furthest any other party has lived: the world's present but for this party.
+        World time up to it has passed already (its countdowns ticked)."""
+        return max((p.now for p in self.away), default=-1)
+
+    @property
+    def present(self) -> int:
+        """The world's present: the furthest any party has lived."""
+        return max(self.now, self.passed_by_others)
+
+    def away_party(self, name: str) -> PartyAway:
+        """The party called ``name`` that is not run now, or IllegalCommandError listing them."""
+        for other in self.away:
+            if other.name.casefold() == name.casefold():
+                return other
+        if name.casefold() == self.company.casefold():
+            raise IllegalCommandError(f"{self.company} is the party run now")
+        known = [p.name for p in self.away]
+        raise IllegalCommandError(
+            f"no party called {name!r}{did_you_mean(name, known)}"
+            f" (the parties: {', '.join(self.companies)})"
+        )
+
+    def switched_to(self, name: str) -> CampaignState:
+        """The state with the party ``name`` run, and the one run now waiting in ``away``.
+
+        The world's countdowns stay; each party's own go with it."""
+        incoming = self.away_party(name)
+        mine = {f: getattr(self, f) for f in PARTY_FIELDS}
+        mine["countdowns"] = tuple(c for c in self.countdowns if not c.world)
+        leaving = PartyAway(name=self.company, **mine)
+        world_countdowns = tuple(c for c in self.countdowns if c.world)
+        theirs = {f: getattr(incoming, f) for f in PARTY_FIELDS}
+        theirs["countdowns"] = world_countdowns + incoming.countdowns
+        others = tuple(p if p is not incoming else leaving for p in self.away)
+        return self.model_copy(update={**theirs, "party_name": incoming.name, "away": others})
+
+    def as_party(self, name: str) -> CampaignState:
+        """The state as the party ``name`` lives it (itself if that party is run now)."""
+        if name.casefold() == self.company.casefold():
+            return self
+        return self.switched_to(name)
+
+    def place_change(self, site: str, level: int, area: str) -> PlaceChange | None:
+        """The latest recorded change to a site's area, or None."""
+        return next(
+            (p for p in self.places if (p.site, p.level, p.area) == (site, level, area)),
+            None,
+        )
+
+    def later_change(self, site: str, area: tuple[int, str] | None = None) -> PlaceChange | None:
+        """A change another party made to ``site`` (to its ``area``, if given) later than now:
+        one order of events, so this party may not act there until brought forward."""
+        changes = [
+            p
+            for p in self.places
+            if p.site == site
+            and p.at > self.now
+            and p.party != self.company
+            and (area is None or (p.level, p.area) == area)
+        ]
+        return max(changes, key=lambda p: p.at, default=None)
+
+    def check_in_order(self, site: str, area: tuple[int, str] | None = None) -> None:
+        """Refuse to act on ``site`` (its ``area``) where another party changed it later in
+        game time than this party's present: one order of events in the time record."""
+        change = self.later_change(site, area)
+        if change is None:
+            return
+        time = self.ruleset.time
+        raise IllegalCommandError(
+            f"{self.company} is at day {self.day}; {change.party} {change.what} area "
+            f"{change.area} of {site} on day {day_number(change.at, time)}: bring "
+            f"{self.company} forward first (`party forward`)"
+        )
+
+    def cleared(self, site: str, level: int, area: str | None) -> bool:
+        """Whether a party cleared the area by now (its dwellers are met no more)."""
+        if area is None:
+            return False
+        change = self.place_change(site, level, area)
+        return change is not None and change.what == "cleared" and change.at <= self.now
 
     @property
     def day(self) -> int:

@@ -234,14 +234,28 @@ def start_countdown(
     subject: str | None = None,
     listens: tuple[str, ...] = (),
     after_end: Literal["end", "wound"] = "end",
+    world: bool = False,
 ) -> list[Event]:
-    """Start a countdown ``kind(length)``, and beside it a failure countdown if ``failure``."""
+    """Start a countdown ``kind(length)``, and beside it a failure countdown if ``failure``.
+
+    ``world``: a world countdown, which ticks as the world's present passes its frames,
+    whichever party lives through them, and never twice for the same span."""
     check_name(name, "countdown name")  # here, so the CLI and the HTTP API check alike
     types = countdown_types(state.ruleset)
     key = find_type(types, kind)
     if key is None:
         known = ", ".join(f"{k} ({t.abbreviation})" for k, t in types.items())
         raise IllegalCommandError(f"no countdown type {kind!r}; known: {known}")
+    if world and not set(types[key].ticks_on) <= WORLD_FRAMES:
+        raise IllegalCommandError(
+            f"a world countdown ticks on the world's days and months, and {key} ticks on "
+            f"{', '.join(types[key].ticks_on)}: give it a day countdown (or leave out --world "
+            "for the party's own)"
+        )
+    if world and subject is not None:
+        raise IllegalCommandError(
+            "a world countdown belongs to no one: leave out --subject (or --world)"
+        )
     failure_name = f"{name} (failure)"
     taken = {c.name.lower() for c in state.countdowns}
     if name.lower() in taken or (failure is not None and failure_name.lower() in taken):
@@ -254,6 +268,7 @@ def start_countdown(
         countdown = Countdown(
             name=countdown_name, kind=key, length=total, left=total, visibility=visibility.value,
             subject=subject, listens=listens, after_end=after_end, failure_of=failure_of,
+            world=world,
         )  # fmt: skip
         draft.add(CountdownStarted(countdown=countdown, rolls=rolls, visibility=visibility))
     return draft.events
@@ -318,6 +333,9 @@ def trigger(state: CampaignState, name: str, subject: str | None = None) -> list
     return draft.events
 
 
+#: The frames a world countdown may tick on: the world's calendar, never a party's rounds.
+WORLD_FRAMES: frozenset[str] = frozenset({"day", "month"})
+
 #: DG-RND-1's kinds of round: the play is in one kind at a time.
 ROUND_FRAMES: frozenset[str] = frozenset(get_args(Frame))
 
@@ -357,12 +375,19 @@ def round_ended(state: CampaignState, frame: str) -> list[Event]:
 def _frames_end(draft: Draft, frames: tuple[str, ...]) -> None:
     types = countdown_types(draft.state.ruleset)
     ticked: set[str] = set()
+    # World time passes once: where another party has lived past this instant already, the
+    # world's countdowns ticked then, and only the party's own tick now.
+    passed = draft.state.now <= draft.state.passed_by_others
     for frame in frames:
         for countdown in draft.state.countdowns:
+            if countdown.world and passed:
+                continue
             if countdown.name not in ticked and ticks_at_frame(countdown, frame, types):
                 ticked.add(countdown.name)
                 _tick(draft, countdown.name, f"{frame.replace('_', ' ')} ends", ends_shorter=False)
         for countdown in draft.state.countdowns:
+            if countdown.world and passed:
+                continue
             if ends_at_frame(countdown, frame, types) and countdown in draft.state.countdowns:
                 _end(draft, countdown, f"a longer frame, the {frame.replace('_', ' ')}, ended")
 

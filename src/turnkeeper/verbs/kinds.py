@@ -178,6 +178,10 @@ LIGHT_SOURCE = Kind(
     "light source", "SOURCE", lambda state, given: list(state.ruleset.light.sources)
 )
 COUNTDOWN = Kind("countdown", "NAME", lambda state, given: [c.name for c in state.countdowns])
+#: Another party of the world (one the referee is not running now).
+OTHER_PARTY = Kind("party", "PARTY", lambda state, given: [p.name for p in state.away])
+#: Any party of the world.
+PARTY = Kind("party", "PARTY", lambda state, given: list(state.companies))
 COUNTDOWN_TYPE = _of_the_rules(
     "countdown type", "TYPE", lambda state: state.ruleset.countdowns.types
 )

@@ -47,6 +47,7 @@ from pydantic.fields import FieldInfo
 
 from turnkeeper.campaign import (
     AddSupply,
+    AsParty,
     CampaignState,
     Command,
     CountdownAdd,
@@ -67,6 +68,7 @@ from turnkeeper.campaign import (
     Visibility,
     Wait,
     parse_duration,
+    parse_party,
 )
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.kernel.combat_state import Combatant, Side
@@ -107,6 +109,14 @@ from turnkeeper.procedures.scenes import (
     TakeSpotlight,
     VoteSpotlight,
 )
+from turnkeeper.procedures.parties import (
+    BringForward,
+    ClearArea,
+    JoinParty,
+    NewParty,
+    SplitParty,
+    SwitchParty,
+)
 from turnkeeper.procedures.surprise import Meeting
 from turnkeeper.procedures.wilderness import (
     Camp,
@@ -134,7 +144,9 @@ from turnkeeper.verbs.kinds import (
     LIGHT_SOURCE,
     MODE,
     NOT_ON_THE_LINE,
+    OTHER_PARTY,
     OUTCOME_STEP,
+    PARTY,
     SCENE_PLAYER,
     STAT,
     SUPPLY,
@@ -280,7 +292,7 @@ def _counts(annotation: Any) -> bool:
 
 
 #: The fields every verb takes: its name, the faces of physical dice, the version seen.
-SHARED = frozenset({"verb", "dice", "expected_version"})
+SHARED = frozenset({"verb", "dice", "expected_version", "as_party"})
 
 
 def problem(errors: Sequence[Any]) -> str:
@@ -371,6 +383,11 @@ class _Verb(BaseModel):
     expected_version: int | None = Field(
         None, ge=0, description="The campaign version the client saw; stale: 409, nothing done."
     )
+    as_party: Annotated[str | None, PARTY] = Field(
+        None,
+        description="The party of the world the command is for (default: the party run now); "
+        "the time record turns to it first.",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -421,6 +438,13 @@ class _Verb(BaseModel):
     def command(self, state: CampaignState) -> Command:
         """The command this body asks for, read against the state (for its ruleset)."""
         raise NotImplementedError
+
+    def build(self, state: CampaignState) -> Command:
+        """The command this body asks for, for the party it names (``as_party``): read
+        against that party's state, and run as that party (:class:`AsParty`)."""
+        if self.as_party is None:
+            return self.command(state)
+        return AsParty(self.as_party, self.command(state.as_party(self.as_party)))
 
     def chosen(self, state: CampaignState) -> str:
         """What the verb chose where it was not told, for the person to hear of ("" if
@@ -684,6 +708,12 @@ class CountdownAddBody(_Verb, title="Start a countdown"):
         "end", description="end, or wound: once ended, each tick wounds the subject [DG-CD-4]."
     )
 
+    world: bool = Field(
+        False,
+        description="A world countdown: it ticks as the world's present passes, whichever "
+        "party lives through the time, once.",
+    )
+
     def command(self, state: CampaignState) -> Command:
         visibility = _visibility(self.referee)
         return CountdownAdd(
@@ -695,6 +725,7 @@ class CountdownAddBody(_Verb, title="Start a countdown"):
             subject=self.subject,
             listens=self.listens,
             after_end=self.after_end,
+            world=self.world,
         )
 
 
@@ -762,6 +793,93 @@ class CountdownTriggerBody(_Verb, title="Trigger countdowns"):
 
     def command(self, state: CampaignState) -> Command:
         return CountdownTrigger(self.trigger, self.subject)
+
+
+# --- parties of one world -----------------------------------------------------------------
+
+
+class PartySplitBody(_Verb, title="Split the party"):
+    """Characters leave the party as a party of their own, at the same place and time."""
+
+    example: ClassVar[str] = 'party split "Grey Band" Bea --take rations=2 --take torches=2'
+
+    verb: Literal["party_split"]
+    name: Annotated[str, Arg()] = Field(min_length=1, description="The new party's name.")
+    characters: Annotated[Names, CHARACTER, Arg()] = Field(
+        min_length=1, description="The characters who leave (henchmen and hirelings too)."
+    )
+    take: Annotated[Pairs, SUPPLY] = Field(
+        (), description="What they take of the party's supplies: ITEM=COUNT, again for more."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        taken: dict[str, int] = {}
+        for item, count in self.take:
+            if not count.isdigit():
+                raise IllegalCommandError(f"take {item}={count}: give a count, e.g. {item}=3")
+            taken[item] = taken.get(item, 0) + int(count)
+        return SplitParty(self.name, self.characters, taken)
+
+
+class PartyNewBody(_Verb, title="A new party"):
+    """A party of characters new to the world enters it, at the world's present."""
+
+    example: ClassVar[str] = 'party new "Red Company" examples/party.toml'
+
+    verb: Literal["party_new"]
+    name: Annotated[str, Arg()] = Field(min_length=1, description="The new party's name.")
+    party_text: Annotated[FileText, _as_file("party_text"), Arg("FILE", file="party file")] = Field(
+        description="The party file's text (TOML, docs/party.md)."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return NewParty(self.name, parse_party(self.party_text.text, self.party_text.name))
+
+
+class PartySwitchBody(_Verb, title="Turn to a party"):
+    """Run another party of the world: its present, its place, its supplies and affairs."""
+
+    example: ClassVar[str] = 'party switch "Grey Band"'
+
+    verb: Literal["party_switch"]
+    name: Annotated[str, OTHER_PARTY, Arg()] = Field(min_length=1, description="The party.")
+
+    def command(self, state: CampaignState) -> Command:
+        return SwitchParty(self.name)
+
+
+class PartyJoinBody(_Verb, title="Join parties"):
+    """Another party joins the one run now: both at the same place and the same time."""
+
+    example: ClassVar[str] = 'party join "Grey Band"'
+
+    verb: Literal["party_join"]
+    name: Annotated[str, OTHER_PARTY, Arg()] = Field(
+        min_length=1, description="The party that joins."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return JoinParty(self.name)
+
+
+class PartyForwardBody(_Verb, title="Bring forward"):
+    """Bring the party forward in downtime, to the world's present or for days [TP-TIME-1].
+
+    A day at a time: a meal, the day's rest and its healing, the downtime die at its start."""
+
+    example: ClassVar[str] = 'party forward; party forward --days 12 --as "Grey Band"'
+
+    verb: Literal["party_forward"]
+    days: int | None = Field(
+        None, ge=1, description="Days to spend (default: up to the world's present)."
+    )
+
+    @classmethod
+    def fits(cls, state: CampaignState) -> bool:
+        return state.site is None and not state.fight_running
+
+    def command(self, state: CampaignState) -> Command:
+        return BringForward(self.days)
 
 
 # --- sites --------------------------------------------------------------------------------
@@ -866,6 +984,27 @@ class SiteLeaveBody(_Verb, title="Leave the site"):
 
     def command(self, state: CampaignState) -> Command:
         return LeaveSite()
+
+
+class SiteClearBody(_Verb, title="Clear an area"):
+    """The party cleared an area: no party meets its dwellers again.
+
+    No party behind in time may act there until brought forward."""
+
+    where = Place.SITE
+    example: ClassVar[str] = 'site clear 1; site clear 3 --what "slew the ghouls in"'
+
+    verb: Literal["site_clear"]
+    area: Annotated[str | None, AREA, Arg()] = Field(
+        None, description="The keyed area (default: where the party stands)."
+    )
+    level: int | None = Field(None, description="Its level (default: the party's).")
+    what: str = Field(
+        "cleared", min_length=1, max_length=200, description="What the party did there."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return ClearArea(self.area, self.level, self.what)
 
 
 class SiteResumeBody(_Verb, title="Resume exploring"):

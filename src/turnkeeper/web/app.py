@@ -742,7 +742,7 @@ def _execute(c: Campaigns, name: str, body: Any) -> tuple[list[Recorded], Campai
     state = c.state(name)
     if body.expected_version is not None and body.expected_version != state.version:
         raise stale(name, state.version, body.expected_version)
-    records = c.execute(name, body.command(state), body.dice)
+    records = c.execute(name, body.build(state), body.dice)
     return records, c.state(name)
 
 

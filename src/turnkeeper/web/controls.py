@@ -43,12 +43,9 @@ from pydantic.fields import FieldInfo
 from turnkeeper import verbs as command_table
 from turnkeeper.dice import parse_faces
 from turnkeeper.files import parse_json
-from turnkeeper.verbs.table import FileText
+from turnkeeper.verbs.table import SHARED, FileText
 
 Kind = Literal["text", "longtext", "number", "checkbox", "select", "list", "json"]
-
-#: Fields every verb takes, handled by the form itself rather than shown as inputs.
-SHARED = frozenset({"verb", "dice", "expected_version"})
 
 #: Where the party must be for a verb to fit, by the first word of its name; first match wins.
 #: A verb that opens something (a fight, a scene, a site) fits anywhere.

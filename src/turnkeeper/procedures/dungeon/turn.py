@@ -175,6 +175,7 @@ def enter_site(
     chosen = site.level(number)
     if area is not None:
         chosen.area(area)
+    state.check_in_order(site.name)
     title = f"level {number}" + (f", {chosen.name}" if chosen.name else "")
     seen = f"The party enters {site.name} ({title})."
     if chosen.description:
@@ -279,14 +280,19 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
     )
     hiding = command.hide and bool(area and area.hiding_place) and not command.both_unaware
     off_lanes = command.skip_check or bool(area and area.off_lanes)
-    occupied = bool(area and (area.occupied or area.occupants))
+    entering = (level_number, area_key) != (visit.level, visit.area) and not resting
+    if entering and area_key is not None:
+        state.check_in_order(visit.site.name, (level_number, area_key))
+    cleared = state.cleared(visit.site.name, level_number, area_key)
+    occupied = bool(area and (area.occupied or area.occupants)) and not cleared
     situation = TurnSituation(
         mode_name, mode, hiding, occupied, command.both_unaware, command.ambush
     )
     rested = turn_check(this_turn, dice, turn, situation, command.noisy, off_lanes, rolled)
     # EX-SUR-2, EX-SUR-3: moving into an occupied place meets whoever dwells there; one
     # encounter at a time, so a wandering one met as the party comes in is met instead.
-    entering = (level_number, area_key) != (visit.level, visit.area) and not resting
+    if entering and cleared:
+        this_turn.add(Perceived(text=f"Area {area_key} has been cleared: no one dwells here now."))
     site_now = this_turn.state.site
     if area is not None and occupied and entering and site_now and site_now.encounter is None:
         meet_occupants(this_turn, dice, situation, area)

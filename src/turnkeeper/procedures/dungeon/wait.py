@@ -43,7 +43,9 @@ def _check(draft: Draft, dice: DiceSource, turn: int) -> None:
     key = visit.area
     area = visit.current_level.area(key) if key is not None else None
     situation = TurnSituation(
-        hiding=bool(area and area.hiding_place), occupied=bool(area and area.occupied)
+        hiding=bool(area and area.hiding_place),
+        occupied=bool(area and area.occupied)
+        and not draft.state.cleared(visit.site.name, visit.level, key),
     )
     turn_check(draft, dice, turn, situation, off_lanes=bool(area and area.off_lanes), waiting=True)
 

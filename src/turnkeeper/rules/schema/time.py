@@ -78,6 +78,20 @@ class TimeScales(Rules):
         description="The longest wait one command may pass, in days (none: a year, 12 months).",
     )
 
+    lag_warning_days: Whole | None = Field(
+        None,
+        gt=0,
+        exclude_if=lambda days: days is None,  # journals written before it stay identical
+        description="How far a party may lag the world's present, in days, before the "
+        "referee is warned (none: a month, month_days).",
+    )
+
+    @property
+    def lag_warning(self) -> int:
+        """The seconds a party may lag the world's present before the referee is warned."""
+        days = self.lag_warning_days if self.lag_warning_days is not None else self.month_days
+        return days * self.day_hours * 3600
+
     @property
     def longest_wait(self) -> int:
         """The seconds one wait may pass at most: ``max_wait_days``, else a year of 12 months."""

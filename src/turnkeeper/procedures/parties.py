@@ -1,0 +1,428 @@
+"""Parties in one world: they form, split, meet and are brought forward in time.
+
+"You can not have a meaningful campaign if strict time records are not kept": a campaign is a
+world in which several parties live, each at its own present. The referee runs one party at a
+time (its fields are the state's own; the others wait in ``state.away``), and every party's
+command is in the one journal, so the journal is the world's time record.
+
+- A party splits (some characters leave with what they take), a new party of characters
+  arrives at the world's present, and two parties join into one when they stand at the same
+  place at the same time: characters who join must first be brought to the same time.
+- One order of events: a party may not act on a place (a site, an area of it) that another
+  party changed later in game time than the party's present. The place ledger keeps each
+  area's latest change (``state.places``).
+- Bringing a party forward is downtime, a day at a time: each day a meal and a day's rest
+  (healing as a night's rest heals, supplies eaten) while the ruleset's downtime die rolls
+  (TP-TIME-1: downtime is a turn of one day; TP-ENC-1: the encounter die at its start).
+- World time passes once: a world countdown ticks only where the party run is the first to
+  live through an instant (``procedures.countdowns``); a party's own countdowns tick with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from turnkeeper.clock.calendar import day_number
+from turnkeeper.dice import DiceSource
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.files import check_name
+from turnkeeper.kernel.combat_state import Phase
+from turnkeeper.kernel.events import Event, Visibility
+from turnkeeper.kernel.party import Party, Supplies
+from turnkeeper.kernel.schedule import Draft, wait
+from turnkeeper.kernel.state import CampaignState, PartyAway, PlaceChange
+from turnkeeper.procedures.hit_points import night_rest
+
+REFEREE = Visibility.REFEREE
+
+# --- events -------------------------------------------------------------------------------
+
+
+class PartySplit(Event):
+    """Characters leave the party run now as a party of their own, with what they take."""
+
+    kind: ClassVar[str] = "party.split"
+    name: str
+    left: str = ""
+    characters: tuple[str, ...]
+    supplies: Supplies = Supplies()
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        leaving = set(self.characters)
+        stay = tuple(c for c in state.party.characters if c.name not in leaving)
+        going = tuple(c for c in state.party.characters if c.name in leaving)
+        leader = state.party.leader if state.party.leader not in leaving else stay[0].name
+        kept = _less(state.supplies, self.supplies)
+        new = PartyAway(
+            name=self.name,
+            now=state.now,
+            party=Party(characters=going, supplies=self.supplies),
+            supplies=self.supplies,
+            rest=state.rest,
+            site=state.site,
+            wilderness=state.wilderness,
+        )
+        party = state.party.model_copy(update={"characters": stay, "leader": leader})
+        return state.model_copy(
+            update={"party": party, "supplies": kept, "away": (*state.away, new)}
+        )
+
+    def describe(self) -> str:
+        taking = _supplies_text(self.supplies)
+        leave = "leaves" if len(self.characters) == 1 else "leave"
+        return f"{', '.join(self.characters)} {leave} {self.left} as {self.name}" + (
+            f", taking {taking}" if taking else ""
+        )
+
+
+class PartyArrived(Event):
+    """A party of characters new to the world arrives at its present."""
+
+    kind: ClassVar[str] = "party.arrived"
+    name: str
+    party: Party
+    at: int
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        new = PartyAway(name=self.name, now=self.at, party=self.party, supplies=self.party.supplies)
+        return state.model_copy(update={"away": (*state.away, new)})
+
+    def describe(self) -> str:
+        names = ", ".join(c.name for c in self.party.characters)
+        return f"{self.name} enters the world: {names}"
+
+
+class PartySwitched(Event):
+    """The referee turns to another party: the commands that follow are that party's."""
+
+    kind: ClassVar[str] = "party.switched"
+    to: str
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        return state.switched_to(self.to)
+
+    def describe(self) -> str:
+        return f"the time record turns to {self.to}"
+
+
+class PartiesJoined(Event):
+    """Another party joins the party run now: same place, same time, one party."""
+
+    kind: ClassVar[str] = "party.joined"
+    name: str
+    into: str = ""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        other = state.away_party(self.name)
+        party = state.party.model_copy(
+            update={"characters": (*state.party.characters, *other.party.characters)}
+        )
+        return state.model_copy(
+            update={
+                "party": party,
+                "supplies": _more(state.supplies, other.supplies),
+                "countdowns": (*state.countdowns, *other.countdowns),
+                "away": tuple(p for p in state.away if p is not other),
+            }
+        )
+
+    def describe(self) -> str:
+        return f"{self.name} joins {self.into}"
+
+
+class AreaCleared(Event):
+    """The party run now cleared an area (its dwellers are met no more): a change to the
+    world that every party finds, and that no party behind in time may act against."""
+
+    kind: ClassVar[str] = "site.area_cleared"
+    site: str
+    level: int
+    area: str
+    what: str = "cleared"
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        change = PlaceChange(
+            site=self.site,
+            level=self.level,
+            area=self.area,
+            at=state.now,
+            party=state.company,
+            what=self.what,
+        )
+        others = tuple(
+            p
+            for p in state.places
+            if (p.site, p.level, p.area) != (self.site, self.level, self.area)
+        )
+        return state.model_copy(update={"places": (*others, change)})
+
+    def describe(self) -> str:
+        return f"area {self.area} of {self.site} (level {self.level}): {self.what}"
+
+
+class DowntimeBegun(Event):
+    """The party spends days in downtime, brought forward in the world's time."""
+
+    kind: ClassVar[str] = "party.downtime"
+    party: str
+    days: int
+    where: str
+
+    def describe(self) -> str:
+        days = "1 day" if self.days == 1 else f"{self.days} days"
+        return f"{self.party} spends {days} {self.where}"
+
+
+# --- commands -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SplitParty:
+    """``characters`` leave the party run now as the party ``name``, taking ``supplies``."""
+
+    name: str
+    characters: tuple[str, ...]
+    supplies: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NewParty:
+    """A party of new characters enters the world at its present."""
+
+    name: str
+    party: Party
+
+
+@dataclass(frozen=True)
+class SwitchParty:
+    """Run the party ``name`` from now on (its present, its place, its affairs)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class JoinParty:
+    """The party ``name`` joins the party run now; both must be at the same place and time."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ClearArea:
+    """The party cleared ``area`` of its site (the area it stands in by default)."""
+
+    area: str | None = None
+    level: int | None = None
+    what: str = "cleared"
+
+
+@dataclass(frozen=True)
+class BringForward:
+    """Downtime: ``days`` days, or (None) as many as bring the party to the world's present."""
+
+    days: int | None = None
+
+
+PartyCommand = SplitParty | NewParty | SwitchParty | JoinParty | ClearArea | BringForward
+
+
+# --- procedures ---------------------------------------------------------------------------
+
+
+def decide_parties(draft: Draft, command: PartyCommand, dice: DiceSource) -> None:
+    """Dispatch a party command to its procedure (for the command table's ``decide``)."""
+    state = draft.state
+    if isinstance(command, SplitParty):
+        draft.add(split(state, command.name, command.characters, command.supplies))
+    elif isinstance(command, NewParty):
+        _new_name(state, command.name)
+        draft.add(PartyArrived(name=command.name, party=command.party, at=state.present))
+    elif isinstance(command, SwitchParty):
+        draft.add(*switch(state, command.name))
+    elif isinstance(command, JoinParty):
+        draft.add(join(state, command.name))
+    elif isinstance(command, ClearArea):
+        draft.add(clear_area(state, command.area, command.level, command.what))
+    else:
+        bring_forward(draft, command.days, dice)
+
+
+def switch(state: CampaignState, name: str) -> list[Event]:
+    """Turn to the party ``name`` (nothing to record if it is the one run now)."""
+    if name.casefold() == state.company.casefold():
+        return []
+    return [PartySwitched(to=state.away_party(name).name, visibility=REFEREE)]
+
+
+def _new_name(state: CampaignState, name: str) -> str:
+    check_name(name, "party name", IllegalCommandError)
+    if name.casefold() in (n.casefold() for n in state.companies):
+        raise IllegalCommandError(f"a party called {name!r} is already in the world")
+    return name
+
+
+def _no_fight(state: CampaignState, what: str) -> None:
+    if state.fight_running:
+        raise IllegalCommandError(f"{state.company} is fighting: end the fight before {what}")
+
+
+def split(
+    state: CampaignState, name: str, characters: tuple[str, ...], supplies: Mapping[str, int]
+) -> PartySplit:
+    """Characters of the party run now leave it as the party ``name``."""
+    _new_name(state, name)
+    _no_fight(state, "the party splits")
+    if not characters:
+        raise IllegalCommandError("name the characters who leave: `party split NAME Aldo,Bea`")
+    going = tuple(dict.fromkeys(state.character(c).name for c in characters))
+    if len(going) == len(state.party.characters):
+        raise IllegalCommandError(
+            f"everyone would leave {state.company}: leave someone behind, or rename nothing "
+            "and go on as one party"
+        )
+    counted: dict[str, int] = {}
+    for item, amount in supplies.items():
+        has = state.supplies.count(item)
+        if amount < 1 or amount > has:
+            raise IllegalCommandError(
+                f"{state.company} carries {has} {item}: the leavers can take 1 to {has}"
+            )
+        counted[item] = amount
+    return PartySplit(
+        name=name, left=state.company, characters=going, supplies=Supplies(counted=counted)
+    )
+
+
+def _place(state: CampaignState | PartyAway) -> tuple[object, ...]:
+    site = state.site
+    hex_ = state.wilderness.position if state.wilderness is not None else None
+    if site is None:
+        return (None, hex_)
+    return (site.site.name, site.level, site.area, hex_)
+
+
+def where(state: CampaignState | PartyAway) -> str:
+    """Where a party is, in words: a site's area, a hex, or in town (off every map)."""
+    site = state.site
+    if site is not None:
+        area = f", area {site.area}" if site.area else ""
+        return f"in {site.site.name} (level {site.level}{area})"
+    if state.wilderness is not None:
+        return f"at hex {state.wilderness.position}"
+    return "in town"
+
+
+def join(state: CampaignState, name: str) -> PartiesJoined:
+    """The party ``name`` joins the party run now, if they stand at the same place and time."""
+    other = state.away_party(name)
+    _no_fight(state, "another party joins it")
+    fight = other.combat
+    if fight is not None and fight.combatants and fight.phase is not Phase.ENDED:
+        raise IllegalCommandError(f"{other.name} is fighting: end its fight first")
+    if other.now != state.now:
+        behind, ahead = (other, state) if other.now < state.now else (state, other)
+        behind_name = behind.name if isinstance(behind, PartyAway) else state.company
+        ahead_name = ahead.name if isinstance(ahead, PartyAway) else state.company
+        days = _days_between(state, behind.now, ahead.now)
+        raise IllegalCommandError(
+            f"{behind_name} is {days} behind {ahead_name}: characters who join must first be "
+            f'brought to the same time (`party forward --as "{behind_name}"`)'
+        )
+    if _place(other) != _place(state):
+        raise IllegalCommandError(
+            f"{other.name} is {where(other)} and {state.company} {where(state)}: parties join "
+            "where they meet"
+        )
+    return PartiesJoined(name=other.name, into=state.company)
+
+
+def clear_area(state: CampaignState, area: str | None, level: int | None, what: str) -> AreaCleared:
+    """The party run now cleared an area of its site."""
+    visit = state.site
+    if visit is None:
+        raise IllegalCommandError(f"{state.company} is in no site: `site enter` first")
+    number = visit.level if level is None else level
+    key = visit.area if area is None else area
+    if key is None:
+        raise IllegalCommandError("name the area the party cleared: `site clear AREA`")
+    visit.site.level(number).area(key)  # an unknown area is refused, with the known ones
+    what = " ".join(what.split()) or "cleared"
+    return AreaCleared(site=visit.site.name, level=number, area=key, what=what)
+
+
+def bring_forward(draft: Draft, days: int | None, dice: DiceSource) -> None:
+    """Downtime, a day at a time: a meal, the day's rest and its healing (a night's rest as
+    the ruleset heals it), the downtime die at each day's start where the ruleset has one."""
+    state = draft.state
+    _no_fight(state, "downtime")
+    if state.site is not None:
+        raise IllegalCommandError(
+            f"{state.company} is in {state.site.site.name}: downtime is spent out of sites "
+            "(`site leave` first)"
+        )
+    day = state.scales.day
+    if days is None:
+        seconds = state.present - state.now
+        if seconds <= 0:
+            raise IllegalCommandError(
+                f"{state.company} is at the world's present already ({state.date}): "
+                "give the days to spend (`party forward --days N`)"
+            )
+    elif days < 1:
+        raise IllegalCommandError(f"downtime lasts at least 1 day, not {days}")
+    else:
+        seconds = days * day
+    if seconds > state.ruleset.time.longest_wait:
+        raise IllegalCommandError(
+            "one command passes at most "
+            f"{state.ruleset.time.longest_wait // day:,} days of game time (the ruleset's "
+            "time.max_wait_days): bring the party forward in shorter steps"
+        )
+    whole, rest = divmod(seconds, day)
+    where_now = "in the wilderness" if state.wilderness is not None else "in town"
+    draft.add(DowntimeBegun(party=state.company, days=whole + (1 if rest else 0), where=where_now))
+    for _ in range(whole):
+        before = draft.state.now
+        night_rest(draft, dice, day)
+        if draft.state.now < before + day:  # the downtime die broke the day: play it out
+            return
+    if rest:
+        wait(draft, rest, dice)
+
+
+def _days_between(state: CampaignState, earlier: int, later: int) -> str:
+    time = state.ruleset.time
+    days = day_number(later, time) - day_number(earlier, time)
+    if days == 0:
+        return "some hours"
+    return "1 day" if days == 1 else f"{days} days"
+
+
+def _less(supplies: Supplies, taken: Supplies) -> Supplies:
+    counted = {k: v - taken.counted.get(k, 0) for k, v in supplies.counted.items()}
+    return supplies.model_copy(update={"counted": counted})
+
+
+def _more(supplies: Supplies, added: Supplies) -> Supplies:
+    counted = dict(supplies.counted)
+    for item, count in added.counted.items():
+        counted[item] = counted.get(item, 0) + count
+    dice = {**added.dice, **supplies.dice}
+    return supplies.model_copy(update={"counted": counted, "dice": dice})
+
+
+def _supplies_text(supplies: Supplies) -> str:
+    return ", ".join(f"{n} {item}" for item, n in supplies.counted.items())
+
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (
+    PartySplit,
+    PartyArrived,
+    PartySwitched,
+    PartiesJoined,
+    AreaCleared,
+    DowntimeBegun,
+)
