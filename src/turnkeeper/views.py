@@ -30,6 +30,7 @@ from turnkeeper.kernel.combat_state import Side
 from turnkeeper.kernel.events import UNDO_EVENTS, CampaignStarted
 from turnkeeper.kernel.events import undone_commands as _undone_commands
 from turnkeeper.kernel.state import in_darkness
+from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.procedures.parties import (
     PartiesJoined,
     PartyArrived,
@@ -37,7 +38,6 @@ from turnkeeper.procedures.parties import (
     PartySwitched,
     where,
 )
-from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.svg import LABELLED_HEXES, render_svg
 

@@ -30,10 +30,10 @@ from typer.core import TyperGroup
 from turnkeeper.campaign import CampaignState, Command
 from turnkeeper.cli.app import JsonOption, say
 from turnkeeper.cli.options import (
+    AsPartyOption,
     CampaignOption,
     DbOption,
     DiceOption,
-    AsPartyOption,
     PlayerOption,
 )
 from turnkeeper.cli.runner import run

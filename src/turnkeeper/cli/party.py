@@ -158,18 +158,27 @@ def party_record(
             )
         undone = campaigns.undone(name)
         records = (r for _, page in campaigns.stored_pages(name) for r in page)
-        lines = [
-            {"seq": r.seq, "at": r.at, "party": party, "line": r.event.describe()}
+        kept = [
+            (r, party)
             for party, r in character_record(records, found, undone)
             if not as_player or party_perceives(r, undone)
         ]
-        state = campaigns.state(name)
-    from_calendar = state.ruleset.time
+        time = campaigns.state(name).ruleset.time
+    lines = [
+        {
+            "seq": r.seq,
+            "at": r.at,
+            "date": calendar(r.at, time),
+            "party": party,
+            "line": r.event.describe(),
+        }
+        for r, party in kept
+    ]
 
     def render() -> None:
         say(f"{found}'s time record in {name}")
-        for line in lines:
-            say(f"{calendar(line['at'], from_calendar)}  {line['party']}: {line['line']}")
+        for r, party in kept:
+            say(f"{calendar(r.at, time)}  {party}: {r.event.describe()}")
 
     emit({"campaign": name, "character": found, "record": lines}, as_json, render)
 

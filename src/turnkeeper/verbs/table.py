@@ -97,6 +97,14 @@ from turnkeeper.procedures.dungeon import (
     Turn,
     movement_mode,
 )
+from turnkeeper.procedures.parties import (
+    BringForward,
+    ClearArea,
+    JoinParty,
+    NewParty,
+    SplitParty,
+    SwitchParty,
+)
 from turnkeeper.procedures.scenes import (
     Act,
     CloseScene,
@@ -108,14 +116,6 @@ from turnkeeper.procedures.scenes import (
     SpendDread,
     TakeSpotlight,
     VoteSpotlight,
-)
-from turnkeeper.procedures.parties import (
-    BringForward,
-    ClearArea,
-    JoinParty,
-    NewParty,
-    SplitParty,
-    SwitchParty,
 )
 from turnkeeper.procedures.surprise import Meeting
 from turnkeeper.procedures.wilderness import (
