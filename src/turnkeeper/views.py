@@ -519,6 +519,7 @@ def timeline(state: CampaignState) -> Timeline:
     for name in state.companies:
         lived = state.as_party(name)
         behind = state.present - lived.now
+        days_behind = day_number(state.present, time) - lived.day
         here, now_doing = where(lived), doing(lived)
         parties.append(
             PartyOnTimeline(
@@ -527,7 +528,7 @@ def timeline(state: CampaignState) -> Timeline:
                 characters=[c.name for c in lived.party.characters],
                 date=lived.date,
                 day=lived.day,
-                behind_days=behind // day,
+                behind_days=days_behind,
                 lagging=behind > time.lag_warning,
                 where=here,
                 doing=now_doing,
@@ -539,7 +540,7 @@ def timeline(state: CampaignState) -> Timeline:
                 party=name,
                 date=lived.date,
                 day=lived.day,
-                behind_days=behind // day,
+                behind_days=days_behind,
                 where=here,
                 doing=now_doing,
                 hp=c.hp,

@@ -258,7 +258,7 @@ class CampaignState(Model):
         if area is None:
             return False
         change = self.place_change(site, level, area)
-        return change is not None and change.what == "cleared" and change.at <= self.now
+        return change is not None and change.at <= self.now
 
     @property
     def day(self) -> int:

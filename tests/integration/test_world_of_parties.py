@@ -1,0 +1,336 @@
+"""One world, many parties: the time record of every character's whereabouts (issue 28).
+
+TP-TIME-1 gives the scales (downtime turns of a day; haven, domain and faction turns of a
+month) and TP-TIME-2 the strictness: every turn that passes is recorded. The example played
+here is the one the referee's texts tell of: four characters adventure together to day 50; on
+day 51 one rides off with a hired henchman, three rest in town and two newcomers enter the
+dungeon; the area the newcomers clear on day 51 is found cleared by the three when they are
+brought forward and go in; a world countdown of 10 days ticks ten times in all while the
+parties live through those days; and a party two days in cannot enter the lair whose dragon
+another slew on day 7 until it is brought forward.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from turnkeeper.campaign import CountdownAdd, Wait, parse_party
+from turnkeeper.campaign.commands import AsParty
+from turnkeeper.errors import IllegalCommandError
+from turnkeeper.procedures.countdowns import CountdownEnded, CountdownTicked
+from turnkeeper.procedures.dungeon import EnterSite, LeaveSite, Turn
+from turnkeeper.procedures.dungeon.events import Perceived
+from turnkeeper.procedures.parties import (
+    BringForward,
+    ClearArea,
+    JoinParty,
+    NewParty,
+    SplitParty,
+    SwitchParty,
+)
+from turnkeeper.rules.loader import preset
+from turnkeeper.service import Campaigns
+from turnkeeper.store import open_store
+from turnkeeper.views import character_record, player_state, timeline
+from turnkeeper.world.sites import parse_site
+
+DAY = 24 * 3600
+
+COMPANY = """
+[[characters]]
+name = "Aldo"
+hp = 14
+[[characters]]
+name = "Bea"
+hp = 6
+[[characters]]
+name = "Cato"
+hp = 8
+[[characters]]
+name = "Dara"
+hp = 7
+[[characters]]
+name = "Hugo"
+class = "henchman"
+hp = 5
+
+[supplies]
+rations = 400
+water = 400
+"""
+
+NEWCOMERS = """
+[[characters]]
+name = "Eve"
+hp = 9
+[[characters]]
+name = "Finn"
+hp = 8
+
+[supplies]
+rations = 40
+"""
+
+BARROW = """
+[site]
+name = "Barrow"
+
+[[levels]]
+number = 1
+
+[[levels.areas]]
+key = "1"
+name = "Antechamber"
+occupied = true
+occupants = "3 ghouls"
+notes = "The ghouls guard the way down."
+
+[[levels.areas]]
+key = "2"
+name = "Crypt"
+"""
+
+LAIR = """
+[site]
+name = "Lair"
+
+[[levels]]
+number = 1
+
+[[levels.areas]]
+key = "1"
+name = "Mouth"
+
+[[levels.areas]]
+key = "2"
+name = "Hoard"
+occupied = true
+occupants = "the red dragon"
+"""
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Campaigns:
+    campaigns = Campaigns(open_store(str(tmp_path / "t.db")))
+    campaigns.new("Company", preset("tp"), parse_party(COMPANY), seed=11)
+    return campaigns
+
+
+def live_until(campaigns: Campaigns, day: int, party: str | None = None) -> None:
+    """Wait (a day at most at a time: the downtime die may break a wait) until the party's
+    day ``day`` at 08:00."""
+    while True:
+        state = campaigns.state("Company")
+        if party is not None:
+            state = state.as_party(party)
+        left = (day - 1) * DAY - state.now
+        if left <= 0:
+            return
+        wait = Wait(min(left, DAY))
+        campaigns.execute("Company", wait if party is None else AsParty(party, wait))
+
+
+def go_into(campaigns: Campaigns, area: str, party: str | None = None) -> list[str]:
+    """Dungeon turns toward ``area`` until the party stands in it (a turn of TP-DUN-1's
+    Forced Rest keeps it where it is): what the party perceived on the way."""
+    told: list[str] = []
+    for _ in range(20):
+        turn = Turn(mode="cautious", area=area)
+        records = campaigns.execute("Company", turn if party is None else AsParty(party, turn))
+        told += [r.event.text for r in records if isinstance(r.event, Perceived)]
+        site = campaigns.state("Company").site
+        if site is not None and site.area == area:
+            return told
+    raise AssertionError(f"never reached area {area}")
+
+
+def brought_forward(campaigns: Campaigns) -> None:
+    """Bring the party run now to the world's present: in one command, and again after each
+    encounter the downtime die (TP-ENC-1) breaks the downtime with, once it is played out."""
+    while campaigns.state("Company").now < campaigns.state("Company").present:
+        campaigns.execute("Company", BringForward())
+
+
+def test_tp_time_1_the_example_of_many_groups_in_one_world(world: Campaigns) -> None:
+    """TP-TIME-1, TP-TIME-2: the referee's example, played whole."""
+    live_until(world, 50)  # four characters and a henchman adventure together to day 50
+    assert world.state("Company").day == 50
+    live_until(world, 51)
+    world.execute("Company", CountdownAdd("the dragon wakes", "day", "10", world=True))
+
+    # day 51: Aldo rides off to the oracle with Hugo, hired; the three rest in town
+    world.execute("Company", SplitParty("Oracle Ride", ("Aldo", "Hugo"), {"rations": 30}))
+    # two newcomers enter the world and the barrow, and clear its first area on day 51
+    world.execute("Company", NewParty("Newcomers", parse_party(NEWCOMERS)))
+    barrow = parse_site(BARROW, "barrow.toml")
+    world.execute("Company", AsParty("Newcomers", EnterSite(barrow)))
+    go_into(world, "1", party="Newcomers")
+    state = world.state("Company")
+    assert state.company == "Newcomers" and state.day == 51
+    if state.site is not None and state.site.encounter is not None:
+        from turnkeeper.procedures.dungeon import EndEncounter
+
+        world.execute("Company", EndEncounter(fought=True))
+    world.execute("Company", ClearArea("1"))
+    assert world.state("Company").places[0].party == "Newcomers"
+
+    # the ride: five days on the road, through which the world countdown ticks
+    live_until(world, 56, party="Oracle Ride")
+    # the three, a day behind the oracle-riders' present, are brought forward in one command
+    world.execute("Company", SwitchParty("Company"))
+    behind = world.state("Company")
+    assert behind.day == 51 and behind.present // DAY == 55
+    records = world.execute("Company", BringForward())
+    spent = next(r.event for r in records if type(r.event).__name__ == "DowntimeBegun")
+    assert spent.describe() == "Company spends 5 days in town"
+    brought_forward(world)
+    brought = world.state("Company")
+    assert brought.now == brought.present and brought.day == 56
+    assert brought.party.character("Bea") is not None
+    assert brought.supplies.count("rations") < 400 - 30  # they ate, a meal a day
+
+    # they go in: the antechamber the newcomers cleared is found cleared, no ghoul met
+    world.execute("Company", EnterSite(barrow))
+    told = go_into(world, "1")
+    assert "Area 1 has been cleared: no one dwells here now." in told
+    assert world.state("Company").site.encounter is None  # type: ignore[union-attr]
+
+    # the newcomers leave and live on to day 61: the countdown's last five days
+    world.execute("Company", AsParty("Newcomers", LeaveSite()))
+    live_until(world, 61, party="Newcomers")
+
+    journal = world.journal("Company").records
+    ticks = [
+        r.event
+        for r in journal
+        if isinstance(r.event, CountdownTicked) and r.event.name == "the dragon wakes"
+    ]
+    assert [t.left for t in ticks] == list(range(9, -1, -1))  # ten ticks in all, never twice
+    ended = [r.event for r in journal if isinstance(r.event, CountdownEnded)]
+    assert [e.reason for e in ended if e.name == "the dragon wakes"] == ["ran out"]
+
+    # the referee's timeline: every character, where and when
+    view = timeline(world.state("Company"))
+    where = {c.name: (c.party, c.day) for c in view.characters}
+    assert where == {
+        "Aldo": ("Oracle Ride", 56),
+        "Hugo": ("Oracle Ride", 56),
+        "Bea": ("Company", 56),
+        "Cato": ("Company", 56),
+        "Dara": ("Company", 56),
+        "Eve": ("Newcomers", 61),
+        "Finn": ("Newcomers", 61),
+    }
+    lag = {p.name: p.behind_days for p in view.parties}
+    assert lag == {"Newcomers": 0, "Company": 5, "Oracle Ride": 5}
+    assert [p.party for p in view.places] == ["Newcomers"]
+
+    # Aldo's own time record: with the company to day 51, then on his ride, never the others'
+    aldo = list(character_record(journal, "Aldo"))
+    assert {party for party, _ in aldo} == {"Company", "Oracle Ride"}
+    rode = [r for party, r in aldo if party == "Oracle Ride"]
+    assert rode and all(r.at >= 50 * DAY for r in rode)
+    assert not any("Newcomers" in r.event.describe() for _, r in aldo)
+
+
+def test_tp_time_2_no_party_acts_before_another_changed_the_place(world: Campaigns) -> None:
+    """TP-TIME-2: one order of events. The Grey Band slays the dragon on day 7; Red Company,
+    on day 2, is refused the lair until brought forward, and then finds the hoard cleared."""
+    world.execute("Company", SplitParty("Red Company", ("Cato", "Dara")))
+    live_until(world, 7)
+    lair = parse_site(LAIR, "lair.toml")
+    world.execute("Company", EnterSite(lair))
+    go_into(world, "2")
+    state = world.state("Company")
+    if state.site is not None and state.site.encounter is not None:
+        from turnkeeper.procedures.dungeon import EndEncounter
+
+        world.execute("Company", EndEncounter(fought=True))
+    world.execute("Company", ClearArea("2", what="slew the dragon in"))
+
+    world.execute("Company", SwitchParty("Red Company"))
+    live_until(world, 2)
+    version = world.state("Company").version
+    with pytest.raises(IllegalCommandError) as refused:
+        world.execute("Company", EnterSite(lair))
+    assert str(refused.value) == (
+        "Red Company is at day 2; Company slew the dragon in area 2 of Lair on day 7: "
+        "bring Red Company forward first (`party forward`)"
+    )
+    assert world.state("Company").version == version  # refused: nothing recorded
+
+    brought_forward(world)
+    world.execute("Company", EnterSite(lair))
+    assert "Area 2 has been cleared: no one dwells here now." in go_into(world, "2")
+    assert world.state("Company").site.encounter is None  # type: ignore[union-attr]
+
+
+def test_parties_join_only_at_the_same_place_and_time(world: Campaigns) -> None:
+    world.execute("Company", SplitParty("Grey Band", ("Bea",), {"rations": 10}))
+    world.execute("Company", AsParty("Grey Band", Wait(DAY)))
+    with pytest.raises(IllegalCommandError, match="Company is 1 day behind Grey Band"):
+        world.execute("Company", AsParty("Company", JoinParty("Grey Band")))
+    world.execute("Company", SwitchParty("Company"))
+    brought_forward(world)
+    world.execute("Company", JoinParty("Grey Band"))
+    state = world.state("Company")
+    assert [c.name for c in state.party.characters] == ["Aldo", "Cato", "Dara", "Hugo", "Bea"]
+    assert state.away == ()
+    assert state.supplies.count("rations") <= 400  # what Grey Band took came back, less meals
+
+
+@pytest.mark.parametrize(
+    ("command", "refusal"),
+    [
+        (SplitParty("Company", ("Bea",)), "a party called 'Company' is already in the world"),
+        (
+            SplitParty("All", ("Aldo", "Bea", "Cato", "Dara", "Hugo")),
+            "everyone would leave Company",
+        ),
+        (SplitParty("Few", ("Zed",)), "no character called 'Zed'"),
+        (SplitParty("Few", ("Bea",), {"rations": 9999}), "carries 400 rations"),
+        (SwitchParty("Nobody"), "no party called 'Nobody'"),
+        (BringForward(), "at the world's present already"),
+        (ClearArea(), "is in no site"),
+    ],
+)
+def test_a_party_command_that_cannot_be_is_refused_and_changes_nothing(
+    world: Campaigns, command: object, refusal: str
+) -> None:
+    version = world.state("Company").version
+    with pytest.raises(IllegalCommandError, match=refusal):
+        world.execute("Company", command)  # type: ignore[arg-type]
+    assert world.state("Company").version == version
+
+
+def test_no_party_sees_another_partys_secrets(world: Campaigns) -> None:
+    world.execute("Company", SplitParty("Oracle Ride", ("Aldo", "Hugo")))
+    world.execute("Company", NewParty("Newcomers", parse_party(NEWCOMERS)))
+    world.execute("Company", AsParty("Newcomers", EnterSite(parse_site(BARROW, "b.toml"))))
+    state = world.state("Company")
+    for party, others in {
+        "Company": ("Aldo", "Hugo", "Eve", "Finn", "Barrow", "Oracle Ride", "Newcomers"),
+        "Oracle Ride": ("Bea", "Cato", "Eve", "Finn", "Barrow", "Newcomers"),
+        "Newcomers": ("Aldo", "Bea", "Hugo", "Oracle Ride"),
+    }.items():
+        seen = player_state(state.as_party(party)).model_dump_json()
+        assert json.loads(seen)["party_name"] == party
+        for secret in others:
+            assert secret not in seen, (party, secret)
+    assert "ghouls" not in player_state(state).model_dump_json()  # the referee's key
+
+
+def test_a_world_countdown_is_for_the_world_not_a_round(world: Campaigns) -> None:
+    with pytest.raises(IllegalCommandError, match="world countdown ticks on the world's days"):
+        world.execute("Company", CountdownAdd("torch smoke", "short", "3", world=True))
+
+
+def test_a_journal_of_one_party_replays_as_it_was(world: Campaigns) -> None:
+    """Existing campaigns open as a world of one party: no record names the world."""
+    world.execute("Company", Wait(DAY))
+    exported = world.export_jsonl("Company")
+    assert "party." not in exported and "world" not in exported
+    assert timeline(world.state("Company")).parties[0].name == "Company"
