@@ -59,6 +59,7 @@ from turnkeeper.kernel.events import (
     CommandUndone,
     undone_commands,
 )
+from turnkeeper.procedures.parties import PartySwitched
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.store import Caches, EventStore, GlanceStore, JsonStore, SnapshotStore
 from turnkeeper.store.base import SNAPSHOTS_KEPT, StoredLine, StoreUnavailable, missing
@@ -266,6 +267,21 @@ class Campaigns:
         ]
         records.sort(key=lambda record: record.seq)
         return undone_commands(r for r in records if until is None or r.seq <= until)
+
+    def runs(self, name: str, until: int | None = None) -> list[tuple[int, str]]:
+        """When the time record turned to each party, as (seq, party) in seq order, up to seq
+        ``until``: from the store's switch records alone (found by their index, never the
+        whole journal), those of undone commands left out. Before the first, the campaign's
+        founding party (its own name) was run."""
+        undone = self.undone(name, until)
+        records = [EVENTS.record(row) for row in self.store.read_kind(name, PartySwitched.kind)]
+        return sorted(
+            (r.seq, r.event.to)
+            for r in records
+            if isinstance(r.event, PartySwitched)
+            and r.command not in undone
+            and (until is None or r.seq <= until)
+        )
 
     def names(self) -> list[str]:
         """Every campaign in the store."""

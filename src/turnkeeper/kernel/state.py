@@ -214,6 +214,19 @@ class CampaignState(Model):
         others = tuple(p if p is not incoming else leaving for p in self.away)
         return self.model_copy(update={**theirs, "party_name": incoming.name, "away": others})
 
+    def party_of(self, character: str) -> str | None:
+        """The party the character called ``character`` is with, or None."""
+        if self.party.character(character) is not None:
+            return self.company
+        return next((p.name for p in self.away if p.party.character(character)), None)
+
+    @property
+    def everyone(self) -> tuple[str, ...]:
+        """Every character of the world (henchmen and hirelings too), party by party."""
+        return tuple(
+            c.name for p in (self.party, *(a.party for a in self.away)) for c in p.characters
+        )
+
     def as_party(self, name: str) -> CampaignState:
         """The state as the party ``name`` lives it (itself if that party is run now)."""
         if name.casefold() == self.company.casefold():

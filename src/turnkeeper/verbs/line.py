@@ -32,8 +32,10 @@ from turnkeeper.verbs.table import VERBS, _Verb, cli_of, kind_of, said
 
 #: The word a verb's words may be followed by before its destination: ``travel to ne``.
 DEFAULT_WORD = "to"
-#: The options every verb takes on a line, whatever the front door: physical dice.
+#: The options every verb takes on a line, whatever the front door: physical dice, and the
+#: party of the world the line is for.
 DICE_FLAG = "--dice"
+AS_FLAG = "--as"
 
 
 def flags_of(name: str, field: FieldInfo) -> tuple[str, ...]:
@@ -162,9 +164,12 @@ def read_line(line: str) -> dict[str, Any]:
         if flag == DICE_FLAG:  # the faces, which every verb's model reads
             values["dice"] = given if equals else next(rest, "")
             continue
+        if flag == AS_FLAG:  # the party it is for, which every verb's model reads
+            values["as_party"] = given if equals else next(rest, "")
+            continue
         if word.startswith("--") or (word.startswith("-") and word in options):
             if flag not in options:
-                known = ", ".join([*options, DICE_FLAG])
+                known = ", ".join([*options, DICE_FLAG, AS_FLAG])
                 raise IllegalCommandError(
                     f"{flag}: not an option of `{' '.join(body.line_words())}`; its options "
                     f"are {known}"
@@ -301,6 +306,8 @@ def values_next(
                     expecting = option
             elif flag == DICE_FLAG and not equals:
                 expecting = ("dice", FieldInfo(annotation=str))
+            elif flag == AS_FLAG and not equals:
+                expecting = ("as_party", _Verb.model_fields["as_party"])
             continue
         if not positional:  # one more than the verb takes
             return []

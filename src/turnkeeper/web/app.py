@@ -79,11 +79,12 @@ from turnkeeper.views import (
     player_record,
     player_state,
     referee_record,
+    run_at,
 )
 from turnkeeper.web import live, render
 from turnkeeper.web.controls import Control, by_verb, form_body
 from turnkeeper.web.guard import Guard, answer, header_number
-from turnkeeper.web.tokens import Role, TokenCheck, issue_hand, renew_token
+from turnkeeper.web.tokens import Hand, Role, Seat, TokenCheck, issue_hand, renew_token
 from turnkeeper.words import unknown
 from turnkeeper.world.hexes import Hex
 
@@ -285,18 +286,26 @@ def create_app(campaigns: Campaigns) -> FastAPI:
 
     # -- the JSON API ----------------------------------------------------------------------
 
+    def seat_of(state: CampaignState, name: str, token: str | None, role: Role) -> Seat:
+        """Who a page or a response is for: the role, or in a world of several parties a
+        character's own link (its party's view, never the party the referee runs)."""
+        if role is Role.REFEREE or not state.away:
+            return role
+        hand = app.state.tokens.hand(name, token or "", state.everyone)
+        return Role.PLAYER if hand is None else Hand(hand)
+
     @app.get(
         "/api/campaigns/{name}/state",
         response_model=None,
         summary="The campaign now: the whole state (referee) or the party's view (player)",
     )
-    async def get_state(request: Request, name: str, role: Reader) -> Response:
+    async def get_state(request: Request, name: str, role: Reader, token: Token) -> Response:
         state = await _on(request, name, lambda c: c.state(name), quick=True)
         # Serialised here, not by FastAPI's generic encoder: ten times quicker for a state.
         if role is Role.REFEREE:
             text = json.dumps(referee_state(state), ensure_ascii=False, default=str)
         else:
-            text = player_state(state).model_dump_json()
+            text = player_state(_lived(state, seat_of(state, name, token, role))).model_dump_json()
         return Response(text, media_type="application/json")
 
     @app.get(
@@ -307,6 +316,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         request: Request,
         name: str,
         role: Reader,
+        token: Token,
         after: Annotated[
             int | None,
             Query(ge=0, le=MAX_INT, description="The seq to start after (the last page's `next`)."),
@@ -323,11 +333,13 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         def page(c: Campaigns) -> str:
             # the page alone read by seq, the undos by their index: not the whole journal
             state, undone = c.state(name), c.undone(name)
+            seat = seat_of(state, name, token, role)
             player = role is Role.PLAYER
-            keep = (lambda r: party_perceives(r, undone)) if player else None
+            keep = _keeps(c, name, state, seat, undone, state.version)
             chosen, more = c.page(name, start, limit, keep, until=state.version)
             if player:
-                shaped = [player_record(r, state) for r in chosen]
+                lived = _lived(state, seat)
+                shaped = [player_record(r, lived) for r in chosen]
             else:
                 shaped = [referee_record(r, state, undone) for r in chosen]
             following = chosen[-1].seq if more and chosen else None
@@ -370,6 +382,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         request: Request,
         name: str,
         role: Reader,
+        token: Token,
         around: Annotated[
             str | None,
             Query(max_length=12, description="Draw only a window around this hex: 0304."),
@@ -383,8 +396,9 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         # drawn outside the lock (the state does not change) and off the loop: a large map
         # is many milliseconds of work
         player = role is Role.PLAYER
+        lived = _lived(state, seat_of(state, name, token, role))
         svg = await anyio.to_thread.run_sync(
-            lambda: map_svg(state, player=player, around=middle, radius=radius)
+            lambda: map_svg(lived, player=player, around=middle, radius=radius)
         )
         return Response(svg, media_type="image/svg+xml")
 
@@ -411,11 +425,11 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     async def page(request: Request, name: str, role: Reader, token: Token) -> str:
         links = _links(name, token or "")
         state = await snapshot(name)
-        shown, _ = await displays.display(name, role, state=state)  # drawn outside the lock
+        seat = seat_of(state, name, token, role)
+        shown, _ = await displays.display(name, seat, state=state)  # drawn outside the lock
         if role is Role.PLAYER:
-            names = [c.name for c in state.party.characters]
-            hand = app.state.tokens.hand(name, token or "", names)
-            return render.player_page(state, links, shown, hand)
+            hand = app.state.tokens.hand(name, token or "", state.everyone)
+            return render.player_page(_lived(state, seat), links, shown, hand)
         return render.referee_page(state, links, shown)
 
     @app.get(
@@ -427,13 +441,17 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         request: Request,
         name: str,
         role: Reader,
+        token: Token,
         before: Annotated[int, Query(ge=1, le=MAX_INT)],
     ) -> str:
         state = await snapshot(name)  # for the calendar; the lines are read from the store
+        seat = seat_of(state, name, token, role)
 
         def read() -> str:
-            records, undone = _journal(campaigns, name, role, min(before - 1, state.version))
-            return render.older_lines(state, records, undone, referee=role is Role.REFEREE)
+            until = min(before - 1, state.version)
+            records, undone = _journal(campaigns, name, state, seat, until)
+            lived = _lived(state, seat)
+            return render.older_lines(lived, records, undone, referee=role is Role.REFEREE)
 
         return await anyio.to_thread.run_sync(read)
 
@@ -442,8 +460,9 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         response_class=HTMLResponse,
         summary="The page's display alone (what the live stream sends)",
     )
-    async def display(request: Request, name: str, role: Reader) -> str:
-        return (await displays.display(name, role))[0]
+    async def display(request: Request, name: str, role: Reader, token: Token) -> str:
+        seat = seat_of(await snapshot(name), name, token, role)
+        return (await displays.display(name, seat))[0]
 
     @app.get(
         "/campaigns/{name}/live",
@@ -462,12 +481,16 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         seen = header_number("Last-Event-ID", last_event_id) if last_event_id else since
         given = token or ""
 
+        seated: list[Seat] = [role]
+
         async def draw(version: int) -> live.Drawn:
             # the digests are read from the store at most once a second: no campaign lock
             if app.state.tokens.role(name, given) is not role:
                 return None  # the link was renewed: this page no longer follows
             try:
-                return await displays.display(name, role, version)  # one draw for all pages
+                if role is Role.PLAYER:  # a character's party may have split off or joined
+                    seated[0] = seat_of(await snapshot(name), name, given, role)
+                return await displays.display(name, seated[0], version)  # one draw a seat
             except NotFoundError:
                 return None
 
@@ -477,7 +500,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
             seen,
             draw,
             render.fragment("revoked"),
-            kept=lambda version: displays.kept(name, version, role),
+            kept=lambda version: displays.kept(name, version, seated[0]),
         )
         return EventSourceResponse(events, ping=15)
 
@@ -586,14 +609,16 @@ def create_app(campaigns: Campaigns) -> FastAPI:
             raise Refused(403, "a character's link declares that character's actions only")
 
         def run(c: Campaigns) -> str:
-            names = [character.name for character in c.state(name).party.characters]
-            character = app.state.tokens.hand(name, token or "", names)
+            now = c.state(name)
+            character = app.state.tokens.hand(name, token or "", now.everyone)
             if character is None:
                 raise Refused(403, "this is not a character's link: ask the referee for yours")
             acting = getattr(body, render.HAND_VERBS[body.verb])
             if acting.casefold() != character.casefold():
                 raise Refused(403, f"this link acts for {character} alone")
-            records, state = _execute(c, name, body)
+            party = now.party_of(character)
+            mine = body if party == now.company else body.model_copy(update={"as_party": party})
+            records, state = _execute(c, name, mine)
             undone = c.undone(name)
             lines = [r.event.describe() for r in records if party_perceives(r, undone)]
             return render.fragment("done", version=state.version, lines=lines[:3])
@@ -685,25 +710,55 @@ def _draw(c: Campaigns, name: str, role: Role) -> tuple[str, int]:
     return _display(c, name, state, role), state.version
 
 
-def _display(c: Campaigns, name: str, state: CampaignState, role: Role) -> str:
+def _lived(state: CampaignState, seat: Seat) -> CampaignState:
+    """The state as the seat's party lives it: a character's link shows the party the
+    character is with (the party run now for every other seat)."""
+    if isinstance(seat, Hand):
+        party = state.party_of(seat.character)
+        if party is not None:
+            return state.as_party(party)
+    return state
+
+
+def _keeps(
+    c: Campaigns,
+    name: str,
+    state: CampaignState,
+    seat: Seat,
+    undone: frozenset[int],
+    until: int,
+) -> Callable[[Recorded], bool] | None:
+    """Which records the seat reads: every one (the referee); those the party perceives
+    (the players); and on a character's link in a world of several parties, only those of
+    the character's own party (recorded while the time record was run for it)."""
+    if seat is Role.REFEREE:
+        return None
+    if not isinstance(seat, Hand):
+        return lambda r: party_perceives(r, undone)
+    mine = state.party_of(seat.character) or state.company
+    runs = c.runs(name, until)
+    return lambda r: party_perceives(r, undone) and run_at(runs, r.seq, state.name) == mine
+
+
+def _display(c: Campaigns, name: str, state: CampaignState, role: Seat) -> str:
     """The role's display of ``state``: drawn from the state and the last journal lines it
     shows, read from the store by seq back from the state's version (never the whole
     journal), the undone commands from the undos' index. It reads the store alone, not the
     journal in memory, so it runs without the campaign's lock (:class:`live.Displays`)."""
-    records, undone = _journal(c, name, role, state.version)
-    if role is Role.PLAYER:
-        return render.player_display(state, records, undone)
+    records, undone = _journal(c, name, state, role, state.version)
+    if role is not Role.REFEREE:
+        return render.player_display(_lived(state, role), records, undone)
     return render.referee_display(state, records, undone)
 
 
 def _journal(
-    c: Campaigns, name: str, role: Role, until: int
+    c: Campaigns, name: str, state: CampaignState, role: Seat, until: int
 ) -> tuple[list[Recorded], frozenset[int]]:
     """The role's last :data:`render.JOURNAL_LINES` records up to seq ``until`` (the players':
     those the party perceives), read from the store by seq backwards, and the commands
     undone up to there."""
     undone = c.undone(name, until=until)
-    keep = None if role is Role.REFEREE else lambda r: party_perceives(r, undone)
+    keep = _keeps(c, name, state, role, undone, until)
     return c.latest(name, render.JOURNAL_LINES, keep, until=until), undone
 
 

@@ -42,7 +42,7 @@ from sse_starlette import ServerSentEvent
 from turnkeeper.campaign import CampaignState
 from turnkeeper.store import EventStore
 from turnkeeper.store.base import WatchStore
-from turnkeeper.web.tokens import Role
+from turnkeeper.web.tokens import Seat
 
 log = logging.getLogger(__name__)
 
@@ -195,7 +195,7 @@ class Displays:
     def __init__(
         self,
         snapshot: Callable[[str], Awaitable[CampaignState]],
-        draw: Callable[[str, CampaignState, Role], str],
+        draw: Callable[[str, CampaignState, Seat], str],
         gap: float = DRAW_GAP,
     ) -> None:
         self._snapshot = snapshot
@@ -203,17 +203,17 @@ class Displays:
         self._gap = gap
         self._loop: asyncio.AbstractEventLoop | None = None
         # the drawings of a known version, by campaign, version and role
-        self._tasks: dict[tuple[str, int, Role], asyncio.Task[tuple[str, int]]] = {}
+        self._tasks: dict[tuple[str, int, Seat], asyncio.Task[tuple[str, int]]] = {}
         # the drawing of a campaign and role that has not yet looked at the state
-        self._pending: dict[tuple[str, Role], asyncio.Task[tuple[str, int]]] = {}
+        self._pending: dict[tuple[str, Seat], asyncio.Task[tuple[str, int]]] = {}
         # when the last drawing of a campaign and role looked at the state (the loop's clock)
-        self._looked: dict[tuple[str, Role], float] = {}
-        self.draws: Counter[tuple[str, Role]] = Counter()
+        self._looked: dict[tuple[str, Seat], float] = {}
+        self.draws: Counter[tuple[str, Seat]] = Counter()
 
     async def display(
         self,
         name: str,
-        role: Role,
+        role: Seat,
         version: int | None = None,
         state: CampaignState | None = None,
     ) -> tuple[str, int]:
@@ -238,7 +238,7 @@ class Displays:
         return await asyncio.shield(task)
 
     async def _drawn(
-        self, name: str, role: Role, state: CampaignState | None = None
+        self, name: str, role: Seat, state: CampaignState | None = None
     ) -> tuple[str, int]:
         this = asyncio.current_task()
         assert this is not None
@@ -262,14 +262,14 @@ class Displays:
         html = await anyio.to_thread.run_sync(self._draw, name, state, role)
         return html, state.version
 
-    def kept(self, name: str, version: int, role: Role) -> str | None:
+    def kept(self, name: str, version: int, role: Seat) -> str | None:
         """The role's display of that version, if it is drawn and still kept."""
         task = self._tasks.get((name, version, role))
         if task is None or not task.done() or task.cancelled() or task.exception() is not None:
             return None
         return task.result()[0]
 
-    def _keep(self, key: tuple[str, int, Role], task: asyncio.Task[tuple[str, int]]) -> None:
+    def _keep(self, key: tuple[str, int, Seat], task: asyncio.Task[tuple[str, int]]) -> None:
         """Keep ``task`` under ``key``, forget the versions long past (and every drawing of
         a campaign whose version went back: deleted and made anew), and forget a drawing
         that failed, so the next page draws again."""

@@ -31,6 +31,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 
 from turnkeeper.errors import TurnkeeperError
@@ -43,6 +44,18 @@ class Role(StrEnum):
     REFEREE = "referee"
     PLAYER = "player"
 
+
+@dataclass(frozen=True)
+class Hand:
+    """A character's own link, in a world of several parties: its page shows the party the
+    character is with, never the one the referee runs (issue 28)."""
+
+    character: str
+
+
+#: Who a page is drawn for: the referee, the table's players (the party run now), or one
+#: character's player in a world of several parties.
+Seat = Role | Hand
 
 _ROLES = frozenset(role.value for role in Role)
 #: The store's name of a character's own link: a player's hands (issue 26). It reads what the

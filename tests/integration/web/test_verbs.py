@@ -11,6 +11,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from turnkeeper.campaign import (
     AddSupply,
+    AsParty,
     CampaignState,
     CountdownAdd,
     CountdownEnd,
@@ -32,6 +33,7 @@ from turnkeeper.campaign import (
     Wait,
     parse_party,
 )
+from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.combat_state import ActionKind, Side
 from turnkeeper.procedures.combat import (
     AnnounceDone,
@@ -47,6 +49,14 @@ from turnkeeper.procedures.combat import (
     Surrender,
 )
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
+from turnkeeper.procedures.parties import (
+    BringForward,
+    ClearArea,
+    JoinParty,
+    NewParty,
+    SplitParty,
+    SwitchParty,
+)
 from turnkeeper.procedures.scenes import (
     Act,
     CloseScene,
@@ -98,6 +108,15 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     "site_enter": ({"site_text": SITE.read_text(encoding="utf-8")}, EnterSite),
     "turn": ({"mode": "cautious", "both_unaware": True}, Turn),
     "site_leave": ({}, LeaveSite),
+    "site_clear": ({"area": "1"}, ClearArea),
+    "party_split": ({"name": "Grey Band", "characters": "Bea", "take": ["rations=2"]}, SplitParty),
+    "party_new": (
+        {"name": "Newcomers", "party_text": '[[characters]]\nname = "Eve"\nhp = 5'},
+        NewParty,
+    ),
+    "party_switch": ({"name": "Grey Band"}, SwitchParty),
+    "party_join": ({"name": "Grey Band"}, JoinParty),
+    "party_forward": ({"days": 3}, BringForward),
     "site_resume": ({"fought": True}, EndEncounter),
     "map_note": ({"text": "rats here", "area": "the pantry"}, NoteMap),
     "map_load": ({"map": MAP, "at": "0000"}, LoadMap),
@@ -150,6 +169,24 @@ def test_every_verb_builds_the_command_the_cli_builds() -> None:
         body = _body.validate_python({"verb": verb, **fields})
         assert type(body) is VERBS[verb]
         assert type(body.command(state)) is command, verb
+
+
+def test_a_verb_for_another_party_runs_as_that_party() -> None:
+    """Every verb takes ``as_party``: the command is read against that party's state and runs
+    as that party, the time record turning to it first (issue 28)."""
+    two = parse_party('[[characters]]\nname = "Aldo"\nhp = 6\n[[characters]]\nname = "Bea"\nhp = 4')
+    journal = Journal.start("Keep", preset("tp"), two, seed=1)
+    journal.execute(SplitParty("Grey Band", ("Bea",)))
+    body = _body.validate_python({"verb": "wait", "duration": "1 day", "as_party": "Grey Band"})
+    command = body.build(journal.state)
+    assert command == AsParty("Grey Band", Wait(24 * 3600))
+    journal.execute(command)
+    assert journal.state.company == "Grey Band" and journal.state.day == 2
+    assert journal.state.as_party("Keep").day == 1
+    with pytest.raises(IllegalCommandError, match="no party called 'Red'"):
+        _body.validate_python({"verb": "wait", "duration": "1h", "as_party": "Red"}).build(
+            journal.state
+        )
 
 
 def test_the_union_is_the_table() -> None:
