@@ -238,7 +238,11 @@ def decide_parties(draft: Draft, command: PartyCommand, dice: DiceSource) -> Non
         draft.add(split(state, command.name, command.characters, command.supplies))
     elif isinstance(command, NewParty):
         _new_name(state, command.name)
-        draft.add(PartyArrived(name=command.name, party=command.party, at=state.present))
+        # the party run now did not see them come: a new party is the referee's news
+        arrived = PartyArrived(
+            name=command.name, party=command.party, at=state.present, visibility=REFEREE
+        )
+        draft.add(arrived)
     elif isinstance(command, SwitchParty):
         draft.add(*switch(state, command.name))
     elif isinstance(command, JoinParty):

@@ -635,7 +635,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         asked = dict(form).get("character", "")
 
         def make(c: Campaigns) -> tuple[str, str]:
-            names = [ch.name for ch in c.state(name).party.characters]
+            names = list(c.state(name).everyone)  # a world's every party's characters
             character = next((n for n in names if n.casefold() == asked.casefold()), None)
             if character is None:
                 raise TurnkeeperError(unknown("character", asked, names, listing=True))

@@ -1,0 +1,95 @@
+"""Each party's players see their own party (issue 28): in a world of several parties, a
+character's link shows the party the character is with, whichever party the referee runs, and
+nothing of another party; a declaration from it runs as that party."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from turnkeeper.campaign import Note, Visibility, Wait, parse_party
+from turnkeeper.procedures.parties import NewParty, SplitParty, SwitchParty
+from turnkeeper.rules.loader import preset
+from turnkeeper.service import Campaigns
+from turnkeeper.store import open_store
+from turnkeeper.web.app import create_app
+from turnkeeper.web.tokens import Role, issue_tokens
+
+PAGE = "/campaigns/Keep"
+FORM = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
+RIDE_NOTE = "ZQRIDENOTE"  # a line of the Oracle Ride's own journal
+KEEP_NOTE = "ZQKEEPNOTE"  # a line of the Keep's own journal
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[tuple[TestClient, Campaigns, dict[str, str]]]:
+    campaigns = Campaigns(open_store(str(tmp_path / "w.db")))
+    party = parse_party(
+        '[[characters]]\nname = "Aldo"\nhp = 8\n[[characters]]\nname = "Bea"\nhp = 6\n'
+        '[[characters]]\nname = "Hugo"\nhp = 4\n[supplies]\nrations = 20'
+    )
+    campaigns.new("Keep", preset("tp"), party, seed=3)
+    campaigns.execute("Keep", SplitParty("Oracle Ride", ("Aldo", "Hugo"), {"rations": 5}))
+    campaigns.execute("Keep", SwitchParty("Oracle Ride"))
+    campaigns.execute("Keep", Wait(3 * 3600))
+    campaigns.execute("Keep", Note(RIDE_NOTE, Visibility.PARTY))
+    campaigns.execute("Keep", SwitchParty("Keep"))
+    campaigns.execute("Keep", Note(KEEP_NOTE, Visibility.PARTY))
+    campaigns.execute(
+        "Keep", NewParty("Newcomers", parse_party('[[characters]]\nname = "Eve"\nhp = 5'))
+    )
+    tokens = issue_tokens(campaigns.store, "Keep")
+    with TestClient(create_app(campaigns)) as client:
+        links = {"referee": tokens[Role.REFEREE], "table": tokens[Role.PLAYER]}
+        for character in ("Aldo", "Bea", "Eve"):
+            made = client.post(f"{PAGE}/hand-link?token={links['referee']}",
+                               content=f"character={character}", headers=FORM)  # fmt: skip
+            found = re.search(r'value="[^"]*\?token=([^"]+)"', made.text)
+            assert found is not None, made.text
+            links[character] = found[1]
+        yield client, campaigns, links
+
+
+def test_a_characters_link_shows_its_own_party_whoever_is_run(
+    world: tuple[TestClient, Campaigns, dict[str, str]],
+) -> None:
+    client, _, links = world
+    seen = {
+        who: client.get(f"/api/campaigns/Keep/state?token={links[who]}").json()
+        for who in ("Aldo", "Bea", "Eve", "table")
+    }
+    assert seen["Aldo"]["party_name"] == "Oracle Ride"
+    assert [c["name"] for c in seen["Aldo"]["party"]] == ["Aldo", "Hugo"]
+    assert seen["Aldo"]["date"] == "1-01-01 11:00"  # the ride's own present
+    assert seen["Bea"]["party_name"] == "Keep" and seen["Bea"]["date"] == "1-01-01 08:00"
+    assert [c["name"] for c in seen["Eve"]["party"]] == ["Eve"]
+    assert seen["table"]["party_name"] == "Keep"  # the table's link: the party run now
+
+    aldo_page = client.get(f"{PAGE}?token={links['Aldo']}").text
+    bea_page = client.get(f"{PAGE}?token={links['Bea']}").text
+    assert RIDE_NOTE in aldo_page and KEEP_NOTE not in aldo_page
+    assert KEEP_NOTE in bea_page and RIDE_NOTE not in bea_page
+    for page in (aldo_page, bea_page):
+        assert "Newcomers" not in page and "Eve" not in page
+    assert "Bea" not in client.get(f"{PAGE}/display?token={links['Aldo']}").text
+
+    log = client.get(f"/api/campaigns/Keep/log?token={links['Aldo']}").json()
+    lines = " ".join(r["text"] for r in log["records"])
+    assert RIDE_NOTE in lines and KEEP_NOTE not in lines and "Eve" not in lines
+
+
+def test_a_declaration_from_a_link_runs_as_its_characters_party(
+    world: tuple[TestClient, Campaigns, dict[str, str]],
+) -> None:
+    client, campaigns, links = world
+    state = campaigns.state("Keep")
+    assert state.company == "Keep"
+    # a form the hand may not send is refused; the referee's verbs are not a hand's
+    refused = client.post(f"{PAGE}/hand?token={links['Aldo']}", content="verb=wait&duration=1h",
+                          headers=FORM)  # fmt: skip
+    assert refused.status_code == 403
+    assert campaigns.state("Keep").version == state.version
