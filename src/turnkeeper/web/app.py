@@ -58,6 +58,7 @@ from starlette.exceptions import HTTPException
 
 from turnkeeper.campaign import CampaignState, Recorded, snapshots
 from turnkeeper.campaign.glance import referee_state
+from turnkeeper.clock.calendar import calendar
 from turnkeeper.dice import format_mixed
 from turnkeeper.errors import (
     ConflictError,
@@ -74,12 +75,14 @@ from turnkeeper.verbs.line import body_of_line, complete
 from turnkeeper.views import (
     MAX_WINDOW_RADIUS,
     PAGE_WINDOW_RADIUS,
+    character_record,
     map_svg,
     party_perceives,
     player_record,
     player_state,
     referee_record,
     run_at,
+    timeline,
 )
 from turnkeeper.web import live, render
 from turnkeeper.web.controls import Control, by_verb, form_body
@@ -352,6 +355,37 @@ def create_app(campaigns: Campaigns) -> FastAPI:
             return json.dumps(answer, ensure_ascii=False, default=str)
 
         return Response(await _on(request, name, page), media_type="application/json")
+
+    @app.get(
+        "/api/campaigns/{name}/timeline",
+        summary="The world's timeline: every party and character, where, when, how far behind",
+    )
+    async def get_timeline(request: Request, name: str, role: Referee) -> Response:
+        state = await _on(request, name, lambda c: c.state(name), quick=True)
+        return Response(timeline(state).model_dump_json(), media_type="application/json")
+
+    @app.get(
+        "/api/campaigns/{name}/characters/{character}/record",
+        summary="A character's own time record: their activities and whereabouts",
+    )
+    async def get_character_record(
+        request: Request, name: str, character: str, role: Referee
+    ) -> Response:
+        def read(c: Campaigns) -> str:
+            state = c.state(name)
+            found = next((k for k in state.everyone if k.casefold() == character.casefold()), None)
+            if found is None:
+                raise NotFoundError(unknown("character", character, list(state.everyone)))
+            undone = c.undone(name)
+            records = (r for _, page in c.stored_pages(name) for r in page)
+            lines = [
+                {"seq": r.seq, "date": calendar(r.at, state.ruleset.time), "party": party,
+                 "line": r.event.describe()}
+                for party, r in character_record(records, found, undone)
+            ]  # fmt: skip
+            return _json({"campaign": name, "character": found, "record": lines})
+
+        return Response(await _on(request, name, read), media_type="application/json")
 
     @app.post(
         "/api/campaigns/{name}/commands",

@@ -32,6 +32,7 @@ from turnkeeper.views import (
     party_perceives,
     player_record,
     player_state,
+    timeline,
     undone_commands,
 )
 from turnkeeper.web.controls import by_verb, grouped, table
@@ -142,6 +143,7 @@ def referee_display(
         names=_names(state),
         dark=in_darkness(state),
         found=_found(state),
+        world=timeline(state) if state.away else None,
     )
 
 

@@ -93,3 +93,33 @@ def test_a_declaration_from_a_link_runs_as_its_characters_party(
                           headers=FORM)  # fmt: skip
     assert refused.status_code == 403
     assert campaigns.state("Keep").version == state.version
+
+
+def test_the_referee_sees_the_world_on_one_timeline(
+    world: tuple[TestClient, Campaigns, dict[str, str]],
+) -> None:
+    client, _, links = world
+    view = client.get(f"/api/campaigns/Keep/timeline?token={links['referee']}").json()
+    assert [(p["name"], p["day"], p["running"]) for p in view["parties"]] == [
+        ("Keep", 1, True),
+        ("Oracle Ride", 1, False),
+        ("Newcomers", 1, False),
+    ]
+    assert {c["name"]: c["party"] for c in view["characters"]} == {
+        "Aldo": "Oracle Ride",
+        "Hugo": "Oracle Ride",
+        "Bea": "Keep",
+        "Eve": "Newcomers",
+    }
+    page = client.get(f"{PAGE}?token={links['referee']}").text
+    assert "The world: day 1" in page and "Oracle Ride" in page
+    record = client.get(
+        f"/api/campaigns/Keep/characters/aldo/record?token={links['referee']}"
+    ).json()
+    told = [line["line"] for line in record["record"]]
+    assert RIDE_NOTE in told and KEEP_NOTE not in told
+    assert record["record"][-1]["party"] == "Oracle Ride"
+    for who in ("table", "Aldo"):  # the players' links never read the world's timeline
+        assert client.get(f"/api/campaigns/Keep/timeline?token={links[who]}").status_code == 403
+    missing = client.get(f"/api/campaigns/Keep/characters/Zed/record?token={links['referee']}")
+    assert missing.status_code == 404 and "Zed" in missing.text
