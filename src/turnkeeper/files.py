@@ -150,7 +150,7 @@ def read_bytes(
 
 #: The example files that ship inside the package (``turnkeeper.examples``), which the
 #: documentation reads as ``examples/NAME`` and ``turnkeeper examples [FOLDER]`` copies.
-EXAMPLES = ("party.toml", "site.toml", "fighters.toml", "foes.toml")
+EXAMPLES = ("party.toml", "site.toml", "fighters.toml", "foes.toml", "newcomers.toml")
 
 
 def _examples_hint(file: Path) -> str:

@@ -99,37 +99,32 @@ def party_timeline(
         view = timeline(campaigns.state(campaigns.resolve(campaign)))
 
     def render() -> None:
+        # lines, not a table: a party's place and doing are long, and a table of them
+        # wraps out of reading in a terminal's 80 columns
         say(f"{view.campaign}: the world's present is day {view.present_day} ({view.present})")
-        table = Table(title="the parties")
-        for column in ("party", "day", "date", "behind", "where", "doing", "characters"):
-            table.add_column(column, justify="right" if column in ("day", "behind") else "left")
         for party in view.parties:
-            behind = f"{party.behind_days} d" if party.behind_days else "-"
-            table.add_row(
-                escape(party.name + (" *" if party.running else "")),
-                str(party.day),
-                party.date,
-                behind + (" !" if party.lagging else ""),
-                escape(party.where),
-                escape(party.doing),
-                escape(", ".join(party.characters)),
+            mark = "*" if party.running else " "
+            behind = ""
+            if party.behind_days:
+                days = "1 day" if party.behind_days == 1 else f"{party.behind_days} days"
+                behind = f", {days} behind" + (" (lags!)" if party.lagging else "")
+            say(
+                f"{mark} {party.name} ({', '.join(party.characters)}): day {party.day}, "
+                f"{party.date}{behind}"
             )
-        console().print(table)
+            say(f"    {party.where}, {party.doing}")
         lagging = [p.name for p in view.parties if p.lagging]
         if lagging:
             say(
-                f"! {', '.join(lagging)} lag the world by more than "
-                f"{view.lag_warning_days} days: bring them forward (`party forward --as NAME`)"
+                f"{', '.join(lagging)} lag the world by more than {view.lag_warning_days} "
+                "days: bring them forward (`party forward --as NAME`)"
             )
         for countdown in view.countdowns:
             hidden = " (referee)" if countdown.referee else ""
             say(f"world countdown {countdown.name}: {countdown.left}/{countdown.length}{hidden}")
         for place in view.places:
-            say(
-                f"day {place.day}: {place.party} {place.what} area {place.area} of "
-                f"{place.site} (level {place.level})"
-            )
-        say("* the party run now; `party switch NAME` runs another")
+            say(f"day {place.day}: {place.party} {place.what} area {place.area} of {place.site}")
+        say("* the party run now (`party switch NAME` runs another)")
 
     emit(view.model_dump(mode="json"), as_json, render)
 

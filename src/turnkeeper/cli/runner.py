@@ -159,6 +159,7 @@ def run(
         "campaign": name,
         "version": state.version,
         "date": state.date,
+        "party": state.company,
         "records": records_data(shown, state, player),
     }
     if details is not None:
@@ -170,6 +171,8 @@ def run(
         else:
             show_records(shown, state)
         at = where(state) if where is not None else ""
-        say((f"{name} · {state.date}{at} · version {state.version}", "dim"))
+        # in a world of several parties, whose present this is (but for the founding party)
+        run = f" · {state.company}" if state.company != name else ""
+        say((f"{name}{run} · {state.date}{at} · version {state.version}", "dim"))
 
     emit(data, as_json, render)

@@ -260,10 +260,14 @@ class CampaignState(Model):
         if change is None:
             return
         time = self.ruleset.time
+        then, now = day_number(change.at, time), self.day
+        # the hour too where both fall on one day, or the refusal would read "day 5 ... day 5"
+        hour = (lambda at: " " + calendar(at, time).rsplit(" ", 1)[-1]) if then == now else None
         raise IllegalCommandError(
-            f"{self.company} is at day {self.day}; {change.party} {change.what} area "
-            f"{change.area} of {site} on day {day_number(change.at, time)}: bring "
-            f"{self.company} forward first (`party forward`)"
+            f"{self.company} is at day {now}{hour(self.now) if hour else ''}; {change.party} "
+            f"{change.what} area {change.area} of {site} on day {then}"
+            f"{hour(change.at) if hour else ''}: bring {self.company} forward first "
+            "(`party forward`)"
         )
 
     def cleared(self, site: str, level: int, area: str | None) -> bool:

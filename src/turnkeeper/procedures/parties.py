@@ -234,6 +234,8 @@ PartyCommand = SplitParty | NewParty | SwitchParty | JoinParty | ClearArea | Bri
 def decide_parties(draft: Draft, command: PartyCommand, dice: DiceSource) -> None:
     """Dispatch a party command to its procedure (for the command table's ``decide``)."""
     state = draft.state
+    if isinstance(command, NewParty):
+        _newcomers(state, command.party)
     if isinstance(command, SplitParty):
         draft.add(split(state, command.name, command.characters, command.supplies))
     elif isinstance(command, NewParty):
@@ -265,6 +267,17 @@ def _new_name(state: CampaignState, name: str) -> str:
     if name.casefold() in (n.casefold() for n in state.companies):
         raise IllegalCommandError(f"a party called {name!r} is already in the world")
     return name
+
+
+def _newcomers(state: CampaignState, party: Party) -> None:
+    """Refuse newcomers named as a character of the world: a name is one character."""
+    known = {name.casefold() for name in state.everyone}
+    taken = [c.name for c in party.characters if c.name.casefold() in known]
+    if taken:
+        raise IllegalCommandError(
+            f"{', '.join(taken)}: already a character of the world (with "
+            f"{state.party_of(taken[0])}): give the newcomers names of their own"
+        )
 
 
 def _no_fight(state: CampaignState, what: str) -> None:
