@@ -30,7 +30,8 @@ def examples_command(
 
     The party (party.toml), two newcomers for a world of several parties (newcomers.toml),
     the two-level site (site.toml) and the fighters and foes of `simulate fight`
-    (fighters.toml, foes.toml): the files the README and docs/ use as `examples/...`. A file already there is replaced only with --force.
+    (fighters.toml, foes.toml): the files the README and docs/ use as `examples/...`. A
+    file already there is replaced only with --force.
 
     Example: `turnkeeper examples`; `turnkeeper examples ~/keep --force`.
     """
