@@ -21,7 +21,7 @@ from turnkeeper.campaign import CountdownAdd, Wait, parse_party
 from turnkeeper.campaign.commands import AsParty
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.countdowns import CountdownEnded, CountdownTicked
-from turnkeeper.procedures.dungeon import EnterSite, LeaveSite, Turn
+from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, Turn
 from turnkeeper.procedures.dungeon.events import Perceived
 from turnkeeper.procedures.parties import (
     BringForward,
@@ -171,8 +171,6 @@ def test_tp_time_1_the_example_of_many_groups_in_one_world(world: Campaigns) -> 
     state = world.state("Company")
     assert state.company == "Newcomers" and state.day == 51
     if state.site is not None and state.site.encounter is not None:
-        from turnkeeper.procedures.dungeon import EndEncounter
-
         world.execute("Company", EndEncounter(fought=True))
     world.execute("Company", ClearArea("1"))
     assert world.state("Company").places[0].party == "Newcomers"
@@ -246,8 +244,6 @@ def test_tp_time_2_no_party_acts_before_another_changed_the_place(world: Campaig
     go_into(world, "2")
     state = world.state("Company")
     if state.site is not None and state.site.encounter is not None:
-        from turnkeeper.procedures.dungeon import EndEncounter
-
         world.execute("Company", EndEncounter(fought=True))
     world.execute("Company", ClearArea("2", what="slew the dragon in"))
 
