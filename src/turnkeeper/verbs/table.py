@@ -824,7 +824,7 @@ class PartySplitBody(_Verb, title="Split the party"):
 class PartyNewBody(_Verb, title="A new party"):
     """A party of characters new to the world enters it, at the world's present."""
 
-    example: ClassVar[str] = 'party new "Red Company" examples/party.toml'
+    example: ClassVar[str] = "party new Newcomers examples/newcomers.toml"
 
     verb: Literal["party_new"]
     name: Annotated[str, Arg()] = Field(min_length=1, description="The new party's name.")
