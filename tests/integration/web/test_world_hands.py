@@ -72,6 +72,7 @@ def test_a_characters_link_shows_its_own_party_whoever_is_run(
     aldo_page = client.get(f"{PAGE}?token={links['Aldo']}").text
     bea_page = client.get(f"{PAGE}?token={links['Bea']}").text
     assert RIDE_NOTE in aldo_page and KEEP_NOTE not in aldo_page
+    assert "<strong>Oracle Ride</strong>" in aldo_page  # whose present the page shows
     assert KEEP_NOTE in bea_page and RIDE_NOTE not in bea_page
     for page in (aldo_page, bea_page):
         assert "Newcomers" not in page and "Eve" not in page
