@@ -50,6 +50,9 @@ def referee_state(state: CampaignState) -> dict[str, Any]:
 def status_rows(state: CampaignState) -> list[Row]:
     """Date and time, where the party is, light, rest, supplies, countdowns, the party."""
     rows: list[Row] = [_row("date", f"{state.date} (day {state.day})")]
+    if state.away:  # a world of several parties: whose present this is
+        others = ", ".join(p.name for p in state.away)
+        rows.append(_row("party", f"{state.company} (also in the world: {others})"))
     rows += [_row(what, where) for what, where in _whereabouts(state)]
     light = state.light
     if in_darkness(state):
