@@ -88,6 +88,16 @@ PLACES: dict[str, tuple[str | None, tuple[str, ...]]] = {
     ),
     "fight": ("ex", ("combat start --foes examples/foes.toml", "combat round --dice 6,1")),
     "parties": ("ex", ('party split "Grey Band" Bea --take rations=2',)),
+    "sharing": (
+        "ex",
+        (
+            "site enter examples/site.toml",
+            'party split "Grey Band" Bea',
+            'wait 1h --as "Grey Band"',
+            "party switch keep",
+            "turn --area 2",
+        ),
+    ),
     "behind": (
         "ex",
         ('party split "Grey Band" Bea', 'wait 1d --as "Grey Band"', "party switch keep"),
@@ -147,6 +157,7 @@ PLACE_OF = {
     "combat status": "fight",
     "party switch": "parties",
     "party join": "parties",
+    "party share": "sharing",
     "party timeline": "behind",
     "party forward": "behind",
     'damage "Goblin 1"': "fight",

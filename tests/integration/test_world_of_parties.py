@@ -28,6 +28,7 @@ from turnkeeper.procedures.parties import (
     ClearArea,
     JoinParty,
     NewParty,
+    ShareKnowledge,
     SplitParty,
     SwitchParty,
 )
@@ -330,3 +331,27 @@ def test_a_journal_of_one_party_replays_as_it_was(world: Campaigns) -> None:
     exported = world.export_jsonl("Company")
     assert "party." not in exported and "world" not in exported
     assert timeline(world.state("Company")).parties[0].name == "Company"
+
+
+def test_what_a_party_found_is_its_own_until_shared(world: Campaigns) -> None:
+    """Each party keeps its own knowledge of the map (EX-MAP-2's party map): the Grey Band,
+    splitting off in the barrow, walks into the crypt; the company has not seen it until the
+    band shares what it found, by a recorded command."""
+    barrow = parse_site(BARROW, "barrow.toml")
+    world.execute("Company", EnterSite(barrow))
+    world.execute("Company", SplitParty("Grey Band", ("Bea",)))
+    go_into(world, "2", party="Grey Band")
+
+    def company_knows_the_crypt() -> bool:
+        seen = player_state(world.state("Company").as_party("Company")).model_dump_json()
+        return "Crypt" in seen
+
+    assert not company_knows_the_crypt()
+    # the company is behind the band's present: it cannot be told what was not found yet
+    with pytest.raises(IllegalCommandError, match=r"Company is \d+[hm].* behind Grey Band"):
+        world.execute("Company", ShareKnowledge("Company"))
+    world.execute("Company", AsParty("Company", Wait(3600)))
+    world.execute("Company", AsParty("Grey Band", ShareKnowledge("Company")))
+    assert company_knows_the_crypt()
+    records = world.log("Company")
+    assert records[-1].event.describe() == "Grey Band shares what it found with Company"

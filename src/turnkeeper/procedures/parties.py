@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from turnkeeper.clock.calendar import day_number
+from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.files import check_name
@@ -162,6 +163,40 @@ class AreaCleared(Event):
         return f"area {self.area} of {self.site} (level {self.level}): {self.what}"
 
 
+class KnowledgeShared(Event):
+    """The party run now shares what it found with another party: the hexes it saw and
+    visited and the features it found on their common map, the areas it stood in and its map
+    notes in their common site. Until then, what a party found is its own."""
+
+    kind: ClassVar[str] = "party.shared"
+    to: str
+    giver: str = ""
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        other = state.away_party(self.to)
+        update: dict[str, object] = {}
+        mine, theirs = state.wilderness, other.wilderness
+        if mine is not None and theirs is not None and mine.map.name == theirs.map.name:
+            update["wilderness"] = theirs.model_copy(
+                update={
+                    "visited": theirs.visited | mine.visited,
+                    "seen": theirs.seen | mine.seen,
+                    "found": theirs.found | mine.found,
+                }
+            )
+        here, there = state.site, other.site
+        if here is not None and there is not None and here.site.name == there.site.name:
+            visited = (*there.visited, *(v for v in here.visited if v not in there.visited))
+            notes = (*there.map_notes, *(n for n in here.map_notes if n not in there.map_notes))
+            update["site"] = there.model_copy(update={"visited": visited, "map_notes": notes})
+        informed = other.model_copy(update=update)
+        away = tuple(informed if p is other else p for p in state.away)
+        return state.model_copy(update={"away": away})
+
+    def describe(self) -> str:
+        return f"{self.giver} shares what it found with {self.to}"
+
+
 class DowntimeBegun(Event):
     """The party spends days in downtime, brought forward in the world's time."""
 
@@ -225,7 +260,16 @@ class BringForward:
     days: int | None = None
 
 
-PartyCommand = SplitParty | NewParty | SwitchParty | JoinParty | ClearArea | BringForward
+@dataclass(frozen=True)
+class ShareKnowledge:
+    """The party run now shares what it found (its map, its site's areas) with ``name``."""
+
+    name: str
+
+
+PartyCommand = (
+    SplitParty | NewParty | SwitchParty | JoinParty | ClearArea | BringForward | ShareKnowledge
+)
 
 
 # --- procedures ---------------------------------------------------------------------------
@@ -249,6 +293,8 @@ def decide_parties(draft: Draft, command: PartyCommand, dice: DiceSource) -> Non
         draft.add(*switch(state, command.name))
     elif isinstance(command, JoinParty):
         draft.add(join(state, command.name))
+    elif isinstance(command, ShareKnowledge):
+        draft.add(share(state, command.name))
     elif isinstance(command, ClearArea):
         draft.add(clear_area(state, command.area, command.level, command.what))
     else:
@@ -355,6 +401,30 @@ def join(state: CampaignState, name: str) -> PartiesJoined:
     return PartiesJoined(name=other.name, into=state.company)
 
 
+def share(state: CampaignState, name: str) -> KnowledgeShared:
+    """The party run now shares what it found with the party ``name``: on the map both
+    travel, in the site both stand in; never with a party behind in time, which would learn
+    what was not found yet at its present."""
+    other = state.away_party(name)
+    if other.now < state.now:
+        days = _days_between(state, other.now, state.now)
+        raise IllegalCommandError(
+            f"{other.name} is {days} behind {state.company}: what {state.company} found was "
+            f"not found yet at its present; bring it forward first (`party forward --as "
+            f'"{other.name}"`)'
+        )
+    mine, theirs = state.wilderness, other.wilderness
+    same_map = mine is not None and theirs is not None and mine.map.name == theirs.map.name
+    here, there = state.site, other.site
+    same_site = here is not None and there is not None and here.site.name == there.site.name
+    if not same_map and not same_site:
+        raise IllegalCommandError(
+            f"{state.company} and {other.name} share no map: what a party finds is shared on "
+            "a wilderness map both travel, or in a site both are in"
+        )
+    return KnowledgeShared(to=other.name, giver=state.company)
+
+
 def clear_area(state: CampaignState, area: str | None, level: int | None, what: str) -> AreaCleared:
     """The party run now cleared an area of its site."""
     visit = state.site
@@ -413,7 +483,7 @@ def _days_between(state: CampaignState, earlier: int, later: int) -> str:
     time = state.ruleset.time
     days = day_number(later, time) - day_number(earlier, time)
     if days == 0:
-        return "some hours"
+        return format_duration(later - earlier)
     return "1 day" if days == 1 else f"{days} days"
 
 
@@ -441,5 +511,6 @@ EVENTS: tuple[type[Event], ...] = (
     PartySwitched,
     PartiesJoined,
     AreaCleared,
+    KnowledgeShared,
     DowntimeBegun,
 )

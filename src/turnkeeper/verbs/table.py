@@ -102,6 +102,7 @@ from turnkeeper.procedures.parties import (
     ClearArea,
     JoinParty,
     NewParty,
+    ShareKnowledge,
     SplitParty,
     SwitchParty,
 )
@@ -860,6 +861,22 @@ class PartyJoinBody(_Verb, title="Join parties"):
 
     def command(self, state: CampaignState) -> Command:
         return JoinParty(self.name)
+
+
+class PartyShareBody(_Verb, title="Share what was found"):
+    """Share what the party found with another: its map and its site's areas and notes.
+
+    Until then, what a party found is its own."""
+
+    example: ClassVar[str] = 'party share "Grey Band"'
+
+    verb: Literal["party_share"]
+    name: Annotated[str, OTHER_PARTY, Arg()] = Field(
+        min_length=1, description="The party told what this one found."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return ShareKnowledge(self.name)
 
 
 class PartyForwardBody(_Verb, title="Bring forward"):

@@ -54,6 +54,7 @@ from turnkeeper.procedures.parties import (
     ClearArea,
     JoinParty,
     NewParty,
+    ShareKnowledge,
     SplitParty,
     SwitchParty,
 )
@@ -116,6 +117,7 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     ),
     "party_switch": ({"name": "Grey Band"}, SwitchParty),
     "party_join": ({"name": "Grey Band"}, JoinParty),
+    "party_share": ({"name": "Grey Band"}, ShareKnowledge),
     "party_forward": ({"days": 3}, BringForward),
     "site_resume": ({"fought": True}, EndEncounter),
     "map_note": ({"text": "rats here", "area": "the pantry"}, NoteMap),
