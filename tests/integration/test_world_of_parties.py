@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from turnkeeper.campaign import CountdownAdd, Wait, parse_party
+from turnkeeper.campaign import CountdownAdd, Redo, Undo, Wait, parse_party
 from turnkeeper.campaign.commands import AsParty
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.countdowns import CountdownEnded, CountdownTicked
@@ -355,3 +355,19 @@ def test_what_a_party_found_is_its_own_until_shared(world: Campaigns) -> None:
     assert company_knows_the_crypt()
     records = world.log("Company")
     assert records[-1].event.describe() == "Grey Band shares what it found with Company"
+
+
+def test_undo_takes_back_a_split_and_a_turn_to_another_party(world: Campaigns) -> None:
+    """Party commands are commands like any: an undo takes back the time record's turn to a
+    party with the command it carried, and the split itself; a redo brings them back."""
+    world.execute("Company", SplitParty("Grey Band", ("Bea",)))
+    world.execute("Company", AsParty("Grey Band", Wait(3600)))
+    world.execute("Company", Undo())
+    state = world.state("Company")
+    assert (state.company, state.now, [p.name for p in state.away]) == ("Company", 0, ["Grey Band"])
+    world.execute("Company", Redo())
+    assert (world.state("Company").company, world.state("Company").now) == ("Grey Band", 3600)
+    world.execute("Company", Undo())
+    world.execute("Company", Undo())
+    state = world.state("Company")
+    assert state.away == () and state.party.character("Bea") is not None
