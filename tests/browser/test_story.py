@@ -111,7 +111,9 @@ def test_a_session_at_three_screens(table: Table, screens: tuple[Page, dict[str,
 
     # A day of travel chosen on the map: out of the crypt, a hex clicked, explored, camp.
     done(line(referee, "site leave"))
-    referee.wait_for_selector(".map svg")
+    # the map takes clicks once the page's script has made it ready (a display swapped in
+    # a moment earlier holds a map that does not yet)
+    referee.wait_for_selector(".map svg[data-zoomable]")
     referee.locator(".map svg text", has_text="0303").first.click()
     assert referee.input_value("#f-explore-target") == "0303"
     referee.eval_on_selector("#control-explore .outcome", "slot => { slot.innerHTML = '' }")
