@@ -32,10 +32,13 @@ from turnkeeper.procedures.parties import (
     SplitParty,
     SwitchParty,
 )
+from turnkeeper.procedures.wilderness import LoadMap, Travel
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
 from turnkeeper.views import character_record, player_state, timeline
+from turnkeeper.world.hexes import Hex
+from turnkeeper.world.mapfile import MapFile
 from turnkeeper.world.sites import parse_site
 
 DAY = 24 * 3600
@@ -371,3 +374,22 @@ def test_undo_takes_back_a_split_and_a_turn_to_another_party(world: Campaigns) -
     world.execute("Company", Undo())
     state = world.state("Company")
     assert state.away == () and state.party.character("Bea") is not None
+
+
+def test_what_a_party_saw_on_the_map_is_its_own_until_shared(world: Campaigns) -> None:
+    """The map's half of a party's knowledge: the hexes the Grey Band entered are its own
+    until it shares them with the company, which then knows them too (the players' map)."""
+    vale = MapFile(name="Vale", width=6, height=4, terrain=["pppppp"] * 4)
+    world.execute("Company", LoadMap(vale, Hex.from_label("0000")))
+    world.execute("Company", SplitParty("Grey Band", ("Bea",)))
+    world.execute("Company", AsParty("Grey Band", Travel("se")))
+    band = world.state("Company").as_party("Grey Band")
+    company = world.state("Company").as_party("Company")
+    assert band.wilderness is not None and company.wilderness is not None
+    found_by_band = band.wilderness.visited - company.wilderness.visited
+    assert found_by_band  # the band has been where the company has not
+    world.execute("Company", AsParty("Company", Wait(band.now - company.now)))
+    world.execute("Company", AsParty("Grey Band", ShareKnowledge("Company")))
+    told = world.state("Company").as_party("Company").wilderness
+    assert told is not None and found_by_band <= told.visited
+    assert band.wilderness.seen <= told.seen
