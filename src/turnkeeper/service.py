@@ -30,6 +30,7 @@ import gc
 import json
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 from turnkeeper.campaign import (
     CampaignState,
@@ -49,6 +50,7 @@ from turnkeeper.campaign.glance import glance_of
 from turnkeeper.campaign.journal import replay
 from turnkeeper.campaign.markdown import markdown_lines
 from turnkeeper.campaign.registry import EVENTS
+from turnkeeper.campaign.time_record import character_record
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
 from turnkeeper.files import parse_json
@@ -64,6 +66,7 @@ from turnkeeper.rules.schema import Ruleset
 from turnkeeper.store import Caches, EventStore, GlanceStore, JsonStore, SnapshotStore
 from turnkeeper.store.base import SNAPSHOTS_KEPT, StoredLine, StoreUnavailable, missing
 from turnkeeper.store.glance import GLANCE_FORMAT
+from turnkeeper.words import unknown
 
 PAGE = 2000
 """Records a whole-journal reader (an export, ``log --json``) reads at a time: about a
@@ -71,6 +74,15 @@ megabyte of stored text, whatever the journal's length."""
 
 STAND_IN = Party(characters=(Character(name="Adventurer", hp=6),))
 """The party of a campaign started without a party file: one stand-in character."""
+
+
+class CharacterRecord(NamedTuple):
+    """A character's own time record: the character as the world names them, the commands
+    undone (for a players' copy), and each record with the party the character was with."""
+
+    character: str
+    undone: frozenset[int]
+    lines: Iterator[tuple[str, Recorded]]
 
 
 class Campaigns:
@@ -282,6 +294,18 @@ class Campaigns:
             and r.command not in undone
             and (until is None or r.seq <= until)
         )
+
+    def character_record(self, name: str, character: str) -> CharacterRecord:
+        """``character``'s own time record (the name as typed, in any case): the journal
+        standing now read a page at a time, never whole; NotFoundError naming the world's
+        characters for one it does not know."""
+        state = self.state(name)
+        found = next((k for k in state.everyone if k.casefold() == character.casefold()), None)
+        if found is None:
+            raise NotFoundError(unknown("character", character, state.everyone, listing=True))
+        undone = self.undone(name)
+        records = (r for _, page in self.stored_pages(name) for r in page)
+        return CharacterRecord(found, undone, character_record(records, found, undone))
 
     def names(self) -> list[str]:
         """Every campaign in the store."""

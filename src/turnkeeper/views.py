@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -28,17 +28,11 @@ from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.clock.calendar import calendar, day_number
 from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.combat_state import Side
-from turnkeeper.kernel.events import UNDO_EVENTS, CampaignStarted
+from turnkeeper.kernel.events import UNDO_EVENTS
 from turnkeeper.kernel.events import undone_commands as _undone_commands
 from turnkeeper.kernel.state import in_darkness
 from turnkeeper.kernel.wilderness_state import WildernessState
-from turnkeeper.procedures.parties import (
-    PartiesJoined,
-    PartyArrived,
-    PartySplit,
-    PartySwitched,
-    where,
-)
+from turnkeeper.procedures.parties import where
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.svg import LABELLED_HEXES, render_svg
 
@@ -583,35 +577,15 @@ def timeline(state: CampaignState) -> Timeline:
     )
 
 
-def character_record(
-    records: Iterable[Recorded], character: str, undone: frozenset[int] = frozenset()
-) -> Iterator[tuple[str, Recorded]]:
-    """A character's own time record: each record of the journal made while the character's
-    party was the one run (the log of their activities and whereabouts), with that party's
-    name, read in one pass that follows the world's parties as they form, split and join.
-    Commands taken back by an undo are left out, as in the players' log."""
-    running: str | None = None
-    member_of: dict[str, str] = {}  # character -> party
-    folded = character.casefold()
-    for record in records:
-        event = record.event
-        before = member_of.get(folded)
-        if isinstance(event, CampaignStarted):
-            running = event.name
-            member_of = {c.name.casefold(): event.name for c in event.party.characters}
-        elif record.command in undone or isinstance(event, UNDO_EVENTS):
-            continue
-        elif isinstance(event, PartySwitched):
-            running = event.to
-        elif isinstance(event, PartySplit):
-            member_of.update({c.casefold(): event.name for c in event.characters})
-        elif isinstance(event, PartyArrived):
-            member_of.update({c.name.casefold(): event.name for c in event.party.characters})
-        elif isinstance(event, PartiesJoined) and running is not None:
-            member_of.update({c: running for c, party in member_of.items() if party == event.name})
-        after = member_of.get(folded)
-        if after is not None and (running in (before, after) or before != after):
-            yield after, record
+def record_line(party: str, record: Recorded, state: CampaignState) -> dict[str, Any]:
+    """One line of a character's own time record, as the CLI's and the API's JSON give it."""
+    return {
+        "seq": record.seq,
+        "at": record.at,
+        "date": calendar(record.at, state.ruleset.time),
+        "party": party,
+        "line": record.event.describe(),
+    }
 
 
 def run_at(runs: Sequence[tuple[int, str]], seq: int, founding: str) -> str:

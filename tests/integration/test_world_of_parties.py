@@ -19,6 +19,7 @@ import pytest
 
 from turnkeeper.campaign import CountdownAdd, Redo, Undo, Wait, parse_party
 from turnkeeper.campaign.commands import AsParty
+from turnkeeper.campaign.time_record import character_record
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.countdowns import CountdownEnded, CountdownTicked
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, Turn
@@ -36,7 +37,7 @@ from turnkeeper.procedures.wilderness import LoadMap, Travel
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
-from turnkeeper.views import character_record, player_state, timeline
+from turnkeeper.views import player_state, timeline
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import MapFile
 from turnkeeper.world.sites import parse_site

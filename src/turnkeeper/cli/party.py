@@ -16,10 +16,7 @@ from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import CampaignOption, DbOption, PlayerOption
 from turnkeeper.cli.runner import open_campaigns
-from turnkeeper.clock.calendar import calendar
-from turnkeeper.errors import NotFoundError
-from turnkeeper.views import character_record, party_perceives, timeline
-from turnkeeper.words import did_you_mean
+from turnkeeper.views import party_perceives, record_line, timeline
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -145,37 +142,17 @@ def party_record(
     """
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
-        known = [c.name for c in timeline(campaigns.state(name)).characters]
-        found = next((k for k in known if k.casefold() == character.casefold()), None)
-        if found is None:
-            raise NotFoundError(
-                f"no character called {character!r} in {name}{did_you_mean(character, known)}"
-            )
-        undone = campaigns.undone(name)
-        records = (r for _, page in campaigns.stored_pages(name) for r in page)
-        kept = [
-            (r, party)
-            for party, r in character_record(records, found, undone)
-            if not as_player or party_perceives(r, undone)
-        ]
-        time = campaigns.state(name).ruleset.time
-    lines = [
-        {
-            "seq": r.seq,
-            "at": r.at,
-            "date": calendar(r.at, time),
-            "party": party,
-            "line": r.event.describe(),
-        }
-        for r, party in kept
-    ]
+        found, undone, lines = campaigns.character_record(name, character)
+        kept = [(party, r) for party, r in lines if not as_player or party_perceives(r, undone)]
+        state = campaigns.state(name)
+    shown = [record_line(party, r, state) for party, r in kept]
 
     def render() -> None:
         say(f"{found}'s time record in {name}")
-        for r, party in kept:
-            say(f"{calendar(r.at, time)}  {party}: {r.event.describe()}")
+        for line in shown:
+            say(f"{line['date']}  {line['party']}: {line['line']}")
 
-    emit({"campaign": name, "character": found, "record": lines}, as_json, render)
+    emit({"campaign": name, "character": found, "record": shown}, as_json, render)
 
 
 # the table's verbs of the party: split, new, switch, join, forward (after the hand-written)

@@ -58,7 +58,6 @@ from starlette.exceptions import HTTPException
 
 from turnkeeper.campaign import CampaignState, Recorded, snapshots
 from turnkeeper.campaign.glance import referee_state
-from turnkeeper.clock.calendar import calendar
 from turnkeeper.dice import format_mixed
 from turnkeeper.errors import (
     ConflictError,
@@ -75,11 +74,11 @@ from turnkeeper.verbs.line import body_of_line, complete
 from turnkeeper.views import (
     MAX_WINDOW_RADIUS,
     PAGE_WINDOW_RADIUS,
-    character_record,
     map_svg,
     party_perceives,
     player_record,
     player_state,
+    record_line,
     referee_record,
     run_at,
     timeline,
@@ -372,18 +371,10 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         request: Request, name: str, character: str, role: Referee
     ) -> Response:
         def read(c: Campaigns) -> str:
+            found, _, lines = c.character_record(name, character)
             state = c.state(name)
-            found = next((k for k in state.everyone if k.casefold() == character.casefold()), None)
-            if found is None:
-                raise NotFoundError(unknown("character", character, list(state.everyone)))
-            undone = c.undone(name)
-            records = (r for _, page in c.stored_pages(name) for r in page)
-            lines = [
-                {"seq": r.seq, "date": calendar(r.at, state.ruleset.time), "party": party,
-                 "line": r.event.describe()}
-                for party, r in character_record(records, found, undone)
-            ]  # fmt: skip
-            return _json({"campaign": name, "character": found, "record": lines})
+            shown = [record_line(party, r, state) for party, r in lines]
+            return _json({"campaign": name, "character": found, "record": shown})
 
         return Response(await _on(request, name, read), media_type="application/json")
 
@@ -495,7 +486,8 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         summary="The page's display alone (what the live stream sends)",
     )
     async def display(request: Request, name: str, role: Reader, token: Token) -> str:
-        seat = seat_of(await snapshot(name), name, token, role)
+        # only a player's seat depends on the world's shape: the referee's needs no look
+        seat = seat_of(await snapshot(name), name, token, role) if role is Role.PLAYER else role
         return (await displays.display(name, seat))[0]
 
     @app.get(

@@ -1,0 +1,45 @@
+"""A character's own time record, read from a world's one journal.
+
+The world keeps one time record for every party; a character's own is the part of it made
+while the character's party was the one run, followed in one pass as parties form, split and
+join (issue 28: "a time record which logs the activities and whereabouts of player characters
+and their henchmen").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from turnkeeper.kernel.events import UNDO_EVENTS, CampaignStarted, Recorded
+from turnkeeper.procedures.parties import PartiesJoined, PartyArrived, PartySplit, PartySwitched
+
+
+def character_record(
+    records: Iterable[Recorded], character: str, undone: frozenset[int] = frozenset()
+) -> Iterator[tuple[str, Recorded]]:
+    """A character's own time record: each record of the journal made while the character's
+    party was the one run (the log of their activities and whereabouts), with that party's
+    name, read in one pass that follows the world's parties as they form, split and join.
+    Commands taken back by an undo are left out, as in the players' log."""
+    running: str | None = None
+    member_of: dict[str, str] = {}  # character -> party
+    folded = character.casefold()
+    for record in records:
+        event = record.event
+        before = member_of.get(folded)
+        if isinstance(event, CampaignStarted):
+            running = event.name
+            member_of = {c.name.casefold(): event.name for c in event.party.characters}
+        elif record.command in undone or isinstance(event, UNDO_EVENTS):
+            continue
+        elif isinstance(event, PartySwitched):
+            running = event.to
+        elif isinstance(event, PartySplit):
+            member_of.update({c.casefold(): event.name for c in event.characters})
+        elif isinstance(event, PartyArrived):
+            member_of.update({c.name.casefold(): event.name for c in event.party.characters})
+        elif isinstance(event, PartiesJoined) and running is not None:
+            member_of.update({c: running for c, party in member_of.items() if party == event.name})
+        after = member_of.get(folded)
+        if after is not None and (running in (before, after) or before != after):
+            yield after, record
