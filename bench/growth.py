@@ -1,17 +1,23 @@
 """Growth benchmark: what a command and a read cost as a campaign's journal grows.
 
-    .venv/bin/python bench/growth.py [--full] [--repeats 5]
+    .venv/bin/python bench/growth.py [--quick | --million] [--repeats 5]
 
-Builds campaigns of 1,000 and 50,000 events (and 200,000 with ``--full``) in SQLite files, the
-way a campaign grows: commands folded in memory, the records stored in one go, and the
-snapshots a writer keeps at its cadence written beside them. Then, on each size, with a fresh
+Builds campaigns of 1,000 and 200,000 events (1,000 and 50,000 with ``--quick``; 1,000,000 as
+well with ``--million``) in SQLite files, the way a campaign grows: commands folded in memory,
+the records stored in one go, and the snapshots a writer keeps at its cadence written beside
+them. Then, on each size, with a fresh
 service (a new store and service, cold caches: what a new CLI process pays after its imports):
 
 - a command (``wait 10m``);
 - an undo of the latest command when the newest snapshot already holds it (the worst case:
   the snapshot is at the head), and the command after that undo;
 - ``status --json``, ``log --since N-20 --json`` (the CLI verbs in process, without the
-  interpreter's start), and the HTTP log page (50 records, referee's token, the server warm).
+  interpreter's start);
+- over HTTP, the server warm: the log page (50 records) with the referee's token and with the
+  players' (their projection: what they may see, undone commands left out), a state read with
+  each token, and the players' page drawn after a command (``display``: a new version, so
+  drawn, not served from the drawn pages kept; the draws of a page are paced, so the read
+  waits out the pace first).
 
 Each figure is the median of ``--repeats`` and is printed with its ratio to the same figure at
 1,000 events, measured in the same run: the target is a ratio of at most 1.5 (flat in the
@@ -154,6 +160,7 @@ def measure(url: str, repeats: int) -> dict[str, float]:
     from fastapi.testclient import TestClient
 
     from turnkeeper.web.app import create_app
+    from turnkeeper.web.live import DRAW_GAP
     from turnkeeper.web.tokens import Role, issue_tokens
 
     times: dict[str, list[float]] = {}
@@ -175,15 +182,35 @@ def measure(url: str, repeats: int) -> dict[str, float]:
     store = SqlStore(url)
     tokens = issue_tokens(store, NAME, rotate=True)  # known tokens for this run
     version = store.version(NAME)
+    referee = {"Authorization": f"Bearer {tokens[Role.REFEREE]}"}
+    player = {"Authorization": f"Bearer {tokens[Role.PLAYER]}"}
+    api = f"/api/campaigns/{NAME}"
+    log_page = f"{api}/log?after={version - 60}&limit=50"
+    reads = {
+        "HTTP log page of 50, referee": (log_page, referee),
+        "HTTP log page of 50, players'": (log_page, player),
+        "HTTP state read, referee": (f"{api}/state", referee),
+        "HTTP state read, players'": (f"{api}/state", player),
+    }
     with TestClient(create_app(Campaigns(store))) as client:
-        headers = {"Authorization": f"Bearer {tokens[Role.REFEREE]}"}
-        path = f"/api/campaigns/{NAME}/log?after={version - 60}&limit=50"
-        assert client.get(path, headers=headers).status_code == 200  # the first read folds
+        for path, headers in reads.values():  # the first reads fold, draw the templates
+            assert client.get(path, headers=headers).status_code == 200
         for _ in range(repeats * 10):
+            for key, (path, headers) in reads.items():
+                start = time.perf_counter()
+                answer = client.get(path, headers=headers)
+                add(key, time.perf_counter() - start)
+                assert answer.status_code == 200
+        for _ in range(repeats * 4):
+            command = client.post(
+                f"{api}/commands", json={"verb": "wait", "duration": "10m"}, headers=referee
+            )
+            assert command.status_code == 200, command.text
+            time.sleep(DRAW_GAP)  # the page's draws are paced: this one draws at once
             start = time.perf_counter()
-            answer = client.get(path, headers=headers)
-            add("HTTP log page of 50 (warm server)", time.perf_counter() - start)
-            assert answer.status_code == 200 and len(answer.json()["records"]) == 50
+            answer = client.get(f"/campaigns/{NAME}/display", headers=player)
+            add("HTTP players' page drawn (display)", time.perf_counter() - start)
+            assert answer.status_code == 200 and "Aldo" in answer.text
     store.close()
     return {key: statistics.median(values) for key, values in times.items()}
 
@@ -323,11 +350,13 @@ def report_moving(sizes: list[int], figures: dict[int, dict[str, tuple[float, fl
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--full", action="store_true", help="Also 200,000 events.")
+    sized = parser.add_mutually_exclusive_group()
+    sized.add_argument("--quick", action="store_true", help="50,000 events, not 200,000.")
+    sized.add_argument("--million", action="store_true", help="Also 1,000,000 events.")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--moving", action="store_true", help="Only export, log --json and import.")
     args = parser.parse_args()
-    sizes = [1_000, 50_000, *([200_000] if args.full else [])]
+    sizes = [1_000, 50_000 if args.quick else 200_000, *([1_000_000] if args.million else [])]
     figures: dict[int, dict[str, float]] = {}
     whole: dict[int, dict[str, tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory() as folder:
