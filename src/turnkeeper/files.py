@@ -54,6 +54,7 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "MAX_PARTY_BYTES",
     "MAX_TEXT_LENGTH",
+    "check_json",
     "check_name",
     "check_number",
     "check_output",
@@ -275,10 +276,7 @@ def parse_json(text: str, shown: str, error: Error = TurnkeeperError) -> Any:
     Traceback (most recent call last):
     turnkeeper.errors.TurnkeeperError: x.json: nests arrays or tables 65 deep; files nest at ...
     """
-    # the strings gone at once (a bracket in a name is not nesting), then the brackets counted
-    # as bytes: a third of a token scan's time over a journal, where most of the text is strings
-    structure = _JSON_STRING.sub("", text).encode("utf-8", "surrogatepass")
-    _check_depth(structure.translate(_STEP_BYTES, _NOT_BRACKETS), shown, error)
+    _check_json_nesting(text, shown, error)
     # The parser flags the numbers that may be out of bounds as it reads them (a whole number
     # of 19 characters or more, a real that overflowed); only then is the data walked, for
     # the place to name. Walking every value costs about five times the parse (an import).
@@ -306,9 +304,42 @@ def parse_json(text: str, shown: str, error: Error = TurnkeeperError) -> Any:
     return data
 
 
+def check_json(text: str, shown: str, error: Error = TurnkeeperError) -> None:
+    """What :func:`parse_json` checks of a JSON text, its nesting and its numbers, for a text
+    another parser reads (pydantic's, straight into records), without making its data.
+
+    The nesting is measured. The numbers are screened: only a text that may hold one out of
+    bounds (a run of 19 digits or more, an exponent of three digits or more, NaN or
+    Infinity, in a string or not) is parsed to find it, which is what makes this cheaper
+    than the parse. A text that is no JSON at all passes: its parser says so.
+
+    >>> check_json('{"hp": 8, "name": "Infinity"}', "x.json")  # a screened word, parsed
+    >>> check_json('{"hp": 1e999}', "x.json")
+    Traceback (most recent call last):
+    turnkeeper.errors.TurnkeeperError: x.json: hp: inf is not a number a file may hold
+    """
+    _check_json_nesting(text, shown, error)
+    screened = text.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO)
+    if any(sign in screened for sign in _MAYBE_OUT_OF_BOUNDS):
+        parse_json(text, shown, error)
+
+
+def _check_json_nesting(text: str, shown: str, error: Error) -> None:
+    # the strings gone at once (a bracket in a name is not nesting), then the brackets counted
+    # as bytes: a third of a token scan's time over a journal, where most of the text is strings
+    structure = _JSON_STRING.sub("", text).encode("utf-8", "surrogatepass")
+    _check_depth(structure.translate(_STEP_BYTES, _NOT_BRACKETS), shown, error)
+
+
 _SAFE_DIGITS = len(str(MAX_INT)) - 1
 """A whole number written in this many characters or fewer (a sign counts) is within
 :data:`MAX_INT` either way."""
+
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789E", b"000000000e")
+_MAYBE_OUT_OF_BOUNDS = (b"0" * (_SAFE_DIGITS + 1), b"e000", b"e+000", b"NaN", b"Infinity")
+"""What a JSON text holding a number out of bounds must hold, once every digit is written 0
+and every exponent's E is lower case: a whole number beyond :data:`MAX_INT` has 19 digits
+or more, a real that overflows has as many or an exponent of three digits (1e309)."""
 
 
 def _unreadable(shown: str, fmt: str, failure: ValueError, error: Error) -> TurnkeeperError:

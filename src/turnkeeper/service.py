@@ -53,7 +53,7 @@ from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.campaign.time_record import character_record
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
-from turnkeeper.files import parse_json
+from turnkeeper.files import check_json, parse_json
 from turnkeeper.kernel.events import (
     UNDO_EVENTS,
     CampaignStarted,
@@ -463,7 +463,7 @@ class Campaigns:
         forward, the referee's events stay the referee's: :func:`~turnkeeper.campaign.journal.
         replay`) before anything is written; then it is stored in one transaction.
         """
-        records = _parse_journal(_lines(text))
+        records, texts = _parse_journal(_lines(text))
         if not records:
             raise TurnkeeperError("the journal to import is empty")
         seqs = [r.seq for r in records]
@@ -485,8 +485,14 @@ class Campaigns:
         self._unclaimed(target)
         # the journal's state kept as it is stored, so its first read need not fold it all
         caches = self._caches(target, 0, journal.state, journal.records)
-        rows = [r.to_record() for r in journal.records]
-        self.store.create(target, rows, caches=caches, lines=said(journal.records))
+        lines = said(journal.records)
+        if texts is None:
+            rows = [r.to_record() for r in journal.records]
+            self.store.create(target, rows, caches=caches, lines=lines)
+        else:
+            texts[0] = _dumps(records[0].to_record())  # renamed, perhaps
+            rows = [r.columns() for r in journal.records]
+            self.store.create(target, rows, caches=caches, lines=lines, texts=texts)
         self._journals[target] = journal
         if isinstance(self.store, SnapshotStore):
             # and the cadence marks before it, as a writer would have left them, for an undo
@@ -578,29 +584,28 @@ def _lines(text: str) -> list[tuple[int, str]]:
     ]
 
 
-def _parse_journal(lines: list[tuple[int, str]]) -> list[Recorded]:
-    """The records of a journal's lines, in their order, checked as a user's file is.
+def _parse_journal(lines: list[tuple[int, str]]) -> tuple[list[Recorded], list[str] | None]:
+    """The records of a journal's lines, in their order, checked as a user's file is, and
+    the lines themselves where they are the records as a store writes them (else None).
 
-    The lines are read as one JSON array: one defensive parse (nesting, numbers) and one
-    validation of every record from the text (as a store's journal is read back), where a
-    record at a time cost five times as much. Only a journal that fails is read again a line
-    at a time, to name the line at fault.
+    The lines are read as one JSON array: its nesting and numbers checked as any file's
+    (:func:`~turnkeeper.files.check_json`), then every record validated from the text in one
+    go (as a store's journal is read back), where a record at a time cost five times as
+    much. Only a journal that fails is read again a line at a time, to name the line at
+    fault.
     """
     if not lines:
-        return []
-    whole = "[" + ",".join(line for _, line in lines) + "]"
+        return [], None
+    texts = [line for _, line in lines]
+    whole = "[" + ",".join(texts) + "]"
     try:
-        rows = parse_json(whole, "the journal")
-        if not all(isinstance(row, dict) for row in rows):
-            raise TurnkeeperError("a journal record is a JSON object")
-        records = EVENTS.records_json(whole)
-        if [r.seq for r in records] != [row.get("seq") for row in rows]:
-            raise TurnkeeperError("the records are not in seq order")  # records_json sorts
-        return records
+        check_json(whole, "the journal")
+        records, as_written = EVENTS.journal_json(whole)
+        return records, texts if as_written else None
     except TurnkeeperError:
         # the line at fault raises here; if every line reads alone (records out of order,
         # say), the caller's checks say what is wrong
-        return [_parse_line(number, line) for number, line in lines]
+        return [_parse_line(number, line) for number, line in lines], None
 
 
 def _parse_line(number: int, line: str) -> Recorded:

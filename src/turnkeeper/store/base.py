@@ -52,10 +52,14 @@ class EventStore(Protocol):
         *,
         caches: Caches | None = None,
         lines: Sequence[str] | None = None,
+        texts: Sequence[str] | None = None,
     ) -> None:
         """Start a journal holding ``records`` (numbered 1, 2, ...), in one transaction: the
         campaign appears with its first records (and ``caches``) or not at all. ConflictError
-        if it exists. ``lines``: each record's line as people read it, kept beside it."""
+        if it exists. ``lines``: each record's line as people read it, kept beside it.
+        ``texts``: each record's JSON, already written as the store writes it (an import's
+        own lines, checked to be so), stored as it is; ``records`` then need only their
+        columns (:meth:`~turnkeeper.kernel.events.Recorded.columns`)."""
         ...
 
     def append(

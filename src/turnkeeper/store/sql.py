@@ -329,11 +329,15 @@ class SqlStore:
         *,
         caches: Caches | None = None,
         lines: Sequence[str] | None = None,
+        texts: Sequence[str] | None = None,
     ) -> None:
         """Start a journal holding ``records`` (and ``caches`` for its last version, ``lines``
-        beside its records), in one transaction; ConflictError if the name is taken. A
-        process killed meanwhile leaves no campaign, never one at version 0."""
+        beside its records, ``texts`` for them when written already), in one transaction;
+        ConflictError if the name is taken. A process killed meanwhile leaves no campaign,
+        never one at version 0."""
         rows = numbered(0, records)
+        if texts is not None and len(texts) != len(rows):
+            raise ValueError(f"{len(texts)} texts for {len(rows)} records")
         try:
             with self._writing() as conn:
                 conn.execute(
@@ -341,7 +345,7 @@ class SqlStore:
                         name=campaign, version=len(rows), created=datetime.now(UTC)
                     )
                 )
-                _insert_events(conn, campaign, rows, lines)
+                _insert_events(conn, campaign, rows, lines, texts)
                 self._keep(conn, campaign, len(rows), caches)
                 _notify(conn, campaign)
         except IntegrityError:
@@ -727,10 +731,15 @@ SELECT_LINES = (
 
 
 def _insert_events(
-    conn: Connection, campaign: str, records: Sequence[Record], lines: Sequence[str] | None
+    conn: Connection,
+    campaign: str,
+    records: Sequence[Record],
+    lines: Sequence[str] | None,
+    texts: Sequence[str] | None = None,
 ) -> None:
     """Insert ``records`` (numbered) in ``conn``'s transaction, each written as ``_dumps``
-    writes it, with its line of ``lines`` beside it.
+    writes it (or as its text of ``texts``, written so already), with its line of ``lines``
+    beside it.
 
     On SQLite the rows go to the driver's ``executemany`` as tuples with the JSON made here:
     SQLAlchemy's own executemany processes every row's parameters one by one (the JSON
@@ -743,6 +752,7 @@ def _insert_events(
     said: Sequence[str | None] = [None] * len(records) if lines is None else lines
     if len(said) != len(records):
         raise ValueError(f"{len(said)} lines for {len(records)} records")
+    written: Sequence[str | None] = [None] * len(records) if texts is None else texts
     if conn.dialect.name == "sqlite":
         conn.exec_driver_sql(
             INSERT_EVENTS,
@@ -754,14 +764,16 @@ def _insert_events(
                     record.get("at"),
                     record.get("kind"),
                     record.get("visibility"),
-                    _dumps(record),
+                    _dumps(record) if text is None else text,
                     line,
                 )
-                for record, line in zip(records, said, strict=True)
+                for record, line, text in zip(records, said, written, strict=True)
             ],
         )
     else:
-        rows = [_row(campaign, record, line) for record, line in zip(records, said, strict=True)]
+        # the JSON column takes data, not its text
+        full = records if texts is None else [from_json(text) for text in texts]
+        rows = [_row(campaign, record, line) for record, line in zip(full, said, strict=True)]
         conn.execute(insert(events_table), rows)
 
 

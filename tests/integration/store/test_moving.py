@@ -101,6 +101,27 @@ def test_an_import_of_the_export_gives_back_the_journal_and_state(store: SqlStor
     assert fresh.export_jsonl("Keep") == text
 
 
+def test_a_journal_written_otherwise_is_imported_as_a_store_writes_it(store: SqlStore) -> None:
+    """An export's lines are stored as they are; lines spaced, their fields in another order,
+    are read as the same records and written again."""
+    campaigns = Campaigns(store)
+    played(campaigns)
+    # a number of 20 digits and the word Infinity in a note: screened, parsed, and fine
+    campaigns.execute("Keep", Note("12345678901234567890 coins, Infinity and NaN of them"))
+    text = campaigns.export_jsonl("Keep")
+    respaced = "".join(
+        json.dumps(dict(reversed(json.loads(line).items())), ensure_ascii=False) + "\n"
+        for line in text.splitlines()
+    )
+    assert respaced != text
+    campaigns.import_jsonl(respaced, name="Spaced")
+    campaigns.import_jsonl(text, name="Same")
+    fresh = Campaigns(store)
+    for name in ("Spaced", "Same"):
+        assert fresh.state(name) == fresh.state("Keep").model_copy(update={"name": name})
+        assert fresh.export_jsonl(name).splitlines()[1:] == text.splitlines()[1:]
+
+
 def test_a_broken_line_in_the_middle_of_an_import_changes_nothing(tmp_path: Path) -> None:
     file = tmp_path / "turnkeeper.db"
     store = SqlStore(f"sqlite:///{file}")
