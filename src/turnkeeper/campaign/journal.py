@@ -374,6 +374,10 @@ def _seen_by(event: Event, state: CampaignState) -> Visibility | None:
     return None
 
 
+_PARTY, _REFEREE = Visibility.PARTY, Visibility.REFEREE
+"""Read once: an enum's member is a descriptor, looked up anew at every ``Visibility.X``."""
+
+
 def replay(records: Sequence[Recorded]) -> Journal:
     """The journal ``records`` make, each record checked against what the engine writes.
 
@@ -402,8 +406,7 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 f"{where}: belongs to command {record.command}, but a command is numbered by "
                 "its first record"
             )
-        shown = event.visibility is Visibility.PARTY
-        if shown and _seen_by(event, before) is Visibility.REFEREE:
+        if event.visibility is _PARTY and _seen_by(event, before) is _REFEREE:
             raise TurnkeeperError(
                 f"{where} is the referee's alone but is marked for the party: the journal was "
                 "changed by hand; export it again from turnkeeper"

@@ -12,6 +12,7 @@ game time is kept in SQLite's 64-bit integers, and no referee waits out a centur
 
 from __future__ import annotations
 
+import functools
 import re
 
 from turnkeeper.clock.scales import Scales
@@ -100,6 +101,9 @@ def _cut(text: str) -> str:
     return text if len(text) <= 40 else f"{text[:40]}..."
 
 
+# A journal's durations repeat (a turn, a watch, a night): its lines are made a page, or a
+# whole import, at a time.
+@functools.lru_cache(maxsize=1024)
 def format_duration(seconds: int) -> str:
     """The canonical text of a duration, largest clock unit first; reads back the same.
 
