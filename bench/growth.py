@@ -24,8 +24,10 @@ Each figure is the median of ``--repeats`` and is printed with its ratio to the 
 journal's length). No absolute target: the machine is shared.
 
 Then the whole-journal verbs, linear by nature, against their floors in the same run:
-``export --format jsonl`` and ``log --json`` (stdout to /dev/null) against reading the stored
-JSON rows with sqlite3 and writing them to /dev/null; ``import`` against one ``json.loads``
+``export --format jsonl`` and ``log --json`` (stdout to /dev/null) against reading with sqlite3
+what their output is made of and writing it to /dev/null (the stored JSON of each record, and
+for the log the line kept beside it, which it writes as the record's text); ``import``
+against one ``json.loads``
 per line and a raw ``executemany`` into a new store (the store's own tables: an import
 pays the keys and the index by kind that reads use, which a bare table would count as the
 import's overhead). Their seconds are measured in
@@ -218,14 +220,14 @@ def measure(url: str, repeats: int) -> dict[str, float]:
     return {key: statistics.median(values) for key, values in times.items()}
 
 
-def floor_read(file: str, name: str) -> None:
-    """The read floor: every stored record's JSON, as it is, to /dev/null."""
+def floor_read(file: str, name: str, columns: str = "data") -> None:
+    """The read floor: every stored record's ``columns``, as they are, to /dev/null."""
     conn = sqlite3.connect(file)
     try:
         with open(os.devnull, "w") as out:
-            query = "SELECT data FROM events WHERE campaign = ? ORDER BY seq"
-            for (text,) in conn.execute(query, (name,)):
-                out.write(text + "\n")
+            query = f"SELECT {columns} FROM events WHERE campaign = ? ORDER BY seq"
+            for row in conn.execute(query, (name,)):
+                out.write("".join(row) + "\n")
     finally:
         conn.close()
 
@@ -317,6 +319,7 @@ def moving(url: str, folder: Path, repeats: int) -> dict[str, tuple[float, float
     runs: dict[str, Callable[[], object]] = {
         "floor: read rows to /dev/null": lambda: floor_read(file, NAME),
         "export --format jsonl": lambda: verb("export", "--format", "jsonl", *cli_args),
+        "floor: read rows and lines": lambda: floor_read(file, NAME, "data, line"),
         "log --json": lambda: verb("log", "--json", *cli_args),
         "floor: json.loads + executemany": lambda: floor_import(scratch, journal),
         "import": imported,
@@ -340,7 +343,7 @@ def report_moving(
 ) -> None:
     floors = {
         "export --format jsonl": "floor: read rows to /dev/null",
-        "log --json": "floor: read rows to /dev/null",
+        "log --json": "floor: read rows and lines",
         "import": "floor: json.loads + executemany",
     }
     small, large = sizes[0], sizes[-1]
