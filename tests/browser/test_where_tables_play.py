@@ -1,6 +1,6 @@
 """Usable where tables play (issue 26, item 5): the players' page on a phone and the
 referee's on a laptop, without scrolling sideways, and no serious or critical accessibility
-violation that axe-core finds on either, in exploring, in a fight and beside a refusal.
+violation that axe-core finds on either, in exploring, in a fight, beside a refusal and under a character's time record.
 
 axe-core comes from npm (``.ci/run`` installs the pinned version into ``node_modules``) and is
 read from there into the page under test: nothing is fetched from the network. Without it
@@ -68,7 +68,7 @@ def test_the_pages_fit_a_phone_and_a_laptop_and_axe_finds_nothing_serious(
 ) -> None:
     players, referee = _open(browser, table, Role.PLAYER), _open(browser, table, Role.REFEREE)
     try:
-        for moment in ("exploring", "a fight", "a refusal"):
+        for moment in ("exploring", "a fight", "a refusal", "a character's record"):
             if moment == "a fight":
                 referee.check("#every-control")
                 act(referee, "combat_start", {"foes": "Goblin:hd=1,hp=4,ac=12,count=2"})
@@ -76,6 +76,9 @@ def test_the_pages_fit_a_phone_and_a_laptop_and_axe_finds_nothing_serious(
                 players.wait_for_selector(".combatants tr.down")
             elif moment == "a refusal":
                 act(referee, "wait", {"duration": "a fortnight or so"})
+            elif moment == "a character's record":
+                referee.click("#character-record button")
+                referee.wait_for_selector("#record-shown .record td.when")
             for page, who in ((players, "players"), (referee, "referee")):
                 assert _sideways(page) == 0, (who, moment)
                 assert _blocking(page) == [], (who, moment)

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, TypeVar
@@ -65,7 +66,7 @@ from turnkeeper.errors import (
     NotFoundError,
     TurnkeeperError,
 )
-from turnkeeper.files import MAX_INT, decode
+from turnkeeper.files import MAX_INT, MAX_NAME_LENGTH, decode
 from turnkeeper.procedures.wilderness.costs import best_route
 from turnkeeper.service import Campaigns, gc_paused
 from turnkeeper.store.base import StoreUnavailable, stale
@@ -675,6 +676,33 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         link = base + _links(name, fresh).page
         return render.fragment("hand_link", link=link, character=character)
 
+    @app.get(
+        "/campaigns/{name}/record",
+        response_class=HTMLResponse,
+        summary="A character's own time record, as the referee's dashboard shows it",
+    )
+    async def character_record_page(
+        request: Request,
+        name: str,
+        role: Referee,
+        character: Annotated[str, Query(min_length=1, max_length=MAX_NAME_LENGTH)],
+    ) -> str:
+        def read(c: Campaigns) -> str:
+            found, _, lines = c.character_record(name, character)
+            state = c.state(name)
+            # the latest lines, the journal streamed past them: a page holds them alone
+            latest: deque[tuple[str, Recorded]] = deque(maxlen=render.RECORD_LINES)
+            total = 0
+            for line in lines:
+                latest.append(line)
+                total += 1
+            shown = [record_line(party, r, state) for party, r in latest]
+            return render.fragment(
+                "record", character=found, lines=shown, shown=len(shown), total=total
+            )
+
+        return await _on(request, name, read)
+
     @app.post(
         "/campaigns/{name}/player-link",
         response_class=HTMLResponse,
@@ -706,6 +734,7 @@ def _links(name: str, token: str) -> render.Links:
         journal=f"{path}/journal{query}",
         hand=f"{path}/hand{query}",
         hand_link=f"{path}/hand-link{query}",
+        record=f"{path}/record{query}",
         line=f"{path}/line{query}",
         complete=f"{path}/complete{query}",
         route=f"{path}/route{query}",

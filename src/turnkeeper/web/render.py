@@ -41,6 +41,10 @@ from turnkeeper.words import words
 JOURNAL_LINES = 40
 """How many of the latest journal records a display shows."""
 
+RECORD_LINES = 200
+"""How many of a character's latest time record lines the dashboard shows (the CLI's
+``party record`` prints them all)."""
+
 templates = Environment(
     loader=PackageLoader("turnkeeper.web", "templates"),
     autoescape=select_autoescape(default=True, default_for_string=True),
@@ -64,6 +68,7 @@ class Links:
     journal: str
     hand: str
     hand_link: str
+    record: str
     line: str
     complete: str
     route: str

@@ -124,3 +124,34 @@ def test_the_referee_sees_the_world_on_one_timeline(
         assert client.get(f"/api/campaigns/Keep/timeline?token={links[who]}").status_code == 403
     missing = client.get(f"/api/campaigns/Keep/characters/Zed/record?token={links['referee']}")
     assert missing.status_code == 404 and "Zed" in missing.text
+
+
+def test_the_dashboard_shows_a_characters_time_record_to_the_referee_alone(
+    world: tuple[TestClient, Campaigns, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, _, links = world
+    page = client.get(f"{PAGE}?token={links['referee']}").text
+    picker = page[page.index('id="f-record-character"') :]
+    assert [re.findall(r"<option>([^<]+)</option>", picker[: picker.index("</select>")])] == [
+        ["Bea", "Aldo", "Hugo", "Eve"]  # the world's every character: the run party's first
+    ]
+    shown = client.get(f"{PAGE}/record?token={links['referee']}&character=aldo", headers=FORM)
+    assert shown.status_code == 200
+    assert "Aldo's time record" in shown.text
+    rows = re.findall(r'<td class="when">([^<]+)</td><td>([^<]+)</td><td>([^<]+)</td>', shown.text)
+    assert ("1-01-01 11:00", "Oracle Ride", RIDE_NOTE) in rows  # the ride's own time
+    assert all(KEEP_NOTE not in what for _, _, what in rows)  # the Keep's, without Aldo
+    assert "The latest" not in shown.text
+
+    monkeypatch.setattr("turnkeeper.web.render.RECORD_LINES", 2)
+    cut = client.get(f"{PAGE}/record?token={links['referee']}&character=Aldo", headers=FORM)
+    total = len(rows)
+    assert f"The latest 2 of {total} lines" in cut.text
+    assert re.findall(r'<td class="when">([^<]+)</td><td>([^<]+)</td><td>([^<]+)</td>',
+                      cut.text) == rows[-2:]  # fmt: skip
+
+    for who in ("table", "Aldo"):
+        refused = client.get(f"{PAGE}/record?token={links[who]}&character=Aldo", headers=FORM)
+        assert refused.status_code == 403 and "Aldo's time record" not in refused.text
+    unknown = client.get(f"{PAGE}/record?token={links['referee']}&character=Zed", headers=FORM)
+    assert unknown.status_code == 404 and "Zed" in unknown.text and "Hugo" in unknown.text
