@@ -1,6 +1,7 @@
 """Usable where tables play (issue 26, item 5): the players' page on a phone and the
 referee's on a laptop, without scrolling sideways, and no serious or critical accessibility
-violation that axe-core finds on either, in exploring, in a fight, beside a refusal and under a character's time record.
+violation that axe-core finds on either, in exploring, in a fight, beside a refusal and under
+a character's time record.
 
 axe-core comes from npm (``.ci/run`` installs the pinned version into ``node_modules``) and is
 read from there into the page under test: nothing is fetched from the network. Without it
