@@ -452,11 +452,15 @@ class CharacterOnTimeline(_View):
 
 
 class PlaceOnTimeline(_View):
-    """A recorded change to a place of the world: what, by whom, when."""
+    """A recorded change to a place of the world: what, by whom, when. The place is a site's
+    area, or with ``hex`` a map's hex (``site`` the map, ``area`` the hex); ``place`` names
+    it ("area 2 of Lair", "hex 0304 of Vale")."""
 
     site: str
     level: int
     area: str
+    hex: bool
+    place: str
     what: str
     party: str
     day: int
@@ -567,6 +571,8 @@ def timeline(state: CampaignState) -> Timeline:
                 site=p.site,
                 level=p.level,
                 area=p.area,
+                hex=p.hex,
+                place=p.place,
                 what=p.what,
                 party=p.party,
                 day=day_number(p.at, time),

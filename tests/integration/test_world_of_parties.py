@@ -27,13 +27,14 @@ from turnkeeper.procedures.dungeon.events import Perceived
 from turnkeeper.procedures.parties import (
     BringForward,
     ClearArea,
+    ClearHex,
     JoinParty,
     NewParty,
     ShareKnowledge,
     SplitParty,
     SwitchParty,
 )
-from turnkeeper.procedures.wilderness import LoadMap, Travel
+from turnkeeper.procedures.wilderness import Camp, LoadMap, Travel
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
@@ -267,6 +268,62 @@ def test_tp_time_2_no_party_acts_before_another_changed_the_place(world: Campaig
     world.execute("Company", EnterSite(lair))
     assert "Area 2 has been cleared: no one dwells here now." in go_into(world, "2")
     assert world.state("Company").site.encounter is None  # type: ignore[union-attr]
+
+
+def travel_to(campaigns: Campaigns, label: str) -> None:
+    """Travel until the party run now stands in hex ``label`` (the die may halt a journey,
+    and a day's TP run out: then a camp, and on)."""
+    for _ in range(10):
+        wild = campaigns.state("Company").wilderness
+        assert wild is not None
+        if wild.position.label == label and wild.pending is None:
+            return
+        try:
+            campaigns.execute("Company", Travel(label, explore=True))
+        except IllegalCommandError as refused:
+            if "camp" not in str(refused):
+                raise
+            campaigns.execute("Company", Camp())
+    raise AssertionError(f"never reached hex {label}")
+
+
+def test_tp_time_2_no_party_travels_into_a_hex_another_changed_later(world: Campaigns) -> None:
+    """TP-TIME-2 on the map, a hex being a place as a site's area is: the company slays the
+    dragon in its lair in hex 0100 on day 7; Red Company, on day 2 in the next hex, is
+    refused the way in (nothing recorded) until brought forward, and the timeline names the
+    hex."""
+    vale = MapFile(name="Vale", width=6, height=4, terrain=["pppppp"] * 4)
+    world.execute("Company", LoadMap(vale, Hex.from_label("0000")))
+    world.execute("Company", SplitParty("Red Company", ("Cato", "Dara")))
+    live_until(world, 7)
+    travel_to(world, "0100")
+    world.execute("Company", ClearHex(what="slew the dragon in"))
+    cleared = world.state("Company").day
+
+    world.execute("Company", SwitchParty("Red Company"))
+    live_until(world, 2)
+    version = world.state("Company").version
+    with pytest.raises(IllegalCommandError) as refused:
+        world.execute("Company", Travel("0100", explore=True))
+    assert str(refused.value) == (
+        f"Red Company is at day 2; Company slew the dragon in hex 0100 of Vale on day "
+        f"{cleared}: bring Red Company forward first (`party forward`)"
+    )
+    assert world.state("Company").version == version  # refused: nothing recorded
+    with pytest.raises(IllegalCommandError, match="hex 0100 of Vale"):
+        world.execute("Company", ClearHex("0100"))  # nor act on it from afar
+
+    brought_forward(world)
+    travel_to(world, "0100")
+    seen = timeline(world.state("Company"))
+    assert {p.name: p.where for p in seen.parties}["Red Company"] == "at hex 0100"  # its label
+    (place,) = seen.places
+    assert (place.place, place.hex, place.what, place.day) == (
+        "hex 0100 of Vale",
+        True,
+        "slew the dragon in",
+        cleared,
+    )
 
 
 def test_parties_join_only_at_the_same_place_and_time(world: Campaigns) -> None:

@@ -120,7 +120,7 @@ def party_timeline(
             hidden = " (referee)" if countdown.referee else ""
             say(f"world countdown {countdown.name}: {countdown.left}/{countdown.length}{hidden}")
         for place in view.places:
-            say(f"day {place.day}: {place.party} {place.what} area {place.area} of {place.site}")
+            say(f"day {place.day}: {place.party} {place.what} {place.place}")
         say("* the party run now (`party switch NAME` runs another)")
 
     emit(view.model_dump(mode="json"), as_json, render)

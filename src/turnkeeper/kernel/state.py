@@ -63,8 +63,10 @@ class RestState(Model):
 class PlaceChange(Model):
     """A party's recorded change to a place of the world: the time record's word on it.
 
-    A place is a site's area (``level`` and ``area``); the world keeps the latest change to
-    each, so a party behind in time cannot act on what another already changed later.
+    A place is a site's area (``site``, its ``level`` and ``area`` key) or, with ``hex``, a
+    hex of a wilderness map (``site`` the map's name, ``area`` the hex's label, ``level``
+    0); the world keeps the latest change to each, so a party behind in time cannot act on
+    what another already changed later.
     """
 
     site: str
@@ -73,6 +75,12 @@ class PlaceChange(Model):
     at: int
     party: str
     what: str = "cleared"
+    hex: bool = False
+
+    @property
+    def place(self) -> str:
+        """The place as the time record names it: "area 2 of Lair", "hex 0304 of Vale"."""
+        return f"{'hex' if self.hex else 'area'} {self.area} of {self.site}"
 
 
 class PartyAway(Model):
@@ -233,30 +241,43 @@ class CampaignState(Model):
             return self
         return self.switched_to(name)
 
-    def place_change(self, site: str, level: int, area: str) -> PlaceChange | None:
-        """The latest recorded change to a site's area, or None."""
-        return next(
-            (p for p in self.places if (p.site, p.level, p.area) == (site, level, area)),
-            None,
-        )
+    def place_change(
+        self, site: str, level: int, area: str, *, hex: bool = False
+    ) -> PlaceChange | None:
+        """The latest recorded change to a site's area (with ``hex``: to a map's hex), or None."""
+        key = (site, level, area, hex)
+        return next((p for p in self.places if (p.site, p.level, p.area, p.hex) == key), None)
 
-    def later_change(self, site: str, area: tuple[int, str] | None = None) -> PlaceChange | None:
-        """A change another party made to ``site`` (to its ``area``, if given) later than now:
-        one order of events, so this party may not act there until brought forward."""
+    def changed(self, change: PlaceChange) -> CampaignState:
+        """This state with ``change`` as the latest recorded change to its place."""
+        key = (change.site, change.level, change.area, change.hex)
+        others = tuple(p for p in self.places if (p.site, p.level, p.area, p.hex) != key)
+        return self.model_copy(update={"places": (*others, change)})
+
+    def later_change(
+        self, site: str, area: tuple[int, str] | None = None, *, hex: bool = False
+    ) -> PlaceChange | None:
+        """A change another party made to ``site`` (to its ``area``, if given; with ``hex``, a
+        map and its hex) later than now: one order of events, so this party may not act there
+        until brought forward."""
         changes = [
             p
             for p in self.places
             if p.site == site
+            and p.hex == hex
             and p.at > self.now
             and p.party != self.company
             and (area is None or (p.level, p.area) == area)
         ]
         return max(changes, key=lambda p: p.at, default=None)
 
-    def check_in_order(self, site: str, area: tuple[int, str] | None = None) -> None:
-        """Refuse to act on ``site`` (its ``area``) where another party changed it later in
-        game time than this party's present: one order of events in the time record."""
-        change = self.later_change(site, area)
+    def check_in_order(
+        self, site: str, area: tuple[int, str] | None = None, *, hex: bool = False
+    ) -> None:
+        """Refuse to act on ``site`` (its ``area``; with ``hex``, a map's hex) where another
+        party changed it later in game time than this party's present: one order of events
+        in the time record."""
+        change = self.later_change(site, area, hex=hex)
         if change is None:
             return
         time = self.ruleset.time
@@ -265,7 +286,7 @@ class CampaignState(Model):
         hour = (lambda at: " " + calendar(at, time).rsplit(" ", 1)[-1]) if then == now else None
         raise IllegalCommandError(
             f"{self.company} is at day {now}{hour(self.now) if hour else ''}; {change.party} "
-            f"{change.what} area {change.area} of {site} on day {then}"
+            f"{change.what} {change.place} on day {then}"
             f"{hour(change.at) if hour else ''}: bring {self.company} forward first "
             "(`party forward`)"
         )

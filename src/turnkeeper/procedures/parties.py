@@ -35,6 +35,7 @@ from turnkeeper.kernel.party import Party, Supplies
 from turnkeeper.kernel.schedule import Draft, wait
 from turnkeeper.kernel.state import CampaignState, PartyAway, PlaceChange
 from turnkeeper.procedures.hit_points import night_rest
+from turnkeeper.world.hexes import Hex
 
 REFEREE = Visibility.REFEREE
 
@@ -152,15 +153,36 @@ class AreaCleared(Event):
             party=state.company,
             what=self.what,
         )
-        others = tuple(
-            p
-            for p in state.places
-            if (p.site, p.level, p.area) != (self.site, self.level, self.area)
-        )
-        return state.model_copy(update={"places": (*others, change)})
+        return state.changed(change)
 
     def describe(self) -> str:
         return f"area {self.area} of {self.site} (level {self.level}): {self.what}"
+
+
+class HexCleared(Event):
+    """The party run now cleared a hex of its wilderness map (slew the dragon in its lair,
+    burnt the bandits' camp): a change to the world that no party behind in time may act
+    against, nor travel into, until brought forward."""
+
+    kind: ClassVar[str] = "map.hex_cleared"
+    map: str
+    hex: str
+    what: str = "cleared"
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        change = PlaceChange(
+            site=self.map,
+            level=0,
+            area=self.hex,
+            at=state.now,
+            party=state.company,
+            what=self.what,
+            hex=True,
+        )
+        return state.changed(change)
+
+    def describe(self) -> str:
+        return f"hex {self.hex} of {self.map}: {self.what}"
 
 
 class KnowledgeShared(Event):
@@ -254,6 +276,14 @@ class ClearArea:
 
 
 @dataclass(frozen=True)
+class ClearHex:
+    """The party cleared ``hex`` of its map (the hex it is in by default)."""
+
+    hex: str | None = None
+    what: str = "cleared"
+
+
+@dataclass(frozen=True)
 class BringForward:
     """Downtime: ``days`` days, or (None) as many as bring the party to the world's present."""
 
@@ -268,7 +298,14 @@ class ShareKnowledge:
 
 
 PartyCommand = (
-    SplitParty | NewParty | SwitchParty | JoinParty | ClearArea | BringForward | ShareKnowledge
+    SplitParty
+    | NewParty
+    | SwitchParty
+    | JoinParty
+    | ClearArea
+    | ClearHex
+    | BringForward
+    | ShareKnowledge
 )
 
 
@@ -297,6 +334,8 @@ def decide_parties(draft: Draft, command: PartyCommand, dice: DiceSource) -> Non
         draft.add(share(state, command.name))
     elif isinstance(command, ClearArea):
         draft.add(clear_area(state, command.area, command.level, command.what))
+    elif isinstance(command, ClearHex):
+        draft.add(clear_hex(state, command.hex, command.what))
     else:
         bring_forward(draft, command.days, dice)
 
@@ -373,7 +412,7 @@ def where(state: CampaignState | PartyAway) -> str:
         area = f", area {site.area}" if site.area else ""
         return f"in {site.site.name} (level {site.level}{area})"
     if state.wilderness is not None:
-        return f"at hex {state.wilderness.position}"
+        return f"at hex {state.wilderness.position.label}"
     return "in town"
 
 
@@ -437,6 +476,20 @@ def clear_area(state: CampaignState, area: str | None, level: int | None, what: 
     visit.site.level(number).area(key)  # an unknown area is refused, with the known ones
     what = " ".join(what.split()) or "cleared"
     return AreaCleared(site=visit.site.name, level=number, area=key, what=what)
+
+
+def clear_hex(state: CampaignState, label: str | None, what: str) -> HexCleared:
+    """The party run now cleared a hex of its map: one it may act on (no other party changed
+    it later in game time)."""
+    wild = state.wilderness
+    if wild is None:
+        raise IllegalCommandError(f"{state.company} is on no map: `map load` first")
+    place = wild.position if label is None else Hex.from_label(label)
+    if place not in wild.hexmap:
+        raise IllegalCommandError(f"hex {label} is off the map {wild.map.name!r}")
+    state.check_in_order(wild.map.name, (0, place.label), hex=True)
+    what = " ".join(what.split()) or "cleared"
+    return HexCleared(map=wild.map.name, hex=place.label, what=what)
 
 
 def bring_forward(draft: Draft, days: int | None, dice: DiceSource) -> None:
@@ -511,6 +564,7 @@ EVENTS: tuple[type[Event], ...] = (
     PartySwitched,
     PartiesJoined,
     AreaCleared,
+    HexCleared,
     KnowledgeShared,
     DowntimeBegun,
 )

@@ -100,6 +100,7 @@ from turnkeeper.procedures.dungeon import (
 from turnkeeper.procedures.parties import (
     BringForward,
     ClearArea,
+    ClearHex,
     JoinParty,
     NewParty,
     ShareKnowledge,
@@ -1245,6 +1246,26 @@ class MapHideBody(MapRevealBody, title="Hide on the party's map"):
 
     def command(self, state: CampaignState) -> Command:
         return MapRevealBody.command(self.model_copy(update={"hide": True}), state)
+
+
+class MapClearBody(_Verb, title="Clear a hex"):
+    """The party cleared a hex of its map (slew the dragon in its lair): a change to the world.
+
+    No party behind in time may travel into it or act there until brought forward."""
+
+    where = Place.WILDERNESS
+    example: ClassVar[str] = 'map clear; map clear 0304 --what "slew the dragon in"'
+
+    verb: Literal["map_clear"]
+    hex: Annotated[str | None, HEX, Arg()] = Field(
+        None, description="The hex by its number (default: the party's)."
+    )
+    what: str = Field(
+        "cleared", min_length=1, max_length=200, description="What the party did there."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return ClearHex(self.hex, self.what)
 
 
 # --- fights -------------------------------------------------------------------------------

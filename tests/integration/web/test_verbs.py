@@ -52,6 +52,7 @@ from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, No
 from turnkeeper.procedures.parties import (
     BringForward,
     ClearArea,
+    ClearHex,
     JoinParty,
     NewParty,
     ShareKnowledge,
@@ -130,6 +131,7 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     "weather_roll": ({}, RollWeather),
     "map_reveal": ({"hexes": "0304,0305", "features": "Ruined Tower"}, RevealOnMap),
     "map_hide": ({"hexes": "0304"}, RevealOnMap),
+    "map_clear": ({"hex": "0304", "what": "slew the dragon in"}, ClearHex),
     "combat_start": ({"foes": ["Goblin:hd=1,hp=4,ac=12,count=2"]}, StartFight),
     "combat_round": ({"adjust": 1}, BeginRound),
     "combat_declare": ({"actor": "Aldo", "action": "attack", "target": "Goblin 1"}, Declare),
