@@ -434,6 +434,28 @@ def test_undo_takes_back_a_split_and_a_turn_to_another_party(world: Campaigns) -
     assert state.away == () and state.party.character("Bea") is not None
 
 
+def test_one_tables_undo_never_takes_back_another_tables_command(world: Campaigns) -> None:
+    """Two tables in one world, each sending its commands --as its party: the latest command
+    is the Grey Band's, so the company's table may not undo it, nothing recorded; the Grey
+    Band's table may, and then the company's own command is the latest."""
+    world.execute("Company", SplitParty("Grey Band", ("Bea",)))
+    world.execute("Company", AsParty("Company", Wait(600)))
+    world.execute("Company", AsParty("Grey Band", Wait(3600)))
+    version = world.state("Company").version
+    with pytest.raises(IllegalCommandError) as refused:
+        world.execute("Company", AsParty("Company", Undo()))
+    assert str(refused.value) == (
+        "the latest command was Grey Band's, not Company's: an undo takes back the latest "
+        "command only, and Company's table may not undo another's "
+        '(`undo --as "Grey Band"` is theirs to do)'
+    )
+    assert world.state("Company").version == version
+    world.execute("Company", AsParty("Grey Band", Undo()))
+    assert world.state("Company").as_party("Grey Band").now == 0
+    world.execute("Company", AsParty("Company", Undo()))  # its own wait, the latest now
+    assert world.state("Company").as_party("Company").now == 0
+
+
 def test_what_a_party_saw_on_the_map_is_its_own_until_shared(world: Campaigns) -> None:
     """The map's half of a party's knowledge: the hexes the Grey Band entered are its own
     until it shares them with the company, which then knows them too (the players' map)."""

@@ -501,6 +501,14 @@ def decide(state: CampaignState, command: Command, dice: DiceSource) -> list[Eve
     """
     if isinstance(command, AsParty):
         turned = switch(state, command.party)
+        if turned and isinstance(command.command, Undo) and state.undoable is not None:
+            # the latest command was run as the party run now (a command --as a party turns
+            # the time record to it): an undo --as another would take back another's
+            raise IllegalCommandError(
+                f"the latest command was {state.company}'s, not {command.party}'s: an undo "
+                f"takes back the latest command only, and {command.party}'s table may not "
+                f'undo another\'s (`undo --as "{state.company}"` is theirs to do)'
+            )
         if turned:
             return [*turned, *decide(turned[0].apply(state), command.command, dice)]
         return decide(state, command.command, dice)
