@@ -248,9 +248,15 @@ class CampaignState(Model):
         key = (site, level, area, hex)
         return next((p for p in self.places if (p.site, p.level, p.area, p.hex) == key), None)
 
-    def changed(self, change: PlaceChange) -> CampaignState:
-        """This state with ``change`` as the latest recorded change to its place."""
-        key = (change.site, change.level, change.area, change.hex)
+    def changed(
+        self, site: str, level: int, area: str, what: str, *, hex: bool = False
+    ) -> CampaignState:
+        """This state with the run party's change to a place, now, as the place's latest: a
+        site's ``area`` on its ``level`` (with ``hex``, a map's hex, ``area`` its label)."""
+        change = PlaceChange(
+            site=site, level=level, area=area, at=self.now, party=self.company, what=what, hex=hex
+        )
+        key = (site, level, area, hex)
         others = tuple(p for p in self.places if (p.site, p.level, p.area, p.hex) != key)
         return self.model_copy(update={"places": (*others, change)})
 

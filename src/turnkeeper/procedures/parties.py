@@ -33,7 +33,7 @@ from turnkeeper.kernel.combat_state import Phase
 from turnkeeper.kernel.events import Event, Visibility
 from turnkeeper.kernel.party import Party, Supplies
 from turnkeeper.kernel.schedule import Draft, wait
-from turnkeeper.kernel.state import CampaignState, PartyAway, PlaceChange
+from turnkeeper.kernel.state import CampaignState, PartyAway
 from turnkeeper.procedures.hit_points import night_rest
 from turnkeeper.world.hexes import Hex
 
@@ -145,15 +145,7 @@ class AreaCleared(Event):
     what: str = "cleared"
 
     def apply(self, state: CampaignState) -> CampaignState:
-        change = PlaceChange(
-            site=self.site,
-            level=self.level,
-            area=self.area,
-            at=state.now,
-            party=state.company,
-            what=self.what,
-        )
-        return state.changed(change)
+        return state.changed(self.site, self.level, self.area, self.what)
 
     def describe(self) -> str:
         return f"area {self.area} of {self.site} (level {self.level}): {self.what}"
@@ -170,16 +162,7 @@ class HexCleared(Event):
     what: str = "cleared"
 
     def apply(self, state: CampaignState) -> CampaignState:
-        change = PlaceChange(
-            site=self.map,
-            level=0,
-            area=self.hex,
-            at=state.now,
-            party=state.company,
-            what=self.what,
-            hex=True,
-        )
-        return state.changed(change)
+        return state.changed(self.map, 0, self.hex, self.what, hex=True)
 
     def describe(self) -> str:
         return f"hex {self.hex} of {self.map}: {self.what}"
