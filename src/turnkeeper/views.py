@@ -203,7 +203,7 @@ def player_state(state: CampaignState) -> PlayerState:
             for c in state.party.characters
         ],
         countdowns=[
-            CountdownView(name=c.name, kind=c.kind, left=c.left, length=c.length)
+            CountdownView(name=c.name, kind=c.kind, left=c.left_at(state.now), length=c.length)
             for c in state.countdowns
             if c.visibility == Visibility.PARTY.value
         ],

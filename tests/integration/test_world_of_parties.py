@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from turnkeeper.campaign import CountdownAdd, Redo, Undo, Wait, parse_party
+from turnkeeper.campaign import CampaignState, CountdownAdd, Redo, Undo, Wait, parse_party
 from turnkeeper.campaign.commands import AsParty
 from turnkeeper.campaign.time_record import character_record
 from turnkeeper.errors import IllegalCommandError
@@ -187,12 +187,20 @@ def test_tp_time_1_the_example_of_many_groups_in_one_world(world: Campaigns) -> 
     world.execute("Company", SwitchParty("Company"))
     behind = world.state("Company")
     assert behind.day == 51 and behind.present // DAY == 55
+
+    # the world countdown as it stood at their own present: the ride's days are not yet theirs
+    def dragon(state: CampaignState) -> int:
+        shown = {c.name: c.left for c in player_state(state).countdowns}
+        return shown["the dragon wakes"]
+
+    assert (dragon(behind), behind.countdown("the dragon wakes").left) == (10, 5)
     records = world.execute("Company", BringForward())
     spent = next(r.event for r in records if type(r.event).__name__ == "DowntimeBegun")
     assert spent.describe() == "Company spends 5 days in town"
     brought_forward(world)
     brought = world.state("Company")
     assert brought.now == brought.present and brought.day == 56
+    assert dragon(brought) == 5
     assert brought.party.character("Bea") is not None
     assert brought.supplies.count("rations") < 400 - 30  # they ate, a meal a day
 

@@ -72,7 +72,7 @@ def status_rows(state: CampaignState) -> list[Row]:
     supplies = [f"{words(item)} {count}" for item, count in state.supplies.counted.items()]
     supplies += [f"{words(item)} d{sides}" for item, sides in state.supplies.dice.items()]
     rows.append(_row("supplies", ", ".join(supplies) or "none"))
-    countdowns = [f"{c.name} {c.left}/{c.length}" for c in state.countdowns]
+    countdowns = [f"{c.name} {c.left_at(state.now)}/{c.length}" for c in state.countdowns]
     rows.append(_row("countdowns", ", ".join(countdowns) or "none"))
     for character in state.party.characters:
         spans = [[f"{character.hp}/{character.max_hp} hp", ""]]

@@ -289,7 +289,9 @@ def countdown_list(
     Example: `turnkeeper countdown list`.
     """
     with open_campaigns(db) as campaigns:
-        countdowns = campaigns.state(campaigns.resolve(campaign)).countdowns
+        state = campaigns.state(campaigns.resolve(campaign))
+    # as they stand at the present of the party run now (a world countdown too)
+    countdowns = [c.model_copy(update={"left": c.left_at(state.now)}) for c in state.countdowns]
     data = [c.model_dump(mode="json") for c in countdowns]
 
     def render() -> None:

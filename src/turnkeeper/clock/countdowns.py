@@ -95,6 +95,21 @@ class Countdown(Frozen):
         "party moves it, once for each span; a party's own ticks with that party's time.",
         exclude_if=lambda world: not world,  # journals without world countdowns stay as they were
     )
+    ticks_at: tuple[int, ...] = Field(
+        (),
+        description="When a world countdown ticked, in game time: a party behind the world's "
+        "present sees it as it stood at its own present.",
+        exclude_if=lambda ticks: not ticks,
+    )
+
+    def left_at(self, now: int) -> int:
+        """How many were left at game time ``now``: what a party living then sees of a world
+        countdown the world's present has ticked since (a party's own: ``left``).
+
+        >>> Countdown(name="dragon", kind="day", length=10, left=7, ticks_at=(1, 2, 3)).left_at(1)
+        9
+        """
+        return min(self.length, self.left + sum(1 for at in self.ticks_at if at > now))
 
     def ticked(self, ticks: int = 1) -> Countdown:
         """The countdown after ``ticks`` ticks, never below zero."""

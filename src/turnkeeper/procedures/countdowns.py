@@ -72,11 +72,12 @@ class CountdownTicked(Event):
     reason: str
 
     def apply(self, state: CampaignState) -> CampaignState:
+        def ticked(c: Countdown) -> Countdown:
+            when = {"ticks_at": (*c.ticks_at, state.now)} if c.world else {}
+            return c.model_copy(update={"left": self.left, **when})
+
         return state.with_countdowns(
-            tuple(
-                c.model_copy(update={"left": self.left}) if c.name == self.name else c
-                for c in state.countdowns
-            )
+            tuple(ticked(c) if c.name == self.name else c for c in state.countdowns)
         )
 
     def describe(self) -> str:
