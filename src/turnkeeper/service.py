@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from turnkeeper.campaign import (
+    AsParty,
     CampaignState,
     Character,
     Command,
@@ -356,10 +357,13 @@ class Campaigns:
         """
         journal = self.journal(name)
         version = journal.version
-        if isinstance(command, Undo) and not command.what and journal.state.undoable:
-            command = Undo(self._told(name, journal.state.undoable))
-        if isinstance(command, Redo) and not command.what and journal.state.redoable:
-            command = Redo(self._told(name, journal.state.redoable[-1]))
+        # an undo or a redo says what it takes back, sent --as a party too
+        inner = command.command if isinstance(command, AsParty) else command
+        if isinstance(inner, Undo) and not inner.what and journal.state.undoable:
+            inner = Undo(self._told(name, journal.state.undoable))
+        if isinstance(inner, Redo) and not inner.what and journal.state.redoable:
+            inner = Redo(self._told(name, journal.state.redoable[-1]))
+        command = AsParty(command.party, inner) if isinstance(command, AsParty) else inner
         dice: DiceSource
         typed = TypedDice(typed_dice) if typed_dice is not None else None
         dice = typed if typed is not None else command_dice(journal.state.seed, version)

@@ -458,8 +458,11 @@ def test_one_tables_undo_never_takes_back_another_tables_command(world: Campaign
         '(`undo --as "Grey Band"` is theirs to do)'
     )
     assert world.state("Company").version == version
-    world.execute("Company", AsParty("Grey Band", Undo()))
+    (undone,) = world.execute("Company", AsParty("Grey Band", Undo()))
     assert world.state("Company").as_party("Grey Band").now == 0
+    assert undone.event.describe() == (
+        "undid command 4: the time record turns to Grey Band; 1h pass"  # what it took back
+    )
     world.execute("Company", AsParty("Company", Undo()))  # its own wait, the latest now
     assert world.state("Company").as_party("Company").now == 0
 
