@@ -34,7 +34,7 @@ from turnkeeper.procedures.parties import (
     SplitParty,
     SwitchParty,
 )
-from turnkeeper.procedures.wilderness import Camp, LoadMap, Travel
+from turnkeeper.procedures.wilderness import Camp, LoadMap, SetWeather, Travel
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
@@ -465,6 +465,32 @@ def test_one_tables_undo_never_takes_back_another_tables_command(world: Campaign
     )
     world.execute("Company", AsParty("Company", Undo()))  # its own wait, the latest now
     assert world.state("Company").as_party("Company").now == 0
+
+
+def test_the_worlds_weather_reaches_a_party_behind_as_its_time_passes(world: Campaigns) -> None:
+    """The world shares its map's weather: the rain the Grey Band meets on day 3 is the
+    company's too once the company's own time reaches day 3, never before; the snow the
+    company has on day 2, a time the world has lived past, is the company's alone."""
+    vale = MapFile(name="Vale", width=6, height=4, terrain=["pppppp"] * 4)
+    world.execute("Company", LoadMap(vale, Hex.from_label("0000")))
+    world.execute("Company", SplitParty("Grey Band", ("Bea",)))
+    live_until(world, 3, party="Grey Band")
+    world.execute("Company", AsParty("Grey Band", SetWeather("rain")))
+    live_until(world, 4, party="Grey Band")
+
+    def weather(party: str) -> str:
+        wild = world.state("Company").as_party(party).wilderness
+        assert wild is not None
+        return wild.weather_at(wild.position)
+
+    assert (weather("Grey Band"), weather("Company")) == ("rain", "clear")
+    live_until(world, 2, party="Company")
+    world.execute("Company", AsParty("Company", SetWeather("light_snow")))
+    assert (weather("Grey Band"), weather("Company")) == ("rain", "light_snow")
+    live_until(world, 3, party="Company")  # day 3 08:00, when the rain came
+    assert (weather("Grey Band"), weather("Company")) == ("rain", "rain")
+    live_until(world, 4, party="Company")  # every party past it: the world forgets the change
+    assert world.state("Company").weather_changes == ()
 
 
 def test_what_a_party_saw_on_the_map_is_its_own_until_shared(world: Campaigns) -> None:

@@ -337,7 +337,7 @@ class ClockAdvanced(Event):
     seconds: int
 
     def apply(self, state: CampaignState) -> CampaignState:
-        return state.model_copy(update={"now": self.to})
+        return state.passing_to(self.to)
 
     def describe(self) -> str:
         return f"{format_duration(self.seconds)} pass"

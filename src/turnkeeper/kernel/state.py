@@ -83,6 +83,17 @@ class PlaceChange(Model):
         return f"{'hex' if self.hex else 'area'} {self.area} of {self.site}"
 
 
+class WeatherChange(Model):
+    """A change of the weather over a region of a wilderness map, kept by the world while its
+    parties live at different presents: a party behind finds it as its own time passes it."""
+
+    map: str
+    region: str
+    weather: str
+    at: int
+    party: str
+
+
 class PartyAway(Model):
     """A party the referee is not running now: its own present, place and affairs.
 
@@ -148,6 +159,11 @@ class CampaignState(Model):
     )
     places: tuple[PlaceChange, ...] = Field(
         (), description="The latest recorded change to each place parties changed."
+    )
+    weather_changes: tuple[WeatherChange, ...] = Field(
+        (),
+        description="The weather's changes a party behind the world's present has yet to live "
+        "through (none in a world of one party).",
     )
     undoable: int | None = Field(
         None, description="The latest command an undo would take back (None: nothing to undo)."
@@ -247,6 +263,32 @@ class CampaignState(Model):
         """The latest recorded change to a site's area (with ``hex``: to a map's hex), or None."""
         key = (site, level, area, hex)
         return next((p for p in self.places if (p.site, p.level, p.area, p.hex) == key), None)
+
+    def passing_to(self, to: int) -> CampaignState:
+        """This state with the run party's present moved on to ``to``: the world's weather
+        changes it lives through on its map (another party's, made at a later present than
+        its own) become its weather as they pass."""
+        state = self.model_copy(update={"now": to})
+        wild = self.wilderness
+        if not self.weather_changes or wild is None:
+            return state
+        passed = [
+            c
+            for c in self.weather_changes
+            if self.now <= c.at <= to and c.map == wild.map.name and c.party != self.company
+        ]
+        if passed:
+            weather = {**wild.weather, **{c.region: c.weather for c in passed}}
+            state = state.model_copy(update={"wilderness": wild.with_(weather=weather)})
+        return state.lived_weather()
+
+    def lived_weather(self) -> CampaignState:
+        """This state without the weather changes every party has lived past."""
+        oldest = min((self.now, *(p.now for p in self.away)))
+        kept = tuple(c for c in self.weather_changes if c.at >= oldest and self.away)
+        if kept == self.weather_changes:
+            return self
+        return self.model_copy(update={"weather_changes": kept})
 
     def changed(
         self, site: str, level: int, area: str, what: str, *, hex: bool = False

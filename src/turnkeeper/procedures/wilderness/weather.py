@@ -20,7 +20,12 @@ from turnkeeper.clock.calendar import date_at
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import NotFoundError, RulesetError
 from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Visibility
-from turnkeeper.kernel.state import CampaignState, wilderness_of, with_wilderness
+from turnkeeper.kernel.state import (
+    CampaignState,
+    WeatherChange,
+    wilderness_of,
+    with_wilderness,
+)
 from turnkeeper.procedures.wilderness.costs import weather_key, weather_multiplier
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.tables import roll_ranged
@@ -52,9 +57,21 @@ class WeatherChanged(Event):
 
     def apply(self, state: CampaignState) -> CampaignState:
         wild = wilderness_of(state)
-        return with_wilderness(
+        changed = with_wilderness(
             state, wild.with_(weather={**wild.weather, self.region: self.weather})
         )
+        if not state.away or state.now < state.passed_by_others:
+            # one party, or a time the world has lived past: the party's own weather
+            return changed
+        # the world's present: the parties behind find it as they pass it
+        kept = WeatherChange(
+            map=wild.map.name,
+            region=self.region,
+            weather=self.weather,
+            at=state.now,
+            party=state.company,
+        )
+        return changed.model_copy(update={"weather_changes": (*state.weather_changes, kept)})
 
     def describe(self) -> str:
         return f"the weather over {self.region} turns {self.weather.replace('_', ' ')}"
