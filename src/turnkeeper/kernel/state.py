@@ -78,6 +78,11 @@ class PlaceChange(Model):
     hex: bool = False
 
     @property
+    def key(self) -> tuple[str, int, str, bool]:
+        """Which place it is: the world keeps one change, the latest, for each key."""
+        return (self.site, self.level, self.area, self.hex)
+
+    @property
     def place(self) -> str:
         """The place as the time record names it: "area 2 of Lair", "hex 0304 of Vale"."""
         return f"{'hex' if self.hex else 'area'} {self.area} of {self.site}"
@@ -262,7 +267,7 @@ class CampaignState(Model):
     ) -> PlaceChange | None:
         """The latest recorded change to a site's area (with ``hex``: to a map's hex), or None."""
         key = (site, level, area, hex)
-        return next((p for p in self.places if (p.site, p.level, p.area, p.hex) == key), None)
+        return next((p for p in self.places if p.key == key), None)
 
     def passing_to(self, to: int) -> CampaignState:
         """This state with the run party's present moved on to ``to``: the world's weather
@@ -285,7 +290,7 @@ class CampaignState(Model):
     def lived_weather(self) -> CampaignState:
         """This state without the weather changes every party has lived past."""
         oldest = min((self.now, *(p.now for p in self.away)))
-        kept = tuple(c for c in self.weather_changes if c.at >= oldest and self.away)
+        kept = tuple(c for c in self.weather_changes if c.at >= oldest) if self.away else ()
         if kept == self.weather_changes:
             return self
         return self.model_copy(update={"weather_changes": kept})
@@ -298,8 +303,7 @@ class CampaignState(Model):
         change = PlaceChange(
             site=site, level=level, area=area, at=self.now, party=self.company, what=what, hex=hex
         )
-        key = (site, level, area, hex)
-        others = tuple(p for p in self.places if (p.site, p.level, p.area, p.hex) != key)
+        others = tuple(p for p in self.places if p.key != change.key)
         return self.model_copy(update={"places": (*others, change)})
 
     def later_change(
