@@ -28,9 +28,10 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
+import operator
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from turnkeeper.campaign import (
     AsParty,
@@ -428,30 +429,32 @@ class Campaigns:
             texts = self._stored(name, start, min(PAGE, until - start)).split("\n")
             yield texts, EVENTS.records_json("[" + ",".join(texts) + "]")
 
-    def said_pages(self, name: str, since: int = 0) -> Iterator[list[StoredLine]]:
+    def said_pages(self, name: str, since: int = 0) -> Iterator[list[SaidLine]]:
         """The records after ``since`` of the journal standing now, a page at a time, each as
         stored with its line: the lines kept beside the records, so no event is read back
         (but for records stored before lines were kept, whose lines are made here)."""
         until = self.store.version(name)
-        for start in range(since, until, PAGE):
-            limit = min(PAGE, until - start)
-            if not isinstance(self.store, JsonStore):
-                texts = self._stored(name, start, limit).split("\n")
+        if not isinstance(self.store, JsonStore):
+            for start in range(since, until, PAGE):
+                texts = self._stored(name, start, min(PAGE, until - start)).split("\n")
                 typed = EVENTS.records_json("[" + ",".join(texts) + "]")
                 yield [
-                    (r.seq, r.command, r.at, text, r.event.describe())
+                    (r.command, r.at, text, r.event.describe())
                     for text, r in zip(texts, typed, strict=True)
                 ]
-                continue
-            page = self.store.read_lines(name, start, limit)
-            unsaid = [text for _, _, _, text, line in page if line is None]
-            if unsaid:
+            return
+        for page in self.store.read_lines(name, since, until, PAGE):
+            # a line missing (a record stored before lines were kept)? asked in C: a whole
+            # log asks it of every record
+            if None in map(_LINE, page):
+                unsaid = [text for _, _, text, line in page if line is None]
                 lines = iter(said(EVENTS.records_json("[" + ",".join(unsaid) + "]")))
-                page = [
-                    (seq, command, at, text, next(lines) if line is None else line)
-                    for seq, command, at, text, line in page
+                yield [
+                    (command, at, text, next(lines) if line is None else line)
+                    for command, at, text, line in page
                 ]
-            yield page
+            else:
+                yield cast(list[SaidLine], page)
 
     def _stored(self, name: str, since: int, limit: int) -> str:
         """The texts of the records after ``since`` (at most ``limit``, at least one), one a
@@ -567,6 +570,13 @@ def gc_paused(*, freeze: bool = False) -> Iterator[None]:
             gc.freeze()
         if was_on:
             gc.enable()
+
+
+SaidLine = tuple[int | None, int, str, str]
+"""A record as the store keeps it (:data:`~turnkeeper.store.base.StoredLine`), its line said."""
+
+_LINE = operator.itemgetter(3)
+"""A stored record's line (:data:`~turnkeeper.store.base.StoredLine`)."""
 
 
 def said(records: Iterable[Recorded]) -> list[str]:

@@ -211,7 +211,7 @@ def log_command(
     """
     from json.encoder import encode_basestring, encode_basestring_ascii
 
-    from turnkeeper.clock.calendar import date_at, start_offset
+    from turnkeeper.clock.calendar import day_heading, start_offset
     from turnkeeper.kernel.events import CampaignStarted
 
     # A page read by seq from the store, and the undos found by their index: never the
@@ -235,31 +235,32 @@ def log_command(
             quote = encode_basestring_ascii if ascii_only else encode_basestring
             write = sys.stdout.write
             # calendar(at) without its per-call parse of the calendar's start: the day's
-            # date once per day, the hour and minute from the seconds into it (Date.__str__)
+            # date once per day, its hour and minute looked up from the minute of the day
+            # (Date.__str__). A date is digits and dashes, so it needs no quoting.
             epoch, day_seconds = start_offset(scales), scales.day_hours * 3600
+            clock = [f"{h:02d}:{m:02d}" for h in range(scales.day_hours) for m in range(60)]
             last_at: int | None = None  # consecutive records mostly share their time
-            day, today, date = -1, "", ""
+            day, today, dated = -1, "", ""
+            undone_tail, kept_tail = ',"undone":true}', ',"undone":false}'
             write("[")
             first = True
             for page in campaigns.said_pages(name, since):
                 lines = []
-                for _seq, command, at, stored, line in page:
+                for command, at, stored, line in page:
                     if at != last_at:
                         days, into = divmod(epoch + at, day_seconds)
                         if days != day:
-                            day, today = days, date_at(at, scales).day_text
-                        hour, into = divmod(into, 3600)
-                        last_at, date = at, quote(f"{today} {hour:02d}:{into // 60:02d}")
+                            day, today = days, f',"date":"{day_heading(days, scales)} '
+                        last_at, dated = at, f'{today}{clock[into // 60]}","text":'
                     if ascii_only and not stored.isascii():  # JSON outside strings is ASCII
                         stored = "".join(
                             c if c.isascii() else encode_basestring_ascii(c)[1:-1] for c in stored
                         )
-                    lines.append(
-                        f'{stored[:-1]},"date":{date},"text":{quote(line or "")},'
-                        f'"undone":{"true" if command in undone else "false"}}}'
-                    )
+                    tail = undone_tail if command in undone else kept_tail
+                    lines.append(f"{stored[:-1]}{dated}{quote(line)}{tail}")
                 if lines:
-                    write(("\n" if first else ",\n") + ",\n".join(lines))
+                    write("\n" if first else ",\n")
+                    write(",\n".join(lines))
                     first = False
             write("]\n" if first else "\n]\n")
             return

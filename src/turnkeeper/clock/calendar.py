@@ -67,11 +67,25 @@ def date_at(now: int, time: TimeScales) -> Date:
     """
     absolute = start_offset(time) + now
     days, rest = divmod(absolute, _day_seconds(time))
-    months, day = divmod(days, time.month_days)
-    years, month = divmod(months, MONTHS_A_YEAR)
     hour, rest = divmod(rest, 3600)
     minute, second = divmod(rest, 60)
-    return Date(years + 1, month + 1, day + 1, hour, minute, second)
+    return Date(*_year_month_day(days, time), hour, minute, second)
+
+
+def day_heading(days: int, time: TimeScales) -> str:
+    """:attr:`Date.day_text` of the calendar's day ``days`` (year 1 day 1 is day 0), for a
+    reader that walks the days itself (:func:`start_offset` gives the first moment's).
+
+    >>> day_heading(start_offset(TimeScales()) // (24 * 3600) + 31, TimeScales())
+    '1-02-02'
+    """
+    return Date(*_year_month_day(days, time), 0, 0).day_text
+
+
+def _year_month_day(days: int, time: TimeScales) -> tuple[int, int, int]:
+    months, day = divmod(days, time.month_days)
+    years, month = divmod(months, MONTHS_A_YEAR)
+    return years + 1, month + 1, day + 1
 
 
 def calendar(now: int, time: TimeScales) -> str:

@@ -10,7 +10,7 @@ The store treats a record as opaque JSON; it only reads ``seq`` to check that se
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -174,15 +174,17 @@ class JsonStore(Protocol):
         newline after the last; empty for none), which an export writes without parsing."""
         ...
 
-    def read_lines(self, campaign: str, since: int, limit: int) -> list[StoredLine]:
-        """The records after ``since`` (at most ``limit``), in seq order, each as stored with
-        its line (None for a record stored before lines were kept)."""
+    def read_lines(
+        self, campaign: str, since: int, until: int, page: int
+    ) -> Iterator[list[StoredLine]]:
+        """The records after ``since`` up to ``until``, in seq order, ``page`` at a time, each
+        as stored with its line (None for a record stored before lines were kept)."""
         ...
 
 
-StoredLine = tuple[int, int | None, int, str, str | None]
-"""A record as the store keeps it: its seq, command and game time, its text, and the line kept
-beside it. A plain tuple: a log of 200,000 records makes 200,000 of them."""
+StoredLine = tuple[int | None, int, str, str | None]
+"""A record as the store keeps it: its command and game time, its text (which holds its seq),
+and the line kept beside it. A plain tuple: a log of 200,000 records makes 200,000 of them."""
 
 
 @runtime_checkable

@@ -490,24 +490,32 @@ class SqlStore:
             return separator.join(texts)
         return "[" + separator.join(texts) + "]"
 
-    def read_lines(self, campaign: str, since: int, limit: int) -> list[StoredLine]:
-        """The records after ``since`` (at most ``limit``) by the primary key, each as stored
-        with its numbers and its line (None where none was kept)."""
+    def read_lines(
+        self, campaign: str, since: int, until: int, page: int
+    ) -> Iterator[list[StoredLine]]:
+        """The records after ``since`` up to ``until`` by the primary key, ``page`` at a time,
+        each as stored with its command, its game time and its line (None where none was
+        kept): one query, its rows fetched a page at a time (a server-side cursor on
+        PostgreSQL), so a whole log is never in memory. The read's snapshot is held meanwhile,
+        which neither store's writers wait for (SQLite runs in WAL mode)."""
         with self._engine.connect() as conn:
             if conn.dialect.name == "sqlite" and self._lines_kept:
                 # the driver's tuples as they come: SQLAlchemy's row objects cost a log of
                 # 200,000 records about as much as the rest of writing it
-                cursor = conn.exec_driver_sql(SELECT_LINES, (campaign, since, limit)).cursor
-                return list(cursor.fetchall())
+                cursor = conn.exec_driver_sql(SELECT_LINES, (campaign, since, until)).cursor
+                while rows := cursor.fetchmany(page):
+                    yield list(rows)
+                return
             columns = events_table.c
             line = columns.line if self._lines_kept else literal(None, Text)
             query = (
-                select(columns.seq, columns.command, columns.at, cast(columns.data, Text), line)
-                .where(columns.campaign == campaign, columns.seq > since)
+                select(columns.command, columns.at, cast(columns.data, Text), line)
+                .where(columns.campaign == campaign, columns.seq > since, columns.seq <= until)
                 .order_by(columns.seq)
-                .limit(limit)
             )
-            return [(row[0], row[1], row[2], row[3], row[4]) for row in conn.execute(query)]
+            streamed = conn.execution_options(stream_results=True, yield_per=page)
+            for rows in streamed.execute(query).partitions():
+                yield [(row[0], row[1], row[2], row[3]) for row in rows]
 
     # -- watching for changes (live screens) ------------------------------------------------
 
@@ -724,8 +732,8 @@ INSERT_EVENTS = (
 """The events insert as SQLite's driver takes it: one ``executemany`` of plain tuples."""
 
 SELECT_LINES = (
-    "SELECT seq, command, at, data, line FROM events "
-    "WHERE campaign = ? AND seq > ? ORDER BY seq LIMIT ?"
+    "SELECT command, at, data, line FROM events "
+    "WHERE campaign = ? AND seq > ? AND seq <= ? ORDER BY seq"
 )
 """A page of records with their lines as SQLite's driver takes it (:meth:`SqlStore.read_lines`)."""
 
