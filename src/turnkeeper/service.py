@@ -55,7 +55,7 @@ from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.campaign.time_record import character_record
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
-from turnkeeper.files import check_json, parse_json
+from turnkeeper.files import json_array, parse_json
 from turnkeeper.kernel.events import (
     UNDO_EVENTS,
     CampaignStarted,
@@ -603,7 +603,7 @@ def _parse_journal(lines: list[tuple[int, str]]) -> tuple[list[Recorded], list[s
     the lines themselves where they are the records as a store writes them (else None).
 
     The lines are read as one JSON array: its nesting and numbers checked as any file's
-    (:func:`~turnkeeper.files.check_json`), then every record validated from the text in one
+    (:func:`~turnkeeper.files.json_array`), then every record validated from the text in one
     go (as a store's journal is read back), where a record at a time cost five times as
     much. Only a journal that fails is read again a line at a time, to name the line at
     fault.
@@ -611,10 +611,8 @@ def _parse_journal(lines: list[tuple[int, str]]) -> tuple[list[Recorded], list[s
     if not lines:
         return [], None
     texts = [line for _, line in lines]
-    whole = "[" + ",".join(texts) + "]"
     try:
-        check_json(whole, "the journal")
-        records, as_written = EVENTS.journal_json(whole)
+        records, as_written = EVENTS.journal_json(json_array(texts, "the journal"))
         return records, texts if as_written else None
     except TurnkeeperError:
         # the line at fault raises here; if every line reads alone (records out of order,

@@ -1,7 +1,9 @@
 """A journal's text is checked without being parsed twice (issue 23): ``check_json`` screens
 its numbers and measures its nesting, and must refuse exactly what ``parse_json`` refuses
 for them, with the same words, whatever the text holds (brackets and quotes in strings,
-numbers of any size, NaN and Infinity, deep nesting)."""
+numbers of any size, NaN and Infinity, deep nesting); ``json_array``, which measures only
+the lines that may nest too deep, must refuse exactly what ``check_json`` refuses of the
+array of the lines."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import MAX_DEPTH, check_json, parse_json
+from turnkeeper.files import MAX_DEPTH, check_json, json_array, parse_json
 
 #: Strings that look like what the checks look for: brackets, quotes, escapes, long digits.
 TRICKY = st.sampled_from(
@@ -71,3 +73,24 @@ def test_check_json_refuses_what_parse_json_refuses_for_numbers_and_nesting(
 def test_check_json_agrees_with_parse_json_on_the_hard_cases(text: str, refused: bool) -> None:
     assert verdict(check_json, text) == verdict(parse_json, text)
     assert (verdict(check_json, text) is not None) == refused
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.tuples(VALUES, st.integers(0, MAX_DEPTH + 2)), min_size=1, max_size=4),
+    st.booleans(),
+)
+def test_json_array_refuses_what_check_json_refuses_of_the_array(
+    lines: list[tuple[object, int]], spaced: bool
+) -> None:
+    separators = (", ", ": ") if spaced else (",", ":")
+    texts = [
+        "[" * depth + json.dumps(value, separators=separators) + "]" * depth
+        for value, depth in lines
+    ]
+    whole = "[" + ",".join(texts) + "]"
+    assert verdict(lambda _text, shown: json_array(texts, shown), whole) == verdict(
+        check_json, whole
+    )
+    if verdict(check_json, whole) is None:
+        assert json_array(texts, "the journal") == whole

@@ -350,18 +350,22 @@ _NAMES_A_COUNTDOWN = {
 
 
 @functools.cache
-def _referee_by_default(kind: type[Event]) -> bool:
-    """Whether events of ``kind`` are the referee's unless said otherwise (read once a class:
-    pydantic's ``model_fields`` is no plain attribute, and an import asks for every record)."""
-    return kind.model_fields["visibility"].default is Visibility.REFEREE
+def _chosen_by_kind(kind: type[Event]) -> bool | None:
+    """Whether the engine shows events of ``kind`` to the referee alone (True), as it shows a
+    countdown (None), or leaves it to the referee (False). Read once a class: pydantic's
+    ``model_fields`` is no plain attribute, and an import asks it of every record."""
+    if kind.model_fields["visibility"].default is Visibility.REFEREE or kind.kind in REFEREE_ONLY:
+        return True
+    if kind.kind == "countdown.started" or kind.kind in _NAMES_A_COUNTDOWN:
+        return None
+    return False
 
 
 def _seen_by(event: Event, state: CampaignState) -> Visibility | None:
     """Who the engine shows ``event`` to in ``state``; None where the referee chooses (a note)."""
-    if _referee_by_default(type(event)):
-        return Visibility.REFEREE
-    if event.kind in REFEREE_ONLY:
-        return Visibility.REFEREE
+    chosen = _chosen_by_kind(type(event))
+    if chosen is not None:
+        return Visibility.REFEREE if chosen else None
     started = getattr(event, "countdown", None) if event.kind == "countdown.started" else None
     if started is not None:
         return Visibility(started.visibility)
@@ -398,36 +402,37 @@ def replay(records: Sequence[Recorded]) -> Journal:
     state, undoable, redoable = journal.state, journal.state.undoable, journal.state.redoable
     for record in records[1:]:
         event, before = record.event, state
-        where = f"record {record.seq} ({event.kind})"
         if isinstance(event, CampaignStarted):
-            raise TurnkeeperError(f"{where}: a journal starts its campaign once, at record 1")
+            raise TurnkeeperError(
+                f"{_named(record)}: a journal starts its campaign once, at record 1"
+            )
         if record.command not in (record.seq, previous.command) or record.command > record.seq:
             raise TurnkeeperError(
-                f"{where}: belongs to command {record.command}, but a command is numbered by "
-                "its first record"
+                f"{_named(record)}: belongs to command {record.command}, but a command is "
+                "numbered by its first record"
             )
         if event.visibility is _PARTY and _seen_by(event, before) is _REFEREE:
             raise TurnkeeperError(
-                f"{where} is the referee's alone but is marked for the party: the journal was "
-                "changed by hand; export it again from turnkeeper"
+                f"{_named(record)} is the referee's alone but is marked for the party: the "
+                "journal was changed by hand; export it again from turnkeeper"
             )
         if isinstance(event, ClockAdvanced) and event.seconds > MAX_DURATION:
             # no wait passes more, and so bounded, a 256 MiB journal's clock stays in 64 bits
             raise TurnkeeperError(
-                f"{where}: passes {event.seconds:,} s at once, but a wait passes at most 100 years "
-                f"({MAX_DURATION:,} s): the journal "
-                "was changed by hand; export it again from turnkeeper"
+                f"{_named(record)}: passes {event.seconds:,} s at once, but a wait passes at "
+                f"most 100 years ({MAX_DURATION:,} s): the journal was changed by hand; export "
+                "it again from turnkeeper"
             )
         if isinstance(event, ClockAdvanced) and (
             event.to < before.now or event.seconds != event.to - before.now
         ):
             raise TurnkeeperError(
-                f"{where}: time runs backwards or skips (from {before.now} s to {event.to} s "
-                f"in {event.seconds} s): time only runs forward"
+                f"{_named(record)}: time runs backwards or skips (from {before.now} s to "
+                f"{event.to} s in {event.seconds} s): time only runs forward"
             )
         if isinstance(event, CommandRedone) and event.command not in redoable[-1:]:
             raise TurnkeeperError(
-                f"{where}: redoes command {event.command}, but "
+                f"{_named(record)}: redoes command {event.command}, but "
                 + (
                     f"the latest undo took back command {redoable[-1]}"
                     if redoable
@@ -448,7 +453,7 @@ def replay(records: Sequence[Recorded]) -> Journal:
                     state = journal.state = _settled(state, record.seq, undoable, redoable)
                     journal.checkpoints.append(state)
         except TurnkeeperError as error:
-            raise TurnkeeperError(f"{where}: {error}") from None
+            raise TurnkeeperError(f"{_named(record)}: {error}") from None
         except (
             ArithmeticError,
             AssertionError,
@@ -460,23 +465,28 @@ def replay(records: Sequence[Recorded]) -> Journal:
             # The fold trusts what the engine wrote (a scene's event follows its opening);
             # a record that breaks that trust could only come from a journal changed by hand.
             raise TurnkeeperError(
-                f"{where} cannot follow the records before it ({error}): the journal was "
+                f"{_named(record)} cannot follow the records before it ({error}): the journal was "
                 "changed by hand; export it again from turnkeeper"
             ) from None
         now = state.now
         if now < before.now and not isinstance(event, CommandUndone):
             raise TurnkeeperError(
-                f"{where}: time runs backwards (from {before.now} s to {now} s): "
+                f"{_named(record)}: time runs backwards (from {before.now} s to {now} s): "
                 "time only runs forward"
             )
         if record.at != now:
             raise TurnkeeperError(
-                f"{where}: says it happened at {record.at} s, but the journal before it "
+                f"{_named(record)}: says it happened at {record.at} s, but the journal before it "
                 f"reaches {now} s"
             )
         previous = record
     journal.state = _settled(state, previous.seq, undoable, redoable)
     return journal
+
+
+def _named(record: Recorded) -> str:
+    """A record as an error names it: "record 7 (clock.advanced)"."""
+    return f"record {record.seq} ({record.event.kind})"
 
 
 def _settled(
