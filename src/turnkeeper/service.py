@@ -66,7 +66,7 @@ from turnkeeper.kernel.events import (
 from turnkeeper.procedures.parties import PartySwitched
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.store import Caches, EventStore, GlanceStore, JsonStore, SnapshotStore
-from turnkeeper.store.base import SNAPSHOTS_KEPT, StoredLine, StoreUnavailable, missing
+from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable, missing
 from turnkeeper.store.glance import GLANCE_FORMAT
 from turnkeeper.words import unknown
 

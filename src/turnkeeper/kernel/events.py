@@ -74,20 +74,38 @@ class RollRecord(BaseModel):
         return self.breakdown + (" (typed in)" if self.typed_in else "")
 
 
+def shown_to(visibility: Visibility) -> Any:
+    """An event's visibility field whose default is ``visibility``: written beside its data in
+    its record, not in it (:meth:`Recorded.to_record`), as every event's is.
+
+    >>> class Rumour(Event):
+    ...     kind: ClassVar[str] = "rumour.heard"
+    ...     visibility: Visibility = shown_to(Visibility.REFEREE)
+    >>> Rumour().data(), Rumour().visibility
+    ({}, <Visibility.REFEREE: 'referee'>)
+    """
+    return Field(default=visibility, exclude=True)
+
+
 class Event(BaseModel):
     """Base of every event: its kind, who may see it, every die rolled for it."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: ClassVar[str] = ""
-    visibility: Visibility = Visibility.PARTY
-    rolls: tuple[RollRecord, ...] = ()
+    visibility: Visibility = shown_to(Visibility.PARTY)
+    rolls: tuple[RollRecord, ...] = Field(default=(), exclude=True)
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
         if not cls.kind:
             raise TypeError(f"event {cls.__name__} needs a kind")
+        if not all(cls.model_fields[name].exclude for name in ("visibility", "rolls")):
+            raise TypeError(
+                f"event {cls.__name__}: visibility and rolls are written beside an event's "
+                "data, not in it; declare them with shown_to() and Field(exclude=True)"
+            )
 
     def apply(self, state: CampaignState) -> CampaignState:
         """The fold step: the state after this event. Events that only record return it as is."""
@@ -115,8 +133,9 @@ class Event(BaseModel):
         return self.rolls
 
     def data(self) -> dict[str, object]:
-        """The event's own fields as JSON-able data."""
-        dumped: dict[str, object] = self.model_dump(mode="json", exclude={"visibility", "rolls"})
+        """The event's own fields as JSON-able data (its visibility and rolls are not its own:
+        they are written apart)."""
+        dumped: dict[str, object] = self.model_dump(mode="json")
         return dumped
 
 
@@ -257,7 +276,7 @@ class EventRegistry:
         raw = text.encode()
         schema, rows = self._rows(raw)
         records = [_recorded(row) for row in rows]
-        return records, schema.many.dump_json(rows, exclude=_WRITTEN_APART) == raw
+        return records, schema.many.dump_json(rows) == raw
 
     def _rows(self, raw: bytes) -> tuple[RecordSchema, list[Any]]:
         """The schema of the kinds ``raw`` names, and its records validated from the text."""
@@ -268,9 +287,6 @@ class EventRegistry:
         except ValidationError as error:
             raise _not_a_record(error, None) from None
 
-
-#: An event's visibility and rolls are written beside its data, not in it (:meth:`Event.data`).
-_WRITTEN_APART = {"__all__": {"data": {"visibility", "rolls"}}}
 
 #: Every ``"kind": "..."`` of a JSON text: each record's kind, and any field named so.
 _KIND_IN_JSON = re.compile(rb'"kind"\s*:\s*"([^"\\]*)"')

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import ClassVar, Literal
 
 from turnkeeper.dice import format_mixed
-from turnkeeper.kernel.events import Event, Visibility
+from turnkeeper.kernel.events import Event, Visibility, shown_to
 from turnkeeper.kernel.state import CampaignState, night_of, wilderness_of, with_wilderness
 from turnkeeper.kernel.wilderness_state import (
     DEFAULT_REGION,
@@ -37,7 +37,7 @@ class MapLoaded(Event):
     referee's secrets and all, so this event is the referee's)."""
 
     kind: ClassVar[str] = "wilderness.map_loaded"
-    visibility: Visibility = Visibility.REFEREE
+    visibility: Visibility = shown_to(Visibility.REFEREE)
     map: MapFile
     at: Hex
     weather: str = "clear"
@@ -139,7 +139,7 @@ class WildernessDieRolled(Event):
     """The wilderness die (TP-WENC-4) at one of the moments of TP-WENC-1/-2; the referee's."""
 
     kind: ClassVar[str] = "wilderness.die"
-    visibility: Visibility = Visibility.REFEREE
+    visibility: Visibility = shown_to(Visibility.REFEREE)
     moment: Moment
     face: int
     event: str
@@ -192,7 +192,7 @@ class LostChecked(Event):
     """TP-LOST-1 (the project's default): the day's check for getting lost; the referee's."""
 
     kind: ClassVar[str] = "wilderness.lost_check"
-    visibility: Visibility = Visibility.REFEREE
+    visibility: Visibility = shown_to(Visibility.REFEREE)
     chance_in_six: int
     lost: bool
     intended: Hex
