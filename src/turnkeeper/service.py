@@ -192,11 +192,14 @@ class Campaigns:
         map, which would be written whole with every command.
         """
         snapshot = None
-        undoes = any(isinstance(r.event, UNDO_EVENTS) for r in records)
         if (
             isinstance(self.store, SnapshotStore)
             and state.version >= snapshots.SNAPSHOT_EVERY
-            and (snapshots.due(before, state.version) or undoes or name in self._unkept)
+            and (
+                snapshots.due(before, state.version)
+                or name in self._unkept
+                or any(isinstance(r.event, UNDO_EVENTS) for r in records)  # an import's: last
+            )
         ):
             text = snapshots.dump_state(state)
             if text is not None:
@@ -470,7 +473,7 @@ class Campaigns:
         forward, the referee's events stay the referee's: :func:`~turnkeeper.campaign.journal.
         replay`) before anything is written; then it is stored in one transaction.
         """
-        records, texts = _parse_journal(_lines(text))
+        records, texts = _parse_journal(text)
         if not records:
             raise TurnkeeperError("the journal to import is empty")
         seqs = [r.seq for r in records]
@@ -598,26 +601,28 @@ def _lines(text: str) -> list[tuple[int, str]]:
     ]
 
 
-def _parse_journal(lines: list[tuple[int, str]]) -> tuple[list[Recorded], list[str] | None]:
+def _parse_journal(text: str) -> tuple[list[Recorded], list[str] | None]:
     """The records of a journal's lines, in their order, checked as a user's file is, and
     the lines themselves where they are the records as a store writes them (else None).
 
     The lines are read as one JSON array: its nesting and numbers checked as any file's
     (:func:`~turnkeeper.files.json_array`), then every record validated from the text in one
     go (as a store's journal is read back), where a record at a time cost five times as
-    much. Only a journal that fails is read again a line at a time, to name the line at
-    fault.
+    much. Only a journal that fails (or holds a line of blanks, which no JSON array does) is
+    read again a line at a time, numbered (:func:`_lines`), to name the line at fault.
     """
-    if not lines:
+    texts = [line for line in text.split("\n") if line]
+    if "\r" in text:
+        texts = [line.removesuffix("\r") for line in texts]
+    if not texts:
         return [], None
-    texts = [line for _, line in lines]
     try:
         records, as_written = EVENTS.journal_json(json_array(texts, "the journal"))
         return records, texts if as_written else None
     except TurnkeeperError:
         # the line at fault raises here; if every line reads alone (records out of order,
         # say), the caller's checks say what is wrong
-        return [_parse_line(number, line) for number, line in lines], None
+        return [_parse_line(number, line) for number, line in _lines(text)], None
 
 
 def _parse_line(number: int, line: str) -> Recorded:

@@ -713,7 +713,7 @@ def _notify(conn: Any, campaign: str) -> None:
         conn.execute(select(func.pg_notify(CHANGES, campaign)))
 
 
-def _row(campaign: str, record: Record, line: str | None) -> dict[str, object]:
+def _row(campaign: str, record: Mapping[str, object], line: str | None) -> dict[str, object]:
     row: dict[str, object] = {
         "campaign": campaign,
         "seq": record["seq"],
@@ -741,7 +741,7 @@ SELECT_LINES = (
 def _insert_events(
     conn: Connection,
     campaign: str,
-    records: Sequence[Record],
+    records: Sequence[Mapping[str, object]],
     lines: Sequence[str] | None,
     texts: Sequence[str] | None = None,
 ) -> None:

@@ -103,7 +103,8 @@ def test_an_import_of_the_export_gives_back_the_journal_and_state(store: SqlStor
 
 def test_a_journal_written_otherwise_is_imported_as_a_store_writes_it(store: SqlStore) -> None:
     """An export's lines are stored as they are; lines spaced, their fields in another order,
-    are read as the same records and written again."""
+    are read as the same records and written again; line ends and blank lines are no
+    records."""
     campaigns = Campaigns(store)
     played(campaigns)
     # a number of 20 digits and the word Infinity in a note: screened, parsed, and fine
@@ -114,10 +115,13 @@ def test_a_journal_written_otherwise_is_imported_as_a_store_writes_it(store: Sql
         for line in text.splitlines()
     )
     assert respaced != text
+    # saved on Windows, with blank lines and lines of blanks between the records
+    windows = "\r\n\r\n".join(text.splitlines()).replace("\r\n\r\n", "\r\n  \t\r\n", 2)
     campaigns.import_jsonl(respaced, name="Spaced")
     campaigns.import_jsonl(text, name="Same")
+    campaigns.import_jsonl(windows, name="Windows")
     fresh = Campaigns(store)
-    for name in ("Spaced", "Same"):
+    for name in ("Spaced", "Same", "Windows"):
         assert fresh.state(name) == fresh.state("Keep").model_copy(update={"name": name})
         assert fresh.export_jsonl(name).splitlines()[1:] == text.splitlines()[1:]
 
