@@ -55,7 +55,7 @@ from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.campaign.time_record import character_record
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
-from turnkeeper.files import json_array, parse_json
+from turnkeeper.files import check_numbers, json_array, parse_json
 from turnkeeper.kernel.events import (
     UNDO_EVENTS,
     CampaignStarted,
@@ -605,10 +605,10 @@ def _parse_journal(text: str) -> tuple[list[Recorded], list[str] | None]:
     """The records of a journal's lines, in their order, checked as a user's file is, and
     the lines themselves where they are the records as a store writes them (else None).
 
-    The lines are read as one JSON array: its nesting and numbers checked as any file's
-    (:func:`~turnkeeper.files.json_array`), then every record validated from the text in one
-    go (as a store's journal is read back), where a record at a time cost five times as
-    much. Only a journal that fails (or holds a line of blanks, which no JSON array does) is
+    The lines are read as one JSON array: every record validated from the text in one go
+    (as a store's journal is read back), where a record at a time cost five times as much,
+    and its nesting and numbers checked as any file's (:func:`~turnkeeper.files.json_array`,
+    :func:`~turnkeeper.files.check_numbers`). Only a journal that fails (or holds a line of blanks, which no JSON array does) is
     read again a line at a time, numbered (:func:`_lines`), to name the line at fault.
     """
     texts = [line for line in text.split("\n") if line]
@@ -617,7 +617,10 @@ def _parse_journal(text: str) -> tuple[list[Recorded], list[str] | None]:
     if not texts:
         return [], None
     try:
-        records, as_written = EVENTS.journal_json(json_array(texts, "the journal"))
+        whole = json_array(texts, "the journal")
+        records, as_written = EVENTS.journal_json(whole)
+        # a text as pydantic-core writes records holds no NaN nor infinity (it writes null)
+        check_numbers(whole, "the journal", reals=not as_written)
         return records, texts if as_written else None
     except TurnkeeperError:
         # the line at fault raises here; if every line reads alone (records out of order,

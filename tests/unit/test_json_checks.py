@@ -2,8 +2,9 @@
 its numbers and measures its nesting, and must refuse exactly what ``parse_json`` refuses
 for them, with the same words, whatever the text holds (brackets and quotes in strings,
 numbers of any size, NaN and Infinity, deep nesting); ``json_array``, which measures only
-the lines that may nest too deep, must refuse exactly what ``check_json`` refuses of the
-array of the lines."""
+the lines that may nest too deep, then ``check_numbers`` must refuse exactly what
+``check_json`` refuses of the array of the lines; and ``check_numbers(reals=False)`` what
+``parse_json`` refuses of a text whose reals are finite (pydantic-core's writing)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import MAX_DEPTH, check_json, json_array, parse_json
+from turnkeeper.files import MAX_DEPTH, check_json, check_numbers, json_array, parse_json
 
 #: Strings that look like what the checks look for: brackets, quotes, escapes, long digits.
 TRICKY = st.sampled_from(
@@ -89,8 +90,36 @@ def test_json_array_refuses_what_check_json_refuses_of_the_array(
         for value, depth in lines
     ]
     whole = "[" + ",".join(texts) + "]"
-    assert verdict(lambda _text, shown: json_array(texts, shown), whole) == verdict(
-        check_json, whole
+
+    def both(_text: str, shown: str) -> None:
+        assert json_array(texts, shown) == whole
+        check_numbers(whole, shown)
+
+    assert verdict(both, whole) == verdict(check_json, whole)
+
+
+FINITE_LEAVES = (
+    st.none()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.lists(TRICKY, max_size=3).map("".join)
+)
+
+
+@settings(max_examples=300)
+@given(
+    st.recursive(
+        FINITE_LEAVES,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+        max_leaves=12,
     )
-    if verdict(check_json, whole) is None:
-        assert json_array(texts, "the journal") == whole
+)
+def test_the_whole_numbers_screen_refuses_what_parse_json_refuses_where_reals_are_finite(
+    value: object,
+) -> None:
+    text = json.dumps(value, separators=(",", ":"))
+
+    def whole_numbers(text: str, shown: str) -> None:
+        check_numbers(text, shown, reals=False)
+
+    assert verdict(whole_numbers, text) == verdict(parse_json, text)
