@@ -608,13 +608,16 @@ def _parse_journal(text: str) -> tuple[list[Recorded], list[str] | None]:
     The lines are read as one JSON array: every record validated from the text in one go
     (as a store's journal is read back), where a record at a time cost five times as much,
     and its nesting and numbers checked as any file's (:func:`~turnkeeper.files.json_array`,
-    :func:`~turnkeeper.files.check_numbers`). Only a journal that fails (or holds a line of blanks, which no JSON array does) is
-    read again a line at a time, numbered (:func:`_lines`), to name the line at fault.
+    :func:`~turnkeeper.files.check_numbers`). Only a journal that fails (a blank line between
+    its records fails too) is read again a line at a time, numbered (:func:`_lines`), to name
+    the line at fault.
     """
-    texts = [line for line in text.split("\n") if line]
+    texts = text.split("\n")
+    if not texts[-1]:
+        texts.pop()  # the newline ending the last line; a blank line elsewhere goes the long way
     if "\r" in text:
         texts = [line.removesuffix("\r") for line in texts]
-    if not texts:
+    if not text or text.isspace():
         return [], None
     try:
         whole = json_array(texts, "the journal")

@@ -164,7 +164,7 @@ class Recorded:
             "command": self.command,
             "at": self.at,
             "kind": self.event.kind,
-            "visibility": self.event.visibility.value,
+            "visibility": self.event.visibility._value_,  # not .value: a descriptor, slower
         }
 
 
@@ -230,7 +230,9 @@ class EventRegistry:
                     "command": int,
                     "at": int,
                     "kind": Literal[kind],
-                    "visibility": Visibility,
+                    # as its text, not the enum: pydantic-core writes a text without a
+                    # call back into Python (.value) per record
+                    "visibility": _VISIBILITY_TEXT,
                     "data": self.kinds[kind],
                     "rolls": tuple[RollRecord, ...],
                 },
@@ -292,10 +294,15 @@ class EventRegistry:
 _KIND_IN_JSON = re.compile(rb'"kind"\s*:\s*"([^"\\]*)"')
 
 
+_VISIBILITIES = {member.value: member for member in Visibility}
+_VISIBILITY_TEXT: Any = Literal[tuple(_VISIBILITIES)]  # "party" or "referee"
+
+
 def _recorded(row: Mapping[str, Any]) -> Recorded:
     event: Event = row["data"]
-    if row["rolls"] or row["visibility"] is not event.visibility:
-        event = event.model_copy(update={"visibility": row["visibility"], "rolls": row["rolls"]})
+    visibility = _VISIBILITIES[row["visibility"]]
+    if row["rolls"] or visibility is not event.visibility:
+        event = event.model_copy(update={"visibility": visibility, "rolls": row["rolls"]})
     return Recorded(row["seq"], row["command"], row["at"], event)
 
 
