@@ -501,8 +501,11 @@ class Campaigns:
             self.store.create(target, rows, caches=caches, lines=lines)
         else:
             texts[0] = _dumps(records[0].to_record())  # renamed, perhaps
-            rows = [r.columns() for r in journal.records]
-            self.store.create(target, rows, caches=caches, lines=lines, texts=texts)
+            written = [
+                (*r.columns(), text, line)
+                for r, text, line in zip(journal.records, texts, lines, strict=True)
+            ]
+            self.store.create(target, caches=caches, written=written)
         self._journals[target] = journal
         if isinstance(self.store, SnapshotStore):
             # and the cadence marks before it, as a writer would have left them, for an undo

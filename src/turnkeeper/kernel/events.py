@@ -150,22 +150,22 @@ class Recorded:
 
     def to_record(self) -> dict[str, object]:
         """JSON-able: ``{"seq", "command", "at", "kind", "visibility", "data", "rolls"}``."""
+        seq, command, at, kind, visibility = self.columns()
         return {
-            **self.columns(),
+            "seq": seq,
+            "command": command,
+            "at": at,
+            "kind": kind,
+            "visibility": visibility,
             "data": self.event.data(),
             "rolls": [roll.model_dump(mode="json") for roll in self.event.rolls],
         }
 
-    def columns(self) -> dict[str, object]:
+    def columns(self) -> tuple[int, int, int, str, str]:
         """What a store keeps beside a record's text to find it by: its seq, command, game
-        time, kind and visibility (the record's first fields)."""
-        return {
-            "seq": self.seq,
-            "command": self.command,
-            "at": self.at,
-            "kind": self.event.kind,
-            "visibility": self.event.visibility._value_,  # not .value: a descriptor, slower
-        }
+        time, kind and visibility (the record's first fields, in their order)."""
+        # _value_, not .value: the enum's descriptor costs an import of 200,000 records
+        return (self.seq, self.command, self.at, self.event.kind, self.event.visibility._value_)
 
 
 @dataclass(frozen=True)

@@ -52,14 +52,13 @@ class EventStore(Protocol):
         *,
         caches: Caches | None = None,
         lines: Sequence[str] | None = None,
-        texts: Sequence[str] | None = None,
+        written: Sequence[Written] = (),
     ) -> None:
         """Start a journal holding ``records`` (numbered 1, 2, ...), in one transaction: the
         campaign appears with its first records (and ``caches``) or not at all. ConflictError
         if it exists. ``lines``: each record's line as people read it, kept beside it.
-        ``texts``: each record's JSON, already written as the store writes it (an import's
-        own lines, checked to be so), stored as it is; ``records`` then need only their
-        columns (:meth:`~turnkeeper.kernel.events.Recorded.columns`)."""
+        ``written``: instead of ``records`` and ``lines``, records written already (an
+        import's own lines, checked to be as the store writes them), stored as they are."""
         ...
 
     def append(
@@ -181,6 +180,11 @@ class JsonStore(Protocol):
         as stored with its line (None for a record stored before lines were kept)."""
         ...
 
+
+Written = tuple[int, int, int, str, str, str, str]
+"""A record written already, as a store keeps it: its seq, command, game time, kind and
+visibility (:meth:`~turnkeeper.kernel.events.Recorded.columns`, what it is found by), its JSON
+text as the store writes it, and its line. A plain tuple: an import hands over one a record."""
 
 StoredLine = tuple[int | None, int, str, str | None]
 """A record as the store keeps it: its command and game time, its text (which holds its seq),

@@ -77,6 +77,7 @@ from turnkeeper.store.base import (
     Record,
     StoredLine,
     StoreUnavailable,
+    Written,
     missing,
     numbered,
     stale,
@@ -329,24 +330,28 @@ class SqlStore:
         *,
         caches: Caches | None = None,
         lines: Sequence[str] | None = None,
-        texts: Sequence[str] | None = None,
+        written: Sequence[Written] = (),
     ) -> None:
         """Start a journal holding ``records`` (and ``caches`` for its last version, ``lines``
-        beside its records, ``texts`` for them when written already), in one transaction;
+        beside its records), or the records ``written`` already, in one transaction;
         ConflictError if the name is taken. A process killed meanwhile leaves no campaign,
         never one at version 0."""
         rows = numbered(0, records)
-        if texts is not None and len(texts) != len(rows):
-            raise ValueError(f"{len(texts)} texts for {len(rows)} records")
+        if written and (rows or lines is not None):
+            raise ValueError("a journal's records come written already or not, not both")
+        if [row[0] for row in written] != list(range(1, len(written) + 1)):
+            raise ValueError("records written already must be numbered 1, 2, 3...")
+        version = len(written) or len(rows)
         try:
             with self._writing() as conn:
                 conn.execute(
                     insert(campaigns_table).values(
-                        name=campaign, version=len(rows), created=datetime.now(UTC)
+                        name=campaign, version=version, created=datetime.now(UTC)
                     )
                 )
-                _insert_events(conn, campaign, rows, lines, texts)
-                self._keep(conn, campaign, len(rows), caches)
+                _insert_events(conn, campaign, rows, lines)
+                _insert_written(conn, campaign, written)
+                self._keep(conn, campaign, version, caches)
                 _notify(conn, campaign)
         except IntegrityError:
             raise ConflictError(
@@ -743,11 +748,9 @@ def _insert_events(
     campaign: str,
     records: Sequence[Mapping[str, object]],
     lines: Sequence[str] | None,
-    texts: Sequence[str] | None = None,
 ) -> None:
     """Insert ``records`` (numbered) in ``conn``'s transaction, each written as ``_dumps``
-    writes it (or as its text of ``texts``, written so already), with its line of ``lines``
-    beside it.
+    writes it, with its line of ``lines`` beside it.
 
     On SQLite the rows go to the driver's ``executemany`` as tuples with the JSON made here:
     SQLAlchemy's own executemany processes every row's parameters one by one (the JSON
@@ -760,7 +763,6 @@ def _insert_events(
     said: Sequence[str | None] = [None] * len(records) if lines is None else lines
     if len(said) != len(records):
         raise ValueError(f"{len(said)} lines for {len(records)} records")
-    written: Sequence[str | None] = [None] * len(records) if texts is None else texts
     if conn.dialect.name == "sqlite":
         conn.exec_driver_sql(
             INSERT_EVENTS,
@@ -772,17 +774,40 @@ def _insert_events(
                     record.get("at"),
                     record.get("kind"),
                     record.get("visibility"),
-                    _dumps(record) if text is None else text,
+                    _dumps(record),
                     line,
                 )
-                for record, line, text in zip(records, said, written, strict=True)
+                for record, line in zip(records, said, strict=True)
             ],
         )
     else:
-        # the JSON column takes data, not its text
-        full = records if texts is None else [from_json(text) for text in texts]
-        rows = [_row(campaign, record, line) for record, line in zip(full, said, strict=True)]
+        rows = [_row(campaign, record, line) for record, line in zip(records, said, strict=True)]
         conn.execute(insert(events_table), rows)
+
+
+def _insert_written(conn: Connection, campaign: str, written: Sequence[Written]) -> None:
+    """Insert records written already in ``conn``'s transaction, their texts as they are: on
+    SQLite each row as the driver takes it, elsewhere through the Core insert (whose JSON
+    column takes data, not its text)."""
+    if not written:
+        return
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql(INSERT_EVENTS, [(campaign, *row) for row in written])
+        return
+    rows = [
+        {
+            "campaign": campaign,
+            "seq": seq,
+            "command": command,
+            "at": at,
+            "kind": kind,
+            "visibility": visibility,
+            "data": from_json(text),
+            "line": line,
+        }
+        for seq, command, at, kind, visibility, text, line in written
+    ]
+    conn.execute(insert(events_table), rows)
 
 
 def _parse(text: str) -> list[Record]:

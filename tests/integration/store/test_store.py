@@ -145,6 +145,28 @@ def test_records_must_carry_the_next_seqs(store: SqlStore) -> None:
     assert store.version("keep") == 0
 
 
+def test_records_written_already_are_stored_as_they_are_and_numbered_from_one(
+    store: SqlStore,
+) -> None:
+    written = [
+        (1, 1, 0, "note.made", "party", '{"seq":1,"text":"as given"}', "a note"),
+        (2, 2, 60, "note.made", "referee", '{"seq":2}', "another"),
+    ]
+    with pytest.raises(ValueError, match="numbered 1, 2, 3"):
+        store.create("gap", written=[written[1]])
+    with pytest.raises(ValueError, match="written already or not"):
+        store.create("both", records(1, 1), written=written)
+    assert store.campaigns() == []
+    store.create("keep", written=written)
+    assert store.version("keep") == 2
+    assert store.read("keep") == [{"seq": 1, "text": "as given"}, {"seq": 2}]
+    (page,) = store.read_lines("keep", 0, 2, 10)
+    assert page == [
+        (1, 0, '{"seq":1,"text":"as given"}', "a note"),
+        (2, 60, '{"seq":2}', "another"),
+    ]
+
+
 def test_threads_appending_lose_and_duplicate_nothing(backend: Backend) -> None:
     """Writers that reload and retry on conflict: every batch lands once, seqs stay dense."""
     writers, appends, batch = 6, 15, 3
