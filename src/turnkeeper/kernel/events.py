@@ -139,7 +139,7 @@ class Event(BaseModel):
         return dumped
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Recorded:
     """An event as the journal keeps it: its number, its command, the game time after it."""
 
