@@ -401,13 +401,17 @@ def replay(records: Sequence[Recorded]) -> Journal:
     # with a copy of the whole state per record (no event's apply reads them).
     state, undoable, redoable = journal.state, journal.state.undoable, journal.state.redoable
     for record in records[1:]:
-        event, before = record.event, state
-        if record.command not in (record.seq, previous.command) or record.command > record.seq:
+        event, before, command = record.event, state, record.command
+        if command not in (record.seq, previous.command) or command > record.seq:
             raise TurnkeeperError(
-                f"{_named(record)}: belongs to command {record.command}, but a command is "
+                f"{_named(record)}: belongs to command {command}, but a command is "
                 "numbered by its first record"
             )
-        if event.visibility is _PARTY and _seen_by(event, before) is _REFEREE:
+        if (
+            event.visibility is _PARTY
+            and _chosen_by_kind(type(event)) is not False  # (most kinds: the referee's choice)
+            and _seen_by(event, before) is _REFEREE
+        ):
             raise TurnkeeperError(
                 f"{_named(record)} is the referee's alone but is marked for the party: the "
                 "journal was changed by hand; export it again from turnkeeper"
@@ -446,7 +450,7 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 state, undoable = journal.state, journal.state.undoable
                 redoable = journal.state.redoable
             else:
-                state, undoable, redoable = event.apply(state), record.command, ()
+                state, undoable, redoable = event.apply(state), command, ()
                 journal._records.append(record)
                 if snapshots.due(previous.seq, record.seq):
                     state = journal.state = _settled(state, record.seq, undoable, redoable)
