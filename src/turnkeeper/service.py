@@ -198,7 +198,8 @@ class Campaigns:
             and (
                 snapshots.due(before, state.version)
                 or name in self._unkept
-                or any(isinstance(r.event, UNDO_EVENTS) for r in records)  # an import's: last
+                # asked last: an import's records are the whole journal
+                or any(isinstance(r.event, UNDO_EVENTS) for r in records)
             )
         ):
             text = snapshots.dump_state(state)

@@ -261,7 +261,7 @@ def numbered(
     expected_version: int, records: Sequence[Mapping[str, object]]
 ) -> list[Mapping[str, object]]:
     """``records`` with dense seqs after ``expected_version``: each as it is where it carries
-    its seq already (an import's 200,000 are not copied), else a copy that does.
+    its seq already (as every record written from a journal does), else a copy that does.
 
     >>> numbered(2, [{"kind": "a"}, {"seq": 4, "kind": "b"}])
     [{'seq': 3, 'kind': 'a'}, {'seq': 4, 'kind': 'b'}]
