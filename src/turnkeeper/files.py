@@ -36,7 +36,7 @@ import re
 import stat
 import tomllib
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from difflib import get_close_matches
 from itertools import accumulate, count
 from operator import sub
@@ -54,9 +54,9 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "MAX_PARTY_BYTES",
     "MAX_TEXT_LENGTH",
-    "check_json",
     "check_name",
     "check_number",
+    "check_numbers",
     "check_output",
     "check_path_length",
     "check_seed",
@@ -304,32 +304,23 @@ def parse_json(text: str, shown: str, error: Error = TurnkeeperError) -> Any:
     return data
 
 
-def check_json(text: str, shown: str, error: Error = TurnkeeperError) -> None:
-    """What :func:`parse_json` checks of a JSON text, its nesting and its numbers, for a text
-    another parser reads (pydantic's, straight into records), without making its data.
-
-    The nesting is measured. The numbers are screened: only a text that may hold one out of
-    bounds (a run of 19 digits or more, an exponent of three digits or more, NaN or
-    Infinity, in a string or not) is parsed to find it, which is what makes this cheaper
-    than the parse. A text that is no JSON at all passes: its parser says so.
-
-    >>> check_json('{"hp": 8, "name": "Infinity"}', "x.json")  # a screened word, parsed
-    >>> check_json('{"hp": 1e999}', "x.json")
-    Traceback (most recent call last):
-    turnkeeper.errors.TurnkeeperError: x.json: hp: inf is not a number a file may hold
-    """
-    _check_json_nesting(text, shown, error)
-    check_numbers(text, shown, error)
-
-
 def check_numbers(
     text: str, shown: str, error: Error = TurnkeeperError, *, reals: bool = True
 ) -> None:
-    """What :func:`parse_json` checks of a JSON text's numbers, screened as :func:`check_json`
-    screens them. ``reals=False`` for a text whose real numbers are known finite, as in
-    pydantic-core's writing (which writes NaN and the infinities as null): only its runs of
-    digits are looked for, a fifth of the screen's time.
+    """What :func:`parse_json` checks of a JSON text's numbers, for a text another parser
+    reads (pydantic's, straight into records), without making its data.
 
+    The numbers are screened: only a text that may hold one out of bounds (a run of 19
+    digits or more, an exponent of three digits or more, NaN or Infinity, in a string or
+    not) is parsed to find it, which is what makes this cheaper than the parse. A text that
+    is no JSON at all passes: its parser says so. ``reals=False`` for a text whose real
+    numbers are known finite, as in pydantic-core's writing (which writes NaN and the
+    infinities as null): only its runs of digits are looked for, a fifth of the time.
+
+    >>> check_numbers('{"hp": 8, "name": "Infinity"}', "x.json")  # a screened word, parsed
+    >>> check_numbers('{"hp": 1e999}', "x.json")
+    Traceback (most recent call last):
+    turnkeeper.errors.TurnkeeperError: x.json: hp: inf is not a number a file may hold
     >>> check_numbers('{"gold": 12345678901234567890}', "x.json", reals=False)
     Traceback (most recent call last):
     turnkeeper.errors.TurnkeeperError: x.json: gold: a number is too large; ...
@@ -338,25 +329,6 @@ def check_numbers(
     signs = _MAYBE_OUT_OF_BOUNDS if reals else _MAYBE_OUT_OF_BOUNDS[:1]
     if any(sign in screened for sign in signs):
         parse_json(text, shown, error)
-
-
-def json_array(elements: Sequence[str], shown: str, error: Error = TurnkeeperError) -> str:
-    """The JSON array of ``elements`` (texts of one JSON value each, JSON Lines' lines), its
-    nesting checked as :func:`check_json` checks it (its numbers are left to
-    :func:`check_numbers`), for less: a text nests no deeper than the brackets it opens, so
-    only an element that opens :data:`MAX_DEPTH` of them or more (a journal's first record,
-    with its ruleset) is measured, where measuring the whole array cost a journal's import a
-    tenth of its time.
-
-    >>> json_array(['{"hp": 8}', "[]"], "x.jsonl")
-    '[{"hp": 8},[]]'
-    >>> json_array(['{"hp": 8}', "[" * 64 + "]" * 64], "x.jsonl")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    turnkeeper.errors.TurnkeeperError: x.jsonl: nests arrays or tables 65 deep; files nest at ...
-    """
-    deep = [text for text in elements if text.count("[") + text.count("{") >= MAX_DEPTH]
-    _check_json_nesting("[" + ",".join(deep) + "]", shown, error)
-    return "[" + ",".join(elements) + "]"
 
 
 def _check_json_nesting(text: str, shown: str, error: Error) -> None:

@@ -55,7 +55,7 @@ from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.campaign.time_record import character_record
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
-from turnkeeper.files import check_numbers, json_array, parse_json
+from turnkeeper.files import check_numbers, parse_json
 from turnkeeper.kernel.events import (
     UNDO_EVENTS,
     CampaignStarted,
@@ -611,10 +611,9 @@ def _parse_journal(text: str) -> tuple[list[Recorded], list[str] | None]:
 
     The lines are read as one JSON array: every record validated from the text in one go
     (as a store's journal is read back), where a record at a time cost five times as much,
-    and its nesting and numbers checked as any file's (:func:`~turnkeeper.files.json_array`,
-    :func:`~turnkeeper.files.check_numbers`). Only a journal that fails (a blank line between
-    its records fails too) is read again a line at a time, numbered (:func:`_lines`), to name
-    the line at fault.
+    and its numbers checked as any file's (:func:`~turnkeeper.files.check_numbers`). Only a
+    journal that fails (a blank line between its records fails too) is read again a line at
+    a time, numbered (:func:`_lines`), to name the line at fault, each line checked whole.
     """
     texts = text.split("\n")
     if not texts[-1]:
@@ -624,7 +623,10 @@ def _parse_journal(text: str) -> tuple[list[Recorded], list[str] | None]:
     if not text or text.isspace():
         return [], None
     try:
-        whole = json_array(texts, "the journal")
+        # its nesting is not measured: a text that reads as records nests no deeper than
+        # their schema lets it, within the files' limit (a test walks the schema), and one
+        # that does not read is read again below, a line at a time, each line measured
+        whole = "[" + ",".join(texts) + "]"
         records, as_written = EVENTS.journal_json(whole)
         # a text as pydantic-core writes records holds no NaN nor infinity (it writes null)
         check_numbers(whole, "the journal", reals=not as_written)

@@ -17,7 +17,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict
 
 from turnkeeper.clock.durations import format_duration
@@ -222,20 +222,24 @@ class EventRegistry:
 
     def _build(self, kinds: Sequence[str]) -> RecordSchema:
         make: Any = TypedDict  # the shapes are made at run time, one per kind
+        # a field of no record (a journal changed by hand) is refused, as an event's is
+        strict = with_config(ConfigDict(extra="forbid"))
         shapes = tuple(
-            make(
-                f"{self.kinds[kind].__name__}Record",
-                {
-                    "seq": int,
-                    "command": int,
-                    "at": int,
-                    "kind": Literal[kind],
-                    # as its text, not the enum: pydantic-core writes a text without a
-                    # call back into Python (.value) per record
-                    "visibility": _VISIBILITY_TEXT,
-                    "data": self.kinds[kind],
-                    "rolls": tuple[RollRecord, ...],
-                },
+            strict(
+                make(
+                    f"{self.kinds[kind].__name__}Record",
+                    {
+                        "seq": int,
+                        "command": int,
+                        "at": int,
+                        "kind": Literal[kind],
+                        # as its text, not the enum: pydantic-core writes a text without a
+                        # call back into Python (.value) per record
+                        "visibility": _VISIBILITY_TEXT,
+                        "data": self.kinds[kind],
+                        "rolls": tuple[RollRecord, ...],
+                    },
+                )
             )
             for kind in kinds
         )
@@ -282,7 +286,7 @@ class EventRegistry:
 
     def _rows(self, raw: bytes) -> tuple[RecordSchema, list[Any]]:
         """The schema of the kinds ``raw`` names, and its records validated from the text."""
-        named = {match.decode() for match in _KIND_IN_JSON.findall(raw)}
+        named = {match.decode() for match in set(_KIND_IN_JSON.findall(raw))}
         schema = self.schema(named)
         try:
             return schema, schema.many.validate_json(raw)

@@ -97,6 +97,45 @@ def as_text(records: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(r) + "\n" for r in records)
 
 
+@pytest.mark.parametrize(("where", "depth"), [("data", 72), ("record", 71)])
+def test_import_refuses_a_record_nested_past_the_files_limit(
+    store: SqlStore, where: str, depth: int
+) -> None:
+    """A journal's nesting is measured as any file's: a line nesting 70 deep (in an event's
+    field, or in a field of no record) is refused by its number, and nothing is stored."""
+    campaigns = Campaigns(store)
+    campaigns.new("Keep", preset("ex"), PARTY, seed=3)
+    campaigns.execute("Keep", Note("the door is barred"))
+    campaigns.execute("Keep", Wait(600))
+    records = exported(campaigns, "Keep")
+    note = next(r for r in records if r["kind"] == "note.made")
+    deep: object = 1
+    for _ in range(70):
+        deep = [deep]
+    (note["data"] if where == "data" else note)["text" if where == "data" else "junk"] = deep
+    before = everything(store)
+    line = records.index(note) + 1
+    with pytest.raises(
+        TurnkeeperError,
+        match=f"line {line}: nests arrays or tables {depth} deep; files nest at most 64",
+    ):
+        campaigns.import_jsonl(as_text(records), name="Copy")
+    assert everything(store) == before
+
+
+def test_import_refuses_a_field_of_no_record(store: SqlStore) -> None:
+    """A record carrying a field turnkeeper never writes (the journal changed by hand) is
+    refused, as an event's unknown field is, not dropped."""
+    campaigns = Campaigns(store)
+    campaigns.new("Keep", preset("ex"), PARTY, seed=3)
+    campaigns.execute("Keep", Wait(600))
+    records = exported(campaigns, "Keep")
+    records[-1]["weather"] = "rain"
+    with pytest.raises(TurnkeeperError, match="weather: Extra inputs are not permitted"):
+        campaigns.import_jsonl(as_text(records), name="Copy")
+    assert store.campaigns() == ["Keep"]
+
+
 def test_import_refuses_time_running_backwards(store: SqlStore) -> None:
     """An imported journal whose clock goes back (a wait's end moved before its start) is
     refused, and nothing is stored."""
