@@ -305,7 +305,7 @@ def parse_json(text: str, shown: str, error: Error = TurnkeeperError) -> Any:
 
 
 def check_numbers(
-    text: str, shown: str, error: Error = TurnkeeperError, *, reals: bool = True
+    text: str | bytes, shown: str, error: Error = TurnkeeperError, *, reals: bool = True
 ) -> None:
     """What :func:`parse_json` checks of a JSON text's numbers, for a text another parser
     reads (pydantic's, straight into records), without making its data.
@@ -313,7 +313,8 @@ def check_numbers(
     The numbers are screened: only a text that may hold one out of bounds (a run of 19
     digits or more, an exponent of three digits or more, NaN or Infinity, in a string or
     not) is parsed to find it, which is what makes this cheaper than the parse. A text that
-    is no JSON at all passes: its parser says so. ``reals=False`` for a text whose real
+    is no JSON at all passes: its parser says so. The text may come as UTF-8 (what a parser
+    reads is often bytes: not encoded again here). ``reals=False`` for a text whose real
     numbers are known finite, as in pydantic-core's writing (which writes NaN and the
     infinities as null): only its runs of digits are looked for, a fifth of the time.
 
@@ -325,10 +326,11 @@ def check_numbers(
     Traceback (most recent call last):
     turnkeeper.errors.TurnkeeperError: x.json: gold: a number is too large; ...
     """
-    screened = text.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO)
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     signs = _MAYBE_OUT_OF_BOUNDS if reals else _MAYBE_OUT_OF_BOUNDS[:1]
+    screened = raw.translate(_DIGITS_AS_ZERO)
     if any(sign in screened for sign in signs):
-        parse_json(text, shown, error)
+        parse_json(raw.decode("utf-8", "surrogatepass"), shown, error)
 
 
 def _check_json_nesting(text: str, shown: str, error: Error) -> None:

@@ -626,10 +626,10 @@ def _parse_journal(text: str) -> tuple[list[Recorded], list[str] | None]:
         # its nesting is not measured: a text that reads as records nests no deeper than
         # their schema lets it, within the files' limit (a test walks the schema), and one
         # that does not read is read again below, a line at a time, each line measured
-        whole = "[" + ",".join(texts) + "]"
-        records, as_written = EVENTS.journal_json(whole)
+        raw = ("[" + ",".join(texts) + "]").encode("utf-8", "surrogatepass")
+        records, as_written = EVENTS.journal_json(raw)
         # a text as pydantic-core writes records holds no NaN nor infinity (it writes null)
-        check_numbers(whole, "the journal", reals=not as_written)
+        check_numbers(raw, "the journal", reals=not as_written)
         return records, texts if as_written else None
     except TurnkeeperError:
         # the line at fault raises here; if every line reads alone (records out of order,

@@ -77,6 +77,11 @@ def test_check_numbers_agrees_with_parse_json_on_the_hard_cases(text: str, refus
     assert verdict(check_numbers, text) == verdict(parse_json, text)
     assert (verdict(check_numbers, text) is not None) == refused
 
+    def as_utf8(text: str, shown: str) -> None:
+        check_numbers(text.encode(), shown)
+
+    assert verdict(as_utf8, text) == verdict(parse_json, text)
+
 
 FINITE_LEAVES = (
     st.none()

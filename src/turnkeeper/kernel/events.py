@@ -269,17 +269,16 @@ class EventRegistry:
             records.sort(key=lambda r: r.seq)
         return records
 
-    def journal_json(self, text: str) -> tuple[list[Recorded], bool]:
-        """A journal from elsewhere (the JSON array of its records, an import's) read in the
-        text's own order, and whether the text is those records exactly as a store writes
-        them (:meth:`Recorded.to_record`, compact): then each record's text can be stored
-        as it is, where writing them all again cost an import a fifth of its time.
+    def journal_json(self, raw: bytes) -> tuple[list[Recorded], bool]:
+        """A journal from elsewhere (the JSON array of its records, an import's, as UTF-8)
+        read in the text's own order, and whether the text is those records exactly as a
+        store writes them (:meth:`Recorded.to_record`, compact): then each record's text can
+        be stored as it is, where writing them all again cost an import a fifth of its time.
 
         The check is pydantic-core's own writing of the validated records, in one go, held
         against the text byte for byte: a text written otherwise (spaced, its fields in
         another order or left to their defaults) is no error, only written again.
         """
-        raw = text.encode()
         schema, rows = self._rows(raw)
         records = [_recorded(row) for row in rows]
         return records, schema.many.dump_json(rows) == raw
