@@ -269,24 +269,33 @@ class EventRegistry:
             records.sort(key=lambda r: r.seq)
         return records
 
-    def journal_json(self, raw: bytes) -> tuple[list[Recorded], bool]:
-        """A journal from elsewhere (the JSON array of its records, an import's, as UTF-8)
-        read in the text's own order, and whether the text is those records exactly as a
-        store writes them (:meth:`Recorded.to_record`, compact): then each record's text can
-        be stored as it is, where writing them all again cost an import a fifth of its time.
+    def journal_json(
+        self, raw: bytes, kinds: Iterable[str] | None = None
+    ) -> tuple[list[Recorded], bool]:
+        """A journal from elsewhere (the JSON array of its records, an import's, as UTF-8;
+        or a page of them, with the ``kinds`` the whole journal names) read in the text's
+        own order, and whether the text is those records exactly as a store writes them
+        (:meth:`Recorded.to_record`, compact): then each record's text can be stored as it
+        is, where writing them all again cost an import a fifth of its time.
 
         The check is pydantic-core's own writing of the validated records, in one go, held
         against the text byte for byte: a text written otherwise (spaced, its fields in
         another order or left to their defaults) is no error, only written again.
         """
-        schema, rows = self._rows(raw)
+        schema, rows = self._rows(raw, kinds)
         records = [_recorded(row) for row in rows]
         return records, schema.many.dump_json(rows) == raw
 
-    def _rows(self, raw: bytes) -> tuple[RecordSchema, list[Any]]:
-        """The schema of the kinds ``raw`` names, and its records validated from the text."""
-        named = {match.decode() for match in set(_KIND_IN_JSON.findall(raw))}
-        schema = self.schema(named)
+    def kinds_named(self, raw: bytes) -> set[str]:
+        """The kinds a JSON text (UTF-8) names: its records', and any field named so."""
+        return {match.decode() for match in set(_KIND_IN_JSON.findall(raw))}
+
+    def _rows(
+        self, raw: bytes, kinds: Iterable[str] | None = None
+    ) -> tuple[RecordSchema, list[Any]]:
+        """The schema of ``kinds`` (else of the kinds ``raw`` names), and its records
+        validated from the text."""
+        schema = self.schema(self.kinds_named(raw) if kinds is None else kinds)
         try:
             return schema, schema.many.validate_json(raw)
         except ValidationError as error:
