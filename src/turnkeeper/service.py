@@ -629,14 +629,12 @@ def _parse_journal(text: str) -> tuple[list[Recorded], list[str] | None]:
         # a page at a time (a page's records stay in the processor's cache from their
         # validation to their writing, a sixth faster than the whole at once), with the
         # schema of every kind the journal names
-        pages = [
-            ("[" + ",".join(texts[start : start + PAGE]) + "]").encode("utf-8", "surrogatepass")
-            for start in range(0, len(texts), PAGE)
-        ]
-        kinds = set().union(*map(EVENTS.kinds_named, pages))
+        kinds = EVENTS.kinds_named(text.encode("utf-8", "surrogatepass"))
         records: list[Recorded] = []
         stored_as_written = True
-        for raw in pages:
+        for start in range(0, len(texts), PAGE):
+            page = ",".join(texts[start : start + PAGE])
+            raw = f"[{page}]".encode("utf-8", "surrogatepass")
             read, as_written = EVENTS.journal_json(raw, kinds)
             # a text as pydantic-core writes records holds no NaN nor infinity (it writes null)
             check_numbers(raw, "the journal", reals=not as_written)
