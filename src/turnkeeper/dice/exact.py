@@ -222,6 +222,9 @@ def _single_die(own: tuple[Step, ...], sides: int, what: object) -> icepool.Die:
 def _faces_picked(step: Step, sides: int) -> list[int]:
     """The faces of a d``sides`` a step picks by value, as ``step.picks_by_value`` picks
     them, from the selectors' bounds at once rather than face by face."""
+    if len(step.selectors) == 1 and step.selectors[0].select == "":
+        face = step.selectors[0].value  # one face, as most steps pick (``rr1``, ``e6``)
+        return [face] if 1 <= face <= sides else []
     picked: set[int] = set()
     for selector in step.selectors:
         if selector.select == "":
