@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import ClassVar
 
 import pytest
 
@@ -24,6 +25,7 @@ from turnkeeper.campaign import (
 )
 from turnkeeper.dice import TypedDice
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.kernel.events import Event, shown_to
 
 MakeJournal = Callable[..., Journal]
 
@@ -113,3 +115,22 @@ def test_illegal_commands_change_nothing(make_journal: MakeJournal) -> None:
         with pytest.raises(IllegalCommandError):
             journal.execute(command)
         assert journal.state == state
+
+
+def test_an_event_writes_its_visibility_and_rolls_beside_its_data_not_in_it() -> None:
+    """Every event's visibility and rolls are the record's, not the data's: an event class
+    that declares its visibility as a plain field (and would write it into its data twice)
+    is refused when it is defined."""
+    with pytest.raises(TypeError, match="written beside an event's data"):
+
+        class Plain(Event):
+            kind: ClassVar[str] = "test.plain"
+            visibility: Visibility = Visibility.REFEREE
+
+    class Secret(Event):
+        kind: ClassVar[str] = "test.secret"
+        visibility: Visibility = shown_to(Visibility.REFEREE)
+        clue: str = "the idol is false"
+
+    assert Secret().data() == {"clue": "the idol is false"}
+    assert Secret().visibility is Visibility.REFEREE
