@@ -324,6 +324,8 @@ def _not_a_record(error: ValidationError, record: Mapping[str, object] | None) -
     where = ".".join(str(part) for part in first["loc"]) or "kind"
     if first["type"] == "union_tag_not_found":
         first["msg"] = "missing"
+    elif first["type"] == "extra_forbidden":
+        first["msg"] = "a field turnkeeper never writes: was the journal changed by hand?"
     elif first["type"] == "union_tag_invalid":
         kind = first["input"].get("kind") if isinstance(first["input"], Mapping) else None
         return TurnkeeperError(

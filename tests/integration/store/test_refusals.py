@@ -131,7 +131,7 @@ def test_import_refuses_a_field_of_no_record(store: SqlStore) -> None:
     campaigns.execute("Keep", Wait(600))
     records = exported(campaigns, "Keep")
     records[-1]["weather"] = "rain"
-    with pytest.raises(TurnkeeperError, match="weather: Extra inputs are not permitted"):
+    with pytest.raises(TurnkeeperError, match="weather: a field turnkeeper never writes"):
         campaigns.import_jsonl(as_text(records), name="Copy")
     assert store.campaigns() == ["Keep"]
 
