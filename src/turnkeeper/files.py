@@ -112,12 +112,10 @@ _TOML_TOKENS = re.compile(
 # A JSON string, written unrolled (a run of plain characters between escapes) so the engine
 # steps over it in one loop rather than a branch per character; unclosed, to the text's end.
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
-# What is left of a JSON text once its strings are gone, as bytes: its brackets alone, openers
-# as 2 and closers as 0 (the steps below).
+# A text's brackets as steps (openers +1, closers -1) written as bytes 2 and 0, so that a
+# running sum less the count is the depth; every other byte is dropped.
 _NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
 _STEP_BYTES = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")
-# Openers step +1 and closers -1; as bytes 2 and 0, so a running sum less the count is the depth.
-_STEPS = str.maketrans({"[": "\x02", "{": "\x02", "]": "\x00", "}": "\x00"})
 
 
 def read_bytes(
@@ -335,7 +333,7 @@ def check_numbers(
 
 def _check_json_nesting(text: str, shown: str, error: Error) -> None:
     # the strings gone at once (a bracket in a name is not nesting), then the brackets counted
-    # as bytes: a third of a token scan's time over a journal, where most of the text is strings
+    # as bytes: a third of a token scan's time over a long file, mostly strings
     structure = _JSON_STRING.sub("", text).encode("utf-8", "surrogatepass")
     _check_depth(structure.translate(_STEP_BYTES, _NOT_BRACKETS), shown, error)
 
@@ -373,8 +371,8 @@ def _too_deep(shown: str, error: Error, depth: int | None) -> TurnkeeperError:
 
 def _check_toml_nesting(text: str, shown: str, error: Error) -> None:
     tokens = _TOML_TOKENS.findall(text)
-    brackets = "".join(match for match in tokens if match[0] in "[]{}").translate(_STEPS)
-    _check_depth(brackets.encode("latin-1"), shown, error)
+    brackets = "".join(match for match in tokens if match[0] in "[]{}").encode("ascii")
+    _check_depth(brackets.translate(_STEP_BYTES, _NOT_BRACKETS), shown, error)
 
 
 def _check_depth(steps: bytes, shown: str, error: Error) -> None:

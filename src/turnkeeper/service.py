@@ -615,20 +615,20 @@ def _parse_journal(text: str) -> tuple[list[Recorded], list[str] | None]:
     journal that fails (a blank line between its records fails too) is read again a line at
     a time, numbered (:func:`_lines`), to name the line at fault, each line checked whole.
     """
+    if not text or text.isspace():
+        return [], None
     texts = text.split("\n")
     if not texts[-1]:
         texts.pop()  # the newline ending the last line; a blank line elsewhere goes the long way
     if "\r" in text:
         texts = [line.removesuffix("\r") for line in texts]
-    if not text or text.isspace():
-        return [], None
     try:
-        # its nesting is not measured: a text that reads as records nests no deeper than
+        # Its nesting is not measured: a text that reads as records nests no deeper than
         # their schema lets it, within the files' limit (a test walks the schema), and one
-        # that does not read is read again below, a line at a time, each line measured
-        # a page at a time (a page's records stay in the processor's cache from their
-        # validation to their writing, a sixth faster than the whole at once), with the
-        # schema of every kind the journal names
+        # that does not read is read again below, a line at a time, each line measured.
+        # A page at a time (a page's records stay in the processor's cache from their
+        # validation to their check, a sixth faster than the whole at once), with the
+        # schema of every kind the journal names.
         kinds = EVENTS.kinds_named(text.encode("utf-8", "surrogatepass"))
         records: list[Recorded] = []
         stored_as_written = True
