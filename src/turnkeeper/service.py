@@ -52,7 +52,7 @@ from turnkeeper.campaign.glance import glance_of
 from turnkeeper.campaign.journal import replay
 from turnkeeper.campaign.markdown import markdown_lines
 from turnkeeper.campaign.registry import EVENTS
-from turnkeeper.campaign.time_record import character_record
+from turnkeeper.campaign.time_record import character_record, run_at
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
 from turnkeeper.files import check_numbers, parse_json
@@ -365,9 +365,9 @@ class Campaigns:
         # an undo or a redo says what it takes back, sent --as a party too
         inner = command.command if isinstance(command, AsParty) else command
         if isinstance(inner, Undo) and not inner.what and journal.state.undoable:
-            inner = Undo(self._told(name, journal.state.undoable))
+            inner = Undo(*self._recalled(name, journal.state.undoable))
         if isinstance(inner, Redo) and not inner.what and journal.state.redoable:
-            inner = Redo(self._told(name, journal.state.redoable[-1]))
+            inner = Redo(*self._recalled(name, journal.state.redoable[-1]))
         command = AsParty(command.party, inner) if isinstance(command, AsParty) else inner
         dice: DiceSource
         typed = TypedDice(typed_dice) if typed_dice is not None else None
@@ -393,13 +393,21 @@ class Campaigns:
             self._unkept.discard(name)
         return records
 
-    def _told(self, name: str, command: int) -> str:
+    def _recalled(self, name: str, command: int) -> tuple[str, str]:
         """A command in the referee's words, from its first records (a command's first record
-        has its number for seq): "turn 6: cautious, 120 ft; an encounter: 3 drowned monks"."""
+        has its number for seq): "turn 6: cautious, 120 ft; an encounter: 3 drowned monks";
+        and the party it was run as (the party its first record turned to, or the one run)."""
         records, _ = self.page(name, after=command - 1, limit=12)
-        lines = [r.event.describe() for r in records if r.command == command]
+        mine = [r for r in records if r.command == command]
+        # what it did, not the turns of the time record to its party and back
+        lines = [r.event.describe() for r in mine if not isinstance(r.event, PartySwitched)]
         told = "; ".join(line for line in lines[:3] if line)
-        return told if len(told) <= 160 else told[:157] + "..."
+        first = mine[0].event if mine else None
+        if isinstance(first, PartySwitched):
+            by = first.to
+        else:
+            by = run_at(self.runs(name, until=command), command, name)
+        return (told if len(told) <= 160 else told[:157] + "..."), by
 
     def delete(self, name: str) -> None:
         """Remove a campaign and its journal."""
@@ -527,8 +535,11 @@ class Campaigns:
         the undone commands (struck out, or left out of the players' copy) come first from
         the undo records alone, found by their index."""
         undone = self.undone(name)
-        pages = self.stored_pages(name)
-        yield from markdown_lines((r for _, page in pages for r in page), undone, player)
+        records: Iterable[Recorded] = (r for _, page in self.stored_pages(name) for r in page)
+        if player:  # the players' copy is their own party's: the party run now
+            runs, party = self.runs(name), self.state(name).company
+            records = (r for r in records if run_at(runs, r.seq, name) == party)
+        yield from markdown_lines(records, undone, player)
 
     # -- the current campaign --------------------------------------------------------------
 

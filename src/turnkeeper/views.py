@@ -16,15 +16,15 @@ the seed and the ruleset).
 
 from __future__ import annotations
 
-import bisect
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
+from turnkeeper.campaign.time_record import run_at
 from turnkeeper.clock.calendar import calendar, day_number
 from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.combat_state import Side
@@ -280,6 +280,26 @@ def party_perceives(record: Recorded, undone: frozenset[int]) -> bool:
         and not isinstance(event, UNDO_EVENTS)
         and event.describe_to_party() is not None
     )
+
+
+def perceived_by(
+    party: str, undone: frozenset[int], runs: Sequence[tuple[int, str]], founding: str
+) -> Callable[[Recorded], bool]:
+    """Which records the players of ``party`` read in a world: those the party perceives
+    (:func:`party_perceives`) of the records made while the time record was run for
+    ``party`` (``runs``, the switches, :meth:`~turnkeeper.service.Campaigns.runs`; before the
+    first the ``founding`` party was run). Another party's delve is never theirs.
+
+    >>> from turnkeeper.kernel.events import NoteMade
+    >>> keep = perceived_by("Scouts", frozenset(), [(5, "Scouts"), (9, "Keep")], "Keep")
+    >>> [keep(Recorded(seq, seq, 0, NoteMade(text="tracks"))) for seq in (3, 7, 9)]
+    [False, True, False]
+    """
+
+    def keep(record: Recorded) -> bool:
+        return party_perceives(record, undone) and run_at(runs, record.seq, founding) == party
+
+    return keep
 
 
 def player_log(records: Sequence[Recorded], since: int = 0) -> list[Recorded]:
@@ -592,14 +612,3 @@ def record_line(party: str, record: Recorded, state: CampaignState) -> dict[str,
         "party": party,
         "line": record.event.describe(),
     }
-
-
-def run_at(runs: Sequence[tuple[int, str]], seq: int, founding: str) -> str:
-    """The party the time record was run for at record ``seq``, from the switches ``runs``
-    ((seq, party) in seq order, :meth:`~turnkeeper.service.Campaigns.runs`).
-
-    >>> run_at([(5, "Grey Band"), (9, "Keep")], 7, "Keep"), run_at([], 3, "Keep")
-    ('Grey Band', 'Keep')
-    """
-    at = bisect.bisect_right(runs, (seq, "\uffff"))
-    return runs[at - 1][1] if at else founding
