@@ -39,7 +39,7 @@ from turnkeeper.clock.countdowns import (
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.errors import DiceNotationError, IllegalCommandError
 from turnkeeper.files import check_name
-from turnkeeper.kernel.events import Event, RollRecord, Visibility
+from turnkeeper.kernel.events import Event, RollRecord, Shown, Visibility
 from turnkeeper.kernel.scene_state import Frame
 from turnkeeper.kernel.schedule import Draft, Hook
 from turnkeeper.kernel.state import CampaignState
@@ -48,11 +48,24 @@ from turnkeeper.rules.schema import CountdownType
 # --- events -------------------------------------------------------------------------------
 
 
+def seen_as(state: CampaignState, name: str) -> Visibility | None:
+    """Who sees an event of the countdown ``name``: whom the countdown is shown to (None for
+    a countdown the state does not hold: the referee's choice)."""
+    for countdown in state.countdowns:
+        if countdown.name == name:
+            return Visibility(countdown.visibility)
+    return None
+
+
 class CountdownStarted(Event):
     """A countdown starts; a length given as a die was rolled (DG-CD-3)."""
 
     kind: ClassVar[str] = "countdown.started"
+    shown: ClassVar[Shown] = Shown.COUNTDOWN
     countdown: Countdown
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        return Visibility(self.countdown.visibility)
 
     def apply(self, state: CampaignState) -> CampaignState:
         return state.with_countdowns((*state.countdowns, self.countdown))
@@ -67,9 +80,13 @@ class CountdownTicked(Event):
     """A countdown ticks down (DG-CD-1, DG-CD-4, DG-FCD-1)."""
 
     kind: ClassVar[str] = "countdown.ticked"
+    shown: ClassVar[Shown] = Shown.COUNTDOWN
     name: str
     left: int
     reason: str
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        return seen_as(state, self.name)
 
     def apply(self, state: CampaignState) -> CampaignState:
         def ticked(c: Countdown) -> Countdown:
@@ -88,8 +105,12 @@ class CountdownEnded(Event):
     """A countdown ends: run out, ended by a longer frame (DG-CD-2), or by hand."""
 
     kind: ClassVar[str] = "countdown.ended"
+    shown: ClassVar[Shown] = Shown.COUNTDOWN
     name: str
     reason: str
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        return seen_as(state, self.name)
 
     def apply(self, state: CampaignState) -> CampaignState:
         return state.with_countdowns(tuple(c for c in state.countdowns if c.name != self.name))
@@ -102,7 +123,11 @@ class CountdownSpent(Event):
     """A countdown that wounds after it ends has run out (DG-CD-4): it stays, spent."""
 
     kind: ClassVar[str] = "countdown.spent"
+    shown: ClassVar[Shown] = Shown.COUNTDOWN
     name: str
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        return seen_as(state, self.name)
 
     def apply(self, state: CampaignState) -> CampaignState:
         return state.with_countdowns(
@@ -120,8 +145,12 @@ class PrecisionWound(Event):
     """DG-CD-4: a spent countdown would tick, and its subject takes 1 precision wound."""
 
     kind: ClassVar[str] = "countdown.precision_wound"
+    shown: ClassVar[Shown] = Shown.COUNTDOWN
     subject: str
     countdown: str
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        return seen_as(state, self.countdown)
 
     def describe(self) -> str:
         return f"{self.subject} takes 1 precision wound ({self.countdown})"
@@ -131,6 +160,7 @@ class TaskResolved(Event):
     """DG-FCD-2: the larger task succeeds or fails as one of its countdowns runs out."""
 
     kind: ClassVar[str] = "countdown.task_resolved"
+    shown: ClassVar[Shown] = Shown.CHOSEN
     name: str
     result: Literal["succeeded", "failed"]
 

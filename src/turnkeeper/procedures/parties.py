@@ -30,7 +30,7 @@ from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.files import check_name
 from turnkeeper.kernel.combat_state import Phase
-from turnkeeper.kernel.events import Event, Visibility
+from turnkeeper.kernel.events import Event, Shown, Visibility
 from turnkeeper.kernel.party import Party, Supplies
 from turnkeeper.kernel.schedule import Draft, wait
 from turnkeeper.kernel.state import CampaignState, PartyAway
@@ -46,6 +46,7 @@ class PartySplit(Event):
     """Characters leave the party run now as a party of their own, with what they take."""
 
     kind: ClassVar[str] = "party.split"
+    shown: ClassVar[Shown] = Shown.PARTY
     name: str
     left: str = ""
     characters: tuple[str, ...]
@@ -83,6 +84,7 @@ class PartyArrived(Event):
     """A party of characters new to the world arrives at its present."""
 
     kind: ClassVar[str] = "party.arrived"
+    shown: ClassVar[Shown] = Shown.REFEREE
     name: str
     party: Party
     at: int
@@ -100,6 +102,7 @@ class PartySwitched(Event):
     """The referee turns to another party: the commands that follow are that party's."""
 
     kind: ClassVar[str] = "party.switched"
+    shown: ClassVar[Shown] = Shown.REFEREE
     to: str
 
     def apply(self, state: CampaignState) -> CampaignState:
@@ -113,6 +116,7 @@ class PartiesJoined(Event):
     """Another party joins the party run now: same place, same time, one party."""
 
     kind: ClassVar[str] = "party.joined"
+    shown: ClassVar[Shown] = Shown.PARTY
     name: str
     into: str = ""
 
@@ -139,6 +143,7 @@ class AreaCleared(Event):
     world that every party finds, and that no party behind in time may act against."""
 
     kind: ClassVar[str] = "site.area_cleared"
+    shown: ClassVar[Shown] = Shown.PARTY
     site: str
     level: int
     area: str
@@ -157,6 +162,7 @@ class HexCleared(Event):
     against, nor travel into, until brought forward."""
 
     kind: ClassVar[str] = "map.hex_cleared"
+    shown: ClassVar[Shown] = Shown.PARTY
     map: str
     hex: str
     what: str = "cleared"
@@ -174,6 +180,7 @@ class KnowledgeShared(Event):
     notes in their common site. Until then, what a party found is its own."""
 
     kind: ClassVar[str] = "party.shared"
+    shown: ClassVar[Shown] = Shown.PARTY
     to: str
     giver: str = ""
 
@@ -206,6 +213,7 @@ class DowntimeBegun(Event):
     """The party spends days in downtime, brought forward in the world's time."""
 
     kind: ClassVar[str] = "party.downtime"
+    shown: ClassVar[Shown] = Shown.PARTY
     party: str
     days: int
     where: str
@@ -305,9 +313,7 @@ def decide_parties(draft: Draft, command: PartyCommand, dice: DiceSource) -> Non
     elif isinstance(command, NewParty):
         _new_name(state, command.name)
         # the party run now did not see them come: a new party is the referee's news
-        arrived = PartyArrived(
-            name=command.name, party=command.party, at=state.present, visibility=REFEREE
-        )
+        arrived = PartyArrived(name=command.name, party=command.party, at=state.present)
         draft.add(arrived)
     elif isinstance(command, SwitchParty):
         draft.add(*switch(state, command.name))
@@ -327,7 +333,7 @@ def switch(state: CampaignState, name: str) -> list[Event]:
     """Turn to the party ``name`` (nothing to record if it is the one run now)."""
     if name.casefold() == state.company.casefold():
         return []
-    return [PartySwitched(to=state.away_party(name).name, visibility=REFEREE)]
+    return [PartySwitched(to=state.away_party(name).name)]
 
 
 def _new_name(state: CampaignState, name: str) -> str:

@@ -181,7 +181,7 @@ def enter_site(
     if chosen.description:
         seen += f" {chosen.description}"
     return [
-        SiteEntered(site=site, level=number, area=area, visibility=REFEREE),
+        SiteEntered(site=site, level=number, area=area),
         Perceived(text=seen),
     ]
 
@@ -368,7 +368,6 @@ def _overloaded_face(
             event=face.event,
             label=face.label,
             rolls=_records(result.roll),
-            visibility=REFEREE,
         )
     )
     if face.event is FaceEvent.ENCOUNTER:
@@ -403,6 +402,6 @@ def _from_table(
         return
     got = roll(table.dice, dice)
     row = table.row_for(got.total)
-    draft.add(event(text=row.text, notes=row.notes, rolls=_records(got), visibility=REFEREE))
+    draft.add(event(text=row.text, notes=row.notes, rolls=_records(got)))
     if row.text:
         draft.add(Perceived(text=row.text))

@@ -19,7 +19,7 @@ from typing import ClassVar, Literal
 from turnkeeper.clock.calendar import date_at
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import NotFoundError, RulesetError
-from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Visibility
+from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Shown, Visibility
 from turnkeeper.kernel.state import (
     CampaignState,
     WeatherChange,
@@ -51,6 +51,7 @@ class WeatherChanged(Event):
     """The weather over a region changes (TP-WENC-4 face 4, or the referee sets it)."""
 
     kind: ClassVar[str] = "weather.changed"
+    shown: ClassVar[Shown] = Shown.PARTY
     region: str
     weather: str
     by: Literal["table", "referee"] = "table"
