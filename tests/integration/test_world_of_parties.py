@@ -53,6 +53,8 @@ from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import MapFile
 from turnkeeper.world.sites import parse_site
 
+from .conftest import Shell
+
 DAY = 24 * 3600
 
 COMPANY = """
@@ -717,8 +719,44 @@ def test_a_world_countdown_keeps_the_time_it_was_set_from(world: Campaigns) -> N
     assert left("Company") == 8  # the world's days, as they stood on day 3
     live_until(world, 12, party="Grey Band")
     journal = world.journal("Company").records
-    (ended,) = [r for r in journal if isinstance(r.event, CountdownEnded)]
+    (ended,) = [(r.event, r.at) for r in journal if isinstance(r.event, CountdownEnded)]
     time = world.state("Company").ruleset.time
-    assert (ended.event.reason, day_number(ended.at, time)) == ("ran out", 11)
+    assert (ended[0].reason, day_number(ended[1], time)) == ("ran out", 11)
     ticks = [r.event for r in journal if isinstance(r.event, CountdownTicked)]
     assert [t.left for t in ticks] == [4, 3, 2, 1, 0]  # the lived five counted when set
+
+
+def test_site_clear_through_the_cli_refuses_an_area_another_changed_later(
+    shell: Shell, tmp_path: Path
+) -> None:
+    """At the table: Bea stays in the abbey's area 2 on day 1 as the Rearguard; the company
+    comes back on day 7 and drives the ghouls from area 1; `site clear 1 --as Rearguard`
+    exits 2 with one line naming the place, the party and the day, and changes nothing."""
+    db = str(tmp_path / "t.db")
+    examples = Path(__file__).parents[2] / "examples"
+    site = str(examples / "site.toml")
+    lines = [
+        ("new", "Keep", "--ruleset", "ex", "--party", str(examples / "party.toml")),
+        ("site", "enter", site, "--as", "Keep"),
+        ("party", "split", "Rearguard", "Bea", "--as", "Keep"),
+        ("turn", "--area", "2", "--as", "Rearguard"),
+        ("site", "leave", "--as", "Keep"),
+        ("wait", "6d", "--as", "Keep"),
+        ("site", "enter", site, "--area", "1", "--as", "Keep"),
+        ("site", "clear", "1", "--what", "drove the ghouls from", "--as", "Keep"),
+    ]
+    for line in lines:
+        said = shell(*line, "--db", db)
+        assert said.code == 0, (line, said.err)
+    kept = shell.store(db)
+    refused = shell("site", "clear", "1", "--as", "Rearguard", "--db", db)
+    assert refused.code == 2
+    assert (
+        "Rearguard is at day 1; Keep drove the ghouls from area 1 of The Sunken Abbey on day 7: "
+        "bring Rearguard forward first (`party forward`)"
+    ) in refused.err
+    assert shell.store(db) == kept
+    places = json.loads(shell("party", "timeline", "--json", "--db", db).out)["places"]
+    assert [(p["day"], p["party"], p["place"]) for p in places] == [
+        (7, "Keep", "area 1 of The Sunken Abbey")
+    ]
