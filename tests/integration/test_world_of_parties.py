@@ -726,6 +726,20 @@ def test_a_world_countdown_keeps_the_time_it_was_set_from(world: Campaigns) -> N
     assert [t.left for t in ticks] == [4, 3, 2, 1, 0]  # the lived five counted when set
 
 
+def test_a_world_countdown_set_behind_may_have_run_out_already(world: Campaigns) -> None:
+    """A 3-day world countdown set on day 1 while the world is on day 6 ran out on day 4:
+    it starts and ends in one command, and says so."""
+    world.execute("Company", SplitParty("Grey Band", ("Bea",)))
+    live_until(world, 6, party="Grey Band")
+    command = AsParty("Company", CountdownAdd("the tide", "day", "3", world=True))
+    lines = [r.event.describe() for r in world.execute("Company", command)]
+    assert lines[-2:] == [
+        "countdown the tide starts: day (3), 0 left: the world has lived 3 of it",
+        "countdown the tide ends (ran out on day 4, which the world has lived already)",
+    ]
+    assert world.state("Company").countdowns == ()
+
+
 def test_site_clear_through_the_cli_refuses_an_area_another_changed_later(
     shell: Shell, tmp_path: Path
 ) -> None:

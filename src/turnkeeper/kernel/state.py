@@ -289,6 +289,8 @@ class CampaignState(Model):
             if self.now <= c.at <= to and c.map == wild.map.name and c.party != self.company
         ]
         if passed:
+            # in game time order: the ledger is in the order made, parties at their presents
+            passed.sort(key=lambda c: c.at)
             weather = {**wild.weather, **{c.region: c.weather for c in passed}}
             state = state.model_copy(update={"wilderness": wild.with_(weather=weather)})
         return state
