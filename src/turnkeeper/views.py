@@ -473,13 +473,15 @@ class CharacterOnTimeline(_View):
 
 class PlaceOnTimeline(_View):
     """A recorded change to a place of the world: what, by whom, when. The place is a site's
-    area, or with ``hex`` a map's hex (``site`` the map, ``area`` the hex); ``place`` names
-    it ("area 2 of Lair", "hex 0304 of Vale")."""
+    area, with ``hex`` a map's hex (``site`` the map, ``area`` the hex), with ``weather`` the
+    weather over a map's region (``site`` the map, ``area`` the region); ``place`` names it
+    ("area 2 of Lair", "hex 0304 of Vale", "wilds of Vale")."""
 
     site: str
     level: int
     area: str
     hex: bool
+    weather: bool = False
     place: str
     what: str
     party: str
@@ -586,7 +588,17 @@ def timeline(state: CampaignState) -> Timeline:
             for c in state.countdowns
             if c.world
         ],
-        places=[
+        places=_place_history(state),
+    )
+
+
+def _place_history(state: CampaignState) -> list[PlaceOnTimeline]:
+    """Every change to a place of the world (areas, hexes, the weather over regions) in game
+    time order, each with its party: the ledger's whole history, not only the latest."""
+    time = state.ruleset.time
+    changes: list[tuple[int, PlaceOnTimeline]] = [
+        (
+            p.at,
             PlaceOnTimeline(
                 site=p.site,
                 level=p.level,
@@ -597,10 +609,29 @@ def timeline(state: CampaignState) -> Timeline:
                 party=p.party,
                 day=day_number(p.at, time),
                 date=calendar(p.at, time),
-            )
-            for p in sorted(state.places, key=lambda p: p.at)
-        ],
-    )
+            ),
+        )
+        for p in state.places
+    ]
+    changes += [
+        (
+            w.at,
+            PlaceOnTimeline(
+                site=w.map,
+                level=0,
+                area=w.region,
+                hex=False,
+                weather=True,
+                place=w.place,
+                what=w.what,
+                party=w.party,
+                day=day_number(w.at, time),
+                date=calendar(w.at, time),
+            ),
+        )
+        for w in state.weather_changes
+    ]
+    return [shown for _, shown in sorted(changes, key=lambda c: c[0])]
 
 
 def record_line(party: str, record: Recorded, state: CampaignState) -> dict[str, Any]:

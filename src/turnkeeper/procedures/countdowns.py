@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal, get_args
 
-from turnkeeper.clock.boundaries import Boundary
+from turnkeeper.clock.boundaries import Boundary, boundaries
+from turnkeeper.clock.calendar import day_number, start_offset
 from turnkeeper.clock.countdowns import (
     OUTCOME_NUMBERS,
     Countdown,
@@ -73,7 +74,10 @@ class CountdownStarted(Event):
     def describe(self) -> str:
         c = self.countdown
         what = "failure countdown" if c.is_failure else "countdown"
-        return f"{what} {c.name} starts: {c.kind} ({c.length})"
+        lived = (
+            f", {c.left} left: the world has lived {len(c.ticks_at)} of it" if c.ticks_at else ""
+        )
+        return f"{what} {c.name} starts: {c.kind} ({c.length}){lived}"
 
 
 class CountdownTicked(Event):
@@ -301,8 +305,37 @@ def start_countdown(
             subject=subject, listens=listens, after_end=after_end, failure_of=failure_of,
             world=world,
         )  # fmt: skip
+        if world:
+            countdown = _lived_already(state, countdown, types)
         draft.add(CountdownStarted(countdown=countdown, rolls=rolls, visibility=visibility))
+        if world and countdown.left == 0:
+            day = day_number(countdown.ticks_at[-1], state.ruleset.time)
+            _end(draft, countdown, f"ran out on day {day}, which the world has lived already")
     return draft.events
+
+
+def _lived_already(
+    state: CampaignState, countdown: Countdown, types: dict[str, CountdownType]
+) -> Countdown:
+    """A world countdown keeps the time it was set from: set by a party behind the world's
+    present, the frames the world has lived since (its days, its months) count at once, each
+    at its own instant (``ticks_at``), as they would had the party set it then; the parties
+    that live them again tick it no more (world time passes once), so it runs out when its
+    days are out, whichever party lives them."""
+    if state.now >= state.present:
+        return countdown
+    frames = frozenset(f for f in types[countdown.kind].ticks_on if f in WORLD_FRAMES)
+    offset = start_offset(state.ruleset.time)
+    lived = [
+        b.at
+        for b in boundaries(state.now, state.present, frames, state.scales, offset)
+        if any(ticks_at_frame(countdown, f, types) for f in b.frames)
+    ][: countdown.left]
+    if not lived:
+        return countdown
+    return countdown.model_copy(
+        update={"left": countdown.left - len(lived), "ticks_at": tuple(lived)}
+    )
 
 
 MAX_TICKS = 1000

@@ -8,9 +8,10 @@ command is in the one journal, so the journal is the world's time record.
 - A party splits (some characters leave with what they take), a new party of characters
   arrives at the world's present, and two parties join into one when they stand at the same
   place at the same time: characters who join must first be brought to the same time.
-- One order of events: a party may not act on a place (a site, an area of it) that another
-  party changed later in game time than the party's present. The place ledger keeps each
-  area's latest change (``state.places``).
+- One order of events: a party may not act on a place (a site's area, a map's hex, a
+  region's weather on a day) that another party changed later in game time than the
+  party's present. The place ledger keeps every change to a place with its game time and
+  party (``state.places``, ``state.weather_changes``): a history, never only the latest.
 - Bringing a party forward is downtime, a day at a time: each day a meal and a day's rest
   (healing as a night's rest heals, supplies eaten) while the ruleset's downtime die rolls
   (TP-TIME-1: downtime is a turn of one day; TP-ENC-1: the encounter die at its start).
@@ -454,7 +455,8 @@ def share(state: CampaignState, name: str) -> KnowledgeShared:
 
 
 def clear_area(state: CampaignState, area: str | None, level: int | None, what: str) -> AreaCleared:
-    """The party run now cleared an area of its site."""
+    """The party run now cleared an area of its site: one it may act on (no other party
+    changed it later in game time)."""
     visit = state.site
     if visit is None:
         raise IllegalCommandError(f"{state.company} is in no site: `site enter` first")
@@ -463,6 +465,9 @@ def clear_area(state: CampaignState, area: str | None, level: int | None, what: 
     if key is None:
         raise IllegalCommandError("name the area the party cleared: `site clear AREA`")
     visit.site.level(number).area(key)  # an unknown area is refused, with the known ones
+    # one order of events: never over another party's later deed there, wherever this
+    # party stands (the deed stays the area's history; a party behind acts before it)
+    state.check_in_order(visit.site.name, number, key)
     what = " ".join(what.split()) or "cleared"
     return AreaCleared(site=visit.site.name, level=number, area=key, what=what)
 
@@ -476,7 +481,7 @@ def clear_hex(state: CampaignState, label: str | None, what: str) -> HexCleared:
     place = wild.position if label is None else Hex.from_label(label)
     if place not in wild.hexmap:
         raise IllegalCommandError(f"hex {label} is off the map {wild.map.name!r}")
-    state.check_in_order(wild.map.name, (0, place.label), hex=True)
+    state.check_in_order(wild.map.name, 0, place.label, hex=True)
     what = " ".join(what.split()) or "cleared"
     return HexCleared(map=wild.map.name, hex=place.label, what=what)
 

@@ -175,7 +175,8 @@ def enter_site(
     chosen = site.level(number)
     if area is not None:
         chosen.area(area)
-    state.check_in_order(site.name)
+        # one order of events, place by place: the area it enters by, not the whole site
+        state.check_in_order(site.name, number, area)
     title = f"level {number}" + (f", {chosen.name}" if chosen.name else "")
     seen = f"The party enters {site.name} ({title})."
     if chosen.description:
@@ -282,7 +283,7 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
     off_lanes = command.skip_check or bool(area and area.off_lanes)
     entering = (level_number, area_key) != (visit.level, visit.area) and not resting
     if entering and area_key is not None:
-        state.check_in_order(visit.site.name, (level_number, area_key))
+        state.check_in_order(visit.site.name, level_number, area_key)
     cleared = state.cleared(visit.site.name, level_number, area_key)
     occupied = bool(area and (area.occupied or area.occupants)) and not cleared
     situation = TurnSituation(
