@@ -96,7 +96,7 @@ def test_a_model_copy_refuses_a_field_the_model_does_not_have() -> None:
 # --- a party of the dead acts on nothing ------------------------------------------------------
 
 
-def test_a_party_of_the_dead_enters_no_site_and_clears_nothing(world: Campaigns) -> None:
+def test_tp_time_2_a_party_of_the_dead_enters_no_site_and_clears_nothing(world: Campaigns) -> None:
     barrow = parse_site(BARROW, "barrow.toml")
     vale = MapFile(name="Vale", width=4, height=4, terrain=["pppp"] * 4)
     world.execute("Company", LoadMap(vale, Hex.from_label("0000")))
@@ -149,7 +149,7 @@ def test_a_party_of_the_dead_is_refused_at_the_command_line(tmp_path: Path, shel
 # --- a pending encounter, a fight, a scene belong to one party ---------------------------------
 
 
-def test_the_leavers_do_not_take_the_pending_encounter(world: Campaigns) -> None:
+def test_tp_time_2_the_leavers_do_not_take_the_pending_encounter(world: Campaigns) -> None:
     """Splitting in front of the ghouls: the encounter stays with the party that stays; the
     leavers have no monster to start a fight with (one fight, not two, for three ghouls)."""
     world.execute("Company", EnterSite(parse_site(BARROW, "barrow.toml")))
@@ -184,7 +184,7 @@ def test_a_leaver_in_the_scene_in_play_must_see_it_closed_first(tmp_path: Path) 
 # --- a join carries what the joiners bring, or is refused with what to do first --------------
 
 
-def test_a_join_carries_the_joiners_light_rest_monsters_and_countdowns(tmp_path: Path) -> None:
+def test_tp_time_2_a_join_carries_the_joiners_light_rest_monsters_and_countdowns(tmp_path: Path) -> None:
     world = Campaigns(open_store(str(tmp_path / "ex.db")))  # EX: a fight makes a rest due
     world.new("Company", preset("ex"), parse_party(COMPANY), seed=11)
     world.execute("Company", AddSupply("torches", 4))
