@@ -184,7 +184,9 @@ def test_a_leaver_in_the_scene_in_play_must_see_it_closed_first(tmp_path: Path) 
 # --- a join carries what the joiners bring, or is refused with what to do first --------------
 
 
-def test_tp_time_2_a_join_carries_the_joiners_light_rest_monsters_and_countdowns(tmp_path: Path) -> None:
+def test_tp_time_2_a_join_carries_the_joiners_light_rest_and_monsters(
+    tmp_path: Path,
+) -> None:
     world = Campaigns(open_store(str(tmp_path / "ex.db")))  # EX: a fight makes a rest due
     world.new("Company", preset("ex"), parse_party(COMPANY), seed=11)
     world.execute("Company", AddSupply("torches", 4))

@@ -297,9 +297,8 @@ def _site_brought(ours: SiteVisit | None, theirs: SiteVisit | None) -> str | Non
     told = []
     if theirs.encounter is not None and ours.encounter is None:
         met = theirs.encounter
-        told.append(
-            f"the encounter with {met.creature if met.number == 1 else f'{met.number} {met.creature}'}"
-        )
+        many = met.creature if met.number == 1 else f"{met.number} {met.creature}"
+        told.append(f"the encounter with {many}")
     areas = [v for v in theirs.visited if v not in ours.visited]
     notes = [n for n in theirs.map_notes if n not in ours.map_notes]
     if areas:
