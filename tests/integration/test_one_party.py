@@ -20,7 +20,7 @@ from turnkeeper.campaign import AddMonster, AddSupply, Damage, Light, MarkFight,
 from turnkeeper.campaign.commands import AsParty, CountdownAdd
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.party import Monster
-from turnkeeper.kernel.scene_state import SceneKind
+from turnkeeper.kernel.scene_state import SceneKind, SceneState
 from turnkeeper.kernel.state import PARTY_FIELDS, LightState, PartyFields
 from turnkeeper.procedures.combat import StartFight
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite
@@ -86,11 +86,22 @@ def test_the_state_and_the_away_record_are_made_of_one_declaration() -> None:
     assert issubclass(CampaignState, PartyFields) and issubclass(PartyAway, PartyFields)
 
 
-def test_a_model_copy_refuses_a_field_the_model_does_not_have() -> None:
+def test_a_model_copy_refuses_a_field_the_model_does_not_have(world: Campaigns) -> None:
+    """A misspelt field in a copy is an error, not a value kept beside the model's fields:
+    the state's, and the state's parts' (a light, the Dungeoneers table, a site visit...)."""
+    state = world.state("Company")
+    with pytest.raises(TypeError, match="CampaignState has no field 'lihgt'"):
+        state.model_copy(update={"lihgt": None})
     light = LightState(source="torch", radius_ft=30)
-    with pytest.raises(TypeError, match="LightState has no field 'lihgt'"):
-        light.model_copy(update={"lihgt": None})
+    with pytest.raises(TypeError, match="LightState has no field 'turns'"):
+        light.model_copy(update={"turns": 3})
     assert light.model_copy(update={"source": None}).dark  # a field it has is copied as ever
+    world.execute("Company", EnterSite(parse_site(BARROW, "barrow.toml")))
+    visit = world.state("Company").site
+    assert visit is not None
+    for part, wrong in ((visit, "encounters"), (visit.site, "levle"), (SceneState(), "sceen")):
+        with pytest.raises(TypeError, match=f"has no field '{wrong}'"):
+            part.model_copy(update={wrong: None})
 
 
 # --- a party of the dead acts on nothing ------------------------------------------------------
