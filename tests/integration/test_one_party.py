@@ -298,3 +298,28 @@ def test_status_holds_the_live_supplies_once(tk: Any, tmp_path: Path) -> None:
     assert away["supplies"]["counted"] == {"rations": 10}
     assert "supplies" not in away["party"]
     assert text.count('"rations"') == 2  # the company's and the band's, once each
+
+
+def test_a_join_carries_the_hexes_the_joiners_saw(world: Campaigns) -> None:
+    """On the map: the band went south-east and came back; joined, the company knows the
+    hexes the band saw (not forgotten), and the join's line says how many."""
+    from tests.integration.test_world_of_parties import travel_to
+
+    vale = MapFile(name="Vale", width=6, height=4, terrain=["pppppp"] * 4)
+    world.execute("Company", LoadMap(vale, Hex.from_label("0000")))
+    world.execute("Company", SplitParty(BAND, ("Bea",)))
+    world.execute("Company", SwitchParty(BAND))
+    travel_to(world, "0101")
+    travel_to(world, "0000")
+    band = world.state("Company")
+    world.execute("Company", SwitchParty("Company"))
+    company = world.state("Company")
+    assert band.wilderness is not None and company.wilderness is not None
+    new = band.wilderness.visited - company.wilderness.visited
+    assert new
+    world.execute("Company", Wait(band.now - company.now))
+    records = world.execute("Company", JoinParty(BAND))
+    joined = world.state("Company").wilderness
+    assert joined is not None and band.wilderness.visited <= joined.visited
+    assert band.wilderness.seen <= joined.seen
+    assert f"{len(new)} hex" in records[-1].event.describe()

@@ -34,7 +34,7 @@ from turnkeeper.files import check_name
 from turnkeeper.kernel.events import Event, Visibility
 from turnkeeper.kernel.party import Party, Supplies
 from turnkeeper.kernel.schedule import Draft, wait
-from turnkeeper.kernel.state import CampaignState, PartyAway
+from turnkeeper.kernel.state import CampaignState, PartyAway, PartyFields
 from turnkeeper.procedures.hit_points import night_rest
 from turnkeeper.procedures.parting import PARTING, Leaving, Meeting, supplies_text
 from turnkeeper.world.hexes import Hex
@@ -378,7 +378,7 @@ def split(
     )
 
 
-def _place(state: CampaignState | PartyAway) -> tuple[object, ...]:
+def _place(state: PartyFields) -> tuple[object, ...]:
     site = state.site
     hex_ = state.wilderness.position if state.wilderness is not None else None
     if site is None:
@@ -386,7 +386,7 @@ def _place(state: CampaignState | PartyAway) -> tuple[object, ...]:
     return (site.site.name, site.level, site.area, hex_)
 
 
-def where(state: CampaignState | PartyAway) -> str:
+def where(state: PartyFields) -> str:
     """Where a party is, in words: a site's area, a hex, or in town (off every map)."""
     site = state.site
     if site is not None:
