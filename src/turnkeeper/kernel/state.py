@@ -112,53 +112,26 @@ class WeatherChange(Model):
         return f"had the weather turn {self.weather.replace('_', ' ')} over"
 
 
-class PartyAway(Model):
-    """A party the referee is not running now: its own present, place and affairs.
+class PartyFields(Model):
+    """A party's own fields, declared once: the party the referee runs has them on the state
+    (:class:`CampaignState` is made of them), every other party on its away record
+    (:class:`PartyAway`), and switching swaps exactly these (:meth:`CampaignState.switched_to`).
 
-    Every field but ``name`` is a field of :class:`CampaignState` of the same name: switching
-    parties swaps them (:meth:`CampaignState.switched_to`), so every procedure reads the party
-    it runs for where it always has.
+    What a split and a join do with each is the table ``procedures.parties.PARTING``, which
+    refuses to load while a field here is missing from it; everything else on the state is
+    the world's, the same whichever party is run.
     """
 
-    name: str
-    now: int
+    now: int = 0
     party: Party
     supplies: Supplies = Supplies()
     monsters: tuple[Monster, ...] = ()
     light: LightState = LightState()
     rest: RestState = RestState()
     countdowns: tuple[Countdown, ...] = Field(
-        (), description="The party's own countdowns (the world's stay with the world)."
+        (),
+        description="The party's countdowns (on the state run, the world's countdowns too).",
     )
-    site: SiteVisit | None = None
-    wilderness: WildernessState | None = None
-    combat: CombatState | None = None
-    scenes: SceneState = SceneState()
-
-
-#: The fields a party keeps of its own; the rest of the state is the world's.
-PARTY_FIELDS: tuple[str, ...] = tuple(f for f in PartyAway.model_fields if f != "name")
-
-
-class CampaignState(Model):
-    """Everything the procedures read, rebuilt by folding the journal without rolling again.
-
-    A campaign is a world: the party the referee runs now has its fields here (``now``,
-    ``party``, ``site``...), every other party waits in ``away`` with its own present, and the
-    world's own facts (its countdowns, the places parties changed) are shared by all.
-    """
-
-    name: str
-    seed: int
-    ruleset: Ruleset
-    now: int = 0
-    version: int = 0
-    party: Party
-    supplies: Supplies = Supplies()
-    monsters: tuple[Monster, ...] = ()
-    light: LightState = LightState()
-    rest: RestState = RestState()
-    countdowns: tuple[Countdown, ...] = ()
     site: SiteVisit | None = Field(None, description="The site the party is in (dungeon turns).")
     wilderness: WildernessState | None = Field(
         None, description="The wilderness map and the party on it (hex travel, TP-WIL-*)."
@@ -169,6 +142,32 @@ class CampaignState(Model):
     scenes: SceneState = Field(
         SceneState(), description="The Dungeoneers table: seats, tokens, dread, the scene."
     )
+
+
+#: The fields a party keeps of its own; the rest of the state is the world's.
+PARTY_FIELDS: tuple[str, ...] = tuple(PartyFields.model_fields)
+
+
+class PartyAway(PartyFields):
+    """A party the referee is not running now: its name and its own fields (its present,
+    place and affairs), as the run party has them on the state."""
+
+    name: str
+
+
+class CampaignState(PartyFields):
+    """Everything the procedures read, rebuilt by folding the journal without rolling again.
+
+    A campaign is a world: the party the referee runs now has its fields here (``now``,
+    ``party``, ``site``...: :class:`PartyFields`), every other party waits in ``away`` with
+    its own present, and the world's own facts (its countdowns, the places parties changed)
+    are shared by all.
+    """
+
+    name: str
+    seed: int
+    ruleset: Ruleset
+    version: int = 0
     party_name: str | None = Field(
         None, description="The name of the party run now (None: the campaign's own name)."
     )
@@ -207,6 +206,19 @@ class CampaignState(Model):
         """A fight has started and has not ended."""
         fight = self.combat
         return fight is not None and bool(fight.combatants) and fight.phase is not Phase.ENDED
+
+    def check_able(self, what: str) -> None:
+        """Refuse ``what`` (entering a site, clearing a place) to a party of which nobody can
+        act, the dead and the unconscious (PG-HP-1): a corpse changes no place of the world."""
+        if self.party.able:
+            return
+        fates = ", ".join(
+            f"{c.name} {'dead' if not c.alive else 'unconscious'}" for c in self.party.characters
+        )
+        raise IllegalCommandError(
+            f"nobody in {self.company} can act ({fates}), so it cannot {what}: bring one round "
+            "with `heal NAME HP`, or let another party go"
+        )
 
     @property
     def company(self) -> str:

@@ -25,17 +25,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from pydantic import Field
+
 from turnkeeper.clock.calendar import day_number
 from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.files import check_name
-from turnkeeper.kernel.combat_state import Phase
 from turnkeeper.kernel.events import Event, Shown, Visibility
 from turnkeeper.kernel.party import Party, Supplies
 from turnkeeper.kernel.schedule import Draft, wait
-from turnkeeper.kernel.state import CampaignState, PartyAway
+from turnkeeper.kernel.state import CampaignState, PartyAway, PartyFields
 from turnkeeper.procedures.hit_points import night_rest
+from turnkeeper.procedures.parting import PARTING, Leaving, Meeting, supplies_text
 from turnkeeper.world.hexes import Hex
 
 REFEREE = Visibility.REFEREE
@@ -54,27 +56,16 @@ class PartySplit(Event):
     supplies: Supplies = Supplies()
 
     def apply(self, state: CampaignState) -> CampaignState:
-        leaving = set(self.characters)
-        stay = tuple(c for c in state.party.characters if c.name not in leaving)
-        going = tuple(c for c in state.party.characters if c.name in leaving)
-        leader = state.party.leader if state.party.leader not in leaving else stay[0].name
-        kept = _less(state.supplies, self.supplies)
-        new = PartyAway(
-            name=self.name,
-            now=state.now,
-            party=Party(characters=going, supplies=self.supplies),
-            supplies=self.supplies,
-            rest=state.rest,
-            site=state.site,
-            wilderness=state.wilderness,
-        )
-        party = state.party.model_copy(update={"characters": stay, "leader": leader})
-        return state.model_copy(
-            update={"party": party, "supplies": kept, "away": (*state.away, new)}
-        )
+        leaving = Leaving(frozenset(self.characters), self.supplies, state.company)
+        stays: dict[str, object] = {}
+        goes: dict[str, object] = {}
+        for name, parting in PARTING.items():  # every field of a party, as the table says
+            stays[name], goes[name] = parting.part(getattr(state, name), leaving)
+        new = PartyAway(name=self.name, **goes)
+        return state.model_copy(update={**stays, "away": (*state.away, new)})
 
     def describe(self) -> str:
-        taking = _supplies_text(self.supplies)
+        taking = supplies_text(self.supplies)
         leave = "leaves" if len(self.characters) == 1 else "leave"
         return f"{', '.join(self.characters)} {leave} {self.left} as {self.name}" + (
             f", taking {taking}" if taking else ""
@@ -120,23 +111,26 @@ class PartiesJoined(Event):
     shown: ClassVar[Shown] = Shown.PARTY
     name: str
     into: str = ""
+    brought: tuple[str, ...] = Field(
+        (),
+        description="What the joiners bring, in words (their light, their encounter, what "
+        "they found...): every field of theirs is merged as procedures.parting.PARTING says.",
+        exclude_if=lambda brought: not brought,  # the joins recorded before it stay as they were
+    )
 
     def apply(self, state: CampaignState) -> CampaignState:
         other = state.away_party(self.name)
-        party = state.party.model_copy(
-            update={"characters": (*state.party.characters, *other.party.characters)}
-        )
+        update = {
+            name: parting.meet(getattr(state, name), getattr(other, name))
+            for name, parting in PARTING.items()
+        }
         return state.model_copy(
-            update={
-                "party": party,
-                "supplies": _more(state.supplies, other.supplies),
-                "countdowns": (*state.countdowns, *other.countdowns),
-                "away": tuple(p for p in state.away if p is not other),
-            }
+            update={**update, "away": tuple(p for p in state.away if p is not other)}
         )
 
     def describe(self) -> str:
-        return f"{self.name} joins {self.into}"
+        line = f"{self.name} joins {self.into}"
+        return line + (f", bringing {'; '.join(self.brought)}" if self.brought else "")
 
 
 class AreaCleared(Event):
@@ -365,7 +359,6 @@ def split(
 ) -> PartySplit:
     """Characters of the party run now leave it as the party ``name``."""
     _new_name(state, name)
-    _no_fight(state, "the party splits")
     if not characters:
         raise IllegalCommandError("name the characters who leave: `party split NAME Aldo,Bea`")
     going = tuple(dict.fromkeys(state.character(c).name for c in characters))
@@ -382,12 +375,17 @@ def split(
                 f"{state.company} carries {has} {item}: the leavers can take 1 to {has}"
             )
         counted[item] = amount
+    leaving = Leaving(frozenset(going), Supplies(counted=counted), state.company)
+    for field_name, parting in PARTING.items():
+        balked = parting.balk(getattr(state, field_name), leaving)
+        if balked is not None:
+            raise IllegalCommandError(balked)
     return PartySplit(
         name=name, left=state.company, characters=going, supplies=Supplies(counted=counted)
     )
 
 
-def _place(state: CampaignState | PartyAway) -> tuple[object, ...]:
+def _place(state: PartyFields) -> tuple[object, ...]:
     site = state.site
     hex_ = state.wilderness.position if state.wilderness is not None else None
     if site is None:
@@ -395,7 +393,7 @@ def _place(state: CampaignState | PartyAway) -> tuple[object, ...]:
     return (site.site.name, site.level, site.area, hex_)
 
 
-def where(state: CampaignState | PartyAway) -> str:
+def where(state: PartyFields) -> str:
     """Where a party is, in words: a site's area, a hex, or in town (off every map)."""
     site = state.site
     if site is not None:
@@ -409,10 +407,10 @@ def where(state: CampaignState | PartyAway) -> str:
 def join(state: CampaignState, name: str) -> PartiesJoined:
     """The party ``name`` joins the party run now, if they stand at the same place and time."""
     other = state.away_party(name)
-    _no_fight(state, "another party joins it")
-    fight = other.combat
-    if fight is not None and fight.combatants and fight.phase is not Phase.ENDED:
-        raise IllegalCommandError(f"{other.name} is fighting: end its fight first")
+    meeting = Meeting(state.company, other.name)
+    fights = PARTING["combat"].clash(state.combat, other.combat, meeting)
+    if fights is not None:
+        raise IllegalCommandError(fights)
     if other.now != state.now:
         behind, ahead = (other, state) if other.now < state.now else (state, other)
         behind_name = behind.name if isinstance(behind, PartyAway) else state.company
@@ -427,7 +425,16 @@ def join(state: CampaignState, name: str) -> PartiesJoined:
             f"{other.name} is {where(other)} and {state.company} {where(state)}: parties join "
             "where they meet"
         )
-    return PartiesJoined(name=other.name, into=state.company)
+    brought: list[str] = []
+    for field_name, parting in PARTING.items():
+        ours, theirs = getattr(state, field_name), getattr(other, field_name)
+        clash = parting.clash(ours, theirs, meeting)
+        if clash is not None:
+            raise IllegalCommandError(clash)
+        told = parting.brings(ours, theirs)
+        if told is not None:
+            brought.append(told)
+    return PartiesJoined(name=other.name, into=state.company, brought=tuple(brought))
 
 
 def share(state: CampaignState, name: str) -> KnowledgeShared:
@@ -460,6 +467,7 @@ def clear_area(state: CampaignState, area: str | None, level: int | None, what: 
     visit = state.site
     if visit is None:
         raise IllegalCommandError(f"{state.company} is in no site: `site enter` first")
+    state.check_able("clear an area")
     number = visit.level if level is None else level
     key = visit.area if area is None else area
     if key is None:
@@ -478,6 +486,7 @@ def clear_hex(state: CampaignState, label: str | None, what: str) -> HexCleared:
     wild = state.wilderness
     if wild is None:
         raise IllegalCommandError(f"{state.company} is on no map: `map load` first")
+    state.check_able("clear a hex")
     place = wild.position if label is None else Hex.from_label(label)
     if place not in wild.hexmap:
         raise IllegalCommandError(f"hex {label} is off the map {wild.map.name!r}")
@@ -532,23 +541,6 @@ def _days_between(state: CampaignState, earlier: int, later: int) -> str:
     if days == 0:
         return format_duration(later - earlier)
     return "1 day" if days == 1 else f"{days} days"
-
-
-def _less(supplies: Supplies, taken: Supplies) -> Supplies:
-    counted = {k: v - taken.counted.get(k, 0) for k, v in supplies.counted.items()}
-    return supplies.model_copy(update={"counted": counted})
-
-
-def _more(supplies: Supplies, added: Supplies) -> Supplies:
-    counted = dict(supplies.counted)
-    for item, count in added.counted.items():
-        counted[item] = counted.get(item, 0) + count
-    dice = {**added.dice, **supplies.dice}
-    return supplies.model_copy(update={"counted": counted, "dice": dice})
-
-
-def _supplies_text(supplies: Supplies) -> str:
-    return ", ".join(f"{n} {item}" for item, n in supplies.counted.items())
 
 
 #: The events of this procedure, for the command table's registry.

@@ -171,6 +171,7 @@ def enter_site(
         raise IllegalCommandError(
             f"the party is already in {state.site.site.name}: leave it first (`site leave`)"
         )
+    state.check_able(f"enter {site.name}")
     number = site.levels[0].number if level is None else level
     chosen = site.level(number)
     if area is not None:
