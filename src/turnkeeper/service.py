@@ -52,7 +52,7 @@ from turnkeeper.campaign.glance import glance_of
 from turnkeeper.campaign.journal import replay
 from turnkeeper.campaign.markdown import markdown_lines
 from turnkeeper.campaign.registry import EVENTS
-from turnkeeper.campaign.time_record import character_record, run_at
+from turnkeeper.campaign.time_record import Stretch, character_record, run_at, whereabouts
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
 from turnkeeper.files import check_numbers, parse_json
@@ -312,6 +312,16 @@ class Campaigns:
         undone = self.undone(name)
         records = (r for _, page in self.stored_pages(name) for r in page)
         return CharacterRecord(found, undone, character_record(records, found, undone))
+
+    def character_whereabouts(
+        self, name: str, character: str
+    ) -> tuple[str, frozenset[int], Iterator[Stretch]]:
+        """``character``'s time record as whereabouts (:func:`whereabouts`): the character
+        as the world names them, the commands undone, and the stretches, the journal read a
+        page at a time."""
+        found, undone, _ = self.character_record(name, character)
+        records = (r for _, page in self.stored_pages(name) for r in page)
+        return found, undone, whereabouts(records, found, undone)
 
     def names(self) -> list[str]:
         """Every campaign in the store."""

@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
-from turnkeeper.campaign.time_record import run_at
+from turnkeeper.campaign.time_record import Stretch, run_at
 from turnkeeper.clock.calendar import calendar, day_number
 from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.combat_state import Side
@@ -525,6 +525,8 @@ def doing(state: CampaignState) -> str:
         if state.site.encounter is not None:
             return f"meeting {state.site.encounter.creature}"
         return f"exploring (turn {state.site.turns})"
+    if state.whereabouts.doing:
+        return state.whereabouts.doing
     if state.wilderness is not None:
         return "travelling"
     return "in downtime"
@@ -632,6 +634,34 @@ def _place_history(state: CampaignState) -> list[PlaceOnTimeline]:
         for w in state.weather_changes
     ]
     return [shown for _, shown in sorted(changes, key=lambda c: c[0])]
+
+
+def stretch_data(
+    stretch: Stretch, state: CampaignState, undone: frozenset[int], player: bool = False
+) -> dict[str, Any]:
+    """A stretch of a character's whereabouts as the CLI's and the API's JSON give it; for
+    the players (``player``) the notes they perceive, in their words."""
+    time = state.ruleset.time
+    notes = [
+        {
+            "seq": r.seq,
+            "date": calendar(r.at, time),
+            "line": r.event.describe_to_party() if player else r.event.describe(),
+        }
+        for r in stretch.notes
+        if not player or party_perceives(r, undone)
+    ]
+    return {
+        "party": stretch.party,
+        "from": calendar(stretch.since, time),
+        "to": calendar(stretch.until, time),
+        "days": day_number(stretch.until, time) - day_number(stretch.since, time) + 1,
+        "where": stretch.where,
+        "doing": stretch.doing,
+        "with": list(stretch.company),
+        "notes": notes,
+        "lines": stretch.lines,
+    }
 
 
 def record_line(party: str, record: Recorded, state: CampaignState) -> dict[str, Any]:

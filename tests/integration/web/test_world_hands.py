@@ -138,6 +138,14 @@ def test_the_dashboard_shows_a_characters_time_record_to_the_referee_alone(
     shown = client.get(f"{PAGE}/record?token={links['referee']}&character=aldo", headers=FORM)
     assert shown.status_code == 200
     assert "Aldo's time record" in shown.text
+    # whereabouts first: a stretch for each span (from, to, where, doing, with whom)
+    stretches = re.findall(
+        r'<tr><td class="when">([^<]+)</td><td class="when">([^<]+)</td><td>([^<]+)</td>'
+        r"<td>([^<]*)</td><td>([^<]+)</td></tr>",
+        shown.text,
+    )
+    assert stretches[-1] == ("1-01-01 08:00", "1-01-01 11:00", "in town", "", "Oracle Ride: Hugo")
+    assert "Aldo's whereabouts" in shown.text
     rows = re.findall(r'<td class="when">([^<]+)</td><td>([^<]+)</td><td>([^<]+)</td>', shown.text)
     assert ("1-01-01 11:00", "Oracle Ride", RIDE_NOTE) in rows  # the ride's own time
     assert all(KEEP_NOTE not in what for _, _, what in rows)  # the Keep's, without Aldo
