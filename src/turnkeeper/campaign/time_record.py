@@ -82,6 +82,7 @@ def character_record(
 ROUTINE = frozenset(
     {
         "clock.advanced",
+        "countdown.ticked",
         "party.switched",
         "dungeon.turn",
         "dungeon.turn_passed",

@@ -167,12 +167,11 @@ def party_record(
     def render() -> None:
         say(f"{found}'s whereabouts in {name}")
         for stretch in told:
-            company = ", ".join(stretch["with"]) or "alone"
+            company = ", ".join(stretch["with"])
+            say(f"{stretch['from']} to {stretch['to']} · {stretch['party']}, "
+                + (f"with {company}" if company else "alone"))  # fmt: skip
             doing = f", {stretch['doing']}" if stretch["doing"] else ""
-            say(
-                f"{stretch['from']} to {stretch['to']}  {stretch['where']}{doing} "
-                f"({stretch['party']}: {company})"
-            )
+            say(f"  {stretch['where']}{doing}")
             for note in stretch["notes"]:
                 say(f"    {note['date']}  {note['line']}")
             hidden = stretch["lines"] - len(stretch["notes"])
