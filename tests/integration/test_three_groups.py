@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -101,7 +101,10 @@ class Referee:
     def notes(self, text: str, party: str | None = None, *, referee: bool = False) -> None:
         """A note for the table (or the referee alone), as ``party`` when one is named."""
         line = ("note", text, *(["--referee"] if referee else []))
-        self.says(*line) if party is None else self.runs_as(party, *line)
+        if party is None:
+            self.says(*line)
+        else:
+            self.runs_as(party, *line)
 
 
 @dataclass(frozen=True)
@@ -196,34 +199,46 @@ def told(records: Sequence[dict[str, Any]]) -> list[str]:
     ]
 
 
+def runs(referee: Referee, party: str) -> None:
+    """The referee runs ``party`` now (`party switch`, unless it is the party run already)."""
+    if json.loads(referee.says("status", "--json").out)["party_name"] != party:
+        referee.says("party", "switch", party)
+
+
 def players_of(referee: Referee, party: str) -> dict[str, list[str]]:
     """What the players of ``party`` read, through every door: the CLI's `log --player` (as
     JSON and as printed) once the referee runs the party, the table's players' link, and the
     own link of one of its characters."""
-    if json.loads(referee.says("status", "--json").out)["party_name"] != party:
-        referee.says("party", "switch", party)
-    cli = told(json.loads(referee.says("log", "--player", "--json").out))
-    printed = referee.says("log", "--player").out.splitlines()
+    runs(referee, party)
+    seen = {
+        "log --player --json": told(json.loads(referee.says("log", "--player", "--json").out)),
+        "log --player": referee.says("log", "--player").out.splitlines(),
+    }
     character = {"Company": "Bea", RIDE: "Aldo", "Newcomers": "Eve"}[party]
     campaigns = Campaigns(open_store(referee.db))
     tokens = issue_tokens(campaigns.store, "Company", rotate=True)
     with TestClient(create_app(campaigns)) as client:
-        made = client.post(
-            f"/campaigns/Company/hand-link?token={tokens[Role.REFEREE]}",
-            content=f"character={character}",
-            headers={"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"},
-        )
-        link = re.search(r'value="[^"]*\?token=([^"]+)"', made.text)
-        assert link is not None, made.text
-        views = {
-            "table": tokens[Role.PLAYER],
-            character: link[1],
+        links = {
+            "the table's link": tokens[Role.PLAYER],
+            character: hand_link(client, tokens, character),
         }
-        read = {
-            who: told(client.get(f"/api/campaigns/Company/log?token={token}&limit=5000").json()["records"])
-            for who, token in views.items()
-        }
-    return {"log --player --json": cli, "log --player": printed, **read}
+        for door, token in links.items():
+            log = client.get(f"/api/campaigns/Company/log?token={token}&limit=5000")
+            assert log.status_code == 200, log.text
+            seen[door] = told(log.json()["records"])
+    return seen
+
+
+def hand_link(client: TestClient, tokens: dict[Role, str], character: str) -> str:
+    """The token of ``character``'s own link, made by the referee on the dashboard."""
+    made = client.post(
+        f"/campaigns/Company/hand-link?token={tokens[Role.REFEREE]}",
+        content=f"character={character}",
+        headers={"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"},
+    )
+    link = re.search(r'value="[^"]*\?token=([^"]+)"', made.text)
+    assert link is not None, made.text
+    return link[1]
 
 
 def printed(lines: Sequence[str]) -> str:
@@ -357,6 +372,40 @@ def test_each_partys_players_read_their_own_lines_and_nothing_else(
             assert " ".join(lines).split() == printed(expected).split(), door
         else:
             assert lines == expected, door
+
+
+NOTES = {
+    "Company": "Company: ",
+    RIDE: "Ride: ",
+    "Newcomers": "Newcomers: ",
+    "the referee": "REF: ",
+}
+
+
+#: BUG: the players' Markdown copy of any party but the founding one is refused ("a session log
+#: needs a journal that starts with campaign.started"): its view starts at its own first line.
+NO_COPY = pytest.mark.xfail(
+    strict=True,
+    reason="bug: `export --format markdown --player` of a party but the founding one is refused: "
+    "'a session log needs a journal that starts with campaign.started'",
+)
+
+
+@pytest.mark.parametrize(
+    "party",
+    ["Company", pytest.param(RIDE, marks=NO_COPY), pytest.param("Newcomers", marks=NO_COPY)],
+)
+def test_each_partys_players_copy_holds_its_own_notes_alone(
+    shell: Shell, world: World, party: str
+) -> None:
+    referee = Referee(shell, world.db)
+    runs(referee, party)
+    copy = referee.says("export", "--format", "markdown", "--player").out
+    notes = [line for line in SHOWN_NOW[party] if NOTES[party] in line]
+    assert notes and all(note.split("  ", 1)[1] in copy for note in notes)
+    for other, mark in NOTES.items():
+        if other != party:
+            assert mark not in copy, other
 
 
 @pytest.mark.xfail(
