@@ -52,7 +52,13 @@ from turnkeeper.campaign.glance import glance_of
 from turnkeeper.campaign.journal import replay
 from turnkeeper.campaign.markdown import markdown_lines
 from turnkeeper.campaign.registry import EVENTS
-from turnkeeper.campaign.time_record import Stretch, character_record, run_at, whereabouts
+from turnkeeper.campaign.time_record import (
+    PartyLines,
+    Stretch,
+    character_record,
+    run_at,
+    whereabouts,
+)
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
 from turnkeeper.files import check_numbers, parse_json
@@ -63,7 +69,7 @@ from turnkeeper.kernel.events import (
     CommandUndone,
     undone_commands,
 )
-from turnkeeper.procedures.parties import PartySwitched
+from turnkeeper.procedures.parties import PartySplit, PartySwitched
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.store import Caches, EventStore, GlanceStore, JsonStore, SnapshotStore
 from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable, missing
@@ -300,6 +306,20 @@ class Campaigns:
             and r.command not in undone
             and (until is None or r.seq <= until)
         )
+
+    def party_lines(self, name: str, party: str, until: int | None = None) -> PartyLines:
+        """Which records up to seq ``until`` are ``party``'s own (:class:`PartyLines`): from
+        the store's switch and split records alone, found by their index."""
+        undone = self.undone(name, until)
+        records = [EVENTS.record(row) for row in self.store.read_kind(name, PartySplit.kind)]
+        splits = [
+            (r.seq, r.event.name, r.event.left or run_at(self.runs(name, r.seq), r.seq, name))
+            for r in records
+            if isinstance(r.event, PartySplit)
+            and r.command not in undone
+            and (until is None or r.seq <= until)
+        ]
+        return PartyLines(party, self.runs(name, until), splits, name)
 
     def character_record(self, name: str, character: str) -> CharacterRecord:
         """``character``'s own time record (the name as typed, in any case): the journal
@@ -546,9 +566,10 @@ class Campaigns:
         the undo records alone, found by their index."""
         undone = self.undone(name)
         records: Iterable[Recorded] = (r for _, page in self.stored_pages(name) for r in page)
-        if player:  # the players' copy is their own party's: the party run now
-            runs, party = self.runs(name), self.state(name).company
-            records = (r for r in records if run_at(runs, r.seq, name) == party)
+        if player:  # the players' copy is their own party's (the party run now), headed
+            # by the campaign's start, which says what the log is of
+            mine = self.party_lines(name, self.state(name).company)
+            records = (r for r in records if r.seq == 1 or r.seq in mine)
         yield from markdown_lines(records, undone, player)
 
     # -- the current campaign --------------------------------------------------------------

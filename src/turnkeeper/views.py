@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
-from turnkeeper.campaign.time_record import Stretch, run_at
+from turnkeeper.campaign.time_record import PartyLines, Stretch
 from turnkeeper.clock.calendar import calendar, day_number
 from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.combat_state import Side
@@ -282,22 +282,21 @@ def party_perceives(record: Recorded, undone: frozenset[int]) -> bool:
     )
 
 
-def perceived_by(
-    party: str, undone: frozenset[int], runs: Sequence[tuple[int, str]], founding: str
-) -> Callable[[Recorded], bool]:
-    """Which records the players of ``party`` read in a world: those the party perceives
-    (:func:`party_perceives`) of the records made while the time record was run for
-    ``party`` (``runs``, the switches, :meth:`~turnkeeper.service.Campaigns.runs`; before the
-    first the ``founding`` party was run). Another party's delve is never theirs.
+def perceived_by(lines: PartyLines, undone: frozenset[int]) -> Callable[[Recorded], bool]:
+    """Which records the players of a party read in a world: those the party perceives
+    (:func:`party_perceives`) of its own ``lines`` (:meth:`~turnkeeper.service.Campaigns.
+    party_lines`: made while the time record was run for it, or before it split off for the
+    party it left). Another party's delve is never theirs.
 
     >>> from turnkeeper.kernel.events import NoteMade
-    >>> keep = perceived_by("Scouts", frozenset(), [(5, "Scouts"), (9, "Keep")], "Keep")
+    >>> mine = PartyLines("Scouts", [(5, "Scouts"), (9, "Keep")], [], "Keep")
+    >>> keep = perceived_by(mine, frozenset())
     >>> [keep(Recorded(seq, seq, 0, NoteMade(text="tracks"))) for seq in (3, 7, 9)]
     [False, True, False]
     """
 
     def keep(record: Recorded) -> bool:
-        return party_perceives(record, undone) and run_at(runs, record.seq, founding) == party
+        return party_perceives(record, undone) and record.seq in lines
 
     return keep
 

@@ -313,11 +313,6 @@ RIDE_SEES = (
     "1-02-30 08:00  Ride: back in Brindle with the oracle's word",
 )
 
-#: BUG: the Ride's players are not shown the days Aldo and Cato lived with the Company, nor
-#: their own leaving: `views.perceived_by` keeps a party's records from its first switch on,
-#: and the records before the split were made while the time record ran for the Company.
-RIDE_NOT_SHOWN = RIDE_SEES[:4]
-
 #: Eve and Finn's players: from their arrival on day 33, their delve, the fight, the rest the
 #: drowned monks broke (the wandering check and its dice unseen), the week in town.
 NEWCOMERS_SEE = (
@@ -356,12 +351,7 @@ NEWCOMERS_SEE = (
     "1-02-10 08:20  Newcomers: Finn sells the ghouls' rings",
 )
 
-SHOWN_NOW = {
-    "Company": COMPANY_SEES,
-    # all the Ride may see, less what the bug above keeps from it (the full list: below)
-    RIDE: tuple(line for line in RIDE_SEES if line not in RIDE_NOT_SHOWN),
-    "Newcomers": NEWCOMERS_SEE,
-}
+SHOWN_NOW = {"Company": COMPANY_SEES, RIDE: RIDE_SEES, "Newcomers": NEWCOMERS_SEE}
 
 
 @pytest.mark.parametrize("party", ["Company", RIDE, "Newcomers"])
@@ -385,18 +375,9 @@ NOTES = {
 }
 
 
-#: BUG: the players' Markdown copy of any party but the founding one is refused ("a session log
-#: needs a journal that starts with campaign.started"): its view starts at its own first line.
-NO_COPY = pytest.mark.xfail(
-    strict=True,
-    reason="bug: `export --format markdown --player` of a party but the founding one is refused: "
-    "'a session log needs a journal that starts with campaign.started'",
-)
-
-
 @pytest.mark.parametrize(
     "party",
-    ["Company", pytest.param(RIDE, marks=NO_COPY), pytest.param("Newcomers", marks=NO_COPY)],
+    ["Company", RIDE, "Newcomers"],
 )
 def test_each_partys_players_copy_holds_its_own_notes_alone(
     shell: Shell, world: World, party: str
@@ -406,19 +387,22 @@ def test_each_partys_players_copy_holds_its_own_notes_alone(
     copy = referee.says("export", "--format", "markdown", "--player").out
     notes = [line for line in SHOWN_NOW[party] if NOTES[party] in line]
     assert notes and all(note.split("  ", 1)[1] in copy for note in notes)
-    for other, mark in NOTES.items():
-        if other != party:
-            assert mark not in copy, other
+    # no other party's note, but those the party lived with it before it split off
+    theirs = {
+        line.split("  ", 1)[1]
+        for seen in SHOWN_NOW.values()
+        for line in seen
+        if any(mark in line for mark in NOTES.values()) and line not in SHOWN_NOW[party]
+    }
+    assert theirs and not [note for note in theirs if note in copy]
+    assert NOTES["the referee"] not in copy
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a split party's players lose the days they lived before the split and their "
-    "own leaving (views.perceived_by keeps a party's records from its first switch on)",
-)
 def test_the_rides_players_read_the_days_they_lived_before_riding_off(
     shell: Shell, world: World
 ) -> None:
+    """A party split off lived the days before with the party it left: its players read
+    them, and their own leaving, as its characters' links do."""
     seen = players_of(Referee(shell, world.db), RIDE)
     assert seen["Aldo"] == list(RIDE_SEES)
     assert seen["log --player --json"] == list(RIDE_SEES)
@@ -443,11 +427,11 @@ def test_the_timeline_shows_each_party_at_its_own_present(shell: Shell, world: W
     assert said.out.splitlines() == [
         "Company: the world's present is day 60 (1-02-30 08:00)",
         "* Company (Bea, Dora): day 47, 1-02-17 08:40, 13 days behind",
-        "    in town, in downtime",
+        "    by The Sunken Abbey, in downtime",
         "  Oracle Ride (Aldo, Cato): day 60, 1-02-30 08:00",
         "    in town, in downtime",
         "  Newcomers (Eve, Finn): day 40, 1-02-10 08:20, 20 days behind",
-        "    in town, in downtime",
+        "    by The Sunken Abbey, in downtime",
         "day 33: Newcomers slew the ghouls in area 1 of The Sunken Abbey",
         "* the party run now (`party switch NAME` runs another)",
     ]

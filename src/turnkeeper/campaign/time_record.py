@@ -204,3 +204,39 @@ def run_at(runs: Sequence[tuple[int, str]], seq: int, founding: str) -> str:
     """
     at = bisect.bisect_right(runs, (seq, "\uffff"))
     return runs[at - 1][1] if at else founding
+
+
+class PartyLines:
+    """Which records are a party's own, by seq: those made while the time record was run for
+    it (``runs``, the switches as (seq, party); before the first the ``founding`` party was
+    run) and, before it split off, those of the party it left, back to the world's start (its
+    characters lived them; ``splits``, (seq, new party, the party it left)).
+
+    >>> lines = PartyLines("Ride", [(5, "Ride"), (9, "Keep")], [(4, "Ride", "Keep")], "Keep")
+    >>> [seq for seq in range(1, 11) if seq in lines]
+    [1, 2, 3, 4, 5, 6, 7, 8]
+    """
+
+    def __init__(
+        self,
+        party: str,
+        runs: Sequence[tuple[int, str]],
+        splits: Sequence[tuple[int, str, str]],
+        founding: str,
+    ) -> None:
+        self.runs, self.founding = runs, founding
+        parents = {new: (seq, left) for seq, new, left in splits}
+        self.lineage: list[tuple[str, int | None]] = [(party, None)]
+        seen = {party}
+        while party in parents:
+            until, party = parents[party]
+            if party in seen:  # a name split off again after a join: the latest is the one
+                break
+            seen.add(party)
+            self.lineage.append((party, until))
+
+    def __contains__(self, seq: int) -> bool:
+        run = run_at(self.runs, seq, self.founding)
+        return any(
+            run == party and (until is None or seq <= until) for party, until in self.lineage
+        )
