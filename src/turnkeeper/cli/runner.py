@@ -165,11 +165,15 @@ def run(
     if details is not None:
         data.update(details(name, state))
 
+    # the turns of the time record to a party and back are the footer's to tell people
+    sent_as = isinstance(command, AsParty)
+    told = [r for r in shown if r.event.kind != "party.switched"] if sent_as else shown
+
     def render() -> None:
         if lines or player:
-            show_lines(shown, player)
+            show_lines(told, player)
         else:
-            show_records(shown, state)
+            show_records(told, state)
         at = where(state) if where is not None else ""
         # in a world of several parties, whose present this is: the party the command ran as
         run = f" · {state.company}" if state.away or state.company != name else ""
