@@ -33,6 +33,7 @@ from turnkeeper.kernel.events import (
 )
 from turnkeeper.kernel.party import Party
 from turnkeeper.kernel.state import CampaignState
+from turnkeeper.procedures.parties import PartyArrived
 from turnkeeper.rules.schema import Ruleset
 
 
@@ -388,8 +389,9 @@ def replay(records: Sequence[Recorded]) -> Journal:
     A journal from elsewhere (an import) is folded one record at a time, as the engine
     appended it, and refused (TurnkeeperError naming the record) where it could not have
     been written by turnkeeper: a command number that is not its first record's seq, time
-    running backwards, a record whose ``at`` is not the time its fold reaches, or a
-    referee-only event (an encounter check, a referee's countdown) shown to the party.
+    running backwards within a party (a switch may turn to a party behind; a new party
+    enters at the world's present), a record whose ``at`` is not the time its fold reaches,
+    or a referee-only event (an encounter check, a referee's countdown) shown to the party.
     """
     if not records:
         raise TurnkeeperError("an empty journal has no campaign: start one first")
@@ -433,6 +435,14 @@ def replay(records: Sequence[Recorded]) -> Journal:
             raise TurnkeeperError(
                 f"{_named(record)}: a journal starts its campaign once, at record 1"
             )
+        elif isinstance(event, PartyArrived) and event.at != before.present:
+            # a party's present starts where it enters the world: a switch to it may go back
+            # in time, so its arrival must be the world's present the engine wrote
+            raise TurnkeeperError(
+                f"{_named(record)}: {event.name} enters the world at {event.at} s, but a new "
+                f"party enters at the world's present ({before.present} s): the journal was "
+                "changed by hand; export it again from turnkeeper"
+            )
         elif isinstance(event, CommandRedone) and event.command not in redoable[-1:]:
             raise TurnkeeperError(
                 f"{_named(record)}: redoes command {event.command}, but "
@@ -472,7 +482,14 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 "changed by hand; export it again from turnkeeper"
             ) from None
         now = state.now
-        if now < before.now and not isinstance(event, CommandUndone):
+        if (
+            now < before.now
+            and not isinstance(event, CommandUndone)
+            # a party's time only runs forward, but a switch (or a redo of one) turns the
+            # record to another party's present, which may be earlier: that party's own time
+            # has not run back (its present is the one it left off at, kept while away)
+            and state.company == before.company
+        ):
             raise TurnkeeperError(
                 f"{_named(record)}: time runs backwards (from {before.now} s to {now} s): "
                 "time only runs forward"

@@ -1,0 +1,166 @@
+"""A world's journal round-trips (issue 37): the backup of a world of parties is restored.
+
+A party switch turns the time record to another party's present, which may be earlier than
+the party left: time only runs forward within a party. An import proves what it reads (each
+record's ``at`` is the time its fold reaches) and accepts what turnkeeper writes, so every
+export of a world (splits, newcomers, switches, ``--as``, undo and redo across tables)
+imports to the same state and the same records.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+import turnkeeper
+from turnkeeper.campaign import Wait, parse_party
+from turnkeeper.campaign.commands import AsParty
+from turnkeeper.errors import TurnkeeperError
+from turnkeeper.procedures.parties import NewParty, SplitParty, SwitchParty
+from turnkeeper.rules.loader import preset
+from turnkeeper.service import Campaigns
+from turnkeeper.store import open_store
+
+if TYPE_CHECKING:
+    from tests.integration.conftest import Shell
+
+EXAMPLES = Path(turnkeeper.__file__).parent / "examples"
+
+README_WORLD = [
+    # README.md, "One world, many parties", word for word but for the files' folder
+    ["new", "marches", "--ruleset", "ex", "--party", f"{EXAMPLES}/party.toml", "--seed", "8"],
+    ["wait", "49d"],
+    ["countdown", "add", "the dragon wakes", "--type", "day", "--length", "10", "--world"],
+    ["party", "split", "Oracle Ride", "Aldo", "--take", "rations=3"],
+    ["party", "new", "Newcomers", f"{EXAMPLES}/newcomers.toml"],
+    ["site", "enter", f"{EXAMPLES}/site.toml", "--as", "Newcomers"],
+    ["turn", "--area", "1"],
+    ["site", "clear", "1", "--what", "drove the ghouls from"],
+    ["site", "leave"],
+    ["wait", "5d", "--as", "Oracle Ride"],
+    ["party", "switch", "marches"],
+    ["party", "forward"],
+    ["site", "enter", f"{EXAMPLES}/site.toml"],
+    ["turn", "--area", "1"],
+]
+
+
+def play_readme_world(shell: Shell, db: str) -> None:
+    for args in README_WORLD:
+        said = shell(*args, "--db", db)
+        assert said.code == 0, (args, said.err)
+
+
+def test_the_readmes_world_comes_back_from_its_jsonl_export(shell: Shell, tmp_path: Path) -> None:
+    """The README's world, exported as JSON Lines and imported into a new store, is the same
+    world: the same records, byte for byte, and the same timeline and status."""
+    db, copy = str(tmp_path / "world.db"), str(tmp_path / "restored.db")
+    play_readme_world(shell, db)
+    backup = tmp_path / "marches.jsonl"
+    assert shell("export", "--format", "jsonl", "--out", str(backup), "--db", db).code == 0
+    said = shell("import", str(backup), "--db", copy)
+    assert said.code == 0, said.err
+    assert "Imported marches" in said.out
+    for verb in (("export",), ("status", "--json"), ("party", "timeline", "--json")):
+        restored = shell(*verb, "--db", copy)
+        assert restored.code == 0, restored.err
+        assert restored.out == shell(*verb, "--db", db).out, verb
+
+
+# --- what an import still refuses in a world ---------------------------------------------
+
+
+def exported(campaigns: Campaigns, name: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in campaigns.export_jsonl(name).splitlines()]
+
+
+def as_text(records: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+NEWCOMERS = parse_party('[[characters]]\nname = "Eve"\nhp = 9')
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Campaigns:
+    """Company on day 3 and Newcomers on day 2: a world in which a switch goes back a day."""
+    campaigns = Campaigns(open_store(str(tmp_path / "w.db")))
+    party = parse_party(
+        '[[characters]]\nname = "Aldo"\nhp = 7\n[[characters]]\nname = "Bea"\nhp = 5'
+    )
+    campaigns.new("Company", preset("ex"), party, seed=5)
+    campaigns.execute("Company", Wait(86400))
+    campaigns.execute("Company", NewParty("Newcomers", NEWCOMERS))
+    campaigns.execute("Company", SplitParty("Scouts", ("Bea",)))
+    campaigns.execute("Company", AsParty("Scouts", Wait(3600)))
+    campaigns.execute("Company", SwitchParty("Company"))  # back an hour, to Company's present
+    campaigns.execute("Company", Wait(600))
+    return campaigns
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Campaigns:
+    """A store of its own to import into: the world's party keeps the world's name."""
+    return Campaigns(open_store(str(tmp_path / "copy.db")))
+
+
+def test_a_switch_to_a_party_behind_imports(world: Campaigns, copy: Campaigns) -> None:
+    """The switch back to Company goes back an hour (Scouts lived it): the import takes it."""
+    records = exported(world, "Company")
+    switch = [r for r in records if r["kind"] == "party.switched"][-1]
+    assert switch["at"] < max(r["at"] for r in records[: records.index(switch)])
+    assert copy.import_jsonl(world.export_jsonl("Company")) == world.state("Company")
+    assert copy.export_jsonl("Company") == world.export_jsonl("Company")
+
+
+def test_an_import_refuses_a_switchs_time_moved(world: Campaigns, copy: Campaigns) -> None:
+    """A switch's ``at`` is the present of the party it turns to, none other."""
+    records = exported(world, "Company")
+    switch = [r for r in records if r["kind"] == "party.switched"][-1]
+    switch["at"] -= 600
+    with pytest.raises(TurnkeeperError, match=f"record {switch['seq']} .*says it happened at"):
+        copy.import_jsonl(as_text(records))
+    assert copy.names() == []
+
+
+def test_an_import_refuses_a_new_party_arriving_before_the_worlds_present(
+    world: Campaigns, copy: Campaigns
+) -> None:
+    """A party enters the world at its present: one moved back (to live days the world has
+    lived, once a switch turns to it) is refused, though a switch may go back in time."""
+    records = exported(world, "Company")
+    arrived = next(r for r in records if r["kind"] == "party.arrived")
+    assert arrived["data"]["at"] == 86400
+    arrived["data"]["at"] = 0
+    records.append(
+        {
+            **records[-1],
+            "seq": len(records) + 1,
+            "command": len(records) + 1,
+            "kind": "party.switched",
+            "data": {"to": "Newcomers"},
+            "visibility": "referee",
+            "at": 0,
+        }
+    )
+    with pytest.raises(TurnkeeperError, match="Newcomers enters the world at 0 s, but a new party"):
+        copy.import_jsonl(as_text(records))
+    assert copy.names() == []
+
+
+def test_an_import_still_refuses_time_running_back_within_a_party(
+    world: Campaigns, copy: Campaigns
+) -> None:
+    """Time only runs forward within a party: a wait of the party run, moved back before its
+    present, is refused in a world as in a campaign of one party."""
+    records = exported(world, "Company")
+    last = records[-1]
+    assert last["kind"] == "clock.advanced"
+    last["data"] = {"to": last["data"]["to"] - 1200, "seconds": -600}
+    last["at"] = last["data"]["to"]
+    with pytest.raises(TurnkeeperError, match="time runs backwards"):
+        copy.import_jsonl(as_text(records))
+    assert copy.names() == []
