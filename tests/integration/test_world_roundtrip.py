@@ -9,20 +9,33 @@ imports to the same state and the same records.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import turnkeeper
-from turnkeeper.campaign import Wait, parse_party
+from turnkeeper.campaign import Command, Redo, Undo, Wait, parse_party
 from turnkeeper.campaign.commands import AsParty
-from turnkeeper.errors import TurnkeeperError
-from turnkeeper.procedures.parties import NewParty, SplitParty, SwitchParty
+from turnkeeper.errors import IllegalCommandError, TurnkeeperError
+from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, Turn
+from turnkeeper.procedures.parties import (
+    BringForward,
+    ClearArea,
+    JoinParty,
+    NewParty,
+    SplitParty,
+    SwitchParty,
+)
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
+from turnkeeper.world.sites import parse_site
 
 if TYPE_CHECKING:
     from tests.integration.conftest import Shell
@@ -164,3 +177,92 @@ def test_an_import_still_refuses_time_running_back_within_a_party(
     with pytest.raises(TurnkeeperError, match="time runs backwards"):
         copy.import_jsonl(as_text(records))
     assert copy.names() == []
+
+
+# --- every world a referee could make comes back ------------------------------------------
+
+CLOISTER = parse_site(
+    """
+[site]
+name = "Cloister"
+
+[[levels]]
+number = 1
+
+[[levels.areas]]
+key = "1"
+name = "Garth"
+occupied = true
+occupants = "2 ghouls"
+
+[[levels.areas]]
+key = "2"
+name = "Chapter house"
+""",
+    "cloister.toml",
+)
+
+PARTIES = ("Company", "Scouts", "Newcomers")
+
+at_the_table: st.SearchStrategy[Command] = st.one_of(
+    st.builds(Wait, st.sampled_from([600, 3600, 6 * 3600, 86400])),
+    st.builds(Turn, mode=st.just("cautious"), area=st.sampled_from([None, "1", "2"])),
+    st.just(EnterSite(CLOISTER)),
+    st.just(Undo()),
+    st.just(Redo()),
+    st.builds(ClearArea, st.sampled_from([None, "1", "2"])),
+    st.just(EndEncounter(fought=True)),
+    st.just(LeaveSite()),
+    st.just(BringForward()),
+)
+
+as_a_party = st.builds(AsParty, st.sampled_from(PARTIES), at_the_table)
+
+world_commands: st.SearchStrategy[Command] = st.one_of(
+    as_a_party,  # twice: most commands at a table of several parties are sent as one
+    at_the_table,
+    as_a_party,
+    st.builds(SwitchParty, st.sampled_from(PARTIES)),
+    st.builds(JoinParty, st.sampled_from(PARTIES)),
+    st.builds(
+        SplitParty,
+        st.sampled_from(("Scouts", "Riders")),
+        st.sampled_from([("Bea",), ("Aldo",), ("Bea", "Cato")]),
+        st.sampled_from([{}, {"rations": 2}]),
+    ),
+    st.just(NewParty("Newcomers", NEWCOMERS)),
+)
+
+WORLD_BEGINS: list[Command] = [
+    SplitParty("Scouts", ("Bea",), {"rations": 5}),
+    NewParty("Newcomers", NEWCOMERS),
+]
+"""A world from its first commands (the generated ones may split, join and bring in more)."""
+
+
+@pytest.mark.slow
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.lists(world_commands, min_size=8, max_size=30))
+def test_every_world_comes_back_from_its_jsonl_export(seed: int, sequence: list[Command]) -> None:
+    """Whatever a referee does with a world's parties (split, newcomers, switches, commands
+    sent as a party, waits, a site's turns and clears, undo and redo across tables, joins),
+    its JSONL export imports into a new store as the same world: the same state, the same
+    records byte for byte."""
+    with tempfile.TemporaryDirectory() as folder:
+        campaigns = Campaigns(open_store(str(Path(folder) / "world.db")))
+        party = parse_party(
+            '[[characters]]\nname = "Aldo"\nhp = 9\n[[characters]]\nname = "Bea"\nhp = 6\n'
+            '[[characters]]\nname = "Cato"\nhp = 7\n[supplies]\nrations = 20\ntorches = 4'
+        )
+        campaigns.new("Company", preset("ex"), party, seed=seed)
+        for command in [*WORLD_BEGINS, *sequence]:
+            with contextlib.suppress(IllegalCommandError):
+                campaigns.execute("Company", command)
+        backup = campaigns.export_jsonl("Company")
+        copy = Campaigns(open_store(str(Path(folder) / "restored.db")))
+        assert copy.import_jsonl(backup) == campaigns.state("Company")
+        assert copy.export_jsonl("Company") == backup
+        # and read back by a new process, from the store's snapshots, the same again
+        assert Campaigns(open_store(str(Path(folder) / "restored.db"))).state("Company") == (
+            campaigns.state("Company")
+        )
