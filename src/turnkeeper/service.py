@@ -50,9 +50,9 @@ from turnkeeper.campaign import (
 )
 from turnkeeper.campaign.glance import glance_of
 from turnkeeper.campaign.journal import replay
-from turnkeeper.campaign.markdown import markdown_lines
+from turnkeeper.campaign.markdown import world_markdown_lines
 from turnkeeper.campaign.registry import EVENTS
-from turnkeeper.campaign.time_record import character_record
+from turnkeeper.campaign.time_record import character_record, world_parties
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
 from turnkeeper.files import check_numbers, parse_json
@@ -63,7 +63,7 @@ from turnkeeper.kernel.events import (
     CommandUndone,
     undone_commands,
 )
-from turnkeeper.procedures.parties import PartySwitched
+from turnkeeper.procedures.parties import PartyArrived, PartySplit, PartySwitched
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.store import Caches, EventStore, GlanceStore, JsonStore, SnapshotStore
 from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable, missing
@@ -525,10 +525,23 @@ class Campaigns:
     def export_markdown_lines(self, name: str, player: bool = False) -> Iterator[str]:
         """The session log as Markdown, line by line, from the journal read a page at a time;
         the undone commands (struck out, or left out of the players' copy) come first from
-        the undo records alone, found by their index."""
+        the undo records alone, found by their index, and a world's parties from the records
+        that brought them in: a world's log is a section per party, the journal read once
+        for each."""
         undone = self.undone(name)
-        pages = self.stored_pages(name)
-        yield from markdown_lines((r for _, page in pages for r in page), undone, player)
+        brought = [
+            EVENTS.record(row)
+            for kind in (PartySplit.kind, PartyArrived.kind)
+            for row in self.store.read_kind(name, kind)
+        ]
+        brought.sort(key=lambda record: record.seq)
+        founding = [EVENTS.record(row) for row in self.store.read(name, 0, 1)]
+        parties = world_parties([*founding, *brought])
+
+        def journal() -> Iterator[Recorded]:
+            return (r for _, page in self.stored_pages(name) for r in page)
+
+        yield from world_markdown_lines(journal, parties, undone, player)
 
     # -- the current campaign --------------------------------------------------------------
 

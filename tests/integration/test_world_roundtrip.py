@@ -20,9 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import turnkeeper
-from turnkeeper.campaign import Command, Redo, Undo, Wait, parse_party
+from turnkeeper.campaign import Command, Journal, Redo, Undo, Wait, parse_party, render_markdown
 from turnkeeper.campaign.commands import AsParty
+from turnkeeper.campaign.time_record import party_lines
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
+from turnkeeper.kernel.events import UNDO_EVENTS, Recorded, undone_commands
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, Turn
 from turnkeeper.procedures.parties import (
     BringForward,
@@ -248,8 +250,12 @@ def test_every_world_comes_back_from_its_jsonl_export(seed: int, sequence: list[
     sent as a party, waits, a site's turns and clears, undo and redo across tables, joins),
     its JSONL export imports into a new store as the same world: the same state, the same
     records byte for byte."""
-    with tempfile.TemporaryDirectory() as folder:
-        campaigns = Campaigns(open_store(str(Path(folder) / "world.db")))
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stores:
+
+        def opened(file: str) -> Campaigns:
+            return Campaigns(stores.enter_context(contextlib.closing(open_store(file))))
+
+        campaigns = opened(f"{folder}/world.db")
         party = parse_party(
             '[[characters]]\nname = "Aldo"\nhp = 9\n[[characters]]\nname = "Bea"\nhp = 6\n'
             '[[characters]]\nname = "Cato"\nhp = 7\n[supplies]\nrations = 20\ntorches = 4'
@@ -258,11 +264,90 @@ def test_every_world_comes_back_from_its_jsonl_export(seed: int, sequence: list[
         for command in [*WORLD_BEGINS, *sequence]:
             with contextlib.suppress(IllegalCommandError):
                 campaigns.execute("Company", command)
+        world = campaigns.state("Company")
         backup = campaigns.export_jsonl("Company")
-        copy = Campaigns(open_store(str(Path(folder) / "restored.db")))
-        assert copy.import_jsonl(backup) == campaigns.state("Company")
-        assert copy.export_jsonl("Company") == backup
-        # and read back by a new process, from the store's snapshots, the same again
-        assert Campaigns(open_store(str(Path(folder) / "restored.db"))).state("Company") == (
-            campaigns.state("Company")
-        )
+        assert opened(f"{folder}/restored.db").import_jsonl(backup) == world
+        # read back by a new process (from the snapshots the import kept): the same again
+        restored = opened(f"{folder}/restored.db")
+        assert restored.state("Company") == world
+        assert restored.export_jsonl("Company") == backup
+        # its session log: each party's records are the ones its fold runs, in its own time
+        records = campaigns.journal("Company").records
+        sections_run_forward(records)
+        for player in (False, True):
+            log = campaigns.export_markdown("Company", player=player)
+            assert log == render_markdown(records, player=player)
+        for party_name, turns in turn_headings(log).items():  # the players': no undone line
+            assert turns == sorted(turns), party_name
+
+
+def sections_run_forward(records: list[Recorded]) -> None:
+    """Each record's party (as the session log reads it, in one pass) is the party its fold
+    leaves run, and each party's live records run forward in game time."""
+    journal = Journal(records[:1])
+    undone = undone_commands(records)
+    last: dict[str, int] = {}
+    for running, beside, record in party_lines(records):
+        if record.seq > 1:
+            journal.append([record])
+        assert running == journal.state.company, record
+        if record.command in undone or isinstance(record.event, UNDO_EVENTS):
+            continue
+        for party in (running,) if beside is None else (running, beside):
+            assert record.at >= last.get(party, 0), (party, record)
+            last[party] = record.at
+
+
+# --- a world's session log: a section per party, each in its own game time ---------------
+
+
+def turn_headings(log: str) -> dict[str, list[tuple[int, str]]]:
+    """Each party's section of a session log (one party: the whole log, under ""), as the
+    (day, turn) of each turn heading in the order printed."""
+    sections: dict[str, list[tuple[int, str]]] = {}
+    party, day = "", 0
+    for line in log.splitlines():
+        if line.startswith("## Party: "):
+            party = line.removeprefix("## Party: ")
+        elif line.lstrip("#").startswith(" Day "):
+            day = int(line.lstrip("#").split()[1])
+        elif line.lstrip("#").startswith(" Turn of "):
+            sections.setdefault(party, []).append((day, line.split()[-1]))
+    return sections
+
+
+def test_the_readmes_world_logs_a_section_per_party_in_its_own_time(
+    shell: Shell, tmp_path: Path
+) -> None:
+    """The README's world, printed for a session's notes: each party's lines under its name,
+    its turn headings running forward (the journal holds them in command order: 09:20,
+    09:00, 11:10, 09:20 of three parties' presents)."""
+    db = str(tmp_path / "world.db")
+    play_readme_world(shell, db)
+    for player in ((), ("--player",)):
+        said = shell("export", "--format", "markdown", *player, "--db", db)
+        assert said.code == 0, said.err
+        log = said.out
+        assert log.startswith("# marches\n\n## Party: marches\n\n### Day 1 (1-01-01)\n")
+        sections = turn_headings(log)
+        assert list(sections) == ["marches", "Oracle Ride", "Newcomers"]
+        for party, turns in sections.items():
+            assert turns == sorted(turns), party
+        oracle = log.index("## Party: Oracle Ride")
+        newcomers = log.index("## Party: Newcomers")
+        # the newcomers' delve is theirs, Bea's is hers, the ride the riders'
+        assert "drove the ghouls from" in log[newcomers:]
+        assert "drove the ghouls from" not in log[:newcomers]
+        assert "countdown the dragon wakes ticks (day ends): 5 left" in log[oracle:newcomers]
+        assert "Area 1 has been cleared" in log[:oracle]
+        assert "Aldo leaves marches as Oracle Ride" in log[oracle:newcomers]
+
+
+def test_a_campaign_of_one_party_logs_as_it_did(copy: Campaigns) -> None:
+    """One party, no section: the log a campaign of one party always had."""
+    copy.new("Keep", preset("ex"), NEWCOMERS, seed=5)
+    copy.execute("Keep", Wait(3600))
+    assert copy.export_markdown("Keep") == (
+        "# Keep\n\n## Day 1 (1-01-01)\n\n### Turn of 08:00\n\n"
+        "- 08:00 campaign Keep starts under ex: Eve\n\n### Turn of 09:00\n\n- 09:00 1h pass\n"
+    )

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from turnkeeper.kernel.events import UNDO_EVENTS, CampaignStarted, Recorded
+from turnkeeper.kernel.events import (
+    UNDO_EVENTS,
+    CampaignStarted,
+    CommandRedone,
+    CommandUndone,
+    Recorded,
+)
 from turnkeeper.procedures.parties import PartiesJoined, PartyArrived, PartySplit, PartySwitched
 
 
@@ -43,3 +49,46 @@ def character_record(
         after = member_of.get(folded)
         if after is not None and (running in (before, after) or before != after):
             yield after, record
+
+
+def party_lines(records: Iterable[Recorded]) -> Iterator[tuple[str, str | None, Recorded]]:
+    """Each record with the party whose time record it is, and the party it tells of beside
+    (None but for a party formed, arrived or joining: the party split off, the newcomers, the
+    party joining another), read in one pass, undone commands and all.
+
+    A record is the time record of the party run after it: its ``at`` is that party's present,
+    so a party's records run forward in game time (an undo aside). A switch turns to its party;
+    an undo of a command that switched returns to the party run before that command, a redo of
+    one to the party it left run. Only the commands that switched are remembered, so a long
+    journal is read in little memory.
+    """
+    running = ""
+    before: dict[int, str] = {}  # a command that switched -> the party run before it
+    after: dict[int, str] = {}  # a command that switched -> the party it left run
+    for record in records:
+        event = record.event
+        beside: str | None = None
+        if isinstance(event, CampaignStarted):
+            running = event.name
+        elif isinstance(event, PartySwitched):
+            before.setdefault(record.command, running)
+            running = after[record.command] = event.to
+        elif isinstance(event, CommandUndone):
+            running = before.get(event.command, running)
+        elif isinstance(event, CommandRedone):
+            if record.command not in after:  # (a redo sent as a party runs that party)
+                running = after.get(event.command, running)
+        elif isinstance(event, PartySplit | PartyArrived | PartiesJoined):
+            beside = event.name
+        yield running, beside, record
+
+
+def world_parties(records: Iterable[Recorded]) -> list[str]:
+    """The parties ``records`` tell of, in the order they entered the world: the founding
+    party, then each party split off or arrived (a name used again is one party)."""
+    names: dict[str, None] = {}
+    for record in records:
+        event = record.event
+        if isinstance(event, CampaignStarted | PartySplit | PartyArrived):
+            names.setdefault(event.name)
+    return list(names)
