@@ -486,7 +486,10 @@ class Campaigns:
         if not isinstance(first.event, CampaignStarted):
             raise TurnkeeperError("the journal to import must begin with campaign.started")
         if name is not None and name != first.event.name:
-            renamed = first.event.model_copy(update={"name": name})
+            # a world's founding party keeps its name: its records name it (a switch to it)
+            world = any(isinstance(r.event, PartySplit | PartyArrived) for r in records)
+            founders = first.event.company if world else first.event.party_name
+            renamed = first.event.model_copy(update={"name": name, "party_name": founders})
             records[0] = Recorded(first.seq, first.command, first.at, renamed)
         start = records[0].event
         assert isinstance(start, CampaignStarted)

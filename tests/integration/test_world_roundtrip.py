@@ -24,13 +24,21 @@ from turnkeeper.campaign import Command, Journal, Redo, Undo, Wait, parse_party,
 from turnkeeper.campaign.commands import AsParty
 from turnkeeper.campaign.time_record import party_lines
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
-from turnkeeper.kernel.events import UNDO_EVENTS, Recorded, undone_commands
+from turnkeeper.kernel.events import (
+    UNDO_EVENTS,
+    CommandRedone,
+    NoteMade,
+    Recorded,
+    Visibility,
+    undone_commands,
+)
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, Turn
 from turnkeeper.procedures.parties import (
     BringForward,
     ClearArea,
     JoinParty,
     NewParty,
+    PartySwitched,
     SplitParty,
     SwitchParty,
 )
@@ -85,6 +93,39 @@ def test_the_readmes_world_comes_back_from_its_jsonl_export(shell: Shell, tmp_pa
         assert restored.out == shell(*verb, "--db", db).out, verb
 
 
+def test_the_readmes_world_restored_beside_itself_keeps_its_parties_names(
+    shell: Shell, tmp_path: Path
+) -> None:
+    """Imported under another name (beside the world it backs up), the world's founding party
+    is still called marches: its records switch to marches, and the referee may too."""
+    db = str(tmp_path / "world.db")
+    play_readme_world(shell, db)
+    backup = tmp_path / "marches.jsonl"
+    assert shell("export", "--out", str(backup), "--db", db).code == 0
+    said = shell("import", str(backup), "--name", "marches-copy", "--db", db)
+    assert said.code == 0, said.err
+    timeline = shell("party", "timeline", "-c", "marches-copy", "--db", db)
+    assert timeline.out.startswith("marches-copy: the world's present is day 55")
+    assert "* marches (Bea): day 55" in timeline.out
+    assert shell("party", "switch", "Newcomers", "-c", "marches-copy", "--db", db).code == 0
+    said = shell("party", "switch", "marches", "-c", "marches-copy", "--db", db, "--json")
+    assert said.code == 0, said.err
+    assert json.loads(said.out)["records"][0]["text"] == "the time record turns to marches"
+    # a campaign of one party renamed is as it was: its party goes by the campaign's name
+    assert (
+        shell(
+            "new", "Keep", "--ruleset", "ex", "--party", f"{EXAMPLES}/party.toml", "--db", db
+        ).code
+        == 0
+    )
+    keep = tmp_path / "keep.jsonl"
+    assert shell("export", "-c", "Keep", "--out", str(keep), "--db", db).code == 0
+    assert shell("import", str(keep), "--name", "Keep-copy", "--db", db).code == 0
+    assert shell("export", "-c", "Keep-copy", "--db", db).out == keep.read_text().replace(
+        '"name":"Keep"', '"name":"Keep-copy"', 1
+    )
+
+
 # --- what an import still refuses in a world ---------------------------------------------
 
 
@@ -99,14 +140,14 @@ def as_text(records: list[dict[str, Any]]) -> str:
 NEWCOMERS = parse_party('[[characters]]\nname = "Eve"\nhp = 9')
 
 
+TWO = parse_party('[[characters]]\nname = "Aldo"\nhp = 7\n[[characters]]\nname = "Bea"\nhp = 5')
+
+
 @pytest.fixture
 def world(tmp_path: Path) -> Campaigns:
     """Company on day 3 and Newcomers on day 2: a world in which a switch goes back a day."""
     campaigns = Campaigns(open_store(str(tmp_path / "w.db")))
-    party = parse_party(
-        '[[characters]]\nname = "Aldo"\nhp = 7\n[[characters]]\nname = "Bea"\nhp = 5'
-    )
-    campaigns.new("Company", preset("ex"), party, seed=5)
+    campaigns.new("Company", preset("ex"), TWO, seed=5)
     campaigns.execute("Company", Wait(86400))
     campaigns.execute("Company", NewParty("Newcomers", NEWCOMERS))
     campaigns.execute("Company", SplitParty("Scouts", ("Bea",)))
@@ -164,6 +205,33 @@ def test_an_import_refuses_a_new_party_arriving_before_the_worlds_present(
     with pytest.raises(TurnkeeperError, match="Newcomers enters the world at 0 s, but a new party"):
         copy.import_jsonl(as_text(records))
     assert copy.names() == []
+
+
+def test_a_redo_sent_as_a_party_imports(copy: Campaigns) -> None:
+    """``redo --as Scouts`` is recorded as the switch to Scouts, then the redo: the switch is
+    a record of the redo's command, decided before it, so the import takes the redo as its
+    command found the journal (the latest undo took back command 3), as the engine did.
+    The records are made here as the engine writes them (whichever redos it allows)."""
+    copy.new("Company", preset("ex"), TWO, seed=5)
+    copy.execute("Company", SplitParty("Scouts", ("Bea",)))
+    copy.execute("Company", Wait(600))
+    copy.execute("Company", Undo())
+    journal = Journal(copy.journal("Company").records)
+    command = journal.version + 1
+    sent_as = [PartySwitched(to="Scouts", visibility=Visibility.REFEREE), CommandRedone(command=3)]
+    for seq, event in enumerate(sent_as, start=command):
+        journal.append([Recorded(seq, command, 0, event)])
+        journal.records[-1] = Recorded(seq, command, journal.state.now, event)
+    text = "".join(json.dumps(r.to_record()) + "\n" for r in journal.records)
+    assert [r.event.kind for r in journal.records][-2:] == ["party.switched", "command.redone"]
+    state = Campaigns(copy.store).import_jsonl(text, name="Restored")
+    assert state.company == "Scouts" and state.undoable == command
+    assert state.model_copy(update={"name": "Company"}) == journal.state
+    # a redo after another record of its command than a switch was never written
+    journal.records[-2] = Recorded(command, command, 0, NoteMade(text="a redo follows"))
+    text = "".join(json.dumps(r.to_record()) + "\n" for r in journal.records)
+    with pytest.raises(TurnkeeperError, match="redoes command 3, but no undo since"):
+        copy.import_jsonl(text, name="Forged")
 
 
 def test_an_import_still_refuses_time_running_back_within_a_party(
@@ -271,6 +339,12 @@ def test_every_world_comes_back_from_its_jsonl_export(seed: int, sequence: list[
         restored = opened(f"{folder}/restored.db")
         assert restored.state("Company") == world
         assert restored.export_jsonl("Company") == backup
+        # and beside itself, under another name: the same world, its parties named as they were
+        renamed = restored.import_jsonl(backup, name="Elsewhere")
+        assert renamed.company == world.company
+        assert renamed.model_copy(update={"name": "Company", "party_name": world.party_name}) == (
+            world
+        )
         # its session log: each party's records are the ones its fold runs, in its own time
         records = campaigns.journal("Company").records
         sections_run_forward(records)

@@ -33,7 +33,7 @@ from turnkeeper.kernel.events import (
 )
 from turnkeeper.kernel.party import Party
 from turnkeeper.kernel.state import CampaignState
-from turnkeeper.procedures.parties import PartyArrived
+from turnkeeper.procedures.parties import PartyArrived, PartySwitched
 from turnkeeper.rules.schema import Ruleset
 
 
@@ -402,6 +402,7 @@ def replay(records: Sequence[Recorded]) -> Journal:
     # only where they are read (a cadence mark's checkpoint, an undo's refold, the end), not
     # with a copy of the whole state per record (no event's apply reads them).
     state, undoable, redoable = journal.state, journal.state.undoable, journal.state.redoable
+    opened = redoable  # what a redo could take back before the record before
     for record in records[1:]:
         event, before, command = record.event, state, record.command
         if command not in (record.seq, previous.command) or command > record.seq:
@@ -443,16 +444,21 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 f"party enters at the world's present ({before.present} s): the journal was "
                 "changed by hand; export it again from turnkeeper"
             )
-        elif isinstance(event, CommandRedone) and event.command not in redoable[-1:]:
-            raise TurnkeeperError(
-                f"{_named(record)}: redoes command {event.command}, but "
-                + (
-                    f"the latest undo took back command {redoable[-1]}"
-                    if redoable
-                    else "no undo since the last command took it back"
+        elif isinstance(event, CommandRedone):
+            # a redo sent as a party follows its command's switch, which the fold counts as a
+            # command done; it was decided before it, as its command found the journal
+            sent_as = command != record.seq and isinstance(previous.event, PartySwitched)
+            found = opened if sent_as else redoable
+            if event.command not in found[-1:]:
+                raise TurnkeeperError(
+                    f"{_named(record)}: redoes command {event.command}, but "
+                    + (
+                        f"the latest undo took back command {found[-1]}"
+                        if found
+                        else "no undo since the last command took it back"
+                    )
+                    + ": the journal was changed by hand; export it again from turnkeeper"
                 )
-                + ": the journal was changed by hand; export it again from turnkeeper"
-            )
         try:
             if isinstance(event, UNDO_EVENTS):  # a refold, from the journal as it stands
                 journal.state = _settled(state, previous.seq, undoable, redoable)
@@ -460,7 +466,7 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 state, undoable = journal.state, journal.state.undoable
                 redoable = journal.state.redoable
             else:
-                state, undoable, redoable = event.apply(state), command, ()
+                state, undoable, redoable, opened = event.apply(state), command, (), redoable
                 journal._records.append(record)
                 if snapshots.due(previous.seq, record.seq):
                     state = journal.state = _settled(state, record.seq, undoable, redoable)

@@ -34,8 +34,8 @@ def character_record(
         event = record.event
         before = member_of.get(folded)
         if isinstance(event, CampaignStarted):
-            running = event.name
-            member_of = {c.name.casefold(): event.name for c in event.party.characters}
+            running = event.company
+            member_of = {c.name.casefold(): event.company for c in event.party.characters}
         elif record.command in undone or isinstance(event, UNDO_EVENTS):
             continue
         elif isinstance(event, PartySwitched):
@@ -69,7 +69,7 @@ def party_lines(records: Iterable[Recorded]) -> Iterator[tuple[str, str | None, 
         event = record.event
         beside: str | None = None
         if isinstance(event, CampaignStarted):
-            running = event.name
+            running = event.company
         elif isinstance(event, PartySwitched):
             before.setdefault(record.command, running)
             running = after[record.command] = event.to
@@ -89,6 +89,8 @@ def world_parties(records: Iterable[Recorded]) -> list[str]:
     names: dict[str, None] = {}
     for record in records:
         event = record.event
-        if isinstance(event, CampaignStarted | PartySplit | PartyArrived):
+        if isinstance(event, CampaignStarted):
+            names.setdefault(event.company)
+        elif isinstance(event, PartySplit | PartyArrived):
             names.setdefault(event.name)
     return list(names)

@@ -346,6 +346,14 @@ class CampaignStarted(Event):
     seed: int
     ruleset: Ruleset
     party: Party
+    # A world imported under another name: its records name the founding party by the name
+    # it had (switches to it, the places it changed), so the party keeps it.
+    party_name: str | None = Field(None, exclude_if=lambda name: name is None)
+
+    @property
+    def company(self) -> str:
+        """The founding party's name (the campaign's, unless renamed on import)."""
+        return self.party_name or self.name
 
     def start(self) -> CampaignState:
         """The state the campaign begins in."""
@@ -356,6 +364,7 @@ class CampaignStarted(Event):
             party=self.party.model_copy(update={"supplies": self.party.supplies.model_copy()}),
             supplies=self.party.supplies,
             rest=RestState(),
+            party_name=self.party_name,
         )
 
     def apply(self, state: CampaignState) -> CampaignState:
