@@ -490,7 +490,7 @@ class Campaigns:
             world = any(isinstance(r.event, PartySplit | PartyArrived) for r in records)
             founders = first.event.company if world else first.event.party_name
             renamed = first.event.model_copy(update={"name": name, "party_name": founders})
-            records[0] = Recorded(first.seq, first.command, first.at, renamed)
+            records[0] = Recorded(first.seq, first.command, first.at, renamed, first.party)
         start = records[0].event
         assert isinstance(start, CampaignStarted)
         start_campaign(start.name, start.ruleset, start.party, start.seed)  # name, calendar

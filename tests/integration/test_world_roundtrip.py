@@ -207,6 +207,45 @@ def test_an_import_refuses_a_new_party_arriving_before_the_worlds_present(
     assert copy.names() == []
 
 
+def test_a_worlds_jsonl_names_the_party_of_each_record(world: Campaigns, copy: Campaigns) -> None:
+    """Once the world has several parties, each record names the party whose record it is
+    (the one run after it, whose present its ``at`` is); a campaign of one party names none,
+    so its journal is as it was."""
+    records = exported(world, "Company")
+    assert [r.get("party") for r in records] == [
+        None,  # campaign.started
+        None,  # clock.advanced: a day for Company alone
+        "Company",  # Newcomers arrive: two parties from here on
+        "Company",  # Bea leaves as Scouts
+        "Scouts",  # switch to Scouts, and the hour it waits
+        "Scouts",
+        "Company",  # back to Company, and its ten minutes
+        "Company",
+    ]
+    copy.import_jsonl(as_text(records))
+    assert exported(copy, "Company") == records
+
+
+def test_an_import_refuses_a_record_naming_another_party(world: Campaigns, copy: Campaigns) -> None:
+    """The party a record names is the one its fold runs: a record moved to another party's
+    name is refused; one naming none (a world's record from before records named their
+    party) is taken, its party known from the fold."""
+    records = exported(world, "Company")
+    records[-1]["party"] = "Scouts"
+    with pytest.raises(
+        TurnkeeperError, match="says it is Scouts's, but the journal before it runs"
+    ):
+        copy.import_jsonl(as_text(records))
+    records[1]["party"] = "Company"
+    records[-1]["party"] = "Company"
+    with pytest.raises(TurnkeeperError, match=r"record 2 .*world of one party"):
+        copy.import_jsonl(as_text(records))
+    assert copy.names() == []
+    for record in records:
+        record.pop("party", None)
+    assert copy.import_jsonl(as_text(records)) == world.state("Company")
+
+
 def test_a_redo_sent_as_a_party_imports(copy: Campaigns) -> None:
     """``redo --as Scouts`` is recorded as the switch to Scouts, then the redo: the switch is
     a record of the redo's command, decided before it, so the import takes the redo as its
@@ -365,6 +404,7 @@ def sections_run_forward(records: list[Recorded]) -> None:
         if record.seq > 1:
             journal.append([record])
         assert running == journal.state.company, record
+        assert record.party == journal.state.record_party, record  # as its JSONL names it
         if record.command in undone or isinstance(record.event, UNDO_EVENTS):
             continue
         for party in (running,) if beside is None else (running, beside):

@@ -301,7 +301,9 @@ class Journal:
                 state = self._refold([*records, record])
             else:
                 state = _fold_into(state, [record], frozenset())
-            records.append(Recorded(seq=number + offset, command=number, at=state.now, event=event))
+            records.append(
+                Recorded(number + offset, number, state.now, event, party=state.record_party)
+            )
         return records, state
 
     def execute(self, command: Command, dice: DiceSource | None = None) -> list[Recorded]:
@@ -504,6 +506,17 @@ def replay(records: Sequence[Recorded]) -> Journal:
             raise TurnkeeperError(
                 f"{_named(record)}: says it happened at {record.at} s, but the journal before it "
                 f"reaches {now} s"
+            )
+        if record.party is not None and record.party != state.record_party:
+            # (a world's record written before records named their party names none)
+            raise TurnkeeperError(
+                f"{_named(record)}: says it is {record.party}'s, but the journal before it "
+                + (
+                    f"runs {state.record_party}"
+                    if state.record_party
+                    else "is a world of one party, whose records name none"
+                )
+                + ": the journal was changed by hand; export it again from turnkeeper"
             )
         previous = record
     journal.state = _settled(state, previous.seq, undoable, redoable)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, Any, ClassVar, Literal, NotRequired, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict
@@ -141,17 +141,21 @@ class Event(BaseModel):
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
-    """An event as the journal keeps it: its number, its command, the game time after it."""
+    """An event as the journal keeps it: its number, its command, the game time after it, and
+    in a world of several parties the party whose record it is (the one run after it, whose
+    present ``at`` is: :attr:`~turnkeeper.kernel.state.CampaignState.record_party`)."""
 
     seq: int
     command: int
     at: int
     event: Event
+    party: str | None = None
 
     def to_record(self) -> dict[str, object]:
-        """JSON-able: ``{"seq", "command", "at", "kind", "visibility", "data", "rolls"}``."""
+        """JSON-able: ``{"seq", "command", "at", "kind", "visibility", "data", "rolls"}``,
+        and ``"party"`` in a world of several parties."""
         seq, command, at, kind, visibility = self.columns()
-        return {
+        record: dict[str, object] = {
             "seq": seq,
             "command": command,
             "at": at,
@@ -160,6 +164,9 @@ class Recorded:
             "data": self.event.data(),
             "rolls": [roll.model_dump(mode="json") for roll in self.event.rolls],
         }
+        if self.party is not None:
+            record["party"] = self.party
+        return record
 
     def columns(self) -> tuple[int, int, int, str, str]:
         """What a store keeps beside a record's text to find it by: its seq, command, game
@@ -238,6 +245,8 @@ class EventRegistry:
                         "visibility": _VISIBILITY_TEXT,
                         "data": self.kinds[kind],
                         "rolls": tuple[RollRecord, ...],
+                        # a world's records name their party; a world's older records do not
+                        "party": NotRequired[str],
                     },
                 )
             )
@@ -315,7 +324,7 @@ def _recorded(row: Mapping[str, Any]) -> Recorded:
     visibility = _VISIBILITIES[row["visibility"]]
     if row["rolls"] or visibility is not event.visibility:
         event = event.model_copy(update={"visibility": visibility, "rolls": row["rolls"]})
-    return Recorded(row["seq"], row["command"], row["at"], event)
+    return Recorded(row["seq"], row["command"], row["at"], event, row.get("party"))
 
 
 def _not_a_record(error: ValidationError, record: Mapping[str, object] | None) -> TurnkeeperError:
