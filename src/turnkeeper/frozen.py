@@ -7,6 +7,9 @@
 >>> lit = Torch(turns_left=6)
 >>> lit.model_copy(update={"turns_left": 5}), lit
 (Torch(turns_left=5), Torch(turns_left=6))
+>>> lit.model_copy(update={"turns_lfet": 5})
+Traceback (most recent call last):
+TypeError: Torch has no field 'turns_lfet' (its fields: turns_left)
 """
 
 from __future__ import annotations
@@ -30,7 +33,11 @@ class Frozen(BaseModel):
     """
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        """A shallow copy with ``update`` applied (pydantic's semantics, a quicker path)."""
+        """A shallow copy with ``update`` applied (pydantic's semantics, a quicker path); a
+        name in ``update`` that is not one of the model's fields is a TypeError, not a value
+        set beside them (pydantic keeps it, silently: ``update={"lihgt": None}``)."""
+        if update and not update.keys() <= self.__dict__.keys():
+            raise _unknown(self, update)
         if deep or self.__pydantic_private__ is not None or self.__pydantic_extra__ is not None:
             return super().model_copy(update=update, deep=deep)
         copied = object.__new__(type(self))
@@ -46,3 +53,12 @@ class Frozen(BaseModel):
         _set(copied, "__pydantic_extra__", None)
         _set(copied, "__pydantic_private__", None)
         return copied
+
+
+def _unknown(model: BaseModel, update: Mapping[str, Any]) -> TypeError:
+    """The error of a copy naming a field the model does not have."""
+    wrong = sorted(set(update) - set(model.__dict__))
+    return TypeError(
+        f"{type(model).__name__} has no field {', '.join(map(repr, wrong))} "
+        f"(its fields: {', '.join(model.__dict__)})"
+    )

@@ -50,9 +50,9 @@ from turnkeeper.campaign import (
 )
 from turnkeeper.campaign.glance import glance_of
 from turnkeeper.campaign.journal import replay
-from turnkeeper.campaign.markdown import world_markdown_lines
+from turnkeeper.campaign.markdown import markdown_lines, world_markdown_lines
 from turnkeeper.campaign.registry import EVENTS
-from turnkeeper.campaign.time_record import character_record, world_parties
+from turnkeeper.campaign.time_record import character_record, run_at, world_parties
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
 from turnkeeper.files import check_numbers, parse_json
@@ -290,16 +290,22 @@ class Campaigns:
         """When the time record turned to each party, as (seq, party) in seq order, up to seq
         ``until``: from the store's switch records alone (found by their index, never the
         whole journal), those of undone commands left out. Before the first, the campaign's
-        founding party (its own name) was run."""
+        founding party (its own name) was run; in a world imported under another name, the
+        founding party kept its own, and the runs begin with it at record 1."""
         undone = self.undone(name, until)
         records = [EVENTS.record(row) for row in self.store.read_kind(name, PartySwitched.kind)]
-        return sorted(
+        runs = sorted(
             (r.seq, r.event.to)
             for r in records
             if isinstance(r.event, PartySwitched)
             and r.command not in undone
             and (until is None or r.seq <= until)
         )
+        if runs:  # (a world of one party was never renamed apart from it)
+            started = [EVENTS.record(row).event for row in self.store.read(name, 0, 1)]
+            if isinstance(started[0], CampaignStarted) and started[0].company != name:
+                runs.insert(0, (1, started[0].company))
+        return runs
 
     def character_record(self, name: str, character: str) -> CharacterRecord:
         """``character``'s own time record (the name as typed, in any case): the journal
@@ -365,9 +371,9 @@ class Campaigns:
         # an undo or a redo says what it takes back, sent --as a party too
         inner = command.command if isinstance(command, AsParty) else command
         if isinstance(inner, Undo) and not inner.what and journal.state.undoable:
-            inner = Undo(self._told(name, journal.state.undoable))
+            inner = Undo(*self._recalled(name, journal.state.undoable))
         if isinstance(inner, Redo) and not inner.what and journal.state.redoable:
-            inner = Redo(self._told(name, journal.state.redoable[-1]))
+            inner = Redo(*self._recalled(name, journal.state.redoable[-1]))
         command = AsParty(command.party, inner) if isinstance(command, AsParty) else inner
         dice: DiceSource
         typed = TypedDice(typed_dice) if typed_dice is not None else None
@@ -393,13 +399,21 @@ class Campaigns:
             self._unkept.discard(name)
         return records
 
-    def _told(self, name: str, command: int) -> str:
+    def _recalled(self, name: str, command: int) -> tuple[str, str]:
         """A command in the referee's words, from its first records (a command's first record
-        has its number for seq): "turn 6: cautious, 120 ft; an encounter: 3 drowned monks"."""
+        has its number for seq): "turn 6: cautious, 120 ft; an encounter: 3 drowned monks";
+        and the party it was run as (the party its first record turned to, or the one run)."""
         records, _ = self.page(name, after=command - 1, limit=12)
-        lines = [r.event.describe() for r in records if r.command == command]
+        mine = [r for r in records if r.command == command]
+        # what it did, not the turns of the time record to its party and back
+        lines = [r.event.describe() for r in mine if not isinstance(r.event, PartySwitched)]
         told = "; ".join(line for line in lines[:3] if line)
-        return told if len(told) <= 160 else told[:157] + "..."
+        first = mine[0].event if mine else None
+        if isinstance(first, PartySwitched):
+            by = first.to
+        else:
+            by = run_at(self.runs(name, until=command), command, name)
+        return (told if len(told) <= 160 else told[:157] + "..."), by
 
     def delete(self, name: str) -> None:
         """Remove a campaign and its journal."""
@@ -530,21 +544,25 @@ class Campaigns:
         the undone commands (struck out, or left out of the players' copy) come first from
         the undo records alone, found by their index, and a world's parties from the records
         that brought them in: a world's log is a section per party, the journal read once
-        for each."""
+        for each; the players' copy of a world is the section of the party run now."""
         undone = self.undone(name)
+        founding = [EVENTS.record(row) for row in self.store.read(name, 0, 1)]
         brought = [
             EVENTS.record(row)
             for kind in (PartySplit.kind, PartyArrived.kind)
             for row in self.store.read_kind(name, kind)
         ]
         brought.sort(key=lambda record: record.seq)
-        founding = [EVENTS.record(row) for row in self.store.read(name, 0, 1)]
         parties = world_parties([*founding, *brought])
 
         def journal() -> Iterator[Recorded]:
             return (r for _, page in self.stored_pages(name) for r in page)
 
-        yield from world_markdown_lines(journal, parties, undone, player)
+        if player and len(parties) > 1:  # the players' copy is their own party's: the one run
+            party = self.state(name).company
+            yield from markdown_lines(journal(), undone, player, party=party)
+        else:
+            yield from world_markdown_lines(journal, parties, undone, player)
 
     # -- the current campaign --------------------------------------------------------------
 

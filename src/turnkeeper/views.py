@@ -16,15 +16,15 @@ the seed and the ruleset).
 
 from __future__ import annotations
 
-import bisect
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
+from turnkeeper.campaign.time_record import run_at
 from turnkeeper.clock.calendar import calendar, day_number
 from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.combat_state import Side
@@ -282,6 +282,26 @@ def party_perceives(record: Recorded, undone: frozenset[int]) -> bool:
     )
 
 
+def perceived_by(
+    party: str, undone: frozenset[int], runs: Sequence[tuple[int, str]], founding: str
+) -> Callable[[Recorded], bool]:
+    """Which records the players of ``party`` read in a world: those the party perceives
+    (:func:`party_perceives`) of the records made while the time record was run for
+    ``party`` (``runs``, the switches, :meth:`~turnkeeper.service.Campaigns.runs`; before the
+    first the ``founding`` party was run). Another party's delve is never theirs.
+
+    >>> from turnkeeper.kernel.events import NoteMade
+    >>> keep = perceived_by("Scouts", frozenset(), [(5, "Scouts"), (9, "Keep")], "Keep")
+    >>> [keep(Recorded(seq, seq, 0, NoteMade(text="tracks"))) for seq in (3, 7, 9)]
+    [False, True, False]
+    """
+
+    def keep(record: Recorded) -> bool:
+        return party_perceives(record, undone) and run_at(runs, record.seq, founding) == party
+
+    return keep
+
+
 def player_log(records: Sequence[Recorded], since: int = 0) -> list[Recorded]:
     """The players' journal after seq ``since``, from the campaign's WHOLE journal
     (``records``): an undo later on takes back what its command recorded, so the undone
@@ -453,13 +473,15 @@ class CharacterOnTimeline(_View):
 
 class PlaceOnTimeline(_View):
     """A recorded change to a place of the world: what, by whom, when. The place is a site's
-    area, or with ``hex`` a map's hex (``site`` the map, ``area`` the hex); ``place`` names
-    it ("area 2 of Lair", "hex 0304 of Vale")."""
+    area, with ``hex`` a map's hex (``site`` the map, ``area`` the hex), with ``weather`` the
+    weather over a map's region (``site`` the map, ``area`` the region); ``place`` names it
+    ("area 2 of Lair", "hex 0304 of Vale", "wilds of Vale")."""
 
     site: str
     level: int
     area: str
     hex: bool
+    weather: bool = False
     place: str
     what: str
     party: str
@@ -566,7 +588,17 @@ def timeline(state: CampaignState) -> Timeline:
             for c in state.countdowns
             if c.world
         ],
-        places=[
+        places=_place_history(state),
+    )
+
+
+def _place_history(state: CampaignState) -> list[PlaceOnTimeline]:
+    """Every change to a place of the world (areas, hexes, the weather over regions) in game
+    time order, each with its party: the ledger's whole history, not only the latest."""
+    time = state.ruleset.time
+    changes: list[tuple[int, PlaceOnTimeline]] = [
+        (
+            p.at,
             PlaceOnTimeline(
                 site=p.site,
                 level=p.level,
@@ -577,10 +609,29 @@ def timeline(state: CampaignState) -> Timeline:
                 party=p.party,
                 day=day_number(p.at, time),
                 date=calendar(p.at, time),
-            )
-            for p in sorted(state.places, key=lambda p: p.at)
-        ],
-    )
+            ),
+        )
+        for p in state.places
+    ]
+    changes += [
+        (
+            w.at,
+            PlaceOnTimeline(
+                site=w.map,
+                level=0,
+                area=w.region,
+                hex=False,
+                weather=True,
+                place=w.place,
+                what=w.what,
+                party=w.party,
+                day=day_number(w.at, time),
+                date=calendar(w.at, time),
+            ),
+        )
+        for w in state.weather_changes
+    ]
+    return [shown for _, shown in sorted(changes, key=lambda c: c[0])]
 
 
 def record_line(party: str, record: Recorded, state: CampaignState) -> dict[str, Any]:
@@ -592,14 +643,3 @@ def record_line(party: str, record: Recorded, state: CampaignState) -> dict[str,
         "party": party,
         "line": record.event.describe(),
     }
-
-
-def run_at(runs: Sequence[tuple[int, str]], seq: int, founding: str) -> str:
-    """The party the time record was run for at record ``seq``, from the switches ``runs``
-    ((seq, party) in seq order, :meth:`~turnkeeper.service.Campaigns.runs`).
-
-    >>> run_at([(5, "Grey Band"), (9, "Keep")], 7, "Keep"), run_at([], 3, "Keep")
-    ('Grey Band', 'Keep')
-    """
-    at = bisect.bisect_right(runs, (seq, "\uffff"))
-    return runs[at - 1][1] if at else founding

@@ -94,13 +94,12 @@ PLACES: dict[str, tuple[str | None, tuple[str, ...]]] = {
             "site enter examples/site.toml",
             'party split "Grey Band" Bea',
             'wait 1h --as "Grey Band"',
-            "party switch keep",
             "turn --area 2",
         ),
     ),
     "behind": (
         "ex",
-        ('party split "Grey Band" Bea', 'wait 1d --as "Grey Band"', "party switch keep"),
+        ('party split "Grey Band" Bea', 'wait 1d --as "Grey Band"'),
     ),
     "dg": ("dg", ()),
     "countdowns": (

@@ -59,7 +59,8 @@ README_WORLD = [
     ["countdown", "add", "the dragon wakes", "--type", "day", "--length", "10", "--world"],
     ["party", "split", "Oracle Ride", "Aldo", "--take", "rations=3"],
     ["party", "new", "Newcomers", f"{EXAMPLES}/newcomers.toml"],
-    ["site", "enter", f"{EXAMPLES}/site.toml", "--as", "Newcomers"],
+    ["party", "switch", "Newcomers"],
+    ["site", "enter", f"{EXAMPLES}/site.toml"],
     ["turn", "--area", "1"],
     ["site", "clear", "1", "--what", "drove the ghouls from"],
     ["site", "leave"],
@@ -151,7 +152,8 @@ def world(tmp_path: Path) -> Campaigns:
     campaigns.execute("Company", Wait(86400))
     campaigns.execute("Company", NewParty("Newcomers", NEWCOMERS))
     campaigns.execute("Company", SplitParty("Scouts", ("Bea",)))
-    campaigns.execute("Company", AsParty("Scouts", Wait(3600)))
+    campaigns.execute("Company", SwitchParty("Scouts"))
+    campaigns.execute("Company", Wait(3600))
     campaigns.execute("Company", SwitchParty("Company"))  # back an hour, to Company's present
     campaigns.execute("Company", Wait(600))
     return campaigns
@@ -247,10 +249,11 @@ def test_an_import_refuses_a_record_naming_another_party(world: Campaigns, copy:
 
 
 def test_a_redo_sent_as_a_party_imports(copy: Campaigns) -> None:
-    """``redo --as Scouts`` is recorded as the switch to Scouts, then the redo: the switch is
-    a record of the redo's command, decided before it, so the import takes the redo as its
-    command found the journal (the latest undo took back command 3), as the engine did.
-    The records are made here as the engine writes them (whichever redos it allows)."""
+    """``redo --as Scouts`` was recorded as the switch to Scouts, then the redo (an undo or a
+    redo sent as a party now turns the time record to no party): the switch is a record of
+    the redo's command, decided before it, so the import takes the redo as its command found
+    the journal (the latest undo took back command 3), as the engine did. The records are
+    made here as that turnkeeper wrote them, so a backup it made is restored."""
     copy.new("Company", preset("ex"), TWO, seed=5)
     copy.execute("Company", SplitParty("Scouts", ("Bea",)))
     copy.execute("Company", Wait(600))
@@ -387,10 +390,9 @@ def test_every_world_comes_back_from_its_jsonl_export(seed: int, sequence: list[
         # its session log: each party's records are the ones its fold runs, in its own time
         records = campaigns.journal("Company").records
         sections_run_forward(records)
-        for player in (False, True):
-            log = campaigns.export_markdown("Company", player=player)
-            assert log == render_markdown(records, player=player)
-        for party_name, turns in turn_headings(log).items():  # the players': no undone line
+        assert campaigns.export_markdown("Company") == render_markdown(records)
+        players = campaigns.export_markdown("Company", player=True)  # the party run now's
+        for party_name, turns in turn_headings(players).items():  # (no undone line)
             assert turns == sorted(turns), party_name
 
 
@@ -438,23 +440,32 @@ def test_the_readmes_world_logs_a_section_per_party_in_its_own_time(
     09:00, 11:10, 09:20 of three parties' presents)."""
     db = str(tmp_path / "world.db")
     play_readme_world(shell, db)
-    for player in ((), ("--player",)):
-        said = shell("export", "--format", "markdown", *player, "--db", db)
-        assert said.code == 0, said.err
-        log = said.out
-        assert log.startswith("# marches\n\n## Party: marches\n\n### Day 1 (1-01-01)\n")
-        sections = turn_headings(log)
-        assert list(sections) == ["marches", "Oracle Ride", "Newcomers"]
-        for party, turns in sections.items():
-            assert turns == sorted(turns), party
-        oracle = log.index("## Party: Oracle Ride")
-        newcomers = log.index("## Party: Newcomers")
-        # the newcomers' delve is theirs, Bea's is hers, the ride the riders'
-        assert "drove the ghouls from" in log[newcomers:]
-        assert "drove the ghouls from" not in log[:newcomers]
-        assert "countdown the dragon wakes ticks (day ends): 5 left" in log[oracle:newcomers]
-        assert "Area 1 has been cleared" in log[:oracle]
-        assert "Aldo leaves marches as Oracle Ride" in log[oracle:newcomers]
+    said = shell("export", "--format", "markdown", "--db", db)
+    assert said.code == 0, said.err
+    log = said.out
+    assert log.startswith("# marches\n\n## Party: marches\n\n### Day 1 (1-01-01)\n")
+    sections = turn_headings(log)
+    assert list(sections) == ["marches", "Oracle Ride", "Newcomers"]
+    for party, turns in sections.items():
+        assert turns == sorted(turns), party
+    oracle = log.index("## Party: Oracle Ride")
+    newcomers = log.index("## Party: Newcomers")
+    # the newcomers' delve is theirs, Bea's is hers, the ride the riders'
+    assert "drove the ghouls from" in log[newcomers:]
+    assert "drove the ghouls from" not in log[:newcomers]
+    assert "countdown the dragon wakes ticks (day ends): 5 left" in log[oracle:newcomers]
+    assert "Area 1 has been cleared" in log[:oracle]
+    assert "Aldo leaves marches as Oracle Ride" in log[oracle:newcomers]
+    # the players' copy is their own party's section (the party run now), in its own time
+    said = shell("export", "--format", "markdown", "--player", "--db", db)
+    assert said.code == 0, said.err
+    assert list(turn_headings(said.out)) == ["marches"]
+    assert "drove the ghouls from" not in said.out and "Area 1 has been cleared" in said.out
+    assert shell("party", "switch", "Newcomers", "--db", db).code == 0
+    said = shell("export", "--format", "markdown", "--player", "--db", db)
+    assert said.code == 0, said.err  # (a party other than the first one has its copy too)
+    assert said.out.startswith("# marches\n\n## Party: Newcomers\n\n### Day 50 (1-02-20)\n")
+    assert "drove the ghouls from" in said.out and "Area 1 has been cleared" not in said.out
 
 
 def test_a_campaign_of_one_party_logs_as_it_did(copy: Campaigns) -> None:

@@ -43,7 +43,7 @@ from turnkeeper.procedures.combat import (
     with_countdowns,
 )
 from turnkeeper.procedures.dungeon import DungeonCommand, EncounterEnded, decide_dungeon
-from turnkeeper.procedures.parties import PartyCommand, decide_parties, switch
+from turnkeeper.procedures.parties import PartyCommand, SwitchParty, decide_parties, switch
 from turnkeeper.procedures.scenes import SceneCommand, campaign_scene_events
 from turnkeeper.procedures.wilderness import WildernessCommand, decide_wilderness
 
@@ -210,25 +210,30 @@ class Note:
 @dataclass(frozen=True)
 class Undo:
     """Undo the latest command that is not yet undone (recorded, not erased); ``what`` says
-    what it was in the referee's words (the service fills it from the command's records)."""
+    what it was in the referee's words and ``by`` the party it was run as (the service fills
+    both from the command's records: an undo sent as a party takes back that party's only)."""
 
     what: str = ""
+    by: str = ""
 
 
 @dataclass(frozen=True)
 class Redo:
     """Take back the latest undo (recorded too): the command it undid is live again, as it
     was, its dice not rolled again. Only while nothing was done since the undo (a redo of
-    an earlier undo follows a redo); ``what`` as for :class:`Undo`."""
+    an earlier undo follows a redo); ``what`` and ``by`` as for :class:`Undo`."""
 
     what: str = ""
+    by: str = ""
 
 
 @dataclass(frozen=True)
 class AsParty:
-    """``command`` for the party ``party``: the time record turns to that party first (a
-    recorded switch, unless it is the party run now), so two tables can each run their own
-    party in one world without a separate step."""
+    """``command`` for the party ``party`` alone: the time record turns to that party, runs
+    the command and turns back to the party run before (each turn recorded, none where
+    ``party`` is the one run now). Two tables can each run their own party in one world
+    without a separate step, and neither moves the other's; ``party switch`` is the one way
+    to change the party run."""
 
     party: str
     command: Command
@@ -494,24 +499,49 @@ Command = (
 )  # fmt: skip
 
 
+def _as_party(state: CampaignState, command: AsParty, dice: DiceSource) -> list[Event]:
+    """The events of ``command.command`` run as ``command.party``, between a turn of the time
+    record to that party and a turn back to the party run now (where it is still a party of
+    the world: a join may have made it one with another)."""
+    inner = command.command
+    if isinstance(inner, SwitchParty):
+        raise IllegalCommandError(
+            "`party switch` changes the party run for every command after it and takes no "
+            f'--as: `party switch "{inner.name}"` alone'
+        )
+    if isinstance(inner, (Undo, Redo)) and inner.by and inner.by != command.party:
+        # each table undoes and redoes its own: the latest command (or undo) was another's
+        verb = "undo" if isinstance(inner, Undo) else "redo"
+        article = "an" if isinstance(inner, Undo) else "a"
+        latest = "command" if isinstance(inner, Undo) else "undo"
+        raise IllegalCommandError(
+            f"the latest {latest} was {inner.by}'s, not {command.party}'s: {article} {verb} "
+            f"takes back the latest {latest} only, and {command.party}'s table may not {verb} "
+            f'another\'s (`{verb} --as "{inner.by}"` is theirs to do)'
+        )
+    if isinstance(inner, (Undo, Redo)):
+        return decide(state, inner, dice)  # it takes a command back: no party's time passes
+    turned = switch(state, command.party)
+    if not turned:
+        return decide(state, inner, dice)
+    there = turned[0].apply(state)
+    events = decide(there, inner, dice)
+    after = there
+    for event in events:
+        after = event.apply(after)
+    home = state.company
+    if home.casefold() == after.company.casefold() or not any(home == p.name for p in after.away):
+        return [*turned, *events]
+    return [*turned, *events, *switch(after, home)]
+
+
 def decide(state: CampaignState, command: Command, dice: DiceSource) -> list[Event]:
     """The events that follow from ``command`` now (rules: ``state.ruleset``); pure.
 
     Raises IllegalCommandError, changing nothing, when the rules do not allow it.
     """
     if isinstance(command, AsParty):
-        turned = switch(state, command.party)
-        if turned and isinstance(command.command, Undo) and state.undoable is not None:
-            # the latest command was run as the party run now (a command --as a party turns
-            # the time record to it): an undo --as another would take back another's
-            raise IllegalCommandError(
-                f"the latest command was {state.company}'s, not {command.party}'s: an undo "
-                f"takes back the latest command only, and {command.party}'s table may not "
-                f'undo another\'s (`undo --as "{state.company}"` is theirs to do)'
-            )
-        if turned:
-            return [*turned, *decide(turned[0].apply(state), command.command, dice)]
-        return decide(state, command.command, dice)
+        return _as_party(state, command, dice)
     handler = HANDLERS.get(type(command))
     if handler is None:
         raise IllegalCommandError(f"unknown command {type(command).__name__}")

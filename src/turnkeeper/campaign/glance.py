@@ -38,9 +38,20 @@ def glance_of(state: CampaignState) -> dict[str, Any]:
     }
 
 
+#: Left out of the referee's view: the embedded ruleset (named instead), and each party's
+#: starting kit (``party.supplies``), which beside its live ``supplies`` would read as a
+#: second truth of what the party carries.
+_LEFT_OUT: dict[str, Any] = {
+    "ruleset": True,
+    "party": {"supplies": True},
+    "away": {"__all__": {"party": {"supplies": True}}},
+}
+
+
 def referee_state(state: CampaignState) -> dict[str, Any]:
-    """The referee's view: the whole state as JSON, the embedded ruleset named, not copied."""
-    data: dict[str, Any] = state.model_dump(mode="json", exclude={"ruleset"})
+    """The referee's view: the whole state as JSON, the embedded ruleset named, not copied;
+    what each party carries once, its live ``supplies``."""
+    data: dict[str, Any] = state.model_dump(mode="json", exclude=_LEFT_OUT)
     data["ruleset"] = state.ruleset.name
     data["date"] = state.date
     data["day"] = state.day

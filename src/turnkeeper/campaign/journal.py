@@ -8,7 +8,6 @@ its records folded where they stand, so nothing is rolled again.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -28,6 +27,7 @@ from turnkeeper.kernel.events import (
     CommandUndone,
     Event,
     Recorded,
+    Shown,
     Visibility,
     undone_commands,
 )
@@ -330,58 +330,8 @@ class Journal:
 
 # --- a journal from elsewhere -----------------------------------------------------------------
 
-REFEREE_ONLY = frozenset(
-    {
-        "site.entered",  # the whole site, secrets and all
-        "dungeon.die",
-        "dungeon.omen",
-        "dungeon.good",
-        "dungeon.encounter",
-        "encounter.die",
-        "light.time_set",
-    }
-)
-"""Kinds the procedures always record for the referee alone, whatever their class default."""
-
-_NAMES_A_COUNTDOWN = {
-    "countdown.ticked": "name",
-    "countdown.ended": "name",
-    "countdown.spent": "name",
-    "countdown.precision_wound": "countdown",
-}
-"""Countdown events, and the field naming their countdown: they are seen as it is."""
-
-
-@functools.cache
-def _chosen_by_kind(kind: type[Event]) -> bool | None:
-    """Whether the engine shows events of ``kind`` to the referee alone (True), as it shows a
-    countdown (None), or leaves it to the referee (False). Read once a class: pydantic's
-    ``model_fields`` is no plain attribute, and an import asks it of every record."""
-    if kind.model_fields["visibility"].default is Visibility.REFEREE or kind.kind in REFEREE_ONLY:
-        return True
-    if kind.kind == "countdown.started" or kind.kind in _NAMES_A_COUNTDOWN:
-        return None
-    return False
-
-
-def _seen_by(event: Event, state: CampaignState) -> Visibility | None:
-    """Who the engine shows ``event`` to in ``state``; None where the referee chooses (a note)."""
-    chosen = _chosen_by_kind(type(event))
-    if chosen is not None:
-        return Visibility.REFEREE if chosen else None
-    started = getattr(event, "countdown", None) if event.kind == "countdown.started" else None
-    if started is not None:
-        return Visibility(started.visibility)
-    field = _NAMES_A_COUNTDOWN.get(event.kind)
-    if field is not None:
-        named = getattr(event, field)
-        for countdown in state.countdowns:
-            if countdown.name == named:
-                return Visibility(countdown.visibility)
-    return None
-
-
 _PARTY, _REFEREE = Visibility.PARTY, Visibility.REFEREE
+_ALWAYS_PARTY = Shown.PARTY
 """Read once: an enum's member is a descriptor, looked up anew at every ``Visibility.X``."""
 
 
@@ -412,15 +362,16 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 f"{_named(record)}: belongs to command {command}, but a command is "
                 "numbered by its first record"
             )
-        if (
-            event.visibility is _PARTY
-            and _chosen_by_kind(type(event)) is not False  # (most kinds: the referee's choice)
-            and _seen_by(event, before) is _REFEREE
-        ):
-            raise TurnkeeperError(
-                f"{_named(record)} is the referee's alone but is marked for the party: the "
-                "journal was changed by hand; export it again from turnkeeper"
-            )
+        # who sees it as its class declares (most records: the party's, marked so)
+        if event.shown is not _ALWAYS_PARTY or event.visibility is not _PARTY:
+            seen = event.seen_by(before)
+            if seen is not None and seen is not event.visibility:
+                marked = "the referee's alone" if seen is _REFEREE else "the players'"
+                raise TurnkeeperError(
+                    f"{_named(record)} is {marked} but is marked for the "
+                    f"{'referee' if event.visibility is _REFEREE else 'party'}: the journal "
+                    "was changed by hand; export it again from turnkeeper"
+                )
         if isinstance(event, ClockAdvanced):  # the most common event: asked first, once
             if event.seconds > MAX_DURATION:
                 # no wait passes more, and so bounded, a 256 MiB journal's clock stays in 64 bits

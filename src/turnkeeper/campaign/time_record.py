@@ -8,7 +8,8 @@ and their henchmen").
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import bisect
+from collections.abc import Iterable, Iterator, Sequence
 
 from turnkeeper.kernel.events import (
     UNDO_EVENTS,
@@ -94,3 +95,14 @@ def world_parties(records: Iterable[Recorded]) -> list[str]:
         elif isinstance(event, PartySplit | PartyArrived):
             names.setdefault(event.name)
     return list(names)
+
+
+def run_at(runs: Sequence[tuple[int, str]], seq: int, founding: str) -> str:
+    """The party the time record was run for at record ``seq``, from the switches ``runs``
+    ((seq, party) in seq order, :meth:`~turnkeeper.service.Campaigns.runs`).
+
+    >>> run_at([(5, "Grey Band"), (9, "Keep")], 7, "Keep"), run_at([], 3, "Keep")
+    ('Grey Band', 'Keep')
+    """
+    at = bisect.bisect_right(runs, (seq, "\uffff"))
+    return runs[at - 1][1] if at else founding

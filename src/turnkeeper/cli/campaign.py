@@ -46,7 +46,7 @@ from turnkeeper.files import (
 )
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.store import sqlite_file
-from turnkeeper.views import party_perceives, referee_record
+from turnkeeper.views import perceived_by, referee_record
 from turnkeeper.words import counted
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -265,7 +265,9 @@ def log_command(
             write("]\n" if first else "\n]\n")
             return
         state, undone = campaigns.state(name), campaigns.undone(name)
-        keep = (lambda r: party_perceives(r, undone)) if player else None
+        # the players of the party run now read their own party's lines, no other's
+        runs = campaigns.runs(name, state.version) if player else []
+        keep = perceived_by(state.company, undone, runs, state.name) if player else None
         records, _ = campaigns.page(name, since, keep=keep, until=state.version)
     if player:
         emit(

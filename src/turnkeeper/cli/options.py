@@ -63,7 +63,8 @@ PlayerOption = typer.Option(False, "--player", help="Show only what the party pe
 AsPartyOption = typer.Option(
     None,
     "--as",
-    help="The party of the world it is for (default: the party run now).",
+    help="Run this one command as that party of the world (default: the party run now); "
+    "the party run stays as it was: `party switch` changes it.",
     metavar="PARTY",
     show_default=False,
 )

@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.table import Table
 
-from turnkeeper.campaign import CampaignState, Command, Recorded, Visibility
+from turnkeeper.campaign import AsParty, CampaignState, Command, Recorded, Visibility
 from turnkeeper.cli.app import SESSION, Piece, console, emit, say, text
 from turnkeeper.cli.options import typed_faces
 from turnkeeper.clock.calendar import calendar
@@ -153,7 +153,7 @@ def run(
         if callable(command):
             command = command(campaigns.state(name))
         records = campaigns.execute(name, command, faces)
-        state = campaigns.state(name)
+        state = _ran_as(campaigns.state(name), command)
     shown = [r for r in records if not player or party_perceives(r, frozenset())]
     data: dict[str, Any] = {
         "campaign": name,
@@ -171,8 +171,19 @@ def run(
         else:
             show_records(shown, state)
         at = where(state) if where is not None else ""
-        # in a world of several parties, whose present this is (but for the founding party)
-        run = f" · {state.company}" if state.company != name else ""
+        # in a world of several parties, whose present this is: the party the command ran as
+        run = f" · {state.company}" if state.away or state.company != name else ""
         say((f"{name}{run} · {state.date}{at} · version {state.version}", "dim"))
 
     emit(data, as_json, render)
+
+
+def _ran_as(state: CampaignState, command: Command) -> CampaignState:
+    """The state as the party ``command`` ran as lives it: a command sent ``--as`` a party
+    leaves the party run as it was, and what it did is told at that party's present."""
+    if not isinstance(command, AsParty):
+        return state
+    folded = command.party.casefold()
+    if not any(folded == party.casefold() for party in state.companies):
+        return state  # (it joined another party)
+    return state.as_party(command.party)

@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from turnkeeper.errors import NotFoundError
+from turnkeeper.frozen import Frozen as Copied
 from turnkeeper.rules.schema import FaceEvent, Side
 from turnkeeper.rules.schema.combat import ActionKind
 from turnkeeper.words import did_you_mean
@@ -63,8 +64,8 @@ def other_side(side: Side) -> Side:
     return Side.OPPOSITION if side is Side.PARTY else Side.PARTY
 
 
-class Frozen(BaseModel):
-    """Base of the combat models: immutable, unknown keys are errors."""
+class Frozen(Copied):
+    """Base of the combat models: immutable, unknown keys are errors (in a copy too)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 

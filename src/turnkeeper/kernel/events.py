@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal, NotRequired, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
+from pydantic.fields import FieldInfo
 from typing_extensions import TypedDict
 
 from turnkeeper.clock.durations import format_duration
@@ -74,26 +75,44 @@ class RollRecord(BaseModel):
         return self.breakdown + (" (typed in)" if self.typed_in else "")
 
 
-def shown_to(visibility: Visibility) -> Any:
-    """An event's visibility field whose default is ``visibility``: written beside its data in
-    its record, not in it (:meth:`Recorded.to_record`), as every event's is.
+class Shown(StrEnum):
+    """Who sees the events of a kind: every event class declares it, once (``shown``), and
+    the journal, the players' views and an import's check all read it there."""
 
-    >>> class Rumour(Event):
-    ...     kind: ClassVar[str] = "rumour.heard"
-    ...     visibility: Visibility = shown_to(Visibility.REFEREE)
-    >>> Rumour().data(), Rumour().visibility
-    ({}, <Visibility.REFEREE: 'referee'>)
-    """
-    return Field(default=visibility, exclude=True)
+    PARTY = "party"
+    """The whole table, always."""
+    REFEREE = "referee"
+    """The referee alone, always: a die the referee rolls behind the screen, a site's secrets."""
+    CHOSEN = "chosen"
+    """As each event says: the referee's choice (a note) or the procedure's, by what the event
+    holds (:meth:`Event.seen_by` says which, where the engine decides)."""
+    COUNTDOWN = "countdown"
+    """As the countdown it names is seen (DG-CD-3): the event's :meth:`Event.seen_by`."""
 
 
 class Event(BaseModel):
-    """Base of every event: its kind, who may see it, every die rolled for it."""
+    """Base of every event: its kind, who may see it, every die rolled for it.
+
+    Every event class declares its ``kind`` and who sees it (``shown``); the default of its
+    ``visibility`` follows from that, so a procedure never says it again. A class that
+    declares no ``shown`` of its own is refused when it is defined:
+
+    >>> class Rumour(Event):
+    ...     kind: ClassVar[str] = "rumour.heard"
+    ...     shown: ClassVar[Shown] = Shown.REFEREE
+    >>> Rumour().data(), Rumour().visibility
+    ({}, <Visibility.REFEREE: 'referee'>)
+    >>> class Whisper(Event):
+    ...     kind: ClassVar[str] = "rumour.whispered"
+    Traceback (most recent call last):
+    TypeError: event Whisper declares no shown (who sees it: Shown.PARTY, REFEREE...)
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: ClassVar[str] = ""
-    visibility: Visibility = shown_to(Visibility.PARTY)
+    shown: ClassVar[Shown]
+    visibility: Visibility = Field(default=Visibility.PARTY, exclude=True)
     rolls: tuple[RollRecord, ...] = Field(default=(), exclude=True)
 
     @classmethod
@@ -101,11 +120,29 @@ class Event(BaseModel):
         super().__pydantic_init_subclass__(**kwargs)
         if not cls.kind:
             raise TypeError(f"event {cls.__name__} needs a kind")
-        if not all(cls.model_fields[name].exclude for name in ("visibility", "rolls")):
+        if "shown" not in cls.__dict__:
             raise TypeError(
-                f"event {cls.__name__}: visibility and rolls are written beside an event's "
-                "data, not in it; declare them with shown_to() and Field(exclude=True)"
+                f"event {cls.__name__} declares no shown (who sees it: Shown.PARTY, REFEREE...)"
             )
+        if "visibility" in cls.__annotations__:
+            raise TypeError(
+                f"event {cls.__name__}: who sees it is its class's shown, not a visibility field"
+            )
+        # The schema is built on first use (defer_build): the default set here is the one
+        # it reads, so an event records who sees it without its procedure saying so again.
+        default = Visibility.REFEREE if cls.shown is Shown.REFEREE else Visibility.PARTY
+        fields = cls.model_fields
+        fields["visibility"] = FieldInfo.merge_field_infos(fields["visibility"], default=default)
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        """Who the engine shows this event to in ``state`` (the state before it): what an
+        import checks a record's visibility against; None where the referee chooses."""
+        shown = self.shown
+        if shown is Shown.CHOSEN:
+            return None
+        if shown is Shown.COUNTDOWN:
+            raise NotImplementedError(f"{self.kind} says which countdown it follows")
+        return Visibility.REFEREE if shown is Shown.REFEREE else Visibility.PARTY
 
     def apply(self, state: CampaignState) -> CampaignState:
         """The fold step: the state after this event. Events that only record return it as is."""
@@ -351,6 +388,7 @@ class CampaignStarted(Event):
     """The campaign's first event: the resolved ruleset and the party, so replay needs no files."""
 
     kind: ClassVar[str] = "campaign.started"
+    shown: ClassVar[Shown] = Shown.PARTY
     name: str
     seed: int
     ruleset: Ruleset
@@ -388,6 +426,7 @@ class ClockAdvanced(Event):
     """Game time passes to ``to`` (seconds since the campaign's start)."""
 
     kind: ClassVar[str] = "clock.advanced"
+    shown: ClassVar[Shown] = Shown.PARTY
     to: int
     seconds: int
 
@@ -402,8 +441,13 @@ class CommandUndone(Event):
     """Undo, itself recorded: the record keeps everything, the state forgets the command."""
 
     kind: ClassVar[str] = "command.undone"
+    shown: ClassVar[Shown] = Shown.CHOSEN
     command: int
     what: str = Field("", exclude_if=lambda what: not what)  # older journals have none
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        # what it repeats of the command may be the referee's alone (a note, a foe's wound)
+        return Visibility.REFEREE if self.what else Visibility.PARTY
 
     def describe(self) -> str:
         return (
@@ -421,8 +465,13 @@ class CommandRedone(Event):
     records as they were (its dice are not rolled again), as if the undo had not been."""
 
     kind: ClassVar[str] = "command.redone"
+    shown: ClassVar[Shown] = Shown.CHOSEN
     command: int
     what: str = Field("", exclude_if=lambda what: not what)
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        # what it repeats of the command may be the referee's alone (a note, a foe's wound)
+        return Visibility.REFEREE if self.what else Visibility.PARTY
 
     def describe(self) -> str:
         return (
@@ -465,6 +514,7 @@ class NoteMade(Event):
     """A note in the time record, for the party or the referee alone."""
 
     kind: ClassVar[str] = "note.made"
+    shown: ClassVar[Shown] = Shown.CHOSEN
     text: str
 
     def describe(self) -> str:

@@ -21,16 +21,17 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from turnkeeper.dice import Roll
+from turnkeeper.frozen import Frozen as Copied
 
 #: The time frames that tick countdowns (DG-CD-1), named as ``CountdownType.ticks_on`` names them.
 Frame = Literal["combat_round", "social_round", "exploration_round"]
 
 
-class Frozen(BaseModel):
-    """Base of the scene models: immutable, unknown fields refused."""
+class Frozen(Copied):
+    """Base of the scene models: immutable, unknown fields refused (in a copy too)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 

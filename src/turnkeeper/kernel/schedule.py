@@ -28,7 +28,7 @@ from turnkeeper.clock.calendar import start_offset
 from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.kernel.events import ClockAdvanced, Event
+from turnkeeper.kernel.events import ClockAdvanced, Event, Shown
 from turnkeeper.kernel.state import CampaignState
 
 
@@ -102,6 +102,7 @@ class WaitBroken(Event):
     """The wait stops early (an encounter): the rest of the span is not waited."""
 
     kind: ClassVar[str] = "clock.wait_broken"
+    shown: ClassVar[Shown] = Shown.PARTY
     when: str
     reason: str
     unwaited: int

@@ -65,8 +65,9 @@ class PlaceChange(Model):
 
     A place is a site's area (``site``, its ``level`` and ``area`` key) or, with ``hex``, a
     hex of a wilderness map (``site`` the map's name, ``area`` the hex's label, ``level``
-    0); the world keeps the latest change to each, so a party behind in time cannot act on
-    what another already changed later.
+    0). The world keeps every change to a place, with its game time and party (a history,
+    not only the latest), so a party behind in time cannot act on what another changed after
+    its present, and an earlier deed is never written over by a later command.
     """
 
     site: str
@@ -79,7 +80,7 @@ class PlaceChange(Model):
 
     @property
     def key(self) -> tuple[str, int, str, bool]:
-        """Which place it is: the world keeps one change, the latest, for each key."""
+        """Which place it is: the changes of one key are that place's history."""
         return (self.site, self.level, self.area, self.hex)
 
     @property
@@ -89,8 +90,9 @@ class PlaceChange(Model):
 
 
 class WeatherChange(Model):
-    """A change of the weather over a region of a wilderness map, kept by the world while its
-    parties live at different presents: a party behind finds it as its own time passes it."""
+    """A change of the weather over a region of a wilderness map, with its game time and
+    party: the world keeps every one, so a party behind finds it as its own time passes it,
+    and no party behind changes the weather of a time another has lived there."""
 
     map: str
     region: str
@@ -98,54 +100,38 @@ class WeatherChange(Model):
     at: int
     party: str
 
+    @property
+    def place(self) -> str:
+        """The place as the time record names it: "wilds of Vale" (its weather)."""
+        return f"{self.region} of {self.map}"
 
-class PartyAway(Model):
-    """A party the referee is not running now: its own present, place and affairs.
+    @property
+    def what(self) -> str:
+        """The change as the time record tells it, before the place: "had the weather turn
+        rain over"."""
+        return f"had the weather turn {self.weather.replace('_', ' ')} over"
 
-    Every field but ``name`` is a field of :class:`CampaignState` of the same name: switching
-    parties swaps them (:meth:`CampaignState.switched_to`), so every procedure reads the party
-    it runs for where it always has.
+
+class PartyFields(Model):
+    """A party's own fields, declared once: the party the referee runs has them on the state
+    (:class:`CampaignState` is made of them), every other party on its away record
+    (:class:`PartyAway`), and switching swaps exactly these (:meth:`CampaignState.switched_to`).
+
+    What a split and a join do with each is the table ``procedures.parties.PARTING``, which
+    refuses to load while a field here is missing from it; everything else on the state is
+    the world's, the same whichever party is run.
     """
 
-    name: str
-    now: int
+    now: int = 0
     party: Party
     supplies: Supplies = Supplies()
     monsters: tuple[Monster, ...] = ()
     light: LightState = LightState()
     rest: RestState = RestState()
     countdowns: tuple[Countdown, ...] = Field(
-        (), description="The party's own countdowns (the world's stay with the world)."
+        (),
+        description="The party's countdowns (on the state run, the world's countdowns too).",
     )
-    site: SiteVisit | None = None
-    wilderness: WildernessState | None = None
-    combat: CombatState | None = None
-    scenes: SceneState = SceneState()
-
-
-#: The fields a party keeps of its own; the rest of the state is the world's.
-PARTY_FIELDS: tuple[str, ...] = tuple(f for f in PartyAway.model_fields if f != "name")
-
-
-class CampaignState(Model):
-    """Everything the procedures read, rebuilt by folding the journal without rolling again.
-
-    A campaign is a world: the party the referee runs now has its fields here (``now``,
-    ``party``, ``site``...), every other party waits in ``away`` with its own present, and the
-    world's own facts (its countdowns, the places parties changed) are shared by all.
-    """
-
-    name: str
-    seed: int
-    ruleset: Ruleset
-    now: int = 0
-    version: int = 0
-    party: Party
-    supplies: Supplies = Supplies()
-    monsters: tuple[Monster, ...] = ()
-    light: LightState = LightState()
-    rest: RestState = RestState()
-    countdowns: tuple[Countdown, ...] = ()
     site: SiteVisit | None = Field(None, description="The site the party is in (dungeon turns).")
     wilderness: WildernessState | None = Field(
         None, description="The wilderness map and the party on it (hex travel, TP-WIL-*)."
@@ -156,6 +142,32 @@ class CampaignState(Model):
     scenes: SceneState = Field(
         SceneState(), description="The Dungeoneers table: seats, tokens, dread, the scene."
     )
+
+
+#: The fields a party keeps of its own; the rest of the state is the world's.
+PARTY_FIELDS: tuple[str, ...] = tuple(PartyFields.model_fields)
+
+
+class PartyAway(PartyFields):
+    """A party the referee is not running now: its name and its own fields (its present,
+    place and affairs), as the run party has them on the state."""
+
+    name: str
+
+
+class CampaignState(PartyFields):
+    """Everything the procedures read, rebuilt by folding the journal without rolling again.
+
+    A campaign is a world: the party the referee runs now has its fields here (``now``,
+    ``party``, ``site``...: :class:`PartyFields`), every other party waits in ``away`` with
+    its own present, and the world's own facts (its countdowns, the places parties changed)
+    are shared by all.
+    """
+
+    name: str
+    seed: int
+    ruleset: Ruleset
+    version: int = 0
     party_name: str | None = Field(
         None, description="The name of the party run now (None: the campaign's own name)."
     )
@@ -163,12 +175,12 @@ class CampaignState(Model):
         (), description="The other parties of the world, each at its own present."
     )
     places: tuple[PlaceChange, ...] = Field(
-        (), description="The latest recorded change to each place parties changed."
+        (), description="Every recorded change to a place (an area, a hex), in the order made."
     )
     weather_changes: tuple[WeatherChange, ...] = Field(
         (),
-        description="The weather's changes a party behind the world's present has yet to live "
-        "through (none in a world of one party).",
+        description="Every change of the weather over a map's region, in the order made: a "
+        "party behind the world's present lives through the others' as its time passes them.",
     )
     undoable: int | None = Field(
         None, description="The latest command an undo would take back (None: nothing to undo)."
@@ -194,6 +206,19 @@ class CampaignState(Model):
         """A fight has started and has not ended."""
         fight = self.combat
         return fight is not None and bool(fight.combatants) and fight.phase is not Phase.ENDED
+
+    def check_able(self, what: str) -> None:
+        """Refuse ``what`` (entering a site, clearing a place) to a party of which nobody can
+        act, the dead and the unconscious (PG-HP-1): a corpse changes no place of the world."""
+        if self.party.able:
+            return
+        fates = ", ".join(
+            f"{c.name} {'dead' if not c.alive else 'unconscious'}" for c in self.party.characters
+        )
+        raise IllegalCommandError(
+            f"nobody in {self.company} can act ({fates}), so it cannot {what}: bring one round "
+            "with `heal NAME HP`, or let another party go"
+        )
 
     @property
     def company(self) -> str:
@@ -268,20 +293,13 @@ class CampaignState(Model):
             return self
         return self.switched_to(name)
 
-    def place_change(
-        self, site: str, level: int, area: str, *, hex: bool = False
-    ) -> PlaceChange | None:
-        """The latest recorded change to a site's area (with ``hex``: to a map's hex), or None."""
-        key = (site, level, area, hex)
-        return next((p for p in self.places if p.key == key), None)
-
     def passing_to(self, to: int) -> CampaignState:
         """This state with the run party's present moved on to ``to``: the world's weather
         changes it lives through on its map (another party's, made at a later present than
         its own) become its weather as they pass."""
         state = self.model_copy(update={"now": to})
         wild = self.wilderness
-        if not self.weather_changes or wild is None:
+        if not self.away or wild is None:
             return state
         passed = [
             c
@@ -289,72 +307,111 @@ class CampaignState(Model):
             if self.now <= c.at <= to and c.map == wild.map.name and c.party != self.company
         ]
         if passed:
+            # in game time order: the ledger is in the order made, parties at their presents
+            passed.sort(key=lambda c: c.at)
             weather = {**wild.weather, **{c.region: c.weather for c in passed}}
             state = state.model_copy(update={"wilderness": wild.with_(weather=weather)})
-        return state.lived_weather()
-
-    def lived_weather(self) -> CampaignState:
-        """This state without the weather changes every party has lived past."""
-        oldest = min((self.now, *(p.now for p in self.away)))
-        kept = tuple(c for c in self.weather_changes if c.at >= oldest) if self.away else ()
-        if kept == self.weather_changes:
-            return self
-        return self.model_copy(update={"weather_changes": kept})
+        return state
 
     def changed(
         self, site: str, level: int, area: str, what: str, *, hex: bool = False
     ) -> CampaignState:
-        """This state with the run party's change to a place, now, as the place's latest: a
-        site's ``area`` on its ``level`` (with ``hex``, a map's hex, ``area`` its label)."""
+        """This state with the run party's change to a place, now, added to the place's
+        history: a site's ``area`` on its ``level`` (with ``hex``, a map's hex, ``area`` its
+        label). Earlier changes stay: the ledger is the world's time record of its places."""
         change = PlaceChange(
             site=site, level=level, area=area, at=self.now, party=self.company, what=what, hex=hex
         )
-        others = tuple(p for p in self.places if p.key != change.key)
-        return self.model_copy(update={"places": (*others, change)})
+        return self.model_copy(update={"places": (*self.places, change)})
 
     def later_change(
-        self, site: str, area: tuple[int, str] | None = None, *, hex: bool = False
+        self, site: str, level: int, area: str, *, hex: bool = False
     ) -> PlaceChange | None:
-        """A change another party made to ``site`` (to its ``area``, if given; with ``hex``, a
-        map and its hex) later than now: one order of events, so this party may not act there
-        until brought forward."""
+        """The latest change another party made to one place, ``area`` of ``site`` on its
+        ``level`` (with ``hex``, a map and its hex), later than now: one order of events, so
+        this party may not act there until brought forward. Only that place: the rest of the
+        site is open to it."""
+        key = (site, level, area, hex)
         changes = [
-            p
-            for p in self.places
-            if p.site == site
-            and p.hex == hex
-            and p.at > self.now
-            and p.party != self.company
-            and (area is None or (p.level, p.area) == area)
+            p for p in self.places if p.key == key and p.at > self.now and p.party != self.company
         ]
         return max(changes, key=lambda p: p.at, default=None)
 
-    def check_in_order(
-        self, site: str, area: tuple[int, str] | None = None, *, hex: bool = False
-    ) -> None:
-        """Refuse to act on ``site`` (its ``area``; with ``hex``, a map's hex) where another
-        party changed it later in game time than this party's present: one order of events
-        in the time record."""
-        change = self.later_change(site, area, hex=hex)
-        if change is None:
-            return
+    def check_in_order(self, site: str, level: int, area: str, *, hex: bool = False) -> None:
+        """Refuse to act on a place (``area`` of ``site`` on its ``level``; with ``hex``, a
+        map's hex) another party changed later in game time than this party's present: one
+        order of events in the time record."""
+        change = self.later_change(site, level, area, hex=hex)
+        if change is not None:
+            deed = f"{change.party} {change.what} {change.place}"
+            raise self.out_of_order(self.before(deed, change.at))
+
+    def out_of_order(self, why: str) -> IllegalCommandError:
+        """The one refusal of a command that would act before another party's deed in the
+        world's order of events (``why``: :meth:`before`'s words), with what to do."""
+        return IllegalCommandError(f"{why}: bring {self.company} forward first (`party forward`)")
+
+    def before(self, deed: str, at: int, lived_to: int | None = None) -> str:
+        """Where this party stands in time against another party's ``deed`` done at game time
+        ``at`` (``lived_to``: when the party that did it has lived it to): which place, who,
+        when."""
         time = self.ruleset.time
-        then, now = day_number(change.at, time), self.day
+        then, now = day_number(at, time), self.day
         # the hour too where both fall on one day, or the refusal would read "day 5 ... day 5"
         hour = (lambda at: " " + calendar(at, time).rsplit(" ", 1)[-1]) if then == now else None
-        raise IllegalCommandError(
-            f"{self.company} is at day {now}{hour(self.now) if hour else ''}; {change.party} "
-            f"{change.what} {change.place} on day {then}"
-            f"{hour(change.at) if hour else ''}: bring {self.company} forward first "
-            "(`party forward`)"
+        lived = "" if lived_to is None else f" and lived it to day {day_number(lived_to, time)}"
+        return (
+            f"{self.company} is at day {now}{hour(self.now) if hour else ''}; {deed} "
+            f"on day {then}{hour(at) if hour else ''}{lived}"
         )
 
+    def check_weather(self, map: str, region: str) -> None:
+        """Refuse to change the weather over ``region`` of ``map`` now where the world's
+        weather of this time is written already (:meth:`weather_lived`)."""
+        lived = self.weather_lived(map, region)
+        if lived is not None:
+            raise self.out_of_order(lived)
+
+    def weather_lived(self, map: str, region: str) -> str | None:
+        """Why the weather over ``region`` of ``map`` now is the world's already, or None: a
+        day's weather is a place, and the world lives it once. Another party changed it later
+        than this party's present, or lived this time there (in its own change's weather, or
+        on the map at all). The change holding now is named first, else the next one."""
+        mine = self.company
+        here = sorted(
+            (c for c in self.weather_changes if (c.map, c.region) == (map, region)),
+            key=lambda c: c.at,
+        )
+        ahead = {p.name: p for p in self.away if p.now > self.now}
+        holding = next((c for c in reversed(here) if c.at <= self.now), None)
+        if holding is not None and holding.party in ahead:
+            # the weather its party lived on past this time, until the next change
+            until = next((c.at for c in here if c.at > holding.at), ahead[holding.party].now)
+            return self.before(self._weather_deed(holding), holding.at, until)
+        later = [c for c in here if c.at > self.now and c.party != mine]
+        if later:
+            return self.before(self._weather_deed(later[0]), later[0].at)
+        there = [p for p in ahead.values() if p.wilderness and p.wilderness.map.name == map]
+        if there:
+            other = max(there, key=lambda p: p.now)
+            return (
+                f"{mine} is at day {self.day}; {other.name} has lived to day "
+                f"{day_number(other.now, self.ruleset.time)} on {map}, and the weather over "
+                f"{region} with it"
+            )
+        return None
+
+    @staticmethod
+    def _weather_deed(change: WeatherChange) -> str:
+        return f"{change.party} {change.what} {change.place}"
+
     def cleared(self, site: str, level: int, area: str | None) -> bool:
-        """Whether a party cleared the area by now (its dwellers are met no more)."""
+        """Whether a party cleared the area by now (its dwellers are met no more): a change to
+        it at or before this party's present; one after it is not yet."""
         if area is None:
             return False
-        change = self.place_change(site, level, area)
-        return change is not None and change.at <= self.now
+        key = (site, level, area, False)
+        return any(p.key == key and p.at <= self.now for p in self.places)
 
     @property
     def day(self) -> int:

@@ -18,8 +18,9 @@ from collections import OrderedDict
 from enum import StrEnum
 from fractions import Fraction
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from turnkeeper.frozen import Frozen
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import HexMap
 from turnkeeper.world.mapfile import MapFile, map_from_data
@@ -35,7 +36,7 @@ class Movement(StrEnum):
     EXPLORE = "explore"
 
 
-class PendingMove(BaseModel):
+class PendingMove(Frozen):
     """TP-WIL-6: a move into ``to`` that costs ``cost`` TP, of which ``paid`` are spent."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -71,7 +72,7 @@ def hexmap_of(data: MapFile) -> HexMap:
 TRACK_HEXES = 48
 
 
-class WildernessState(BaseModel):
+class WildernessState(Frozen):
     """The party in the wilderness: the map, its hex, today's travel points, what it knows.
 
     >>> from turnkeeper.world.mapfile import MapFile

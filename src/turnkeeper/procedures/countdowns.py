@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal, get_args
 
-from turnkeeper.clock.boundaries import Boundary
+from turnkeeper.clock.boundaries import Boundary, boundaries
+from turnkeeper.clock.calendar import day_number, start_offset
 from turnkeeper.clock.countdowns import (
     OUTCOME_NUMBERS,
     Countdown,
@@ -39,7 +40,7 @@ from turnkeeper.clock.countdowns import (
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.errors import DiceNotationError, IllegalCommandError
 from turnkeeper.files import check_name
-from turnkeeper.kernel.events import Event, RollRecord, Visibility
+from turnkeeper.kernel.events import Event, RollRecord, Shown, Visibility
 from turnkeeper.kernel.scene_state import Frame
 from turnkeeper.kernel.schedule import Draft, Hook
 from turnkeeper.kernel.state import CampaignState
@@ -48,11 +49,24 @@ from turnkeeper.rules.schema import CountdownType
 # --- events -------------------------------------------------------------------------------
 
 
+def seen_as(state: CampaignState, name: str) -> Visibility | None:
+    """Who sees an event of the countdown ``name``: whom the countdown is shown to (None for
+    a countdown the state does not hold: the referee's choice)."""
+    for countdown in state.countdowns:
+        if countdown.name == name:
+            return Visibility(countdown.visibility)
+    return None
+
+
 class CountdownStarted(Event):
     """A countdown starts; a length given as a die was rolled (DG-CD-3)."""
 
     kind: ClassVar[str] = "countdown.started"
+    shown: ClassVar[Shown] = Shown.COUNTDOWN
     countdown: Countdown
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        return Visibility(self.countdown.visibility)
 
     def apply(self, state: CampaignState) -> CampaignState:
         return state.with_countdowns((*state.countdowns, self.countdown))
@@ -60,16 +74,23 @@ class CountdownStarted(Event):
     def describe(self) -> str:
         c = self.countdown
         what = "failure countdown" if c.is_failure else "countdown"
-        return f"{what} {c.name} starts: {c.kind} ({c.length})"
+        lived = (
+            f", {c.left} left: the world has lived {len(c.ticks_at)} of it" if c.ticks_at else ""
+        )
+        return f"{what} {c.name} starts: {c.kind} ({c.length}){lived}"
 
 
 class CountdownTicked(Event):
     """A countdown ticks down (DG-CD-1, DG-CD-4, DG-FCD-1)."""
 
     kind: ClassVar[str] = "countdown.ticked"
+    shown: ClassVar[Shown] = Shown.COUNTDOWN
     name: str
     left: int
     reason: str
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        return seen_as(state, self.name)
 
     def apply(self, state: CampaignState) -> CampaignState:
         def ticked(c: Countdown) -> Countdown:
@@ -88,8 +109,12 @@ class CountdownEnded(Event):
     """A countdown ends: run out, ended by a longer frame (DG-CD-2), or by hand."""
 
     kind: ClassVar[str] = "countdown.ended"
+    shown: ClassVar[Shown] = Shown.COUNTDOWN
     name: str
     reason: str
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        return seen_as(state, self.name)
 
     def apply(self, state: CampaignState) -> CampaignState:
         return state.with_countdowns(tuple(c for c in state.countdowns if c.name != self.name))
@@ -102,7 +127,11 @@ class CountdownSpent(Event):
     """A countdown that wounds after it ends has run out (DG-CD-4): it stays, spent."""
 
     kind: ClassVar[str] = "countdown.spent"
+    shown: ClassVar[Shown] = Shown.COUNTDOWN
     name: str
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        return seen_as(state, self.name)
 
     def apply(self, state: CampaignState) -> CampaignState:
         return state.with_countdowns(
@@ -120,8 +149,12 @@ class PrecisionWound(Event):
     """DG-CD-4: a spent countdown would tick, and its subject takes 1 precision wound."""
 
     kind: ClassVar[str] = "countdown.precision_wound"
+    shown: ClassVar[Shown] = Shown.COUNTDOWN
     subject: str
     countdown: str
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        return seen_as(state, self.countdown)
 
     def describe(self) -> str:
         return f"{self.subject} takes 1 precision wound ({self.countdown})"
@@ -131,6 +164,7 @@ class TaskResolved(Event):
     """DG-FCD-2: the larger task succeeds or fails as one of its countdowns runs out."""
 
     kind: ClassVar[str] = "countdown.task_resolved"
+    shown: ClassVar[Shown] = Shown.CHOSEN
     name: str
     result: Literal["succeeded", "failed"]
 
@@ -271,8 +305,37 @@ def start_countdown(
             subject=subject, listens=listens, after_end=after_end, failure_of=failure_of,
             world=world,
         )  # fmt: skip
+        if world:
+            countdown = _lived_already(state, countdown, types)
         draft.add(CountdownStarted(countdown=countdown, rolls=rolls, visibility=visibility))
+        if world and countdown.left == 0:
+            day = day_number(countdown.ticks_at[-1], state.ruleset.time)
+            _end(draft, countdown, f"ran out on day {day}, which the world has lived already")
     return draft.events
+
+
+def _lived_already(
+    state: CampaignState, countdown: Countdown, types: dict[str, CountdownType]
+) -> Countdown:
+    """A world countdown keeps the time it was set from: set by a party behind the world's
+    present, the frames the world has lived since (its days, its months) count at once, each
+    at its own instant (``ticks_at``), as they would had the party set it then; the parties
+    that live them again tick it no more (world time passes once), so it runs out when its
+    days are out, whichever party lives them."""
+    if state.now >= state.present:
+        return countdown
+    frames = frozenset(f for f in types[countdown.kind].ticks_on if f in WORLD_FRAMES)
+    offset = start_offset(state.ruleset.time)
+    lived = [
+        b.at
+        for b in boundaries(state.now, state.present, frames, state.scales, offset)
+        if any(ticks_at_frame(countdown, f, types) for f in b.frames)
+    ][: countdown.left]
+    if not lived:
+        return countdown
+    return countdown.model_copy(
+        update={"left": countdown.left - len(lived), "ticks_at": tuple(lived)}
+    )
 
 
 MAX_TICKS = 1000

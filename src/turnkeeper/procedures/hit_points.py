@@ -18,7 +18,7 @@ from typing import ClassVar
 from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.events import Event, Shown
 from turnkeeper.kernel.party import Monster
 from turnkeeper.kernel.schedule import Draft, wait
 from turnkeeper.kernel.state import CampaignState
@@ -36,6 +36,7 @@ class HitPointsChanged(Event):
     """A character's or monster's hit points change, and with them its status."""
 
     kind: ClassVar[str] = "hp.changed"
+    shown: ClassVar[Shown] = Shown.PARTY
     target: str
     change: int
     hp: int
@@ -79,6 +80,7 @@ class MonsterAdded(Event):
     """A monster or NPC enters the record with its stat line."""
 
     kind: ClassVar[str] = "monster.added"
+    shown: ClassVar[Shown] = Shown.PARTY
     monster: Monster
 
     def apply(self, state: CampaignState) -> CampaignState:

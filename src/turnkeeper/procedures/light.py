@@ -23,7 +23,7 @@ from typing import ClassVar
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.kernel.events import Event, Visibility
+from turnkeeper.kernel.events import Event, Shown
 from turnkeeper.kernel.schedule import Draft, Hook
 from turnkeeper.kernel.state import CampaignState, LightState
 from turnkeeper.procedures.supplies import roll_usage
@@ -37,6 +37,7 @@ class LightLit(Event):
     die rolled with it is spent instead (PG-USE-1: the :class:`UsageDieRolled` after it)."""
 
     kind: ClassVar[str] = "light.lit"
+    shown: ClassVar[Shown] = Shown.PARTY
     source: str
     supply: str
     radius_ft: int
@@ -77,6 +78,7 @@ class LightBurned(Event):
     """A turn ends and the light has a turn less."""
 
     kind: ClassVar[str] = "light.burned"
+    shown: ClassVar[Shown] = Shown.PARTY
     turns_left: int
 
     def apply(self, state: CampaignState) -> CampaignState:
@@ -95,6 +97,7 @@ class LightWarning(Event):
     """The light is on its last turn(s): time to light another."""
 
     kind: ClassVar[str] = "light.warning"
+    shown: ClassVar[Shown] = Shown.PARTY
     source: str
     turns_left: int
 
@@ -111,6 +114,7 @@ class LightOut(Event):
     """The light goes out: darkness, until another is lit."""
 
     kind: ClassVar[str] = "light.out"
+    shown: ClassVar[Shown] = Shown.PARTY
     source: str
     reason: str = "burnt out"
 
@@ -125,6 +129,7 @@ class LightTimeSet(Event):
     """The referee sets how long the light has left."""
 
     kind: ClassVar[str] = "light.time_set"
+    shown: ClassVar[Shown] = Shown.REFEREE
     turns_left: int
 
     def apply(self, state: CampaignState) -> CampaignState:
@@ -200,7 +205,7 @@ def set_light(state: CampaignState, turns_left: int) -> list[Event]:
         raise IllegalCommandError("no light is burning: light one first")
     if turns_left < 1:
         raise IllegalCommandError(f"a burning light has at least 1 turn left, not {turns_left}")
-    return [LightTimeSet(turns_left=turns_left, visibility=Visibility.REFEREE)]
+    return [LightTimeSet(turns_left=turns_left)]
 
 
 def waning_resources(state: CampaignState, dice: DiceSource) -> list[Event]:

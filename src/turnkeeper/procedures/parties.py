@@ -8,9 +8,10 @@ command is in the one journal, so the journal is the world's time record.
 - A party splits (some characters leave with what they take), a new party of characters
   arrives at the world's present, and two parties join into one when they stand at the same
   place at the same time: characters who join must first be brought to the same time.
-- One order of events: a party may not act on a place (a site, an area of it) that another
-  party changed later in game time than the party's present. The place ledger keeps each
-  area's latest change (``state.places``).
+- One order of events: a party may not act on a place (a site's area, a map's hex, a
+  region's weather on a day) that another party changed later in game time than the
+  party's present. The place ledger keeps every change to a place with its game time and
+  party (``state.places``, ``state.weather_changes``): a history, never only the latest.
 - Bringing a party forward is downtime, a day at a time: each day a meal and a day's rest
   (healing as a night's rest heals, supplies eaten) while the ruleset's downtime die rolls
   (TP-TIME-1: downtime is a turn of one day; TP-ENC-1: the encounter die at its start).
@@ -24,17 +25,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from pydantic import Field
+
 from turnkeeper.clock.calendar import day_number
 from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.files import check_name
-from turnkeeper.kernel.combat_state import Phase
-from turnkeeper.kernel.events import Event, Visibility
+from turnkeeper.kernel.events import Event, Shown, Visibility
 from turnkeeper.kernel.party import Party, Supplies
 from turnkeeper.kernel.schedule import Draft, wait
-from turnkeeper.kernel.state import CampaignState, PartyAway
+from turnkeeper.kernel.state import CampaignState, PartyAway, PartyFields
 from turnkeeper.procedures.hit_points import night_rest
+from turnkeeper.procedures.parting import PARTING, Leaving, Meeting, supplies_text
 from turnkeeper.world.hexes import Hex
 
 REFEREE = Visibility.REFEREE
@@ -46,33 +49,23 @@ class PartySplit(Event):
     """Characters leave the party run now as a party of their own, with what they take."""
 
     kind: ClassVar[str] = "party.split"
+    shown: ClassVar[Shown] = Shown.PARTY
     name: str
     left: str = ""
     characters: tuple[str, ...]
     supplies: Supplies = Supplies()
 
     def apply(self, state: CampaignState) -> CampaignState:
-        leaving = set(self.characters)
-        stay = tuple(c for c in state.party.characters if c.name not in leaving)
-        going = tuple(c for c in state.party.characters if c.name in leaving)
-        leader = state.party.leader if state.party.leader not in leaving else stay[0].name
-        kept = _less(state.supplies, self.supplies)
-        new = PartyAway(
-            name=self.name,
-            now=state.now,
-            party=Party(characters=going, supplies=self.supplies),
-            supplies=self.supplies,
-            rest=state.rest,
-            site=state.site,
-            wilderness=state.wilderness,
-        )
-        party = state.party.model_copy(update={"characters": stay, "leader": leader})
-        return state.model_copy(
-            update={"party": party, "supplies": kept, "away": (*state.away, new)}
-        )
+        leaving = Leaving(frozenset(self.characters), self.supplies, state.company)
+        stays: dict[str, object] = {}
+        goes: dict[str, object] = {}
+        for name, parting in PARTING.items():  # every field of a party, as the table says
+            stays[name], goes[name] = parting.part(getattr(state, name), leaving)
+        new = PartyAway(name=self.name, **goes)
+        return state.model_copy(update={**stays, "away": (*state.away, new)})
 
     def describe(self) -> str:
-        taking = _supplies_text(self.supplies)
+        taking = supplies_text(self.supplies)
         leave = "leaves" if len(self.characters) == 1 else "leave"
         return f"{', '.join(self.characters)} {leave} {self.left} as {self.name}" + (
             f", taking {taking}" if taking else ""
@@ -83,6 +76,7 @@ class PartyArrived(Event):
     """A party of characters new to the world arrives at its present."""
 
     kind: ClassVar[str] = "party.arrived"
+    shown: ClassVar[Shown] = Shown.REFEREE
     name: str
     party: Party
     at: int
@@ -100,6 +94,7 @@ class PartySwitched(Event):
     """The referee turns to another party: the commands that follow are that party's."""
 
     kind: ClassVar[str] = "party.switched"
+    shown: ClassVar[Shown] = Shown.REFEREE
     to: str
 
     def apply(self, state: CampaignState) -> CampaignState:
@@ -113,25 +108,29 @@ class PartiesJoined(Event):
     """Another party joins the party run now: same place, same time, one party."""
 
     kind: ClassVar[str] = "party.joined"
+    shown: ClassVar[Shown] = Shown.PARTY
     name: str
     into: str = ""
+    brought: tuple[str, ...] = Field(
+        (),
+        description="What the joiners bring, in words (their light, their encounter, what "
+        "they found...): every field of theirs is merged as procedures.parting.PARTING says.",
+        exclude_if=lambda brought: not brought,  # the joins recorded before it stay as they were
+    )
 
     def apply(self, state: CampaignState) -> CampaignState:
         other = state.away_party(self.name)
-        party = state.party.model_copy(
-            update={"characters": (*state.party.characters, *other.party.characters)}
-        )
+        update = {
+            name: parting.meet(getattr(state, name), getattr(other, name))
+            for name, parting in PARTING.items()
+        }
         return state.model_copy(
-            update={
-                "party": party,
-                "supplies": _more(state.supplies, other.supplies),
-                "countdowns": (*state.countdowns, *other.countdowns),
-                "away": tuple(p for p in state.away if p is not other),
-            }
+            update={**update, "away": tuple(p for p in state.away if p is not other)}
         )
 
     def describe(self) -> str:
-        return f"{self.name} joins {self.into}"
+        line = f"{self.name} joins {self.into}"
+        return line + (f", bringing {'; '.join(self.brought)}" if self.brought else "")
 
 
 class AreaCleared(Event):
@@ -139,6 +138,7 @@ class AreaCleared(Event):
     world that every party finds, and that no party behind in time may act against."""
 
     kind: ClassVar[str] = "site.area_cleared"
+    shown: ClassVar[Shown] = Shown.PARTY
     site: str
     level: int
     area: str
@@ -157,6 +157,7 @@ class HexCleared(Event):
     against, nor travel into, until brought forward."""
 
     kind: ClassVar[str] = "map.hex_cleared"
+    shown: ClassVar[Shown] = Shown.PARTY
     map: str
     hex: str
     what: str = "cleared"
@@ -174,6 +175,7 @@ class KnowledgeShared(Event):
     notes in their common site. Until then, what a party found is its own."""
 
     kind: ClassVar[str] = "party.shared"
+    shown: ClassVar[Shown] = Shown.PARTY
     to: str
     giver: str = ""
 
@@ -206,6 +208,7 @@ class DowntimeBegun(Event):
     """The party spends days in downtime, brought forward in the world's time."""
 
     kind: ClassVar[str] = "party.downtime"
+    shown: ClassVar[Shown] = Shown.PARTY
     party: str
     days: int
     where: str
@@ -305,9 +308,7 @@ def decide_parties(draft: Draft, command: PartyCommand, dice: DiceSource) -> Non
     elif isinstance(command, NewParty):
         _new_name(state, command.name)
         # the party run now did not see them come: a new party is the referee's news
-        arrived = PartyArrived(
-            name=command.name, party=command.party, at=state.present, visibility=REFEREE
-        )
+        arrived = PartyArrived(name=command.name, party=command.party, at=state.present)
         draft.add(arrived)
     elif isinstance(command, SwitchParty):
         draft.add(*switch(state, command.name))
@@ -327,7 +328,7 @@ def switch(state: CampaignState, name: str) -> list[Event]:
     """Turn to the party ``name`` (nothing to record if it is the one run now)."""
     if name.casefold() == state.company.casefold():
         return []
-    return [PartySwitched(to=state.away_party(name).name, visibility=REFEREE)]
+    return [PartySwitched(to=state.away_party(name).name)]
 
 
 def _new_name(state: CampaignState, name: str) -> str:
@@ -358,7 +359,6 @@ def split(
 ) -> PartySplit:
     """Characters of the party run now leave it as the party ``name``."""
     _new_name(state, name)
-    _no_fight(state, "the party splits")
     if not characters:
         raise IllegalCommandError("name the characters who leave: `party split NAME Aldo,Bea`")
     going = tuple(dict.fromkeys(state.character(c).name for c in characters))
@@ -375,12 +375,17 @@ def split(
                 f"{state.company} carries {has} {item}: the leavers can take 1 to {has}"
             )
         counted[item] = amount
+    leaving = Leaving(frozenset(going), Supplies(counted=counted), state.company)
+    for field_name, parting in PARTING.items():
+        balked = parting.balk(getattr(state, field_name), leaving)
+        if balked is not None:
+            raise IllegalCommandError(balked)
     return PartySplit(
         name=name, left=state.company, characters=going, supplies=Supplies(counted=counted)
     )
 
 
-def _place(state: CampaignState | PartyAway) -> tuple[object, ...]:
+def _place(state: PartyFields) -> tuple[object, ...]:
     site = state.site
     hex_ = state.wilderness.position if state.wilderness is not None else None
     if site is None:
@@ -388,7 +393,7 @@ def _place(state: CampaignState | PartyAway) -> tuple[object, ...]:
     return (site.site.name, site.level, site.area, hex_)
 
 
-def where(state: CampaignState | PartyAway) -> str:
+def where(state: PartyFields) -> str:
     """Where a party is, in words: a site's area, a hex, or in town (off every map)."""
     site = state.site
     if site is not None:
@@ -402,10 +407,10 @@ def where(state: CampaignState | PartyAway) -> str:
 def join(state: CampaignState, name: str) -> PartiesJoined:
     """The party ``name`` joins the party run now, if they stand at the same place and time."""
     other = state.away_party(name)
-    _no_fight(state, "another party joins it")
-    fight = other.combat
-    if fight is not None and fight.combatants and fight.phase is not Phase.ENDED:
-        raise IllegalCommandError(f"{other.name} is fighting: end its fight first")
+    meeting = Meeting(state.company, other.name)
+    fights = PARTING["combat"].clash(state.combat, other.combat, meeting)
+    if fights is not None:
+        raise IllegalCommandError(fights)
     if other.now != state.now:
         behind, ahead = (other, state) if other.now < state.now else (state, other)
         behind_name = behind.name if isinstance(behind, PartyAway) else state.company
@@ -420,7 +425,16 @@ def join(state: CampaignState, name: str) -> PartiesJoined:
             f"{other.name} is {where(other)} and {state.company} {where(state)}: parties join "
             "where they meet"
         )
-    return PartiesJoined(name=other.name, into=state.company)
+    brought: list[str] = []
+    for field_name, parting in PARTING.items():
+        ours, theirs = getattr(state, field_name), getattr(other, field_name)
+        clash = parting.clash(ours, theirs, meeting)
+        if clash is not None:
+            raise IllegalCommandError(clash)
+        told = parting.brings(ours, theirs)
+        if told is not None:
+            brought.append(told)
+    return PartiesJoined(name=other.name, into=state.company, brought=tuple(brought))
 
 
 def share(state: CampaignState, name: str) -> KnowledgeShared:
@@ -448,15 +462,20 @@ def share(state: CampaignState, name: str) -> KnowledgeShared:
 
 
 def clear_area(state: CampaignState, area: str | None, level: int | None, what: str) -> AreaCleared:
-    """The party run now cleared an area of its site."""
+    """The party run now cleared an area of its site: one it may act on (no other party
+    changed it later in game time)."""
     visit = state.site
     if visit is None:
         raise IllegalCommandError(f"{state.company} is in no site: `site enter` first")
+    state.check_able("clear an area")
     number = visit.level if level is None else level
     key = visit.area if area is None else area
     if key is None:
         raise IllegalCommandError("name the area the party cleared: `site clear AREA`")
     visit.site.level(number).area(key)  # an unknown area is refused, with the known ones
+    # one order of events: never over another party's later deed there, wherever this
+    # party stands (the deed stays the area's history; a party behind acts before it)
+    state.check_in_order(visit.site.name, number, key)
     what = " ".join(what.split()) or "cleared"
     return AreaCleared(site=visit.site.name, level=number, area=key, what=what)
 
@@ -467,10 +486,11 @@ def clear_hex(state: CampaignState, label: str | None, what: str) -> HexCleared:
     wild = state.wilderness
     if wild is None:
         raise IllegalCommandError(f"{state.company} is on no map: `map load` first")
+    state.check_able("clear a hex")
     place = wild.position if label is None else Hex.from_label(label)
     if place not in wild.hexmap:
         raise IllegalCommandError(f"hex {label} is off the map {wild.map.name!r}")
-    state.check_in_order(wild.map.name, (0, place.label), hex=True)
+    state.check_in_order(wild.map.name, 0, place.label, hex=True)
     what = " ".join(what.split()) or "cleared"
     return HexCleared(map=wild.map.name, hex=place.label, what=what)
 
@@ -521,23 +541,6 @@ def _days_between(state: CampaignState, earlier: int, later: int) -> str:
     if days == 0:
         return format_duration(later - earlier)
     return "1 day" if days == 1 else f"{days} days"
-
-
-def _less(supplies: Supplies, taken: Supplies) -> Supplies:
-    counted = {k: v - taken.counted.get(k, 0) for k, v in supplies.counted.items()}
-    return supplies.model_copy(update={"counted": counted})
-
-
-def _more(supplies: Supplies, added: Supplies) -> Supplies:
-    counted = dict(supplies.counted)
-    for item, count in added.counted.items():
-        counted[item] = counted.get(item, 0) + count
-    dice = {**added.dice, **supplies.dice}
-    return supplies.model_copy(update={"counted": counted, "dice": dice})
-
-
-def _supplies_text(supplies: Supplies) -> str:
-    return ", ".join(f"{n} {item}" for item, n in supplies.counted.items())
 
 
 #: The events of this procedure, for the command table's registry.

@@ -23,7 +23,7 @@ from typing import ClassVar, Literal
 
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
-from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.events import Event, Shown
 from turnkeeper.kernel.party import Character
 from turnkeeper.kernel.schedule import Draft, Hook, wait
 from turnkeeper.kernel.state import CampaignState
@@ -43,6 +43,7 @@ class RestDue(Event):
     """
 
     kind: ClassVar[str] = "rest.due"
+    shown: ClassVar[Shown] = Shown.PARTY
     reason: str
     cadence: bool = False
 
@@ -68,6 +69,7 @@ class RestLapsed(Event):
     """
 
     kind: ClassVar[str] = "rest.lapsed"
+    shown: ClassVar[Shown] = Shown.PARTY
 
     def apply(self, state: CampaignState) -> CampaignState:
         rest = state.rest.model_copy(
@@ -88,6 +90,7 @@ class Wearied(Event):
     """The party went a turn without the rest it needed: these characters are wearied."""
 
     kind: ClassVar[str] = "rest.wearied"
+    shown: ClassVar[Shown] = Shown.PARTY
     characters: tuple[str, ...]
 
     def apply(self, state: CampaignState) -> CampaignState:
@@ -103,6 +106,7 @@ class RestStarted(Event):
     """The party starts resting."""
 
     kind: ClassVar[str] = "rest.started"
+    shown: ClassVar[Shown] = Shown.PARTY
     reason: str = "rest"
 
     def apply(self, state: CampaignState) -> CampaignState:
@@ -116,6 +120,7 @@ class Rested(Event):
     """A rest is done: weariness is gone and the count of active turns starts again."""
 
     kind: ClassVar[str] = "rest.done"
+    shown: ClassVar[Shown] = Shown.PARTY
 
     def apply(self, state: CampaignState) -> CampaignState:
         for character in state.party.characters:
@@ -143,6 +148,7 @@ class RestInterrupted(Event):
     """
 
     kind: ClassVar[str] = "rest.interrupted"
+    shown: ClassVar[Shown] = Shown.PARTY
     reason: str = "an encounter"
 
     def apply(self, state: CampaignState) -> CampaignState:

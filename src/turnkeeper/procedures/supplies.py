@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from turnkeeper.dice import DiceSource, UsageDie
 from turnkeeper.errors import DiceNotationError, IllegalCommandError
-from turnkeeper.kernel.events import Event, RollRecord
+from turnkeeper.kernel.events import Event, RollRecord, Shown
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.words import key_of, near, of_item, unknown
 
@@ -24,6 +24,7 @@ class SupplyAdded(Event):
     """Counted supplies are added (bought, found, given)."""
 
     kind: ClassVar[str] = "supply.added"
+    shown: ClassVar[Shown] = Shown.PARTY
     item: str
     amount: int
 
@@ -41,6 +42,7 @@ class UsageDieSet(Event):
     """A usage-die item is added or refilled at a given die."""
 
     kind: ClassVar[str] = "supply.die_set"
+    shown: ClassVar[Shown] = Shown.PARTY
     item: str
     sides: int
 
@@ -55,6 +57,7 @@ class SupplyUsed(Event):
     """Counted supplies are spent."""
 
     kind: ClassVar[str] = "supply.used"
+    shown: ClassVar[Shown] = Shown.PARTY
     item: str
     amount: int
     reason: str = "used"
@@ -73,6 +76,7 @@ class UsageDieRolled(Event):
     """A usage-die item is used: its die is rolled and may step down or deplete (PG-USE-1)."""
 
     kind: ClassVar[str] = "supply.usage_rolled"
+    shown: ClassVar[Shown] = Shown.PARTY
     item: str
     before: int
     after: int | None
@@ -96,6 +100,7 @@ class SupplyShortfall(Event):
     """A procedure needed more of an item than the party had; they went without."""
 
     kind: ClassVar[str] = "supply.shortfall"
+    shown: ClassVar[Shown] = Shown.PARTY
     item: str
     needed: int
     had: int

@@ -29,7 +29,7 @@ from turnkeeper.store.base import CURRENT
 GLANCES = "glances"
 """The table that keeps each campaign's glance."""
 
-GLANCE_FORMAT = f"{turnkeeper.__version__}/2"
+GLANCE_FORMAT = f"{turnkeeper.__version__}/3"
 """The glance documents this turnkeeper writes and reads: a release, and the document's own
 revision (bumped when its shape changes); a document in any other format is not read."""
 

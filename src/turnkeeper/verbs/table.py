@@ -388,7 +388,7 @@ class _Verb(BaseModel):
     as_party: Annotated[str | None, PARTY] = Field(
         None,
         description="The party of the world the command is for (default: the party run now); "
-        "the time record turns to it first.",
+        "the time record turns to it for this command and back.",
     )
 
     @model_validator(mode="before")

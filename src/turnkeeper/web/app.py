@@ -77,11 +77,11 @@ from turnkeeper.views import (
     PAGE_WINDOW_RADIUS,
     map_svg,
     party_perceives,
+    perceived_by,
     player_record,
     player_state,
     record_line,
     referee_record,
-    run_at,
     timeline,
 )
 from turnkeeper.web import live, render
@@ -783,16 +783,15 @@ def _keeps(
     undone: frozenset[int],
     until: int,
 ) -> Callable[[Recorded], bool] | None:
-    """Which records the seat reads: every one (the referee); those the party perceives
-    (the players); and on a character's link in a world of several parties, only those of
-    the character's own party (recorded while the time record was run for it)."""
+    """Which records the seat reads: every one (the referee); the players' those their own
+    party perceives (:func:`~turnkeeper.views.perceived_by`): a character's link the party the
+    character is with, the table's link the party run now."""
     if seat is Role.REFEREE:
         return None
-    if not isinstance(seat, Hand):
-        return lambda r: party_perceives(r, undone)
-    mine = state.party_of(seat.character) or state.company
-    runs = c.runs(name, until)
-    return lambda r: party_perceives(r, undone) and run_at(runs, r.seq, state.name) == mine
+    mine = state.company
+    if isinstance(seat, Hand):
+        mine = state.party_of(seat.character) or mine
+    return perceived_by(mine, undone, c.runs(name, until), state.name)
 
 
 def _display(c: Campaigns, name: str, state: CampaignState, role: Seat) -> str:

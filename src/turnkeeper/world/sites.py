@@ -31,7 +31,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from turnkeeper.dice import DiceSource, Roll, parse, roll
 from turnkeeper.errors import NotFoundError, TurnkeeperError
@@ -43,6 +43,7 @@ from turnkeeper.files import (
     read_text,
     unknown_key,
 )
+from turnkeeper.frozen import Frozen as Copied
 
 __all__ = [
     "Area",
@@ -66,7 +67,7 @@ class SiteError(TurnkeeperError):
     """A site file that is broken: names the file, the key path and what was expected."""
 
 
-class _Model(BaseModel):
+class _Model(Copied):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 

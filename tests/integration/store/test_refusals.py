@@ -23,14 +23,16 @@ from sqlalchemy import event
 
 from turnkeeper.campaign import CountdownAdd, Light, SetLight, Visibility, Wait, snapshots
 from turnkeeper.campaign.commands import Note
-from turnkeeper.campaign.journal import REFEREE_ONLY
 from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.cli.app import invoke
 from turnkeeper.errors import RulesetError, TurnkeeperError
+from turnkeeper.kernel.events import Shown
+from turnkeeper.procedures.dungeon import EnterSite, Turn
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store.base import StoreUnavailable
 from turnkeeper.store.sql import SqlStore
+from turnkeeper.world.sites import parse_site
 
 if TYPE_CHECKING:
     from tests.conftest import Backend
@@ -465,9 +467,15 @@ def test_cli_a_full_disk_is_one_line_and_exit_2(
     assert _store_as_it_is(db) == before
 
 
-def test_the_referee_only_kinds_are_kinds_the_engine_has() -> None:
-    """The replay check names kinds by their journal names: each must still exist."""
-    assert REFEREE_ONLY - set(EVENTS.kinds) == set()
+def test_every_kind_the_journal_holds_declares_who_sees_it() -> None:
+    """Who sees an event is declared on its class, once (issue 37): every registered kind
+    declares it itself (an undeclared class is refused when defined), and a kind the referee
+    sees alone is recorded so by default, with no procedure saying it again."""
+    for kind in EVENTS.kinds:
+        event_class = EVENTS.kinds[kind]
+        assert "shown" in event_class.__dict__, kind
+        default = event_class.model_fields["visibility"].default
+        assert (default is Visibility.REFEREE) == (event_class.shown is Shown.REFEREE), kind
 
 
 def test_cli_unusable_stores_are_one_line_and_exit_2(
@@ -491,3 +499,22 @@ def test_cli_unusable_stores_are_one_line_and_exit_2(
             assert len(lines) == 1, (db, verb, lines)
             if verb[0] == "new":
                 assert said in lines[0], (db, lines)
+
+
+def test_import_refuses_a_wandering_check_relabelled_for_the_party(store: SqlStore) -> None:
+    """A wandering check is rolled behind the screen (EX-ENC-1): its class says so, and an
+    import of one marked for the party is refused, nothing stored (issue 38)."""
+    campaigns = Campaigns(store)
+    campaigns.new("Keep", preset("ex"), PARTY, seed=5)
+    site = Path(__file__).parents[3] / "src/turnkeeper/examples/site.toml"
+    campaigns.execute("Keep", EnterSite(parse_site(site.read_text(encoding="utf-8"), "site.toml")))
+    for _ in range(2):
+        campaigns.execute("Keep", Turn(mode="cautious"))
+    records = exported(campaigns, "Keep")
+    checks = [r for r in records if r["kind"] == "dungeon.check"]
+    assert checks and all(r["visibility"] == "referee" for r in checks)
+    checks[0]["visibility"] = "party"
+    before = everything(store)
+    with pytest.raises(TurnkeeperError, match="referee's alone but is marked for the party"):
+        campaigns.import_jsonl(as_text(records), name="Copy")
+    assert everything(store) == before

@@ -177,7 +177,8 @@ def test_every_verb_builds_the_command_the_cli_builds() -> None:
 
 def test_a_verb_for_another_party_runs_as_that_party() -> None:
     """Every verb takes ``as_party``: the command is read against that party's state and runs
-    as that party, the time record turning to it first (issue 28)."""
+    as that party alone: the time record turns to it and back (issue 37: `--as` runs one
+    command and leaves the party run as it was)."""
     two = parse_party('[[characters]]\nname = "Aldo"\nhp = 6\n[[characters]]\nname = "Bea"\nhp = 4')
     journal = Journal.start("Keep", preset("tp"), two, seed=1)
     journal.execute(SplitParty("Grey Band", ("Bea",)))
@@ -185,8 +186,8 @@ def test_a_verb_for_another_party_runs_as_that_party() -> None:
     command = body.build(journal.state)
     assert command == AsParty("Grey Band", Wait(24 * 3600))
     journal.execute(command)
-    assert journal.state.company == "Grey Band" and journal.state.day == 2
-    assert journal.state.as_party("Keep").day == 1
+    assert journal.state.company == "Keep" and journal.state.day == 1
+    assert journal.state.as_party("Grey Band").day == 2
     with pytest.raises(IllegalCommandError, match="no party called 'Red'"):
         _body.validate_python({"verb": "wait", "duration": "1h", "as_party": "Red"}).build(
             journal.state

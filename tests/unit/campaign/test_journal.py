@@ -25,7 +25,7 @@ from turnkeeper.campaign import (
 )
 from turnkeeper.dice import TypedDice
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.kernel.events import Event, shown_to
+from turnkeeper.kernel.events import Event, Shown
 
 MakeJournal = Callable[..., Journal]
 
@@ -117,20 +117,31 @@ def test_illegal_commands_change_nothing(make_journal: MakeJournal) -> None:
         assert journal.state == state
 
 
-def test_an_event_writes_its_visibility_and_rolls_beside_its_data_not_in_it() -> None:
-    """Every event's visibility and rolls are the record's, not the data's: an event class
-    that declares its visibility as a plain field (and would write it into its data twice)
-    is refused when it is defined."""
-    with pytest.raises(TypeError, match="written beside an event's data"):
+def test_an_event_class_declares_who_sees_it_once() -> None:
+    """Who sees an event is its class's ``shown``, once (issue 37): a class that declares
+    nothing, or declares a visibility field beside it, is refused when it is defined; the
+    visibility it records by default follows from ``shown``, written beside its data."""
+    with pytest.raises(TypeError, match="declares no shown"):
+
+        class Silent(Event):
+            kind: ClassVar[str] = "test.silent"
+
+    with pytest.raises(TypeError, match="not a visibility field"):
 
         class Plain(Event):
             kind: ClassVar[str] = "test.plain"
+            shown: ClassVar[Shown] = Shown.REFEREE
             visibility: Visibility = Visibility.REFEREE
 
     class Secret(Event):
         kind: ClassVar[str] = "test.secret"
-        visibility: Visibility = shown_to(Visibility.REFEREE)
+        shown: ClassVar[Shown] = Shown.REFEREE
         clue: str = "the idol is false"
+
+    class Told(Secret):
+        kind: ClassVar[str] = "test.told"
+        shown: ClassVar[Shown] = Shown.PARTY
 
     assert Secret().data() == {"clue": "the idol is false"}
     assert Secret().visibility is Visibility.REFEREE
+    assert Told().visibility is Visibility.PARTY

@@ -21,7 +21,7 @@ from turnkeeper.kernel.combat_state import (
     other_side,
     pin_order,
 )
-from turnkeeper.kernel.events import Event, RollRecord
+from turnkeeper.kernel.events import Event, RollRecord, Shown
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.rules.schema import FaceEvent
 
@@ -50,6 +50,7 @@ class CombatEvent(Event):
     """
 
     kind: ClassVar[str] = "combat"
+    shown: ClassVar[Shown] = Shown.PARTY
 
     @field_validator("rolls", mode="before")
     @classmethod
@@ -91,6 +92,7 @@ class CombatStarted(CombatEvent):
     """A fight begins with these combatants (CB-SIDE-1)."""
 
     kind: ClassVar[str] = "combat.started"
+    shown: ClassVar[Shown] = Shown.PARTY
     combatants: tuple[Combatant, ...]
     reaction: str | None = None
 
@@ -114,6 +116,7 @@ class SurpriseSettled(CombatEvent):
     """
 
     kind: ClassVar[str] = "combat.surprise"
+    shown: ClassVar[Shown] = Shown.PARTY
     surprised: tuple[Side, ...]
     free_round: Side | None
     reason: str = Field("", exclude_if=lambda reason: not reason)
@@ -151,6 +154,7 @@ class MoraleChecked(CombatEvent):
     """A morale check, 2d6 at or under the score holds; a failed group flees (CB-SUR-2)."""
 
     kind: ClassVar[str] = "combat.morale"
+    shown: ClassVar[Shown] = Shown.PARTY
     names: tuple[str, ...]
     score: int
     total: int
@@ -183,6 +187,7 @@ class RoundBegan(CombatEvent):
     """
 
     kind: ClassVar[str] = "combat.round"
+    shown: ClassVar[Shown] = Shown.PARTY
     round: int
     seconds: int
     free_round: bool = False
@@ -222,6 +227,7 @@ class InitiativeSettled(CombatEvent):
     """
 
     kind: ClassVar[str] = "combat.initiative"
+    shown: ClassVar[Shown] = Shown.PARTY
     initiative: Side | None
     order: tuple[tuple[str, ...], ...]
     rolled: int | None = None
@@ -262,6 +268,7 @@ class FaceEffect(CombatEvent):
     """
 
     kind: ClassVar[str] = "combat.face"
+    shown: ClassVar[Shown] = Shown.PARTY
     face_event: FaceEvent
     text: str
     # Left out of the journal when nothing came from a table, so journals written before
@@ -286,6 +293,7 @@ class PlacePinned(CombatEvent):
     """The referee pins a combatant to a place in the order of beats (1 is first)."""
 
     kind: ClassVar[str] = "combat.pinned"
+    shown: ClassVar[Shown] = Shown.PARTY
     name: str
     place: int
 
@@ -304,6 +312,7 @@ class SideDone(CombatEvent):
     steps 4 and 5, PG-CBT-1, CB-RND-1); its members who declared nothing do nothing."""
 
     kind: ClassVar[str] = "combat.side_done"
+    shown: ClassVar[Shown] = Shown.PARTY
     side: Side
     passing: tuple[str, ...] = ()
 
@@ -325,6 +334,7 @@ class RoundResolved(CombatEvent):
     """
 
     kind: ClassVar[str] = "combat.resolved"
+    shown: ClassVar[Shown] = Shown.PARTY
 
     def apply_combat(self, state: CombatState) -> CombatState:
         state = state.with_conditions(
@@ -352,6 +362,7 @@ class CombatEnded(CombatEvent):
     """The fight is over; treasure is worked out and a turn of rest is due (PG-TRE-1, EX-REST-2)."""
 
     kind: ClassVar[str] = "combat.ended"
+    shown: ClassVar[Shown] = Shown.PARTY
     winner: Side | None
     treasure: int | None = None
     rest_due: bool = True

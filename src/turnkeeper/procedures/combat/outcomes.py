@@ -17,7 +17,7 @@ from turnkeeper.kernel.combat_state import (
     Condition,
     Declaration,
 )
-from turnkeeper.kernel.events import Event, RollRecord
+from turnkeeper.kernel.events import Event, RollRecord, Shown
 from turnkeeper.procedures.combat.events import CombatEvent
 
 __all__ = [
@@ -43,6 +43,7 @@ class Damaged(CombatEvent):
     """
 
     kind: ClassVar[str] = "combat.damage"
+    shown: ClassVar[Shown] = Shown.PARTY
     target: str
     amount: int
     hp_after: int
@@ -88,6 +89,7 @@ class Healed(CombatEvent):
     a fallen character comes to (PG-HP-1: unconscious at 0)."""
 
     kind: ClassVar[str] = "combat.healed"
+    shown: ClassVar[Shown] = Shown.PARTY
     target: str
     amount: int
     hp_after: int
@@ -121,6 +123,7 @@ class Declared(CombatEvent):
     """
 
     kind: ClassVar[str] = "combat.declared"
+    shown: ClassVar[Shown] = Shown.PARTY
     declaration: Declaration
     instant: bool = False
     held: bool = Field(False, exclude_if=lambda held: not held)
@@ -159,6 +162,7 @@ class OpposedSave(CombatEvent):
     """Incompatible actions settled by an opposed save; the winner acts first (TP-INI-2)."""
 
     kind: ClassVar[str] = "combat.opposed"
+    shown: ClassVar[Shown] = Shown.PARTY
     first: str
     second: str
     totals: tuple[int, int]
@@ -188,6 +192,7 @@ class AttackMade(CombatEvent):
     """
 
     kind: ClassVar[str] = "combat.attack"
+    shown: ClassVar[Shown] = Shown.PARTY
     attacker: str
     target: str
     aimed_at: str
@@ -237,6 +242,7 @@ class Moved(CombatEvent):
     names one ("I cower behind the Fighter", TP-ACT-1) (PG-MOV-1, CB-ACT-3)."""
 
     kind: ClassVar[str] = "combat.moved"
+    shown: ClassVar[Shown] = Shown.PARTY
     actor: str
     engage: str | None = None
     feet: int | None = None
@@ -267,6 +273,7 @@ class MagicRolled(CombatEvent):
     """Magic dice rolled and summed for a spell (TP-MAG-1)."""
 
     kind: ClassVar[str] = "combat.magic"
+    shown: ClassVar[Shown] = Shown.PARTY
     caster: str
     dice: int
     total: int
@@ -281,6 +288,7 @@ class SaveRolled(CombatEvent):
     """A saving throw: d20 equal to or over the target (PG-SAVE-1)."""
 
     kind: ClassVar[str] = "combat.save"
+    shown: ClassVar[Shown] = Shown.PARTY
     name: str
     target: int
     total: int
@@ -303,6 +311,7 @@ class CheckRolled(CombatEvent):
     target's defence succeeds (TP-OPP-1)."""
 
     kind: ClassVar[str] = "combat.check"
+    shown: ClassVar[Shown] = Shown.PARTY
     actor: str
     stat: str
     defence: int
@@ -325,6 +334,7 @@ class ActionTaken(CombatEvent):
     """An action the referee adjudicates in words (TP-ROLL-1: only risky actions are rolled)."""
 
     kind: ClassVar[str] = "combat.action"
+    shown: ClassVar[Shown] = Shown.PARTY
     actor: str
     text: str
 
@@ -337,6 +347,7 @@ class Surrendered(CombatEvent):
     side has nobody left fighting, the combat is resolved)."""
 
     kind: ClassVar[str] = "combat.surrendered"
+    shown: ClassVar[Shown] = Shown.PARTY
     names: tuple[str, ...]
 
     def apply_combat(self, state: CombatState) -> CombatState:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
-from turnkeeper.kernel.events import Event, RollRecord, Visibility
+from turnkeeper.kernel.events import Event, RollRecord
 from turnkeeper.kernel.schedule import Draft, Hook
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.dungeon.events import EncounterDieRolled, SpellEffectsEnded
@@ -49,7 +49,6 @@ def _day_begins(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
             event=event,
             label=result.face.label,
             rolls=(RollRecord.of(result.roll),),
-            visibility=Visibility.REFEREE,
         )
     )
     if event is FaceEvent.FORCED_REST:

@@ -103,7 +103,6 @@ def meet_encounter(draft: Draft, dice: DiceSource, situation: TurnSituation) -> 
             surprise_reason=surprise.reason,
             rolls=tuple(RollRecord.of(r) for r in met.rolls),
             roll_names=met.roll_names,
-            visibility=REFEREE,
         )
     )
     draft.add(Perceived(text=_perceived(pending, met.text, met.heard)))
@@ -172,7 +171,6 @@ def meet_occupants(draft: Draft, dice: DiceSource, situation: TurnSituation, are
             surprise_reason=surprise.reason,
             rolls=tuple(RollRecord.of(r) for r in rolls),
             roll_names=names,
-            visibility=REFEREE,
         )
     )
     seen = f"{creature} in {place}"

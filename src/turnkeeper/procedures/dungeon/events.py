@@ -12,7 +12,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.events import Event, Shown, Visibility
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.rules.schema import FaceEvent
 from turnkeeper.words import counted
@@ -38,6 +38,7 @@ class SiteEntered(Event):
     """The party enters a site (the whole site is kept, so replay needs no file). Referee's."""
 
     kind: ClassVar[str] = "site.entered"
+    shown: ClassVar[Shown] = Shown.REFEREE
     site: Site
     level: int
     area: str | None = None
@@ -55,6 +56,7 @@ class Perceived(Event):
     """What the party's characters perceive: an omen, something approaching, a find."""
 
     kind: ClassVar[str] = "site.perceived"
+    shown: ClassVar[Shown] = Shown.PARTY
     text: str
 
     def describe(self) -> str:
@@ -65,6 +67,7 @@ class SiteLeft(Event):
     """The party leaves the site; the clock leaves dungeon turns."""
 
     kind: ClassVar[str] = "site.left"
+    shown: ClassVar[Shown] = Shown.PARTY
     name: str
     turns: int
 
@@ -79,6 +82,7 @@ class DungeonTurnTaken(Event):
     """A dungeon turn begins: how the party moves (EX-MOV-1 to EX-MOV-3, EX-MAP-1)."""
 
     kind: ClassVar[str] = "dungeon.turn"
+    shown: ClassVar[Shown] = Shown.PARTY
     turn: int
     mode: str | None
     feet: int | None
@@ -124,6 +128,7 @@ class PartyMapNoted(Event):
     """The party's mapper writes on the party's map (EX-MAP-2); the referee corrects nothing."""
 
     kind: ClassVar[str] = "site.map_noted"
+    shown: ClassVar[Shown] = Shown.PARTY
     note: MapNote
 
     def apply(self, state: CampaignState) -> CampaignState:
@@ -138,6 +143,7 @@ class DungeonTurnPassed(Event):
     """A site turn passes while the party waits or rests: the turn count goes on (EX-ENC-1)."""
 
     kind: ClassVar[str] = "dungeon.turn_passed"
+    shown: ClassVar[Shown] = Shown.PARTY
     turn: int
 
     def apply(self, state: CampaignState) -> CampaignState:
@@ -151,6 +157,7 @@ class EncounterDieRolled(Event):
     """The generic encounter die (TP-ENC-1) for a turn with no die of its own. Referee's."""
 
     kind: ClassVar[str] = "encounter.die"
+    shown: ClassVar[Shown] = Shown.REFEREE
     face: int
     event: FaceEvent
     label: str
@@ -164,6 +171,7 @@ class DungeonDieRolled(Event):
     """The overloaded dungeon die's face (TP-DUN-1, TP-DUN-2). Referee's."""
 
     kind: ClassVar[str] = "dungeon.die"
+    shown: ClassVar[Shown] = Shown.REFEREE
     face: int
     event: FaceEvent
     label: str
@@ -176,10 +184,15 @@ class WanderingChecked(Event):
     """A wandering-monster check (EX-ENC-1, EX-ENC-4), or why it was skipped (EX-ENC-3)."""
 
     kind: ClassVar[str] = "dungeon.check"
+    shown: ClassVar[Shown] = Shown.CHOSEN
     chance: int
     sides: int
     encounter: bool = False
     skipped: str | None = None
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        # the check is rolled behind the screen; why none was made is the table's to hear
+        return Visibility.PARTY if self.skipped else Visibility.REFEREE
 
     def describe(self) -> str:
         if self.skipped:
@@ -192,6 +205,7 @@ class OmenRolled(Event):
     """The dungeon rouses (TP-DUN-2): the omen from the site's table. Referee's."""
 
     kind: ClassVar[str] = "dungeon.omen"
+    shown: ClassVar[Shown] = Shown.REFEREE
     text: str
     notes: str = ""
 
@@ -203,6 +217,7 @@ class GoodEncounterRolled(Event):
     """A good encounter (TP-DUN-1 face 6) from the site's table. Referee's."""
 
     kind: ClassVar[str] = "dungeon.good"
+    shown: ClassVar[Shown] = Shown.REFEREE
     text: str
     notes: str = ""
 
@@ -214,6 +229,7 @@ class SpellEffectsEnded(Event):
     """Waning resources (TP-ENC-1 face 4, TP-DUN-1 face 3): running spell effects end."""
 
     kind: ClassVar[str] = "dungeon.spells_end"
+    shown: ClassVar[Shown] = Shown.PARTY
 
     def describe(self) -> str:
         return "resources wane: spell effects end"
@@ -228,6 +244,7 @@ class EncounterRolled(Event):
     """
 
     kind: ClassVar[str] = "dungeon.encounter"
+    shown: ClassVar[Shown] = Shown.REFEREE
     encounter: PendingEncounter
     text: str = ""
     notes: str = ""
@@ -277,6 +294,7 @@ class EncounterEnded(Event):
     """The encounter is over: back to exploring (a fight makes a rest due, EX-REST-2)."""
 
     kind: ClassVar[str] = "dungeon.encounter_ended"
+    shown: ClassVar[Shown] = Shown.PARTY
     fought: bool = False
 
     def apply(self, state: CampaignState) -> CampaignState:

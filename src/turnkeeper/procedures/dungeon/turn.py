@@ -171,17 +171,19 @@ def enter_site(
         raise IllegalCommandError(
             f"the party is already in {state.site.site.name}: leave it first (`site leave`)"
         )
+    state.check_able(f"enter {site.name}")
     number = site.levels[0].number if level is None else level
     chosen = site.level(number)
     if area is not None:
         chosen.area(area)
-    state.check_in_order(site.name)
+        # one order of events, place by place: the area it enters by, not the whole site
+        state.check_in_order(site.name, number, area)
     title = f"level {number}" + (f", {chosen.name}" if chosen.name else "")
     seen = f"The party enters {site.name} ({title})."
     if chosen.description:
         seen += f" {chosen.description}"
     return [
-        SiteEntered(site=site, level=number, area=area, visibility=REFEREE),
+        SiteEntered(site=site, level=number, area=area),
         Perceived(text=seen),
     ]
 
@@ -282,7 +284,7 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
     off_lanes = command.skip_check or bool(area and area.off_lanes)
     entering = (level_number, area_key) != (visit.level, visit.area) and not resting
     if entering and area_key is not None:
-        state.check_in_order(visit.site.name, (level_number, area_key))
+        state.check_in_order(visit.site.name, level_number, area_key)
     cleared = state.cleared(visit.site.name, level_number, area_key)
     occupied = bool(area and (area.occupied or area.occupants)) and not cleared
     situation = TurnSituation(
@@ -368,7 +370,6 @@ def _overloaded_face(
             event=face.event,
             label=face.label,
             rolls=_records(result.roll),
-            visibility=REFEREE,
         )
     )
     if face.event is FaceEvent.ENCOUNTER:
@@ -403,6 +404,6 @@ def _from_table(
         return
     got = roll(table.dice, dice)
     row = table.row_for(got.total)
-    draft.add(event(text=row.text, notes=row.notes, rolls=_records(got), visibility=REFEREE))
+    draft.add(event(text=row.text, notes=row.notes, rolls=_records(got)))
     if row.text:
         draft.add(Perceived(text=row.text))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from turnkeeper.kernel.events import Event
+from turnkeeper.kernel.events import Event, Shown
 from turnkeeper.kernel.scene_state import (
     ActionRecord,
     DreadSpend,
@@ -34,6 +34,7 @@ class SceneEvent(Event):
     """
 
     kind: ClassVar[str] = "scene"
+    shown: ClassVar[Shown] = Shown.PARTY
 
     def advance(self, state: SceneState) -> SceneState:
         """The fold step for the scene part of the campaign; pure."""
@@ -70,6 +71,7 @@ class SceneOpened(SceneEvent):
     """The GM sets a scene (DG-LOOP-1); new players sit down with their tokens (DG-SPOT-2)."""
 
     kind: ClassVar[str] = "scene.opened"
+    shown: ClassVar[Shown] = Shown.PARTY
     number: int
     scene_kind: SceneKind
     players: tuple[str, ...]
@@ -107,6 +109,7 @@ class SpotlightVoted(SceneEvent):
     replaces it."""
 
     kind: ClassVar[str] = "scene.spotlight_voted"
+    shown: ClassVar[Shown] = Shown.PARTY
     voter: str
     candidate: str
 
@@ -122,6 +125,7 @@ class SpotlightTaken(SceneEvent):
     """A player takes the spotlight, chosen by majority or by the GM (DG-SPOT-1, DG-SPOT-2)."""
 
     kind: ClassVar[str] = "scene.spotlight_taken"
+    shown: ClassVar[Shown] = Shown.PARTY
     player: str
     votes: tuple[tuple[str, str], ...] = ()
     by_gm: bool = False
@@ -142,6 +146,7 @@ class TokensRegained(SceneEvent):
     """Every token at the table is spent: every player regains theirs (DG-SPOT-2)."""
 
     kind: ClassVar[str] = "scene.tokens_regained"
+    shown: ClassVar[Shown] = Shown.PARTY
     players: tuple[str, ...]
     each: int
 
@@ -156,6 +161,7 @@ class TokensGiven(SceneEvent):
     """One player gives spotlight tokens to another (DG-SPOT-2)."""
 
     kind: ClassVar[str] = "scene.tokens_given"
+    shown: ClassVar[Shown] = Shown.PARTY
     giver: str
     receiver: str
     count: int
@@ -172,6 +178,7 @@ class ActionTaken(SceneEvent):
     """An action that moves the scene forward, with its tags and outcome (DG-ACT-1)."""
 
     kind: ClassVar[str] = "scene.action_taken"
+    shown: ClassVar[Shown] = Shown.PARTY
     actor: str
     side: SceneSide
     what: str
@@ -210,6 +217,7 @@ class FreeActionTaken(SceneEvent):
     """A player's or a GM creature's one free action of the round (DG-FREE-1)."""
 
     kind: ClassVar[str] = "scene.free_action_taken"
+    shown: ClassVar[Shown] = Shown.PARTY
     actor: str
     what: str
 
@@ -225,6 +233,7 @@ class MomentumKept(SceneEvent):
     """A critical, or a momentum action that succeeded: the side keeps the spotlight (DG-MOM-1)."""
 
     kind: ClassVar[str] = "scene.momentum_kept"
+    shown: ClassVar[Shown] = Shown.PARTY
     side: SceneSide
     by: str
 
@@ -239,6 +248,7 @@ class SpotlightPassed(SceneEvent):
     """After an action the spotlight passes to the other side (DG-MOM-1)."""
 
     kind: ClassVar[str] = "scene.spotlight_passed"
+    shown: ClassVar[Shown] = Shown.PARTY
     to: SceneSide
 
     def advance(self, state: SceneState) -> SceneState:
@@ -256,6 +266,7 @@ class RoundEnded(SceneEvent):
     """
 
     kind: ClassVar[str] = "scene.round_ended"
+    shown: ClassVar[Shown] = Shown.PARTY
     round: int
     frame: Frame
     seconds: int
@@ -282,6 +293,7 @@ class DreadGained(SceneEvent):
     """The GM gains dread: a GM action during a rest, or a compromise (DG-DREAD-1)."""
 
     kind: ClassVar[str] = "scene.dread_gained"
+    shown: ClassVar[Shown] = Shown.PARTY
     amount: int
     reason: str
 
@@ -296,6 +308,7 @@ class DreadSpent(SceneEvent):
     """The GM spends dread to enhance a creature they control (DG-DREAD-1)."""
 
     kind: ClassVar[str] = "scene.dread_spent"
+    shown: ClassVar[Shown] = Shown.PARTY
     amount: int
     what: str
     creature: str | None = None
@@ -315,6 +328,7 @@ class CompromiseTaken(SceneEvent):
     """A player who rolled just under the target takes a success anyway (DG-DREAD-1)."""
 
     kind: ClassVar[str] = "scene.compromise_taken"
+    shown: ClassVar[Shown] = Shown.PARTY
     player: str
     action: int
 
@@ -334,6 +348,7 @@ class SceneClosed(SceneEvent):
     """The scene ends (DG-LOOP-1)."""
 
     kind: ClassVar[str] = "scene.closed"
+    shown: ClassVar[Shown] = Shown.PARTY
     number: int
     rounds: int
 

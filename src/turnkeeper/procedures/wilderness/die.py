@@ -113,7 +113,7 @@ def roll_wilderness_die(draft: Draft, moment: Moment, dice: DiceSource, waning: 
     if face.event in (FaceEvent.WANING_RESOURCES, FaceEvent.FORCED_REST):
         _waning(draft, dice, waning)
     elif face.event in (FaceEvent.WEATHER_CHANGE, FaceEvent.ENVIRONMENT):
-        draft.add(*roll_weather(draft.state, dice))
+        draft.add(*roll_weather(draft.state, dice, by_die=True))
     return False
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from turnkeeper.dice import DiceSource, roll
-from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Visibility
+from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Shown, Visibility
 from turnkeeper.kernel.state import CampaignState, wilderness_of, with_wilderness
 from turnkeeper.kernel.wilderness_state import TRACK_HEXES, WildernessState
 from turnkeeper.world.hexes import Hex
@@ -58,6 +58,7 @@ class HexEntered(Event):
     """The party is in a new hex: its overt features, the landmarks now in sight (TP-DISC-1)."""
 
     kind: ClassVar[str] = "wilderness.hex_entered"
+    shown: ClassVar[Shown] = Shown.PARTY
     hex: Hex
     features: tuple[str, ...] = ()
     landmarks: tuple[str, ...] = ()
@@ -105,6 +106,7 @@ class FeaturesFound(Event):
     """Hidden or secret features found (TP-DISC-2, TP-DISC-3); the party now knows them."""
 
     kind: ClassVar[str] = "wilderness.features_found"
+    shown: ClassVar[Shown] = Shown.PARTY
     hex: Hex
     features: tuple[str, ...]
     names: tuple[str, ...]

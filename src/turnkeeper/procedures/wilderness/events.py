@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import ClassVar, Literal
 
 from turnkeeper.dice import format_mixed
-from turnkeeper.kernel.events import Event, Visibility, shown_to
+from turnkeeper.kernel.events import Event, Shown
 from turnkeeper.kernel.state import CampaignState, night_of, wilderness_of, with_wilderness
 from turnkeeper.kernel.wilderness_state import (
     DEFAULT_REGION,
@@ -37,7 +37,7 @@ class MapLoaded(Event):
     referee's secrets and all, so this event is the referee's)."""
 
     kind: ClassVar[str] = "wilderness.map_loaded"
-    visibility: Visibility = shown_to(Visibility.REFEREE)
+    shown: ClassVar[Shown] = Shown.REFEREE
     map: MapFile
     at: Hex
     weather: str = "clear"
@@ -61,6 +61,7 @@ class ConditionsSet(Event):
     """How the party travels: TP-WIL-3 conditions, a vessel (TP-WIL-9), the milieu (TP-WENC-3)."""
 
     kind: ClassVar[str] = "wilderness.conditions"
+    shown: ClassVar[Shown] = Shown.PARTY
     party: tuple[str, ...] = ()
     vessel: str | None = None
     milieu: str | None = None
@@ -85,6 +86,7 @@ class MoveMade(Event):
     cost is paid; until then it stays in its hex, the move pending overnight."""
 
     kind: ClassVar[str] = "wilderness.moved"
+    shown: ClassVar[Shown] = Shown.PARTY
     to: Hex
     cost: Fraction
     paid: Fraction
@@ -115,6 +117,7 @@ class TravelPointsSpent(Event):
     """TP spent on something other than moving: searching (TP-DISC-2/3) or foraging."""
 
     kind: ClassVar[str] = "wilderness.tp_spent"
+    shown: ClassVar[Shown] = Shown.PARTY
     amount: Fraction
     on: SpentOn
 
@@ -139,7 +142,7 @@ class WildernessDieRolled(Event):
     """The wilderness die (TP-WENC-4) at one of the moments of TP-WENC-1/-2; the referee's."""
 
     kind: ClassVar[str] = "wilderness.die"
-    visibility: Visibility = shown_to(Visibility.REFEREE)
+    shown: ClassVar[Shown] = Shown.REFEREE
     moment: Moment
     face: int
     event: str
@@ -163,6 +166,7 @@ class WildEncounter(Event):
     """TP-WENC-4 faces 1 and 6: the referee rolls an encounter for the milieu."""
 
     kind: ClassVar[str] = "wilderness.encounter"
+    shown: ClassVar[Shown] = Shown.PARTY
     good: bool = False
     hex: Hex
     at_camp: bool = False
@@ -179,6 +183,7 @@ class ForageOwed(Event):
     """TP-WENC-4 face 3 without supplies to spare: the next TP is spent foraging."""
 
     kind: ClassVar[str] = "wilderness.forage_owed"
+    shown: ClassVar[Shown] = Shown.PARTY
 
     def apply(self, state: CampaignState) -> CampaignState:
         wild = wilderness_of(state)
@@ -192,7 +197,7 @@ class LostChecked(Event):
     """TP-LOST-1 (the project's default): the day's check for getting lost; the referee's."""
 
     kind: ClassVar[str] = "wilderness.lost_check"
-    visibility: Visibility = shown_to(Visibility.REFEREE)
+    shown: ClassVar[Shown] = Shown.REFEREE
     chance_in_six: int
     lost: bool
     intended: Hex
@@ -233,6 +238,7 @@ class Camped(Event):
     """The night camp is over: a new travel day begins with its full TP (TP-WIL-1)."""
 
     kind: ClassVar[str] = "wilderness.camped"
+    shown: ClassVar[Shown] = Shown.PARTY
     morning: int
     day: int
 
@@ -248,6 +254,7 @@ class TravelDayBegan(Event):
     site): TP-WIL-1's travel points are the day's, so the party has the new day's TP."""
 
     kind: ClassVar[str] = "wilderness.day_began"
+    shown: ClassVar[Shown] = Shown.PARTY
     morning: int
     day: int
 

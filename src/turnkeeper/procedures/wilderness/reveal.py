@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from turnkeeper.errors import IllegalCommandError, NotFoundError
-from turnkeeper.kernel.events import Event, Visibility
+from turnkeeper.kernel.events import Event, Shown, Visibility
 from turnkeeper.kernel.state import CampaignState, wilderness_of, with_wilderness
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.world.hexes import Hex
@@ -31,10 +31,14 @@ class MapRevealed(Event):
     """Hexes and features the party now knows of (or, ``hidden``, no longer has on its map)."""
 
     kind: ClassVar[str] = "wilderness.map_revealed"
+    shown: ClassVar[Shown] = Shown.CHOSEN
     hexes: tuple[Hex, ...]
     features: tuple[str, ...]
     names: tuple[str, ...]
     hidden: bool = False
+
+    def seen_by(self, state: CampaignState) -> Visibility | None:
+        return Visibility.REFEREE if self.hidden else Visibility.PARTY
 
     def apply(self, state: CampaignState) -> CampaignState:
         wild = wilderness_of(state)

@@ -269,7 +269,7 @@ def travel(draft: Draft, command: Travel, dice: DiceSource) -> None:
             nxt = goal if one_step else _next_step(moving, goal)
             nxt = lost_check(moving, nxt, dice)
             # one order of events: not into a hex another party changed later (TP-TIME-2)
-            moving.state.check_in_order(wild.map.name, (0, nxt.label), hex=True)
+            moving.state.check_in_order(wild.map.name, 0, nxt.label, hex=True)
             price = cost_here(moving, nxt)
             if price.tp_spent is None:
                 shown = "x0" if price.tp_per_hex is None else f"{price.tp_per_hex} TP"
@@ -364,7 +364,7 @@ def search(draft: Draft, command: Search, dice: DiceSource) -> None:
             f"the party is partway into hex {wild.pending.to.label} (TP-WIL-6): finish the "
             "move before searching"
         )
-    moving.state.check_in_order(wild.map.name, (0, wild.position.label), hex=True)
+    moving.state.check_in_order(wild.map.name, 0, wild.position.label, hex=True)
     on: SpentOn
     if command.all_day:
         if command.feature is not None:

@@ -19,7 +19,7 @@ from typing import ClassVar, Literal
 from turnkeeper.clock.calendar import date_at
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import NotFoundError, RulesetError
-from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Visibility
+from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Shown, Visibility
 from turnkeeper.kernel.state import (
     CampaignState,
     WeatherChange,
@@ -51,6 +51,7 @@ class WeatherChanged(Event):
     """The weather over a region changes (TP-WENC-4 face 4, or the referee sets it)."""
 
     kind: ClassVar[str] = "weather.changed"
+    shown: ClassVar[Shown] = Shown.PARTY
     region: str
     weather: str
     by: Literal["table", "referee"] = "table"
@@ -60,10 +61,8 @@ class WeatherChanged(Event):
         changed = with_wilderness(
             state, wild.with_(weather={**wild.weather, self.region: self.weather})
         )
-        if not state.away or state.now < state.passed_by_others:
-            # one party, or a time the world has lived past: the party's own weather
-            return changed
-        # the world's present: the parties behind find it as they pass it
+        # the world's record of the place, with its time and party: the parties behind find
+        # it as they pass it, and none may change the weather of a time lived since
         kept = WeatherChange(
             map=wild.map.name,
             region=self.region,
@@ -77,13 +76,27 @@ class WeatherChanged(Event):
         return f"the weather over {self.region} turns {self.weather.replace('_', ' ')}"
 
 
-def roll_weather(state: CampaignState, dice: DiceSource) -> list[Event]:
+def roll_weather(state: CampaignState, dice: DiceSource, *, by_die: bool = False) -> list[Event]:
     """Roll new weather for the party's region from its climate's table for the season.
 
-    With no table for that climate and season, a referee's note asks them to set it.
+    With no table for that climate and season, a referee's note asks them to set it. Where
+    the world has lived this time there already (another party's later change, or its
+    lived days), the referee's roll is refused; the wilderness die's face (``by_die``) leaves
+    the weather as the world lived it, with a note saying so.
     """
     wild = wilderness_of(state)
     region = wild.region_of(wild.position)
+    lived = state.weather_lived(wild.map.name, region)
+    if lived is not None:
+        if not by_die:
+            raise state.out_of_order(lived)
+        return [
+            NoteMade(
+                text=f"change of weather over {region}: none, the world's weather of this "
+                f"time is written already ({lived})",
+                visibility=Visibility.REFEREE,
+            )
+        ]
     climate = climate_of(state, wild.position)
     season = season_of(state.ruleset, state.now)
     table = state.ruleset.weather.tables.get(climate, {}).get(season)
@@ -113,6 +126,7 @@ def set_weather(state: CampaignState, weather: str, region: str | None = None) -
         raise NotFoundError(
             f"no region {chosen!r} on the map (regions: {', '.join(sorted(regions))})"
         )
+    state.check_weather(wild.map.name, chosen)
     return [WeatherChanged(region=chosen, weather=weather, by="referee")]
 
 
