@@ -105,6 +105,15 @@ def test_the_readmes_world_restored_beside_itself_keeps_its_parties_names(
     assert shell("export", "--out", str(backup), "--db", db).code == 0
     said = shell("import", str(backup), "--name", "marches-copy", "--db", db)
     assert said.code == 0, said.err
+    # its players read what the original's read: marches' lines from the first record on
+    theirs = [
+        [
+            r["text"]
+            for r in json.loads(shell("log", "--player", "--json", "-c", name, "--db", db).out)
+        ]
+        for name in ("marches", "marches-copy")
+    ]
+    assert theirs[0][1:] == theirs[1][1:] and theirs[1][1] == "7w pass"  # (1: its name)
     timeline = shell("party", "timeline", "-c", "marches-copy", "--db", db)
     assert timeline.out.startswith("marches-copy: the world's present is day 55")
     assert "* marches (Bea): day 55" in timeline.out
