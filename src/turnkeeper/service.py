@@ -52,7 +52,14 @@ from turnkeeper.campaign.glance import glance_of
 from turnkeeper.campaign.journal import replay
 from turnkeeper.campaign.markdown import markdown_lines, world_markdown_lines
 from turnkeeper.campaign.registry import EVENTS
-from turnkeeper.campaign.time_record import character_record, run_at, world_parties
+from turnkeeper.campaign.time_record import (
+    PartyLines,
+    Stretch,
+    character_record,
+    run_at,
+    whereabouts,
+    world_parties,
+)
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
 from turnkeeper.files import check_numbers, parse_json
@@ -307,6 +314,20 @@ class Campaigns:
                 runs.insert(0, (1, started[0].company))
         return runs
 
+    def party_lines(self, name: str, party: str, until: int | None = None) -> PartyLines:
+        """Which records up to seq ``until`` are ``party``'s own (:class:`PartyLines`): from
+        the store's switch and split records alone, found by their index."""
+        undone = self.undone(name, until)
+        records = [EVENTS.record(row) for row in self.store.read_kind(name, PartySplit.kind)]
+        splits = [
+            (r.seq, r.event.name, r.event.left or run_at(self.runs(name, r.seq), r.seq, name))
+            for r in records
+            if isinstance(r.event, PartySplit)
+            and r.command not in undone
+            and (until is None or r.seq <= until)
+        ]
+        return PartyLines(party, self.runs(name, until), splits, name)
+
     def character_record(self, name: str, character: str) -> CharacterRecord:
         """``character``'s own time record (the name as typed, in any case): the journal
         standing now read a page at a time, never whole; NotFoundError naming the world's
@@ -318,6 +339,16 @@ class Campaigns:
         undone = self.undone(name)
         records = (r for _, page in self.stored_pages(name) for r in page)
         return CharacterRecord(found, undone, character_record(records, found, undone))
+
+    def character_whereabouts(
+        self, name: str, character: str
+    ) -> tuple[str, frozenset[int], Iterator[Stretch]]:
+        """``character``'s time record as whereabouts (:func:`whereabouts`): the character
+        as the world names them, the commands undone, and the stretches, the journal read a
+        page at a time."""
+        found, undone, _ = self.character_record(name, character)
+        records = (r for _, page in self.stored_pages(name) for r in page)
+        return found, undone, whereabouts(records, found, undone)
 
     def names(self) -> list[str]:
         """Every campaign in the store."""
@@ -544,8 +575,18 @@ class Campaigns:
         the undone commands (struck out, or left out of the players' copy) come first from
         the undo records alone, found by their index, and a world's parties from the records
         that brought them in: a world's log is a section per party, the journal read once
-        for each; the players' copy of a world is the section of the party run now."""
+        for each; the players' copy is the lines of the party run now."""
         undone = self.undone(name)
+
+        def journal() -> Iterator[Recorded]:
+            return (r for _, page in self.stored_pages(name) for r in page)
+
+        if player:  # the players' copy is their own party's (the party run now), headed
+            # by the campaign's start, which says what the log is of
+            mine = self.party_lines(name, self.state(name).company)
+            records = (r for r in journal() if r.seq == 1 or r.seq in mine)
+            yield from markdown_lines(records, undone, player)
+            return
         founding = [EVENTS.record(row) for row in self.store.read(name, 0, 1)]
         brought = [
             EVENTS.record(row)
@@ -554,15 +595,7 @@ class Campaigns:
         ]
         brought.sort(key=lambda record: record.seq)
         parties = world_parties([*founding, *brought])
-
-        def journal() -> Iterator[Recorded]:
-            return (r for _, page in self.stored_pages(name) for r in page)
-
-        if player and len(parties) > 1:  # the players' copy is their own party's: the one run
-            party = self.state(name).company
-            yield from markdown_lines(journal(), undone, player, party=party)
-        else:
-            yield from world_markdown_lines(journal, parties, undone, player)
+        yield from world_markdown_lines(journal, parties, undone, player)
 
     # -- the current campaign --------------------------------------------------------------
 

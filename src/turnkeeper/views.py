@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
-from turnkeeper.campaign.time_record import run_at
+from turnkeeper.campaign.time_record import PartyLines, Stretch
 from turnkeeper.clock.calendar import calendar, day_number
 from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.combat_state import Side
@@ -282,22 +282,21 @@ def party_perceives(record: Recorded, undone: frozenset[int]) -> bool:
     )
 
 
-def perceived_by(
-    party: str, undone: frozenset[int], runs: Sequence[tuple[int, str]], founding: str
-) -> Callable[[Recorded], bool]:
-    """Which records the players of ``party`` read in a world: those the party perceives
-    (:func:`party_perceives`) of the records made while the time record was run for
-    ``party`` (``runs``, the switches, :meth:`~turnkeeper.service.Campaigns.runs`; before the
-    first the ``founding`` party was run). Another party's delve is never theirs.
+def perceived_by(lines: PartyLines, undone: frozenset[int]) -> Callable[[Recorded], bool]:
+    """Which records the players of a party read in a world: those the party perceives
+    (:func:`party_perceives`) of its own ``lines`` (:meth:`~turnkeeper.service.Campaigns.
+    party_lines`: made while the time record was run for it, or before it split off for the
+    party it left). Another party's delve is never theirs.
 
     >>> from turnkeeper.kernel.events import NoteMade
-    >>> keep = perceived_by("Scouts", frozenset(), [(5, "Scouts"), (9, "Keep")], "Keep")
+    >>> mine = PartyLines("Scouts", [(5, "Scouts"), (9, "Keep")], [], "Keep")
+    >>> keep = perceived_by(mine, frozenset())
     >>> [keep(Recorded(seq, seq, 0, NoteMade(text="tracks"))) for seq in (3, 7, 9)]
     [False, True, False]
     """
 
     def keep(record: Recorded) -> bool:
-        return party_perceives(record, undone) and run_at(runs, record.seq, founding) == party
+        return party_perceives(record, undone) and record.seq in lines
 
     return keep
 
@@ -525,6 +524,8 @@ def doing(state: CampaignState) -> str:
         if state.site.encounter is not None:
             return f"meeting {state.site.encounter.creature}"
         return f"exploring (turn {state.site.turns})"
+    if state.whereabouts.doing:
+        return state.whereabouts.doing
     if state.wilderness is not None:
         return "travelling"
     return "in downtime"
@@ -632,6 +633,34 @@ def _place_history(state: CampaignState) -> list[PlaceOnTimeline]:
         for w in state.weather_changes
     ]
     return [shown for _, shown in sorted(changes, key=lambda c: c[0])]
+
+
+def stretch_data(
+    stretch: Stretch, state: CampaignState, undone: frozenset[int], player: bool = False
+) -> dict[str, Any]:
+    """A stretch of a character's whereabouts as the CLI's and the API's JSON give it; for
+    the players (``player``) the notes they perceive, in their words."""
+    time = state.ruleset.time
+    notes = [
+        {
+            "seq": r.seq,
+            "date": calendar(r.at, time),
+            "line": r.event.describe_to_party() if player else r.event.describe(),
+        }
+        for r in stretch.notes
+        if not player or party_perceives(r, undone)
+    ]
+    return {
+        "party": stretch.party,
+        "from": calendar(stretch.since, time),
+        "to": calendar(stretch.until, time),
+        "days": day_number(stretch.until, time) - day_number(stretch.since, time) + 1,
+        "where": stretch.where,
+        "doing": stretch.doing,
+        "with": list(stretch.company),
+        "notes": notes,
+        "lines": stretch.lines,
+    }
 
 
 def record_line(party: str, record: Recorded, state: CampaignState) -> dict[str, Any]:

@@ -79,7 +79,11 @@ def test_the_pages_fit_a_phone_and_a_laptop_and_axe_finds_nothing_serious(
                 act(referee, "wait", {"duration": "a fortnight or so"})
             elif moment == "a character's record":
                 referee.click("#character-record button")
-                referee.wait_for_selector("#record-shown .record td.when")
+                referee.wait_for_selector("#record-shown .record table.whereabouts td.when")
+                # the whereabouts first; every line of the record a click away
+                assert not referee.is_visible("#record-shown details table")
+                referee.click("#record-shown details summary")
+                referee.wait_for_selector("#record-shown details table td.when")
             for page, who in ((players, "players"), (referee, "referee")):
                 assert _sideways(page) == 0, (who, moment)
                 assert _blocking(page) == [], (who, moment)

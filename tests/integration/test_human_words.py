@@ -159,6 +159,7 @@ PLACE_OF = {
     "party share": "sharing",
     "party timeline": "behind",
     "party forward": "behind",
+    "party doing": "parties",
     'damage "Goblin 1"': "fight",
     "countdown add": "dg",
     "countdown": "countdowns",

@@ -101,3 +101,65 @@ def test_a_tables_redo_never_brings_back_another_tables_command(shell: Shell, ma
     assert "the latest undo was Newcomers's, not marches's" in said.err
     assert shell.store(marches) == before
     assert shell("redo", "--as", "Newcomers", "--db", marches).code == 0
+
+
+def test_a_party_is_told_what_it_does_and_where_it_is_bound(shell: Shell, marches: str) -> None:
+    """Whereabouts (issue 37): the referee says what a party is doing and where it is bound;
+    the timeline tells it, and a party that walked out of a barrow is by the barrow, not in
+    town."""
+    assert shell("site", "leave", "--as", "Newcomers", "--db", marches).code == 0
+    said = shell(
+        "party", "doing", "riding to the oracle", "--to", "the oracle", "--as", "marches",
+        "--db", marches,
+    )  # fmt: skip
+    assert said.code == 0, said.err
+    told = json.loads(shell("party", "timeline", "--json", "--db", marches).out)
+    seen = {p["name"]: (p["where"], p["doing"]) for p in told["parties"]}
+    assert seen == {
+        "marches": ("on the way to the oracle", "riding to the oracle"),
+        "Newcomers": ("by The Sunken Abbey", "in downtime"),
+    }
+    before = shell.store(marches)
+    refused = shell("party", "doing", "riding to the oracle", "--to", "the oracle",
+                    "--db", marches)  # fmt: skip
+    assert refused.code == 2 and "already riding to the oracle" in refused.err
+    assert shell.store(marches) == before
+
+
+def test_a_characters_record_reads_as_whereabouts(shell: Shell, marches: str) -> None:
+    """`party record` gives a stretch for each span in one place, doing one thing, with one
+    company: from, to, where, doing what, with whom, the events of note under it; `--lines`
+    gives every raw line."""
+    assert shell("site", "leave", "--as", "Newcomers", "--db", marches).code == 0
+    assert shell("wait", "3d", "--as", "Newcomers", "--db", marches).code == 0
+    said = json.loads(shell("party", "record", "Eve", "--json", "--db", marches).out)
+    stretches = [
+        (s["party"], s["from"], s["to"], s["where"], s["with"]) for s in said["whereabouts"]
+    ]
+    assert stretches == [  # they arrive at the abbey's door: the instant is the delve's
+        ("Newcomers", "1-02-20 08:00", "1-02-20 08:10", "in The Sunken Abbey", ["Finn"]),
+        ("Newcomers", "1-02-20 08:10", "1-02-23 08:10", "by The Sunken Abbey", ["Finn"]),
+    ]
+    notes = [n["line"] for n in said["whereabouts"][0]["notes"]]
+    assert "area 1 of The Sunken Abbey (level 1): drove the ghouls from" in notes
+    assert not any("pass" in line for line in notes)  # the clock is no event of note
+    raw = json.loads(shell("party", "record", "Eve", "--lines", "--json", "--db", marches).out)
+    assert len(raw["record"]) == sum(s["lines"] for s in said["whereabouts"])
+
+
+def test_every_party_behind_comes_forward_in_one_command(shell: Shell, marches: str) -> None:
+    assert shell("wait", "5d", "--as", "marches", "--db", marches).code == 0
+    before = shell.store(marches)
+    inside = shell("party", "forward", "--all", "--db", marches)  # the newcomers delve still
+    assert inside.code == 2 and "Newcomers is in The Sunken Abbey" in inside.err
+    assert shell.store(marches) == before
+    assert shell("site", "leave", "--as", "Newcomers", "--db", marches).code == 0
+    assert shell("party", "forward", "--all", "--db", marches).code == 0
+    told = json.loads(shell("party", "timeline", "--json", "--db", marches).out)
+    assert {p["name"]: p["behind_days"] for p in told["parties"]} == {
+        "marches": 0,
+        "Newcomers": 0,
+    }
+    assert told["parties"][0]["running"] and told["parties"][0]["name"] == "marches"
+    said = shell("party", "forward", "--all", "--db", marches)
+    assert said.code == 2 and "every party is at the world's present already" in said.err

@@ -43,7 +43,14 @@ from turnkeeper.procedures.combat import (
     with_countdowns,
 )
 from turnkeeper.procedures.dungeon import DungeonCommand, EncounterEnded, decide_dungeon
-from turnkeeper.procedures.parties import PartyCommand, SwitchParty, decide_parties, switch
+from turnkeeper.procedures.parties import (
+    BringAllForward,
+    BringForward,
+    PartyCommand,
+    SwitchParty,
+    decide_parties,
+    switch,
+)
 from turnkeeper.procedures.scenes import SceneCommand, campaign_scene_events
 from turnkeeper.procedures.wilderness import WildernessCommand, decide_wilderness
 
@@ -301,6 +308,25 @@ def _redo(state: CampaignState, command: Redo, dice: DiceSource) -> list[Event]:
     return [CommandRedone(command=state.redoable[-1], what=command.what, visibility=seen)]
 
 
+def _bring_all_forward(
+    state: CampaignState, command: BringAllForward, dice: DiceSource
+) -> list[Event]:
+    """Every party behind the world's present brought to it in downtime, one after another,
+    each as a command sent as that party (a downtime die's encounter stops that party's
+    downtime alone)."""
+    present = state.present
+    behind = [party for party in state.companies if state.as_party(party).now < present]
+    if not behind:
+        raise IllegalCommandError("every party is at the world's present already")
+    events: list[Event] = []
+    now = state
+    for party in behind:  # (one that cannot, in a site or a fight, refuses the whole command)
+        for event in _as_party(now, AsParty(party, BringForward()), dice):
+            events.append(event)
+            now = event.apply(now)
+    return events
+
+
 def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
     if not command.text.strip():
         raise IllegalCommandError("a note needs some text")
@@ -483,6 +509,7 @@ HANDLERS: dict[type, Handler] = {
     Note: _note,
     Undo: _undo,
     Redo: _redo,
+    BringAllForward: _bring_all_forward,
     **dict.fromkeys(get_args(SceneCommand), _passing_time(campaign_scene_events)),  # DG-LOOP-1
     **dict.fromkeys(get_args(DungeonCommand), _passing_time(decide_dungeon)),
     **dict.fromkeys(get_args(WildernessCommand), _passing_time(decide_wilderness)),
@@ -495,7 +522,7 @@ Command = (
     | NightRest | UseSupply | AddSupply | Damage | Heal | AddMonster | CountdownAdd | CountdownTick
     | CountdownOutcome | CountdownEnd | CountdownTrigger | Note | Undo | Redo
     | SceneCommand | DungeonCommand | WildernessCommand | CombatCommand | StartFight
-    | PartyCommand | AsParty
+    | PartyCommand | AsParty | BringAllForward
 )  # fmt: skip
 
 

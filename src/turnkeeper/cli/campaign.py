@@ -266,8 +266,11 @@ def log_command(
             return
         state, undone = campaigns.state(name), campaigns.undone(name)
         # the players of the party run now read their own party's lines, no other's
-        runs = campaigns.runs(name, state.version) if player else []
-        keep = perceived_by(state.company, undone, runs, state.name) if player else None
+        keep = (
+            perceived_by(campaigns.party_lines(name, state.company, state.version), undone)
+            if player
+            else None
+        )
         records, _ = campaigns.page(name, since, keep=keep, until=state.version)
     if player:
         emit(

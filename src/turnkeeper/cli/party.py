@@ -16,7 +16,7 @@ from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import CampaignOption, DbOption, PlayerOption
 from turnkeeper.cli.runner import open_campaigns
-from turnkeeper.views import party_perceives, record_line, timeline
+from turnkeeper.views import party_perceives, record_line, stretch_data, timeline
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -129,30 +129,56 @@ def party_timeline(
 @party_app.command("record")
 def party_record(
     character: str = typer.Argument(..., help="The character (henchmen and hirelings too)."),
+    lines: bool = typer.Option(
+        False, "--lines", help="Every line of the record, not its whereabouts."
+    ),
     as_player: bool = PlayerOption,
     campaign: str | None = CampaignOption,
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """A character's own time record: their activities and whereabouts, line by line.
+    """A character's own time record as whereabouts: a stretch for each span in one place,
+    doing one thing, with one company (from, to, where, doing what, with whom), the events
+    of note under it; `--lines` gives every line, each with its game time and party.
 
-    Each line has its game time and the party the character was with.
-
-    Example: `turnkeeper party record Aldo`.
+    Example: `turnkeeper party record Aldo`; `turnkeeper party record Aldo --lines`.
     """
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
-        found, undone, lines = campaigns.character_record(name, character)
-        kept = [(party, r) for party, r in lines if not as_player or party_perceives(r, undone)]
         state = campaigns.state(name)
-    shown = [record_line(party, r, state) for party, r in kept]
+        if lines:
+            found, undone, record = campaigns.character_record(name, character)
+            kept = [(p, r) for p, r in record if not as_player or party_perceives(r, undone)]
+            shown = [record_line(party, r, state) for party, r in kept]
+        else:
+            found, undone, stretches = campaigns.character_whereabouts(name, character)
+            told = [stretch_data(s, state, undone, as_player) for s in stretches]
+
+    if lines:
+
+        def render_lines() -> None:
+            say(f"{found}'s time record in {name}")
+            for line in shown:
+                say(f"{line['date']}  {line['party']}: {line['line']}")
+
+        emit({"campaign": name, "character": found, "record": shown}, as_json, render_lines)
+        return
 
     def render() -> None:
-        say(f"{found}'s time record in {name}")
-        for line in shown:
-            say(f"{line['date']}  {line['party']}: {line['line']}")
+        say(f"{found}'s whereabouts in {name}")
+        for stretch in told:
+            company = ", ".join(stretch["with"])
+            say(f"{stretch['from']} to {stretch['to']} · {stretch['party']}, "
+                + (f"with {company}" if company else "alone"))  # fmt: skip
+            doing = f", {stretch['doing']}" if stretch["doing"] else ""
+            say(f"  {stretch['where']}{doing}")
+            for note in stretch["notes"]:
+                say(f"    {note['date']}  {note['line']}")
+            hidden = stretch["lines"] - len(stretch["notes"])
+            if hidden:
+                say((f"    and {hidden} more lines (`--lines` shows them)", "dim"))
 
-    emit({"campaign": name, "character": found, "record": shown}, as_json, render)
+    emit({"campaign": name, "character": found, "whereabouts": told}, as_json, render)
 
 
 # the table's verbs of the party: split, new, switch, join, forward (after the hand-written)

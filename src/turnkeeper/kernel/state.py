@@ -112,6 +112,16 @@ class WeatherChange(Model):
         return f"had the weather turn {self.weather.replace('_', ' ')} over"
 
 
+class Whereabouts(Model):
+    """What a party is doing off the procedures' maps, in the referee's words (``party
+    doing``): "riding to the oracle", bound for "the oracle"; and the last place it was, so a
+    party that walked out of a barrow is by the barrow, not "in town"."""
+
+    doing: str = ""
+    bound_for: str = ""
+    near: str = ""
+
+
 class PartyFields(Model):
     """A party's own fields, declared once: the party the referee runs has them on the state
     (:class:`CampaignState` is made of them), every other party on its away record
@@ -141,6 +151,9 @@ class PartyFields(Model):
     )
     scenes: SceneState = Field(
         SceneState(), description="The Dungeoneers table: seats, tokens, dread, the scene."
+    )
+    whereabouts: Whereabouts = Field(
+        Whereabouts(), description="What the party is doing and where it is bound, in words."
     )
 
 

@@ -104,6 +104,28 @@ class PartySwitched(Event):
         return f"the time record turns to {self.to}"
 
 
+class PartyOccupied(Event):
+    """The referee says what the party is doing and where it is bound, in words: what the
+    timeline and a character's whereabouts say of it until it is told otherwise."""
+
+    kind: ClassVar[str] = "party.doing"
+    shown: ClassVar[Shown] = Shown.PARTY
+    doing: str
+    bound_for: str = Field("", exclude_if=lambda bound_for: not bound_for)
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        told = state.whereabouts.model_copy(
+            update={"doing": self.doing, "bound_for": self.bound_for}
+        )
+        return state.model_copy(update={"whereabouts": told})
+
+    def describe(self) -> str:
+        if not self.doing:
+            return "the party's doings are no longer told"
+        bound = f", bound for {self.bound_for}" if self.bound_for else ""
+        return f"the party is {self.doing}{bound}"
+
+
 class PartiesJoined(Event):
     """Another party joins the party run now: same place, same time, one party."""
 
@@ -277,6 +299,21 @@ class BringForward:
 
 
 @dataclass(frozen=True)
+class BringAllForward:
+    """Downtime for every party behind the world's present, each to it in turn (the command
+    table runs it as :class:`BringForward` sent as each of them)."""
+
+
+@dataclass(frozen=True)
+class SetDoing:
+    """Say what the party run now is doing ("riding to the oracle", "in Brindle, training")
+    and where it is bound; an empty ``doing`` stops telling it."""
+
+    doing: str
+    bound_for: str = ""
+
+
+@dataclass(frozen=True)
 class ShareKnowledge:
     """The party run now shares what it found (its map, its site's areas) with ``name``."""
 
@@ -292,6 +329,7 @@ PartyCommand = (
     | ClearHex
     | BringForward
     | ShareKnowledge
+    | SetDoing
 )
 
 
@@ -320,8 +358,31 @@ def decide_parties(draft: Draft, command: PartyCommand, dice: DiceSource) -> Non
         draft.add(clear_area(state, command.area, command.level, command.what))
     elif isinstance(command, ClearHex):
         draft.add(clear_hex(state, command.hex, command.what))
+    elif isinstance(command, SetDoing):
+        draft.add(occupied(state, command.doing, command.bound_for))
     else:
         bring_forward(draft, command.days, dice)
+
+
+def occupied(state: CampaignState, doing: str, bound_for: str) -> PartyOccupied:
+    """What the party run now is doing, told in words; refused where nothing would change."""
+    doing, bound_for = " ".join(doing.split()), " ".join(bound_for.split())
+    for text, what in ((doing, "what the party is doing"), (bound_for, "where it is bound")):
+        if any(not c.isprintable() for c in text):
+            raise IllegalCommandError(f"{what}: write it in words, without control characters")
+        if len(text) > 200:
+            raise IllegalCommandError(f"{what}: {len(text)} characters; say it in 200 at most")
+    if bound_for and not doing:
+        raise IllegalCommandError(
+            'say what the party is doing on the way too: `party doing "riding north" --to '
+            f'"{bound_for}"`'
+        )
+    told = state.whereabouts
+    if (told.doing, told.bound_for) == (doing, bound_for):
+        raise IllegalCommandError(
+            f"{state.company} is already {doing}" if doing else "nothing is told of it already"
+        )
+    return PartyOccupied(doing=doing, bound_for=bound_for)
 
 
 def switch(state: CampaignState, name: str) -> list[Event]:
@@ -394,13 +455,19 @@ def _place(state: PartyFields) -> tuple[object, ...]:
 
 
 def where(state: PartyFields) -> str:
-    """Where a party is, in words: a site's area, a hex, or in town (off every map)."""
+    """Where a party is, in words: a site's area, a hex; off every map, on its way where it
+    is bound, by the site it last left, or in town."""
     site = state.site
     if site is not None:
         area = f", area {site.area}" if site.area else ""
         return f"in {site.site.name} (level {site.level}{area})"
     if state.wilderness is not None:
         return f"at hex {state.wilderness.position.label}"
+    told = state.whereabouts
+    if told.bound_for:
+        return f"on the way to {told.bound_for}"
+    if told.near:
+        return f"by {told.near}"
     return "in town"
 
 
@@ -524,7 +591,14 @@ def bring_forward(draft: Draft, days: int | None, dice: DiceSource) -> None:
             "time.max_wait_days): bring the party forward in shorter steps"
         )
     whole, rest = divmod(seconds, day)
-    where_now = "in the wilderness" if state.wilderness is not None else "in town"
+    told = state.whereabouts
+    where_now = (
+        "in the wilderness"
+        if state.wilderness is not None
+        else f"by {told.near}"
+        if told.near and not told.bound_for
+        else "in town"
+    )
     draft.add(DowntimeBegun(party=state.company, days=whole + (1 if rest else 0), where=where_now))
     for _ in range(whole):
         before = draft.state.now
@@ -548,6 +622,7 @@ EVENTS: tuple[type[Event], ...] = (
     PartySplit,
     PartyArrived,
     PartySwitched,
+    PartyOccupied,
     PartiesJoined,
     AreaCleared,
     HexCleared,

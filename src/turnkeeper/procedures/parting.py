@@ -499,6 +499,9 @@ PARTING: dict[str, Parting] = {
         clash=_scenes_clash,
         brings=_scenes_brought,
     ),
+    # the leavers go on doing what the party did until told otherwise; the joined party
+    # does what the party run now does
+    "whereabouts": Parting("carry", "merge"),
 }
 
 

@@ -98,11 +98,13 @@ from turnkeeper.procedures.dungeon import (
     movement_mode,
 )
 from turnkeeper.procedures.parties import (
+    BringAllForward,
     BringForward,
     ClearArea,
     ClearHex,
     JoinParty,
     NewParty,
+    SetDoing,
     ShareKnowledge,
     SplitParty,
     SwitchParty,
@@ -880,16 +882,43 @@ class PartyShareBody(_Verb, title="Share what was found"):
         return ShareKnowledge(self.name)
 
 
+class PartyDoingBody(_Verb, title="Say what the party is doing"):
+    """Say what the party is doing and where it is bound, in words: the timeline and each
+    character's whereabouts tell it until it is told otherwise ("" stops telling it)."""
+
+    example: ClassVar[str] = (
+        'party doing "riding to the oracle" --to "the oracle" --as "Grey Band"; '
+        'party doing "in Brindle, training"'
+    )
+
+    verb: Literal["party_doing"]
+    doing: Annotated[str, Arg()] = Field(
+        max_length=200, description='What the party is doing ("riding to the oracle").'
+    )
+    to: str = Field(
+        "", max_length=200, description="Where it is bound (a town, a site, a hex), if anywhere."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return SetDoing(self.doing, self.to)
+
+
 class PartyForwardBody(_Verb, title="Bring forward"):
     """Bring the party forward in downtime, to the world's present or for days [TP-TIME-1].
 
-    A day at a time: a meal, the day's rest and its healing, the downtime die at its start."""
+    A day at a time: a meal, the day's rest and its healing, the downtime die at its start;
+    with all, every party behind the world's present, each in turn."""
 
-    example: ClassVar[str] = 'party forward; party forward --days 12 --as "Grey Band"'
+    example: ClassVar[str] = (
+        'party forward; party forward --days 12 --as "Grey Band"; party forward --all'
+    )
 
     verb: Literal["party_forward"]
     days: int | None = Field(
         None, ge=1, description="Days to spend (default: up to the world's present)."
+    )
+    all: bool = Field(
+        False, description="Every party behind the world's present, to it, in one command."
     )
 
     @classmethod
@@ -897,6 +926,12 @@ class PartyForwardBody(_Verb, title="Bring forward"):
         return state.site is None and not state.fight_running
 
     def command(self, state: CampaignState) -> Command:
+        if self.all:
+            if self.days is not None:
+                raise IllegalCommandError(
+                    "--all brings every party to the world's present: leave out --days"
+                )
+            return BringAllForward()
         return BringForward(self.days)
 
 

@@ -82,6 +82,7 @@ from turnkeeper.views import (
     player_state,
     record_line,
     referee_record,
+    stretch_data,
     timeline,
 )
 from turnkeeper.web import live, render
@@ -372,10 +373,14 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         request: Request, name: str, character: str, role: Referee
     ) -> Response:
         def read(c: Campaigns) -> str:
-            found, _, lines = c.character_record(name, character)
+            found, undone, lines = c.character_record(name, character)
             state = c.state(name)
             shown = [record_line(party, r, state) for party, r in lines]
-            return _json({"campaign": name, "character": found, "record": shown})
+            _, _, stretches = c.character_whereabouts(name, found)
+            told = [stretch_data(s, state, undone) for s in stretches]
+            return _json(
+                {"campaign": name, "character": found, "whereabouts": told, "record": shown}
+            )
 
         return Response(await _on(request, name, read), media_type="application/json")
 
@@ -697,8 +702,17 @@ def create_app(campaigns: Campaigns) -> FastAPI:
                 latest.append(line)
                 total += 1
             shown = [record_line(party, r, state) for party, r in latest]
+            _, undone, stretches = c.character_whereabouts(name, found)
+            told = deque(
+                (stretch_data(s, state, undone) for s in stretches), maxlen=render.RECORD_STRETCHES
+            )
             return render.fragment(
-                "record", character=found, lines=shown, shown=len(shown), total=total
+                "record",
+                character=found,
+                stretches=list(told),
+                lines=shown,
+                shown=len(shown),
+                total=total,
             )
 
         return await _on(request, name, read)
@@ -791,7 +805,7 @@ def _keeps(
     mine = state.company
     if isinstance(seat, Hand):
         mine = state.party_of(seat.character) or mine
-    return perceived_by(mine, undone, c.runs(name, until), state.name)
+    return perceived_by(c.party_lines(name, mine, until), undone)
 
 
 def _display(c: Campaigns, name: str, state: CampaignState, role: Seat) -> str:

@@ -43,6 +43,10 @@ JOURNAL_LINES = 40
 
 RECORD_LINES = 200
 """How many of a character's latest time record lines the dashboard shows (the CLI's
+``party record --lines`` prints them all)."""
+
+RECORD_STRETCHES = 60
+"""How many of a character's latest stretches of whereabouts the dashboard shows (the CLI's
 ``party record`` prints them all)."""
 
 templates = Environment(

@@ -76,7 +76,12 @@ def test_a_characters_link_shows_its_own_party_whoever_is_run(
     assert KEEP_NOTE in bea_page and RIDE_NOTE not in bea_page
     for page in (aldo_page, bea_page):
         assert "Newcomers" not in page and "Eve" not in page
-    assert "Bea" not in client.get(f"{PAGE}/display?token={links['Aldo']}").text
+    # Bea is named on Aldo's page only where the ride's characters lived with her: the
+    # world's start, and Aldo and Hugo's leaving
+    display = client.get(f"{PAGE}/display?token={links['Aldo']}").text
+    lines_with_bea = [line for line in display.splitlines() if "Bea" in line]
+    assert lines_with_bea and all("starts under tp: Aldo, Bea, Hugo" in line
+                                  for line in lines_with_bea), lines_with_bea  # fmt: skip
 
     log = client.get(f"/api/campaigns/Keep/log?token={links['Aldo']}").json()
     lines = " ".join(r["text"] for r in log["records"])
@@ -138,6 +143,14 @@ def test_the_dashboard_shows_a_characters_time_record_to_the_referee_alone(
     shown = client.get(f"{PAGE}/record?token={links['referee']}&character=aldo", headers=FORM)
     assert shown.status_code == 200
     assert "Aldo's time record" in shown.text
+    # whereabouts first: a stretch for each span (from, to, where, doing, with whom)
+    stretches = re.findall(
+        r'<tr><td class="when">([^<]+)</td><td class="when">([^<]+)</td><td>([^<]+)</td>'
+        r"<td>([^<]*)</td><td>([^<]+)</td></tr>",
+        shown.text,
+    )
+    assert stretches[-1] == ("1-01-01 08:00", "1-01-01 11:00", "in town", "", "Oracle Ride: Hugo")
+    assert "Aldo's whereabouts" in shown.text
     rows = re.findall(r'<td class="when">([^<]+)</td><td>([^<]+)</td><td>([^<]+)</td>', shown.text)
     assert ("1-01-01 11:00", "Oracle Ride", RIDE_NOTE) in rows  # the ride's own time
     assert all(KEEP_NOTE not in what for _, _, what in rows)  # the Keep's, without Aldo

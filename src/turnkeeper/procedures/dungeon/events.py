@@ -72,7 +72,9 @@ class SiteLeft(Event):
     turns: int
 
     def apply(self, state: CampaignState) -> CampaignState:
-        return state.model_copy(update={"site": None})
+        # out of the site, the party stands by it (not "in town") until it goes elsewhere
+        near = state.whereabouts.model_copy(update={"near": self.name})
+        return state.model_copy(update={"site": None, "whereabouts": near})
 
     def describe(self) -> str:
         return f"the party leaves {self.name} after {counted(self.turns, 'turn')}"
