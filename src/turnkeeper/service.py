@@ -50,7 +50,7 @@ from turnkeeper.campaign import (
 )
 from turnkeeper.campaign.glance import glance_of
 from turnkeeper.campaign.journal import replay
-from turnkeeper.campaign.markdown import markdown_lines
+from turnkeeper.campaign.markdown import markdown_lines, world_markdown_lines
 from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.campaign.time_record import (
     PartyLines,
@@ -58,6 +58,7 @@ from turnkeeper.campaign.time_record import (
     character_record,
     run_at,
     whereabouts,
+    world_parties,
 )
 from turnkeeper.dice import DiceSource, TypedDice
 from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
@@ -69,7 +70,7 @@ from turnkeeper.kernel.events import (
     CommandUndone,
     undone_commands,
 )
-from turnkeeper.procedures.parties import PartySplit, PartySwitched
+from turnkeeper.procedures.parties import PartyArrived, PartySplit, PartySwitched
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.store import Caches, EventStore, GlanceStore, JsonStore, SnapshotStore
 from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable, missing
@@ -296,16 +297,22 @@ class Campaigns:
         """When the time record turned to each party, as (seq, party) in seq order, up to seq
         ``until``: from the store's switch records alone (found by their index, never the
         whole journal), those of undone commands left out. Before the first, the campaign's
-        founding party (its own name) was run."""
+        founding party (its own name) was run; in a world imported under another name, the
+        founding party kept its own, and the runs begin with it at record 1."""
         undone = self.undone(name, until)
         records = [EVENTS.record(row) for row in self.store.read_kind(name, PartySwitched.kind)]
-        return sorted(
+        runs = sorted(
             (r.seq, r.event.to)
             for r in records
             if isinstance(r.event, PartySwitched)
             and r.command not in undone
             and (until is None or r.seq <= until)
         )
+        if runs:  # (a world of one party was never renamed apart from it)
+            started = [EVENTS.record(row).event for row in self.store.read(name, 0, 1)]
+            if isinstance(started[0], CampaignStarted) and started[0].company != name:
+                runs.insert(0, (1, started[0].company))
+        return runs
 
     def party_lines(self, name: str, party: str, until: int | None = None) -> PartyLines:
         """Which records up to seq ``until`` are ``party``'s own (:class:`PartyLines`): from
@@ -524,8 +531,11 @@ class Campaigns:
         if not isinstance(first.event, CampaignStarted):
             raise TurnkeeperError("the journal to import must begin with campaign.started")
         if name is not None and name != first.event.name:
-            renamed = first.event.model_copy(update={"name": name})
-            records[0] = Recorded(first.seq, first.command, first.at, renamed)
+            # a world's founding party keeps its name: its records name it (a switch to it)
+            world = any(isinstance(r.event, PartySplit | PartyArrived) for r in records)
+            founders = first.event.company if world else first.event.party_name
+            renamed = first.event.model_copy(update={"name": name, "party_name": founders})
+            records[0] = Recorded(first.seq, first.command, first.at, renamed, first.party)
         start = records[0].event
         assert isinstance(start, CampaignStarted)
         start_campaign(start.name, start.ruleset, start.party, start.seed)  # name, calendar
@@ -563,14 +573,29 @@ class Campaigns:
     def export_markdown_lines(self, name: str, player: bool = False) -> Iterator[str]:
         """The session log as Markdown, line by line, from the journal read a page at a time;
         the undone commands (struck out, or left out of the players' copy) come first from
-        the undo records alone, found by their index."""
+        the undo records alone, found by their index, and a world's parties from the records
+        that brought them in: a world's log is a section per party, the journal read once
+        for each; the players' copy is the lines of the party run now."""
         undone = self.undone(name)
-        records: Iterable[Recorded] = (r for _, page in self.stored_pages(name) for r in page)
+
+        def journal() -> Iterator[Recorded]:
+            return (r for _, page in self.stored_pages(name) for r in page)
+
         if player:  # the players' copy is their own party's (the party run now), headed
             # by the campaign's start, which says what the log is of
             mine = self.party_lines(name, self.state(name).company)
-            records = (r for r in records if r.seq == 1 or r.seq in mine)
-        yield from markdown_lines(records, undone, player)
+            records = (r for r in journal() if r.seq == 1 or r.seq in mine)
+            yield from markdown_lines(records, undone, player)
+            return
+        founding = [EVENTS.record(row) for row in self.store.read(name, 0, 1)]
+        brought = [
+            EVENTS.record(row)
+            for kind in (PartySplit.kind, PartyArrived.kind)
+            for row in self.store.read_kind(name, kind)
+        ]
+        brought.sort(key=lambda record: record.seq)
+        parties = world_parties([*founding, *brought])
+        yield from world_markdown_lines(journal, parties, undone, player)
 
     # -- the current campaign --------------------------------------------------------------
 

@@ -444,11 +444,6 @@ def exported(referee: Referee, folder: Path) -> str:
     return str(out)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="known bug, being fixed elsewhere: the import refuses a world's journal at its "
-    "first switch back ('time runs backwards ... time only runs forward')",
-)
 def test_the_worlds_journal_imports_back_as_it_was(
     shell: Shell, world: World, tmp_path: Path
 ) -> None:
@@ -461,12 +456,6 @@ def test_the_worlds_journal_imports_back_as_it_was(
         assert copy.says(*line).out == referee.says(*line).out
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="bug: `import --name` renames the founding party but not the journal's switches "
-    "to it ('record 8 (party.switched): no party called 'Company'; did you mean Company "
-    "copy?'); the time running backwards at a switch (above) comes after it",
-)
 def test_the_worlds_journal_imports_under_another_name(
     shell: Shell, world: World, tmp_path: Path
 ) -> None:

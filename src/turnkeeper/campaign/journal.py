@@ -33,6 +33,7 @@ from turnkeeper.kernel.events import (
 )
 from turnkeeper.kernel.party import Party
 from turnkeeper.kernel.state import CampaignState
+from turnkeeper.procedures.parties import PartyArrived, PartySwitched
 from turnkeeper.rules.schema import Ruleset
 
 
@@ -300,7 +301,9 @@ class Journal:
                 state = self._refold([*records, record])
             else:
                 state = _fold_into(state, [record], frozenset())
-            records.append(Recorded(seq=number + offset, command=number, at=state.now, event=event))
+            records.append(
+                Recorded(number + offset, number, state.now, event, party=state.record_party)
+            )
         return records, state
 
     def execute(self, command: Command, dice: DiceSource | None = None) -> list[Recorded]:
@@ -338,8 +341,9 @@ def replay(records: Sequence[Recorded]) -> Journal:
     A journal from elsewhere (an import) is folded one record at a time, as the engine
     appended it, and refused (TurnkeeperError naming the record) where it could not have
     been written by turnkeeper: a command number that is not its first record's seq, time
-    running backwards, a record whose ``at`` is not the time its fold reaches, or a
-    referee-only event (an encounter check, a referee's countdown) shown to the party.
+    running backwards within a party (a switch may turn to a party behind; a new party
+    enters at the world's present), a record whose ``at`` is not the time its fold reaches,
+    or a referee-only event (an encounter check, a referee's countdown) shown to the party.
     """
     if not records:
         raise TurnkeeperError("an empty journal has no campaign: start one first")
@@ -350,6 +354,7 @@ def replay(records: Sequence[Recorded]) -> Journal:
     # only where they are read (a cadence mark's checkpoint, an undo's refold, the end), not
     # with a copy of the whole state per record (no event's apply reads them).
     state, undoable, redoable = journal.state, journal.state.undoable, journal.state.redoable
+    opened = redoable  # what a redo could take back before the record before
     for record in records[1:]:
         event, before, command = record.event, state, record.command
         if command not in (record.seq, previous.command) or command > record.seq:
@@ -384,16 +389,29 @@ def replay(records: Sequence[Recorded]) -> Journal:
             raise TurnkeeperError(
                 f"{_named(record)}: a journal starts its campaign once, at record 1"
             )
-        elif isinstance(event, CommandRedone) and event.command not in redoable[-1:]:
+        elif isinstance(event, PartyArrived) and event.at != before.present:
+            # a party's present starts where it enters the world: a switch to it may go back
+            # in time, so its arrival must be the world's present the engine wrote
             raise TurnkeeperError(
-                f"{_named(record)}: redoes command {event.command}, but "
-                + (
-                    f"the latest undo took back command {redoable[-1]}"
-                    if redoable
-                    else "no undo since the last command took it back"
-                )
-                + ": the journal was changed by hand; export it again from turnkeeper"
+                f"{_named(record)}: {event.name} enters the world at {event.at} s, but a new "
+                f"party enters at the world's present ({before.present} s): the journal was "
+                "changed by hand; export it again from turnkeeper"
             )
+        elif isinstance(event, CommandRedone):
+            # a redo sent as a party follows its command's switch, which the fold counts as a
+            # command done; it was decided before it, as its command found the journal
+            sent_as = command != record.seq and isinstance(previous.event, PartySwitched)
+            found = opened if sent_as else redoable
+            if event.command not in found[-1:]:
+                raise TurnkeeperError(
+                    f"{_named(record)}: redoes command {event.command}, but "
+                    + (
+                        f"the latest undo took back command {found[-1]}"
+                        if found
+                        else "no undo since the last command took it back"
+                    )
+                    + ": the journal was changed by hand; export it again from turnkeeper"
+                )
         try:
             if isinstance(event, UNDO_EVENTS):  # a refold, from the journal as it stands
                 journal.state = _settled(state, previous.seq, undoable, redoable)
@@ -401,7 +419,7 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 state, undoable = journal.state, journal.state.undoable
                 redoable = journal.state.redoable
             else:
-                state, undoable, redoable = event.apply(state), command, ()
+                state, undoable, redoable, opened = event.apply(state), command, (), redoable
                 journal._records.append(record)
                 if snapshots.due(previous.seq, record.seq):
                     state = journal.state = _settled(state, record.seq, undoable, redoable)
@@ -423,7 +441,14 @@ def replay(records: Sequence[Recorded]) -> Journal:
                 "changed by hand; export it again from turnkeeper"
             ) from None
         now = state.now
-        if now < before.now and not isinstance(event, CommandUndone):
+        if (
+            now < before.now
+            and not isinstance(event, CommandUndone)
+            # a party's time only runs forward, but a switch (or a redo of one) turns the
+            # record to another party's present, which may be earlier: that party's own time
+            # has not run back (its present is the one it left off at, kept while away)
+            and state.company == before.company
+        ):
             raise TurnkeeperError(
                 f"{_named(record)}: time runs backwards (from {before.now} s to {now} s): "
                 "time only runs forward"
@@ -432,6 +457,17 @@ def replay(records: Sequence[Recorded]) -> Journal:
             raise TurnkeeperError(
                 f"{_named(record)}: says it happened at {record.at} s, but the journal before it "
                 f"reaches {now} s"
+            )
+        if record.party is not None and record.party != state.record_party:
+            # (a world's record written before records named their party names none)
+            raise TurnkeeperError(
+                f"{_named(record)}: says it is {record.party}'s, but the journal before it "
+                + (
+                    f"runs {state.record_party}"
+                    if state.record_party
+                    else "is a world of one party, whose records name none"
+                )
+                + ": the journal was changed by hand; export it again from turnkeeper"
             )
         previous = record
     journal.state = _settled(state, previous.seq, undoable, redoable)

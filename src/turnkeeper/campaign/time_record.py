@@ -12,7 +12,13 @@ import bisect
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from turnkeeper.kernel.events import UNDO_EVENTS, CampaignStarted, Recorded
+from turnkeeper.kernel.events import (
+    UNDO_EVENTS,
+    CampaignStarted,
+    CommandRedone,
+    CommandUndone,
+    Recorded,
+)
 from turnkeeper.procedures.dungeon.events import SiteEntered, SiteLeft
 from turnkeeper.procedures.parties import (
     PartiesJoined,
@@ -41,9 +47,9 @@ class _Follower:
         member_of = self.member_of
         before = member_of.get(self.folded)
         if isinstance(event, CampaignStarted):
-            self.running = event.name
+            self.running = event.company
             member_of.clear()
-            member_of.update({c.name.casefold(): event.name for c in event.party.characters})
+            member_of.update({c.name.casefold(): event.company for c in event.party.characters})
             self.names.update({c.name.casefold(): c.name for c in event.party.characters})
         elif record.command in undone or isinstance(event, UNDO_EVENTS):
             return None
@@ -193,6 +199,51 @@ def _moved(
         doing[event.name] = doing.get(running, "")
         if running in maps:
             maps[event.name] = maps[running]
+
+
+def party_lines(records: Iterable[Recorded]) -> Iterator[tuple[str, str | None, Recorded]]:
+    """Each record with the party whose time record it is, and the party it tells of beside
+    (None but for a party formed, arrived or joining: the party split off, the newcomers, the
+    party joining another), read in one pass, undone commands and all.
+
+    A record is the time record of the party run after it: its ``at`` is that party's present,
+    so a party's records run forward in game time (an undo aside). A switch turns to its party;
+    an undo of a command that switched returns to the party run before that command, a redo of
+    one to the party it left run. Only the commands that switched are remembered, so a long
+    journal is read in little memory.
+    """
+    running = ""
+    before: dict[int, str] = {}  # a command that switched -> the party run before it
+    after: dict[int, str] = {}  # a command that switched -> the party it left run
+    for record in records:
+        event = record.event
+        beside: str | None = None
+        if isinstance(event, CampaignStarted):
+            running = event.company
+        elif isinstance(event, PartySwitched):
+            before.setdefault(record.command, running)
+            running = after[record.command] = event.to
+        elif isinstance(event, CommandUndone):
+            running = before.get(event.command, running)
+        elif isinstance(event, CommandRedone):
+            if record.command not in after:  # (a redo sent as a party runs that party)
+                running = after.get(event.command, running)
+        elif isinstance(event, PartySplit | PartyArrived | PartiesJoined):
+            beside = event.name
+        yield running, beside, record
+
+
+def world_parties(records: Iterable[Recorded]) -> list[str]:
+    """The parties ``records`` tell of, in the order they entered the world: the founding
+    party, then each party split off or arrived (a name used again is one party)."""
+    names: dict[str, None] = {}
+    for record in records:
+        event = record.event
+        if isinstance(event, CampaignStarted):
+            names.setdefault(event.company)
+        elif isinstance(event, PartySplit | PartyArrived):
+            names.setdefault(event.name)
+    return list(names)
 
 
 def run_at(runs: Sequence[tuple[int, str]], seq: int, founding: str) -> str:

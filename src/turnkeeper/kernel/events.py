@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, Any, ClassVar, Literal, NotRequired, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from pydantic.fields import FieldInfo
@@ -178,17 +178,21 @@ class Event(BaseModel):
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
-    """An event as the journal keeps it: its number, its command, the game time after it."""
+    """An event as the journal keeps it: its number, its command, the game time after it, and
+    in a world of several parties the party whose record it is (the one run after it, whose
+    present ``at`` is: :attr:`~turnkeeper.kernel.state.CampaignState.record_party`)."""
 
     seq: int
     command: int
     at: int
     event: Event
+    party: str | None = None
 
     def to_record(self) -> dict[str, object]:
-        """JSON-able: ``{"seq", "command", "at", "kind", "visibility", "data", "rolls"}``."""
+        """JSON-able: ``{"seq", "command", "at", "kind", "visibility", "data", "rolls"}``,
+        and ``"party"`` in a world of several parties."""
         seq, command, at, kind, visibility = self.columns()
-        return {
+        record: dict[str, object] = {
             "seq": seq,
             "command": command,
             "at": at,
@@ -197,6 +201,9 @@ class Recorded:
             "data": self.event.data(),
             "rolls": [roll.model_dump(mode="json") for roll in self.event.rolls],
         }
+        if self.party is not None:
+            record["party"] = self.party
+        return record
 
     def columns(self) -> tuple[int, int, int, str, str]:
         """What a store keeps beside a record's text to find it by: its seq, command, game
@@ -275,6 +282,8 @@ class EventRegistry:
                         "visibility": _VISIBILITY_TEXT,
                         "data": self.kinds[kind],
                         "rolls": tuple[RollRecord, ...],
+                        # a world's records name their party; a world's older records do not
+                        "party": NotRequired[str],
                     },
                 )
             )
@@ -352,7 +361,7 @@ def _recorded(row: Mapping[str, Any]) -> Recorded:
     visibility = _VISIBILITIES[row["visibility"]]
     if row["rolls"] or visibility is not event.visibility:
         event = event.model_copy(update={"visibility": visibility, "rolls": row["rolls"]})
-    return Recorded(row["seq"], row["command"], row["at"], event)
+    return Recorded(row["seq"], row["command"], row["at"], event, row.get("party"))
 
 
 def _not_a_record(error: ValidationError, record: Mapping[str, object] | None) -> TurnkeeperError:
@@ -384,6 +393,14 @@ class CampaignStarted(Event):
     seed: int
     ruleset: Ruleset
     party: Party
+    # A world imported under another name: its records name the founding party by the name
+    # it had (switches to it, the places it changed), so the party keeps it.
+    party_name: str | None = Field(None, exclude_if=lambda name: name is None)
+
+    @property
+    def company(self) -> str:
+        """The founding party's name (the campaign's, unless renamed on import)."""
+        return self.party_name or self.name
 
     def start(self) -> CampaignState:
         """The state the campaign begins in."""
@@ -394,6 +411,7 @@ class CampaignStarted(Event):
             party=self.party.model_copy(update={"supplies": self.party.supplies.model_copy()}),
             supplies=self.party.supplies,
             rest=RestState(),
+            party_name=self.party_name,
         )
 
     def apply(self, state: CampaignState) -> CampaignState:

@@ -239,6 +239,12 @@ class CampaignState(PartyFields):
         return self.party_name or self.name
 
     @property
+    def record_party(self) -> str | None:
+        """The party a record made now is the record of, as the journal names it: the party
+        run, in a world of several parties (None while the world is one party)."""
+        return self.company if self.away else None
+
+    @property
     def companies(self) -> tuple[str, ...]:
         """Every party of the world, the one run now first."""
         return (self.company, *(p.name for p in self.away))
