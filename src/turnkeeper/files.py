@@ -63,6 +63,7 @@ __all__ = [
     "check_seed",
     "check_writable",
     "decode",
+    "digits",
     "keys_at",
     "parse_json",
     "parse_toml",
@@ -405,6 +406,18 @@ def _walk(data: Any) -> Iterator[tuple[Any, int, str]]:
         elif isinstance(value, list):
             at = "" if depth == 0 else where
             stack += [(v, depth + 1, f"{at}[{i}]") for i, v in enumerate(value)]
+
+
+def digits(text: str) -> bool:
+    """Whether ``text`` is a whole number written as a user types one: ASCII digits 0 to 9,
+    at least one. Python's own tests take more: ``str.isdigit`` takes ``²``, which ``int``
+    then refuses (an internal error), and ``int`` (like ``\\d``) reads ``٣``, an Arabic-Indic
+    three, as 3. Every number a user types is read through this (or ``[0-9]``).
+
+    >>> digits("12"), digits("\u00b2"), digits("\u0663"), digits(""), digits("-1")
+    (True, False, False, False, False)
+    """
+    return text.isascii() and text.isdigit()
 
 
 def check_seed(seed: int, what: str = "--seed", error: Error = TurnkeeperError) -> int:
