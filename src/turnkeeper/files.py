@@ -34,6 +34,7 @@ import math
 import os
 import re
 import stat
+import tempfile
 import tomllib
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -62,6 +63,7 @@ __all__ = [
     "check_seed",
     "check_writable",
     "decode",
+    "digits",
     "keys_at",
     "parse_json",
     "parse_toml",
@@ -406,6 +408,18 @@ def _walk(data: Any) -> Iterator[tuple[Any, int, str]]:
             stack += [(v, depth + 1, f"{at}[{i}]") for i, v in enumerate(value)]
 
 
+def digits(text: str) -> bool:
+    """Whether ``text`` is a whole number written as a user types one: ASCII digits 0 to 9,
+    at least one. Python's own tests take more: ``str.isdigit`` takes ``²``, which ``int``
+    then refuses (an internal error), and ``int`` (like ``\\d``) reads ``٣``, an Arabic-Indic
+    three, as 3. Every number a user types is read through this (or ``[0-9]``).
+
+    >>> digits("12"), digits("\u00b2"), digits("\u0663"), digits(""), digits("-1")
+    (True, False, False, False, False)
+    """
+    return text.isascii() and text.isdigit()
+
+
 def check_seed(seed: int, what: str = "--seed", error: Error = TurnkeeperError) -> int:
     """``seed`` if SQLite and numpy can keep it: a whole number from 0 to :data:`MAX_INT`.
 
@@ -609,24 +623,46 @@ def write_bytes(
     error while the pieces are made leaves the old file (or none), never half a file. Only a
     regular file is written: a FIFO would hold the command until something reads it, and a
     device is no place for it.
+
+    The file beside it is made new (``tempfile.mkstemp``: created exclusively, never through
+    a symbolic link, its name random), so no one can plant a link at a name guessed before
+    and have the output written over the link's target; it gets the mode a new file would
+    have (the user's umask), not mkstemp's owner-only one.
     """
     check_writable(path, what, error)
     file = Path(path)
     _must_be_regular(file, what, error)
-    partial = file.with_name(f".{file.name}.{os.getpid()}.partial")
     try:
+        handle, name = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".partial", dir=file.parent)
+        partial = Path(name)
         try:
-            with partial.open("wb") as handle:
+            with os.fdopen(handle, "wb") as stream:
+                os.fchmod(handle, 0o666 & ~_umask())
                 if isinstance(data, bytes):
-                    handle.write(data)
+                    stream.write(data)
                 else:
                     for piece in data:
-                        handle.write(piece)
+                        stream.write(piece)
             os.replace(partial, file)
         finally:
             partial.unlink(missing_ok=True)
     except OSError as failure:
         raise error(f"{_shown(path)}: cannot write the {what}{_because(failure)}") from None
+
+
+def _umask() -> int:
+    """This process's umask, read without changing it where the system says it (Linux's
+    /proc): setting it to read it would touch the files another thread makes meanwhile."""
+    try:
+        status = Path("/proc/self/status").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        status = ""
+    found = re.search(r"^Umask:\s*([0-7]+)$", status, re.MULTILINE)
+    if found is not None:
+        return int(found.group(1), 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def unknown_key(key: object, known: Iterable[str]) -> str:

@@ -347,8 +347,11 @@ def test_log_json_streams_each_stored_record_as_the_view_writes_it(db: str, enco
         assert shown == "[\n" + ",\n".join(lines[since:]) + "\n]\n"
 
 
-def test_delete_asks_with_the_count_in_words(tmp_path: Path) -> None:
+def test_delete_asks_with_the_count_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 25 ("1 records"): the question before a delete counts the journal in words."""
+    monkeypatch.setattr("turnkeeper.cli.campaign._can_ask", lambda: True)  # at a terminal
     db = str(tmp_path / "t.db")
     made = runner.invoke(app, ["new", "Keep", "-r", "ex", "--solo", "--seed", "1", "--db", db])
     assert made.exit_code == 0, made.output

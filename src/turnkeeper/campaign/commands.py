@@ -29,7 +29,7 @@ from turnkeeper.kernel.events import (
 )
 from turnkeeper.kernel.party import Monster
 from turnkeeper.kernel.schedule import Draft
-from turnkeeper.kernel.state import CampaignState
+from turnkeeper.kernel.state import CampaignState, same_party
 from turnkeeper.procedures import countdowns, hit_points, light, rest, supplies
 from turnkeeper.procedures.combat import (
     CombatCommand,
@@ -557,7 +557,7 @@ def _as_party(state: CampaignState, command: AsParty, dice: DiceSource) -> list[
     for event in events:
         after = event.apply(after)
     home = state.company
-    if home.casefold() == after.company.casefold() or not any(home == p.name for p in after.away):
+    if same_party(home, after.company) or not any(home == p.name for p in after.away):
         return [*turned, *events]
     return [*turned, *events, *switch(after, home)]
 

@@ -168,13 +168,28 @@ def campaigns_delete(
         if name not in campaigns.names():
             known = ", ".join(campaigns.names()) or "none"
             raise TurnkeeperError(f"no campaign named {name!r} (campaigns: {known})")
-        if not yes and not typer.confirm(
-            f"Delete {name} and its whole journal "
-            f"({counted(campaigns.store.version(name), 'record')})?"
-        ):
+        if not yes and not _can_ask():
+            # no one to answer (a script, a pipe): one refusal, not a question left hanging
+            raise TurnkeeperError(
+                f"campaigns delete {name}: no terminal to ask on; pass --yes to delete {name} "
+                "and its whole journal without asking"
+            )
+        try:
+            sure = yes or typer.confirm(
+                f"Delete {name} and its whole journal "
+                f"({counted(campaigns.store.version(name), 'record')})?"
+            )
+        except typer.Abort:  # Ctrl-C or Ctrl-D at the question
+            sure = False
+        if not sure:
             raise TurnkeeperError(f"{name} kept: nothing deleted")
         campaigns.delete(name)
     emit({"deleted": name}, as_json, lambda: say("Deleted ", name, "."))
+
+
+def _can_ask() -> bool:
+    """Whether a question can be answered here: the input is a terminal."""
+    return sys.stdin is not None and sys.stdin.isatty()
 
 
 @verbs.command("use")

@@ -24,6 +24,7 @@ from turnkeeper.dice import (
     usage_lifetime,
 )
 from turnkeeper.errors import DiceNotationError, TurnkeeperError
+from turnkeeper.files import digits
 from turnkeeper.words import counted
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -33,10 +34,11 @@ verbs = typer.Typer()
 def _chain(text: str | None) -> tuple[int, ...]:
     if text is None:
         return DEFAULT_CHAIN
-    try:
-        sizes = [int(part.strip().lstrip("d")) for part in text.split(",")]
-    except ValueError:
-        raise DiceNotationError(f"--chain {text!r}: write dice sizes like 12,10,8,6,4") from None
+    written = [part.strip().lstrip("d") for part in text.split(",")]
+    # ASCII digits only: int() reads "٣" (an Arabic-Indic three) as 3
+    if not all(digits(part) and len(part) <= 18 for part in written):
+        raise DiceNotationError(f"--chain {text!r}: write dice sizes like 12,10,8,6,4")
+    sizes = [int(part) for part in written]
     # the ruleset's own check of a chain (and its limits), loaded only when --chain is given
     from turnkeeper.rules.schema.ruleset import check_usage_chain
 

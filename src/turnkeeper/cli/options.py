@@ -88,7 +88,7 @@ PngSizeOption = typer.Option(
 #: shared memory, its rollback journal): no output file may take their place either.
 _STORE_COMPANIONS = ("-wal", "-shm", "-journal")
 
-_SET_ITEM = re.compile(r"\s*([A-Z][A-Z0-9_]*)\s*=\s*([+-]?\d{1,9})\s*")
+_SET_ITEM = re.compile(r"\s*([A-Z][A-Z0-9_]*)\s*=\s*([+-]?[0-9]{1,9})\s*")  # ASCII digits
 
 
 def typed_faces(text: str | None) -> list[int] | None:

@@ -17,6 +17,7 @@ from turnkeeper.cli.app import SESSION, Piece, console, emit, say, text
 from turnkeeper.cli.options import typed_faces
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.errors import NotFoundError
+from turnkeeper.kernel.state import same_party
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
 from turnkeeper.views import party_perceives, player_record, referee_record
@@ -187,7 +188,6 @@ def _ran_as(state: CampaignState, command: Command) -> CampaignState:
     leaves the party run as it was, and what it did is told at that party's present."""
     if not isinstance(command, AsParty):
         return state
-    folded = command.party.casefold()
-    if not any(folded == party.casefold() for party in state.companies):
+    if not any(same_party(command.party, party) for party in state.companies):
         return state  # (it joined another party)
     return state.as_party(command.party)

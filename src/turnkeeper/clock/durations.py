@@ -40,7 +40,8 @@ _LONGEST = "a duration is at most 100 years (36,500 days)"
 # A number of more digits than this is past MAX_DURATION in any unit: refused unread.
 _MOST_DIGITS = 12
 
-_PART = re.compile(r"\s*(\d+)\s*([a-z]+(?: rounds?)?)\s*,?", re.IGNORECASE)
+# [0-9], not \d: \d takes any script's digits ("٣h" was read as 3 hours)
+_PART = re.compile(r"\s*([0-9]+)\s*([a-z]+(?: rounds?)?)\s*,?", re.IGNORECASE)
 
 
 def _unit_seconds(unit: str, time: TimeScales) -> int | None:

@@ -198,11 +198,16 @@ def _parse(source: str, text: str) -> Node:
     except DiceNotationError:
         raise
     except UnexpectedInput as error:
+        # where reading stopped, read defensively: a token Lark made itself (the end of the
+        # text, one borrowed from another) may carry no position at all, and an error of its
+        # own about that is no answer for the referee
         where = getattr(error, "pos_in_stream", None)
-        token = getattr(error, "token", None)
-        if isinstance(token, Token) and isinstance(token.start_pos, int):
-            where = token.start_pos
+        start = getattr(getattr(error, "token", None), "start_pos", None)
+        if isinstance(start, int):
+            where = start
         raise _Unexpected(error, where if isinstance(where, int) else len(source)) from None
+    except RecursionError:
+        raise DiceNotationError(f"dice expression {text[:40]!r}...: nests too deep") from None
     except LarkError as error:
         # A check in the transformer raised inside Lark, which wraps it; unwrap ours.
         inner = getattr(error, "orig_exc", None)

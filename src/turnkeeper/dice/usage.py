@@ -79,7 +79,7 @@ class UsageDie:
         cleaned = text.strip().lower()
         if cleaned == "depleted":
             return cls(None, chain, step_on)
-        match = re.fullmatch(r"(?:1)?d(\d{1,5})", cleaned)
+        match = re.fullmatch(r"(?:1)?d([0-9]{1,5})", cleaned)  # ASCII digits, not \d
         if match is None:
             raise DiceNotationError(
                 f"{text!r} is not a usage die; write one of {_chain_text(chain)} or depleted"

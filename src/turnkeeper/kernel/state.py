@@ -5,6 +5,8 @@ Nothing here changes in place: each event's ``apply`` returns a new state.
 
 from __future__ import annotations
 
+import unicodedata
+
 from pydantic import Field
 
 from turnkeeper.clock.calendar import calendar, day_number, start_offset
@@ -263,9 +265,9 @@ class CampaignState(PartyFields):
     def away_party(self, name: str) -> PartyAway:
         """The party called ``name`` that is not run now, or IllegalCommandError listing them."""
         for other in self.away:
-            if other.name.casefold() == name.casefold():
+            if same_party(other.name, name):
                 return other
-        if name.casefold() == self.company.casefold():
+        if same_party(name, self.company):
             raise IllegalCommandError(f"{self.company} is the party run now")
         known = [p.name for p in self.away]
         raise IllegalCommandError(
@@ -302,7 +304,7 @@ class CampaignState(PartyFields):
 
     def as_party(self, name: str) -> CampaignState:
         """The state as the party ``name`` lives it (itself if that party is run now)."""
-        if name.casefold() == self.company.casefold():
+        if same_party(name, self.company):
             return self
         return self.switched_to(name)
 
@@ -510,6 +512,23 @@ class CampaignState(PartyFields):
             characters.append(character)
         party = self.party.model_copy(update={"characters": tuple(characters)})
         return state.model_copy(update={"party": party})
+
+
+def party_key(name: str) -> str:
+    """A party's name as names are compared: composed (Unicode NFC), trimmed and case folded,
+    so that "Café" typed composed or decomposed, "Grey Band " and "grey band" are one party's
+    name, never two look-alike parties.
+
+    >>> party_key(" Cafe\u0301 ") == party_key("café")
+    True
+    """
+    folded = unicodedata.normalize("NFC", name).strip().casefold()
+    return unicodedata.normalize("NFC", folded)  # case folding can decompose again
+
+
+def same_party(one: str, other: str) -> bool:
+    """Whether ``one`` and ``other`` name the same party (:func:`party_key`)."""
+    return party_key(one) == party_key(other)
 
 
 def wilderness_of(state: CampaignState) -> WildernessState:

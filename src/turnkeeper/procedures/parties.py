@@ -21,6 +21,7 @@ command is in the one journal, so the journal is the world's time record.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -31,11 +32,11 @@ from turnkeeper.clock.calendar import day_number
 from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.files import check_name
+from turnkeeper.files import check_name, unprintable
 from turnkeeper.kernel.events import Event, Shown, Visibility
 from turnkeeper.kernel.party import Party, Supplies
 from turnkeeper.kernel.schedule import Draft, wait
-from turnkeeper.kernel.state import CampaignState, PartyAway, PartyFields
+from turnkeeper.kernel.state import CampaignState, PartyAway, PartyFields, party_key, same_party
 from turnkeeper.procedures.hit_points import night_rest
 from turnkeeper.procedures.parting import PARTING, Leaving, Meeting, supplies_text
 from turnkeeper.world.hexes import Hex
@@ -344,11 +345,13 @@ def decide_parties(draft: Draft, command: PartyCommand, dice: DiceSource) -> Non
     if isinstance(command, SplitParty):
         draft.add(split(state, command.name, command.characters, command.supplies))
     elif isinstance(command, NewParty):
-        _new_name(state, command.name)
+        name = _new_name(state, command.name)
         # the party run now did not see them come: a new party is the referee's news
-        arrived = PartyArrived(name=command.name, party=command.party, at=state.present)
+        arrived = PartyArrived(name=name, party=command.party, at=state.present)
         draft.add(arrived)
     elif isinstance(command, SwitchParty):
+        if same_party(command.name, state.company):
+            raise IllegalCommandError(f"{state.company} is the party run now: nothing to switch")
         draft.add(*switch(state, command.name))
     elif isinstance(command, JoinParty):
         draft.add(join(state, command.name))
@@ -387,16 +390,24 @@ def occupied(state: CampaignState, doing: str, bound_for: str) -> PartyOccupied:
 
 def switch(state: CampaignState, name: str) -> list[Event]:
     """Turn to the party ``name`` (nothing to record if it is the one run now)."""
-    if name.casefold() == state.company.casefold():
+    if same_party(name, state.company):
         return []
     return [PartySwitched(to=state.away_party(name).name)]
 
 
 def _new_name(state: CampaignState, name: str) -> str:
+    """A new party's name as it is kept: composed (NFC) and trimmed; one that names a party
+    of the world as names are compared (:func:`party_key`: "Café" either way, "Grey Band ")
+    is refused, so no two parties look alike."""
     check_name(name, "party name", IllegalCommandError)
-    if name.casefold() in (n.casefold() for n in state.companies):
-        raise IllegalCommandError(f"a party called {name!r} is already in the world")
-    return name
+    taken = next((n for n in state.companies if party_key(n) == party_key(name)), None)
+    if taken is not None:
+        same = "" if taken == name else f" (as {taken!r})"
+        raise IllegalCommandError(
+            f"a party called {name!r} is already in the world{same}: give the new party "
+            "another name"
+        )
+    return unicodedata.normalize("NFC", name).strip()
 
 
 def _newcomers(state: CampaignState, party: Party) -> None:
@@ -419,7 +430,7 @@ def split(
     state: CampaignState, name: str, characters: tuple[str, ...], supplies: Mapping[str, int]
 ) -> PartySplit:
     """Characters of the party run now leave it as the party ``name``."""
-    _new_name(state, name)
+    name = _new_name(state, name)
     if not characters:
         raise IllegalCommandError("name the characters who leave: `party split NAME Aldo,Bea`")
     going = tuple(dict.fromkeys(state.character(c).name for c in characters))
@@ -543,8 +554,7 @@ def clear_area(state: CampaignState, area: str | None, level: int | None, what: 
     # one order of events: never over another party's later deed there, wherever this
     # party stands (the deed stays the area's history; a party behind acts before it)
     state.check_in_order(visit.site.name, number, key)
-    what = " ".join(what.split()) or "cleared"
-    return AreaCleared(site=visit.site.name, level=number, area=key, what=what)
+    return AreaCleared(site=visit.site.name, level=number, area=key, what=_what_was_done(what))
 
 
 def clear_hex(state: CampaignState, label: str | None, what: str) -> HexCleared:
@@ -558,8 +568,19 @@ def clear_hex(state: CampaignState, label: str | None, what: str) -> HexCleared:
     if place not in wild.hexmap:
         raise IllegalCommandError(f"hex {label} is off the map {wild.map.name!r}")
     state.check_in_order(wild.map.name, 0, place.label, hex=True)
-    what = " ".join(what.split()) or "cleared"
-    return HexCleared(map=wild.map.name, hex=place.label, what=what)
+    return HexCleared(map=wild.map.name, hex=place.label, what=_what_was_done(what))
+
+
+def _what_was_done(what: str) -> str:
+    """``--what`` as the ledger keeps it: printable text on one line (an escape would drive
+    the referee's terminal when the log shows it, a new line would break the log's line), its
+    blanks made single; "cleared" when it says nothing."""
+    hidden = unprintable(what)
+    if hidden is not None:
+        raise IllegalCommandError(
+            f"--what {what[:40]!r} holds {hidden}; say what was done in printable text on one line"
+        )
+    return " ".join(what.split()) or "cleared"
 
 
 def bring_forward(draft: Draft, days: int | None, dice: DiceSource) -> None:

@@ -71,6 +71,7 @@ from turnkeeper.campaign import (
     parse_party,
 )
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
+from turnkeeper.files import digits
 from turnkeeper.kernel.combat_state import Combatant, Side
 from turnkeeper.kernel.scene_state import Outcome, SceneKind
 from turnkeeper.procedures.combat import (
@@ -492,7 +493,7 @@ class WaitBody(_Verb, title="Wait"):
 
     def command(self, state: CampaignState) -> Command:
         span = self.duration.strip()
-        if span.startswith("-") and span[1:2].isdigit():
+        if span.startswith("-") and digits(span[1:2]):
             raise IllegalCommandError(
                 f"cannot wait {span}: time only runs forward; give a span such as 3h, or "
                 "take a command back with undo"
@@ -592,8 +593,9 @@ class SupplyAddBody(_Verb, title="Add supplies"):
 def _whole(value: Any) -> Any:
     # "6" typed on a line is the number 6, held to the same bounds as JSON's 6
     # (a longer run of digits is no count of hit points: the dice grammar refuses it in words)
-    digits = isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 18
-    return int(value) if digits else value
+    # (ASCII digits: "²" is a digit to isdigit and no number to int, "٣" a three to int)
+    whole = isinstance(value, str) and digits(value.strip()) and len(value.strip()) <= 18
+    return int(value) if whole else value
 
 
 DiceOrNumber = Annotated[
@@ -802,6 +804,10 @@ class CountdownTriggerBody(_Verb, title="Trigger countdowns"):
 # --- parties of one world -----------------------------------------------------------------
 
 
+#: More digits than this is past any count a journal keeps (2^63 - 1 has 19).
+_MOST_DIGITS = 18
+
+
 class PartySplitBody(_Verb, title="Split the party"):
     """Characters leave the party as a party of their own, at the same place and time."""
 
@@ -819,9 +825,20 @@ class PartySplitBody(_Verb, title="Split the party"):
     def command(self, state: CampaignState) -> Command:
         taken: dict[str, int] = {}
         for item, count in self.take:
-            if not count.isdigit():
-                raise IllegalCommandError(f"take {item}={count}: give a count, e.g. {item}=3")
-            taken[item] = taken.get(item, 0) + int(count)
+            # ASCII digits only: "²" is a digit to isdigit and no number to int (an internal
+            # error), and int reads "٣" (an Arabic-Indic three) as 3
+            written = count.strip()
+            if not digits(written):
+                raise IllegalCommandError(
+                    f"--take {item}={count}: a count is a whole number written in the digits "
+                    f"0 to 9, e.g. {item}=3"
+                )
+            if len(written.lstrip("0")) > _MOST_DIGITS:  # unread: int() stops at 4,300 digits
+                raise IllegalCommandError(
+                    f"--take {item}={written[:20]}...: more than any party carries; give the "
+                    "count the leavers take"
+                )
+            taken[item] = taken.get(item, 0) + int(written)
         return SplitParty(self.name, self.characters, taken)
 
 

@@ -66,7 +66,7 @@ from turnkeeper.errors import (
     NotFoundError,
     TurnkeeperError,
 )
-from turnkeeper.files import MAX_INT, MAX_NAME_LENGTH, decode
+from turnkeeper.files import MAX_INT, MAX_NAME_LENGTH, decode, digits
 from turnkeeper.procedures.wilderness.costs import best_route
 from turnkeeper.service import Campaigns, gc_paused
 from turnkeeper.store.base import StoreUnavailable, stale
@@ -855,7 +855,8 @@ def _line_command(form: bytes) -> Any:
     """The command line's body: its line read as play reads it, with the version seen."""
     fields = dict(parse_qsl(decode(form, "the form"), keep_blank_values=True))
     seen = fields.get("expected_version", "")
-    shared = {"expected_version": int(seen)} if seen.isdigit() else {}
+    # ASCII digits: isdigit takes "²", which int refuses (a 500)
+    shared = {"expected_version": int(seen)} if digits(seen) and len(seen) <= 19 else {}
     return body_of_line(fields.get("line", ""), **shared)
 
 

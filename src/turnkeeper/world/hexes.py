@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.files import digits
 
 
 class Direction(Enum):
@@ -49,7 +50,8 @@ _STEPS: dict[Direction, tuple[int, int]] = {
     Direction.NW: (-1, 0),
 }
 
-_AXIAL = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+# [0-9], not \d: \d takes any script's digits, which int() reads as ASCII ones
+_AXIAL = re.compile(r"^\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*$")
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -69,7 +71,7 @@ class Hex:
         match = _AXIAL.match(text)
         if match:
             return cls(int(match.group(1)), int(match.group(2)))
-        if text.strip().isdigit():
+        if digits(text.strip()):
             return cls.from_label(text.strip())
         raise TurnkeeperError(
             f"{text!r} is not a hex: write axial 'q,r' (e.g. '3,-1') or a map label like '0304'"
@@ -101,7 +103,7 @@ class Hex:
         ('0304', Hex(q=120, r=-26))
         """
         text = label.strip()
-        if not text.isdigit() or len(text) < 4 or len(text) % 2:
+        if not digits(text) or len(text) < 4 or len(text) % 2:
             raise TurnkeeperError(
                 f"{label!r} is not a map label: write column then row digits, e.g. '0304'"
             )

@@ -47,7 +47,7 @@ class HexEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
     at: str = Field(
-        pattern=r"^(\d{4,}|-?\d+,-?\d+)$",
+        pattern=r"^([0-9]{4,}|-?[0-9]+,-?[0-9]+)$",
         description="The hex: printed-map label ('0304' = column 03, row 04) or axial 'q,r'.",
     )
     features: list[Feature] = Field(default_factory=list)

@@ -71,7 +71,7 @@ class _Model(Copied):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
-_BAND = re.compile(r"^\s*(-?\d+)\s*(?:-\s*(-?\d+)\s*)?$")
+_BAND = re.compile(r"^\s*(-?[0-9]+)\s*(?:-\s*(-?[0-9]+)\s*)?$")  # ASCII digits, not \d
 
 
 class _Row(_Model):

@@ -92,3 +92,37 @@ def test_any_text_parses_or_raises_dice_notation_error(text: str, comments: bool
         return
     assert all(char == " " or char.isprintable() for char in text)
     assert parse(str(expression)) == expression
+
+
+@pytest.mark.parametrize(
+    "text", ["", " ", "(" * 240, "(" * 120 + "1d6", "(" * 200 + "1d6" + ")" * 199, ")" * 50]
+)
+def test_empty_and_deep_unbalanced_brackets_are_one_dice_error(text: str) -> None:
+    """Issue 38: ``roll ""`` and deep unbalanced brackets were internal errors in the attacker's
+    run (``'Token' object has no attribute 'start_pos'``), comments allowed or not."""
+    for comments in (False, True):
+        with pytest.raises(DiceNotationError, match="dice expression"):
+            parse(text, allow_comments=comments)
+
+
+def test_a_token_without_a_position_is_still_one_dice_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where Lark stops at a token that carries no position (one it made itself, as at the
+    text's end), the refusal is still the dice grammar's own, never an AttributeError."""
+    from lark import Token
+    from lark.exceptions import UnexpectedToken
+
+    from turnkeeper.dice import parser
+
+    bare = Token("$END", "")
+    del bare.start_pos  # as the attacker's run met it
+
+    class Stops:
+        def parse(self, text: str) -> None:
+            raise UnexpectedToken(bare, {"INTEGER"})
+
+    monkeypatch.setattr(parser, "_parser", lambda: Stops())
+    for comments in (False, True):
+        with pytest.raises(DiceNotationError, match="ends too soon"):
+            parse("((((1d6", allow_comments=comments)

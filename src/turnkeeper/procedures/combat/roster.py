@@ -41,7 +41,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import check_name, keys_at, parse_toml, unknown_key
+from turnkeeper.files import check_name, digits, keys_at, parse_toml, unknown_key
 from turnkeeper.kernel.combat_state import Combatant, Side
 
 __all__ = ["MAX_COMBATANTS", "RosterError", "encounter_foes", "parse_monster", "parse_roster"]
@@ -148,11 +148,14 @@ def parse_monster(text: str, side: Side = Side.OPPOSITION) -> list[Combatant]:
         else:
             target = entry
         value = value.strip()
-        try:
+        # ASCII digits only: int() reads "٣" (an Arabic-Indic three) as 3; a run past 64 bits
+        # stays text, for the model's own refusal of it
+        unsigned = value[1:] if value[:1] in "+-" else value
+        if digits(unsigned) and len(unsigned) <= 19:
             target[key] = int(value)
-        except ValueError:
-            if target is stats:
-                raise RosterError(f"monster {text!r}: {key} must be a whole number") from None
+        elif target is stats:
+            raise RosterError(f"monster {text!r}: {key} must be a whole number (digits 0 to 9)")
+        else:
             target[key] = value
     entry["stats"] = stats
     return _combatant(entry, side, f"monster {text!r}")

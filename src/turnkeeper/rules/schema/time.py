@@ -15,7 +15,10 @@ from turnkeeper.rules.schema.base import DiceExpression, MisplacedValue, Rules, 
 #: The calendar's months a year (its days a month are the ruleset's ``month_days``).
 MONTHS_A_YEAR = 12
 #: ``calendar_start`` as written: year-month-day, then the hour and minute if given.
-CALENDAR_START = re.compile(r"^\s*(\d{1,6})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2}))?\s*$")
+CALENDAR_START = re.compile(
+    r"^\s*(\d{1,6})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2}))?\s*$",
+    re.ASCII,  # \d is 0 to 9 only: any script's digits would be read as these
+)
 
 
 class TimeScales(Rules):
