@@ -1,0 +1,171 @@
+"""Days that pass out of a site: one rule for every command that spends them (issue 39).
+
+"Resource management is represented as a number of turns between which players must spend
+those resources (food, water, light, etc.)" (TP-TIME-2). ``wait``, ``party forward``
+(downtime), ``camp`` off the map and on it, and a ride off the map sent ``--as`` a party all
+spend their days through :func:`pass_days`:
+
+- The day's meal at the ruleset's hour (``days.meal_hour``; DEFAULT the evening meal at
+  18:00): every living character eats ``days.meal`` (a ration and a water by default; a
+  usage-die supply rolls its die once, PG-USE-1); those the food does not reach go hungry, a
+  recorded shortfall. Under ``days.meals = "die"`` (TP-ENC-2: the overloaded die replaces
+  fixed resource durations) no meal is stamped: food and water go on the die's Forced Rest
+  faces (``rest.consumes``), and the party counts as fed for its night.
+- The night runs from the meal to the morning (the hour the calendar starts at). A night
+  passed whole in one command, or a camp, heals as PG-HEAL-1 says (``hit_points``): a hit
+  point for each who ate, once a calendar day. DEFAULT (PG-HEAL-1 names no place): the night
+  heals on a wilderness map as in a haven. A wait broken by an encounter stops before the
+  morning, and heals nobody.
+- The downtime die (TP-ENC-1) rolls at each day's start where the ruleset has one: it is a
+  hook of the waits (:data:`turnkeeper.procedures.dungeon.DOWNTIME_HOOK`), so it rolls in
+  every day-passing command alike.
+- Nothing of the dungeon: a light burning when days begin to pass out of a site is put out
+  (a site's light burns by its turns, EX-LIGHT-1), and the hours pass as waiting, which is
+  rest (EX-REST-1): no rest cadence is counted out of a site.
+
+In a site the days are the site's turns: ``wait`` rests there (:func:`rest.wait_resting`)
+and the camp is the night of :func:`hit_points.night_rest`, with the site's checks.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from turnkeeper.clock.calendar import start_offset
+from turnkeeper.dice import DiceSource
+from turnkeeper.kernel.events import Event, Shown
+from turnkeeper.kernel.schedule import Draft
+from turnkeeper.kernel.state import CampaignState
+from turnkeeper.procedures.hit_points import HitPointsChanged, status_of
+from turnkeeper.procedures.light import LightOut
+from turnkeeper.procedures.rest import wait_resting
+from turnkeeper.procedures.supplies import consume
+
+MEAL = "the day's meal"
+
+# --- events -------------------------------------------------------------------------------
+
+
+class MealEaten(Event):
+    """The party has its day's meal out of a site: who ate it (PG-HEAL-1's meal)."""
+
+    kind: ClassVar[str] = "days.meal"
+    shown: ClassVar[Shown] = Shown.PARTY
+    characters: tuple[str, ...]
+    hungry: tuple[str, ...] = ()
+
+    def apply(self, state: CampaignState) -> CampaignState:
+        rest = state.rest.model_copy(update={"fed_at": state.now, "fed": self.characters})
+        return state.model_copy(update={"rest": rest})
+
+    def describe(self) -> str:
+        ate = ", ".join(self.characters) or "nobody"
+        hungry = f"; {', '.join(self.hungry)} go hungry" if self.hungry else ""
+        return f"{MEAL}: {ate} {'eats' if len(self.characters) == 1 else 'eat'}{hungry}"
+
+
+# --- procedures ---------------------------------------------------------------------------
+
+
+def _next_at(after: int, phase: int, day: int) -> int:
+    """The first instant strictly after ``after`` whose time of day is ``phase``."""
+    return after + (phase - after) % day or after + day
+
+
+def _meal(draft: Draft, dice: DiceSource) -> None:
+    """The day's meal: each living character eats ``days.meal`` while the food lasts."""
+    state = draft.state
+    living = [c.name for c in state.party.living]
+    fed = len(living)
+    for item, each in state.ruleset.days.meal.items():
+        if each < 1:
+            continue
+        if item not in state.supplies.dice:  # a usage die feeds all while it lasts
+            fed = min(fed, state.supplies.count(item) // each)
+        draft.add(*consume(draft.state, item, each * len(living), dice, MEAL))
+    draft.add(MealEaten(characters=tuple(living[:fed]), hungry=tuple(living[fed:])))
+
+
+def _fed(state: CampaignState, since: int) -> set[str]:
+    """Who ate the day's meal since ``since`` (everyone living where the die feeds them)."""
+    if state.ruleset.days.meals == "die":
+        return {c.name for c in state.party.living}
+    rest = state.rest
+    return set(rest.fed) if rest.fed_at is not None and rest.fed_at >= since else set()
+
+
+def _morning(draft: Draft, fed: set[str]) -> None:
+    """PG-HEAL-1: a meal and a whole night give each who ate ``heal_per_day`` hit points."""
+    rules = draft.state.ruleset.hit_points
+    today = draft.state.day
+    for character in draft.state.party.living:
+        eligible = character.name in fed or not rules.heal_needs_meal
+        if not eligible or character.healed_day == today or character.hp >= character.max_hp:
+            continue
+        new = min(character.max_hp, character.hp + rules.heal_per_day)
+        if new == character.hp:
+            continue
+        draft.add(
+            HitPointsChanged(
+                target=character.name,
+                change=new - character.hp,
+                hp=new,
+                status=status_of(draft.state, character.name, new),
+                reason="a meal and a night's rest",
+                healed_day=today,
+            )
+        )
+
+
+def pass_days(draft: Draft, seconds: int, dice: DiceSource, camp: bool = False) -> str | None:
+    """Let ``seconds`` pass out of a site as days pass (see the module's docstring): the
+    day's meals at their hour, each night's healing at its morning, the waits' hooks (the
+    downtime die, countdowns) between. ``camp``: the span is a night that ends at its
+    morning, and the party eats at once if it has not eaten since the last morning and no
+    meal falls in the span. Returns why the passing was broken (an encounter), or None."""
+    state = draft.state
+    day = state.scales.day
+    start, end = state.now, state.now + seconds
+    offset = start_offset(state.ruleset.time)
+    rules = state.ruleset.days
+    meal_phase = (rules.meal_hour * 3600 - offset) % day
+    daily = rules.meals == "daily"
+    points: list[tuple[int, int, str]] = []  # (instant, order, what): a morning before a meal
+    t = _next_at(start, 0, day)
+    while t <= end:
+        points.append((t, 0, "morning"))
+        t += day
+    if camp and (not points or points[-1][0] != end):
+        points.append((end, 0, "morning"))
+    t = _next_at(start, meal_phase, day)
+    while t < end:
+        points.append((t, 1, "meal"))
+        t += day
+    points.sort()
+    if points and state.light.source is not None and state.site is None:
+        # no dungeon turns out of a site: the light is put out, not burnt down by the days
+        draft.add(LightOut(source=state.light.source, reason="put out: days pass out of a site"))
+    last_morning = start - (start % day)
+    night_from: int | None = None  # when this command's night began: its meal, or the camp
+    if camp and not any(what == "meal" for _, _, what in points):
+        if daily and not _fed(state, last_morning):
+            _meal(draft, dice)
+        night_from = start
+    for at, _, what in points:
+        broken = wait_resting(draft, at - draft.state.now, dice, "days out of a site")
+        if broken is not None:
+            return broken
+        if what == "meal":
+            if daily and not _fed(draft.state, last_morning):
+                _meal(draft, dice)
+            night_from = at
+        else:
+            if night_from is not None:
+                _morning(draft, _fed(draft.state, at - day))
+            night_from = None
+            last_morning = at
+    return wait_resting(draft, end - draft.state.now, dice, "days out of a site")
+
+
+#: The events of this procedure, for the command table's registry.
+EVENTS: tuple[type[Event], ...] = (MealEaten,)
