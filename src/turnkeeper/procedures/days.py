@@ -34,7 +34,7 @@ from typing import ClassVar
 from turnkeeper.clock.calendar import start_offset
 from turnkeeper.dice import DiceSource
 from turnkeeper.kernel.events import Event, Shown
-from turnkeeper.kernel.schedule import Draft
+from turnkeeper.kernel.schedule import Draft, WaitBroken
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.hit_points import HitPointsChanged, status_of
 from turnkeeper.procedures.light import LightOut
@@ -117,12 +117,15 @@ def _morning(draft: Draft, fed: set[str]) -> None:
         )
 
 
-def pass_days(draft: Draft, seconds: int, dice: DiceSource, camp: bool = False) -> str | None:
+def pass_days(
+    draft: Draft, seconds: int, dice: DiceSource, camp: bool = False, downtime: bool = False
+) -> str | None:
     """Let ``seconds`` pass out of a site as days pass (see the module's docstring): the
     day's meals at their hour, each night's healing at its morning, the waits' hooks (the
     downtime die, countdowns) between. ``camp``: the span is a night that ends at its
     morning, and the party eats at once if it has not eaten since the last morning and no
-    meal falls in the span. Returns why the passing was broken (an encounter), or None."""
+    meal falls in the span. ``downtime``: the party lives its days in a haven, its light put
+    out however short the span (a wait under a day keeps a light lit). Returns why the passing was broken (an encounter), or None."""
     state = draft.state
     day = state.scales.day
     start, end = state.now, state.now + seconds
@@ -138,33 +141,42 @@ def pass_days(draft: Draft, seconds: int, dice: DiceSource, camp: bool = False) 
     if camp and (not points or points[-1][0] != end):
         points.append((end, 0, "morning"))
     t = _next_at(start, meal_phase, day)
-    while t < end:
+    while daily and t < end:
         points.append((t, 1, "meal"))
         t += day
     points.sort()
-    if points and state.light.source is not None and state.site is None:
+    if (points or downtime) and state.light.source is not None and state.site is None:
         # no dungeon turns out of a site: the light is put out, not burnt down by the days
         draft.add(LightOut(source=state.light.source, reason="put out: days pass out of a site"))
     last_morning = start - (start % day)
-    night_from: int | None = None  # when this command's night began: its meal, or the camp
-    if camp and not any(what == "meal" for _, _, what in points):
-        if daily and not _fed(state, last_morning):
+    if camp and daily and not any(what == "meal" for _, _, what in points):
+        if not _fed(state, last_morning):
             _meal(draft, dice)
-        night_from = start
     for at, _, what in points:
         broken = wait_resting(draft, at - draft.state.now, dice, "days out of a site")
         if broken is not None:
+            _unwaited(draft, end, broken)
             return broken
         if what == "meal":
-            if daily and not _fed(draft.state, last_morning):
+            if not _fed(draft.state, last_morning):
                 _meal(draft, dice)
-            night_from = at
-        else:
-            if night_from is not None:
-                _morning(draft, _fed(draft.state, at - day))
-            night_from = None
-            last_morning = at
+            continue
+        # a whole night: this command passed its evening (the meal's hour), or is the camp
+        evening = at - ((at - meal_phase) % day or day)
+        if camp or evening >= start:
+            _morning(draft, _fed(draft.state, at - day))
+        last_morning = at
     return wait_resting(draft, end - draft.state.now, dice, "days out of a site")
+
+
+def _unwaited(draft: Draft, end: int, why: str) -> None:
+    """The passing broken in one of its stretches: what is not waited is the rest of the
+    whole span, not of the stretch (one :class:`WaitBroken` says so)."""
+    if draft.events and isinstance(draft.events[-1], WaitBroken):
+        draft.events.pop()  # no state of its own: the stretch's word on it is replaced
+    if draft.state.now < end:
+        left = end - draft.state.now
+        draft.add(WaitBroken(when=draft.state.date, reason=why, unwaited=left))
 
 
 #: The events of this procedure, for the command table's registry.

@@ -78,7 +78,12 @@ class Ruleset(Rules):
     dungeon: DungeonRules = DungeonRules(procedure="classic")
     light: LightRules = LightRules()
     rest: RestRules = RestRules()
-    days: DayRules = DayRules()
+    days: DayRules = Field(
+        DayRules(),
+        # the journals written before it (and every ruleset that keeps the defaults) stay
+        # identical: a journal's ruleset without it reads the defaults
+        exclude_if=lambda days: days == DayRules(),
+    )
     surprise: SurpriseRules = SurpriseRules(method="in_six")
     initiative: InitiativeRules = InitiativeRules(method="side")
     attack: AttackRules = AttackRules()
