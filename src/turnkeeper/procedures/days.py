@@ -60,8 +60,10 @@ class MealEaten(Event):
 
     def describe(self) -> str:
         ate = ", ".join(self.characters) or "nobody"
-        hungry = f"; {', '.join(self.hungry)} go hungry" if self.hungry else ""
-        return f"{MEAL}: {ate} {'eats' if len(self.characters) == 1 else 'eat'}{hungry}"
+        eat = "eat" if len(self.characters) > 1 else "eats"
+        go = "go" if len(self.hungry) > 1 else "goes"
+        hungry = f"; {', '.join(self.hungry)} {go} hungry" if self.hungry else ""
+        return f"{MEAL}: {ate} {eat}{hungry}"
 
 
 # --- procedures ---------------------------------------------------------------------------
