@@ -39,7 +39,7 @@ from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.hit_points import HitPointsChanged, status_of
 from turnkeeper.procedures.light import LightOut
 from turnkeeper.procedures.rest import wait_resting
-from turnkeeper.procedures.supplies import consume
+from turnkeeper.procedures.supplies import SupplyShortfall, SupplyUsed, roll_usage
 
 MEAL = "the day's meal"
 
@@ -75,16 +75,25 @@ def _next_at(after: int, phase: int, day: int) -> int:
 
 
 def _meal(draft: Draft, dice: DiceSource) -> None:
-    """The day's meal: each living character eats ``days.meal`` while the food lasts."""
+    """The day's meal: each living character eats ``days.meal`` while the food lasts; those
+    it does not reach go hungry and spend nothing (a shortfall of each item short)."""
     state = draft.state
     living = [c.name for c in state.party.living]
+    meal = {item: each for item, each in state.ruleset.days.meal.items() if each > 0}
     fed = len(living)
-    for item, each in state.ruleset.days.meal.items():
-        if each < 1:
-            continue
+    for item, each in meal.items():
         if item not in state.supplies.dice:  # a usage die feeds all while it lasts
             fed = min(fed, state.supplies.count(item) // each)
-        draft.add(*consume(draft.state, item, each * len(living), dice, MEAL))
+    for item, each in meal.items():
+        if item in draft.state.supplies.dice:
+            if fed:
+                draft.add(roll_usage(draft.state, item, dice, MEAL))
+            continue
+        if fed:
+            draft.add(SupplyUsed(item=item, amount=each * fed, reason=MEAL))
+        have, need = state.supplies.count(item), each * len(living)
+        if have < need:
+            draft.add(SupplyShortfall(item=item, needed=need, had=have, reason=MEAL))
     draft.add(MealEaten(characters=tuple(living[:fed]), hungry=tuple(living[fed:])))
 
 
@@ -155,6 +164,9 @@ def pass_days(
         if not _fed(state, last_morning):
             _meal(draft, dice)
     for at, _, what in points:
+        if what == "morning" and not _wounded(draft.state):
+            last_morning = at  # nobody to heal: the morning is no stop of its own
+            continue
         broken = wait_resting(draft, at - draft.state.now, dice, "days out of a site")
         if broken is not None:
             _unwaited(draft, end, broken)
@@ -169,6 +181,11 @@ def pass_days(
             _morning(draft, _fed(draft.state, at - day))
         last_morning = at
     return wait_resting(draft, end - draft.state.now, dice, "days out of a site")
+
+
+def _wounded(state: CampaignState) -> bool:
+    """Someone living is below their most hit points: a morning may heal them."""
+    return any(c.hp < c.max_hp for c in state.party.living)
 
 
 def _unwaited(draft: Draft, end: int, why: str) -> None:
