@@ -136,7 +136,8 @@ def pass_days(
     downtime die, countdowns) between. ``camp``: the span is a night that ends at its
     morning, and the party eats at once if it has not eaten since the last morning and no
     meal falls in the span. ``downtime``: the party lives its days in a haven, its light put
-    out however short the span (a wait under a day keeps a light lit). Returns why the passing was broken (an encounter), or None."""
+    out however short the span (a wait under a day keeps a light lit). Returns why the
+    passing was broken (an encounter), or None."""
     state = draft.state
     day = state.scales.day
     start, end = state.now, state.now + seconds
@@ -160,9 +161,9 @@ def pass_days(
         # no dungeon turns out of a site: the light is put out, not burnt down by the days
         draft.add(LightOut(source=state.light.source, reason="put out: days pass out of a site"))
     last_morning = start - (start % day)
-    if camp and daily and not any(what == "meal" for _, _, what in points):
-        if not _fed(state, last_morning):
-            _meal(draft, dice)
+    meal_ahead = any(what == "meal" for _, _, what in points)
+    if camp and daily and not meal_ahead and not _fed(state, last_morning):
+        _meal(draft, dice)
     for at, _, what in points:
         if what == "morning" and not _wounded(draft.state):
             last_morning = at  # nobody to heal: the morning is no stop of its own

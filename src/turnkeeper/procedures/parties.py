@@ -606,7 +606,8 @@ def bring_forward(draft: Draft, days: int | None, dice: DiceSource) -> None:
         else "in town"
     )
     draft.add(DowntimeBegun(party=state.company, days=whole, where=where_now, seconds_more=part))
-    pass_days(draft, seconds, dice, downtime=True)  # an encounter stops the days: the referee plays it out
+    # an encounter stops the days there: the referee plays it out
+    pass_days(draft, seconds, dice, downtime=True)
 
 
 def _days_between(state: CampaignState, earlier: int, later: int) -> str:

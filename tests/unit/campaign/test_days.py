@@ -24,10 +24,10 @@ from collections.abc import Callable
 import pytest
 
 from turnkeeper.campaign import Journal, Light, Wait
-from turnkeeper.procedures.parties import BringForward
-from turnkeeper.procedures.wilderness import Camp, LoadMap
 from turnkeeper.dice import TypedDice
 from turnkeeper.kernel.state import LightState
+from turnkeeper.procedures.parties import BringForward
+from turnkeeper.procedures.wilderness import Camp, LoadMap
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import MapFile
 
