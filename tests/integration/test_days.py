@@ -50,6 +50,11 @@ def _hp(status: dict[str, Any]) -> list[int]:
     return [c["hp"] for c in status["party"]["characters"]]
 
 
+def _fed(records: list[dict[str, Any]]) -> list[tuple[str, ...]]:
+    """Who ate each day's meal (it rides on the first food spent, a day's upkeep)."""
+    return [tuple(r["data"]["fed"]) for r in records if r["data"].get("fed")]
+
+
 def _when(records: list[dict[str, Any]], words: str) -> list[str]:
     return [r["date"][-5:] for r in records if words in r["text"]]
 
@@ -62,15 +67,16 @@ def test_tp_time_2_wait_49d_eats_the_days_meals_and_heals_by_the_nights(
     hungry days after; Aldo heals the first two nights, 12 to 14."""
     db = _new(shell, tmp_path, "ex")
     records = _run(shell, db, "wait", "49d")
-    meals = [r["text"] for r in records if r["kind"] == "days.meal"]
-    assert len(meals) == 49
-    assert meals[:5] == [
-        "the day's meal: Aldo, Bea eat",
-        "the day's meal: Aldo, Bea eat",
-        "the day's meal: Aldo, Bea eat",
-        "the day's meal: Aldo eats; Bea goes hungry",
-        "the day's meal: nobody eats; Aldo, Bea go hungry",
+    assert _fed(records) == [("Aldo", "Bea")] * 3 + [("Aldo",)]  # who ate, by the rations
+    assert [r["text"] for r in records if "the day's meal" in r["text"]][6:12] == [
+        "1 ration spent (the day's meal)",
+        "short of rations for the day's meal: needed 2, had 1",
+        "1 water spent (the day's meal)",
+        "short of water for the day's meal: needed 2, had 1",
+        "short of rations for the day's meal: needed 2, had 0",
+        "short of water for the day's meal: needed 2, had 0",
     ]
+    assert len(_when(records, "short of rations")) == 46  # the 4th meal and 45 hungry days
     assert set(_when(records, "the day's meal")) == {"18:00"}
     assert _when(records, "Aldo heals 1") == ["08:00", "08:00"]
     status = _status(shell, db)
@@ -98,10 +104,8 @@ def test_tp_time_2_a_ride_off_the_map_sent_as_its_party_eats_its_own_food(
         "water=3",
     )
     records = _run(shell, db, "wait", "30d", "--as", "Oracle Ride")
-    eaten = [r["text"] for r in records if r["kind"] == "days.meal"]
-    assert eaten[:4] == ["the day's meal: Aldo eats"] * 3 + [
-        "the day's meal: nobody eats; Aldo goes hungry"
-    ]
+    assert _fed(records) == [("Aldo",)] * 3
+    assert len(_when(records, "short of rations for the day's meal: needed 1, had 0")) == 27
     ride = next(p for p in _status(shell, db)["away"] if p["name"] == "Oracle Ride")
     assert ride["supplies"]["counted"]["rations"] == 0
     assert ride["party"]["characters"][0]["hp"] == 14  # two fed nights: 12, 13, 14
@@ -131,12 +135,14 @@ def test_tp_time_1_party_forward_eats_at_the_meals_hour_and_tells_a_part_day_in_
     assert [r["text"] for r in records if r["kind"] == "party.downtime"] == [
         "Oracle Ride spends 5 days in town"
     ]
-    assert _when(records, "the day's meal: Aldo eats") == ["18:00"] * 5
+    assert _fed(records) == [("Aldo",)] * 5
     assert _when(records, "1 ration spent") == ["18:00"] * 5
     _run(shell, db, "wait", "2d20m")
     told = _run(shell, db, "party", "forward", "--as", "Oracle Ride")
     assert told[1]["text"] == "Oracle Ride spends 2 days and 20m in town"
-    assert len([r for r in told if r["kind"] == "days.meal"]) == 2
+    # two meals: the Ride's 6th ration, then none (short of rations: needed 1, had 0)
+    assert _fed(told) == [("Aldo",)]
+    assert len(_when(told, "short of rations for the day's meal: needed 1, had 0")) == 1
 
 
 def test_ex_light_1_downtime_burns_no_lamp_and_wearies_nobody_in_town(
@@ -168,7 +174,7 @@ def test_tp_enc_2_camps_off_and_on_the_map_eat_by_the_die_alike(
     db = _new(shell, tmp_path, "tp")
     for _ in range(2):
         records = _run(shell, db, "camp", "--dice", "5")
-        assert not [r for r in records if r["kind"] in ("supply.used", "days.meal")]
+        assert not [r for r in records if r["kind"] == "supply.used"]
     assert _hp(_status(shell, db)) == [14, 4]
     _run(shell, db, "damage", "Aldo", "2")
     path = tmp_path / "vale.toml"
@@ -191,7 +197,8 @@ def test_pg_heal_1_a_nights_camp_on_a_wilderness_map_eats_and_heals(
     path.write_text(VALE, encoding="utf-8")
     _run(shell, db, "map", "load", str(path), "--at", "0000")
     records = _run(shell, db, "camp")
-    assert _when(records, "the day's meal: Aldo, Bea eat") == ["18:00"]
+    assert _fed(records) == [("Aldo", "Bea")]
+    assert _when(records, "2 rations spent (the day's meal)") == ["18:00"]
     status = _status(shell, db)
     assert status["supplies"]["counted"]["rations"] == 5
     assert status["supplies"]["counted"]["water"] == 5

@@ -51,7 +51,7 @@ class RestState(Model):
     turn of running or a fight), ``due_reason`` why, ``due_by_cadence`` True when only the
     active turns made it due (it lapses once the party is out of the site); ``resting`` is
     True while a rest is being taken. ``fed_at`` is when the party last had its day's meal
-    out of a site and ``fed`` who ate it (a night's healing asks, PG-HEAL-1).
+    out of a site and ``fed`` who ate it (procedures.days) (a night's healing asks, PG-HEAL-1).
     """
 
     active_since: int = 0

@@ -29,11 +29,8 @@ and the camp is the night of :func:`hit_points.night_rest`, with the site's chec
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from turnkeeper.clock.calendar import start_offset
 from turnkeeper.dice import DiceSource
-from turnkeeper.kernel.events import Event, Shown
 from turnkeeper.kernel.schedule import Draft, WaitBroken
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.hit_points import HitPointsChanged, status_of
@@ -42,29 +39,6 @@ from turnkeeper.procedures.rest import wait_resting
 from turnkeeper.procedures.supplies import SupplyShortfall, SupplyUsed, roll_usage
 
 MEAL = "the day's meal"
-
-# --- events -------------------------------------------------------------------------------
-
-
-class MealEaten(Event):
-    """The party has its day's meal out of a site: who ate it (PG-HEAL-1's meal)."""
-
-    kind: ClassVar[str] = "days.meal"
-    shown: ClassVar[Shown] = Shown.PARTY
-    characters: tuple[str, ...]
-    hungry: tuple[str, ...] = ()
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        rest = state.rest.model_copy(update={"fed_at": state.now, "fed": self.characters})
-        return state.model_copy(update={"rest": rest})
-
-    def describe(self) -> str:
-        ate = ", ".join(self.characters) or "nobody"
-        eat = "eat" if len(self.characters) > 1 else "eats"
-        go = "go" if len(self.hungry) > 1 else "goes"
-        hungry = f"; {', '.join(self.hungry)} {go} hungry" if self.hungry else ""
-        return f"{MEAL}: {ate} {eat}{hungry}"
-
 
 # --- procedures ---------------------------------------------------------------------------
 
@@ -76,7 +50,9 @@ def _next_at(after: int, phase: int, day: int) -> int:
 
 def _meal(draft: Draft, dice: DiceSource) -> None:
     """The day's meal: each living character eats ``days.meal`` while the food lasts; those
-    it does not reach go hungry and spend nothing (a shortfall of each item short)."""
+    it does not reach go hungry and spend nothing (a shortfall of each item short). Who ate
+    rides on the first food spent (:class:`SupplyUsed`'s ``fed``): a day's upkeep, no line
+    of its own in the players' record or a character's whereabouts."""
     state = draft.state
     living = [c.name for c in state.party.living]
     meal = {item: each for item, each in state.ruleset.days.meal.items() if each > 0}
@@ -84,22 +60,28 @@ def _meal(draft: Draft, dice: DiceSource) -> None:
     for item, each in meal.items():
         if item not in state.supplies.dice:  # a usage die feeds all while it lasts
             fed = min(fed, state.supplies.count(item) // each)
+    told = tuple(living[:fed])
     for item, each in meal.items():
         if item in draft.state.supplies.dice:
             if fed:
                 draft.add(roll_usage(draft.state, item, dice, MEAL))
             continue
         if fed:
-            draft.add(SupplyUsed(item=item, amount=each * fed, reason=MEAL))
+            draft.add(SupplyUsed(item=item, amount=each * fed, reason=MEAL, fed=told))
+            told = ()
         have, need = state.supplies.count(item), each * len(living)
         if have < need:
             draft.add(SupplyShortfall(item=item, needed=need, had=have, reason=MEAL))
-    draft.add(MealEaten(characters=tuple(living[:fed]), hungry=tuple(living[fed:])))
 
 
 def _fed(state: CampaignState, since: int) -> set[str]:
-    """Who ate the day's meal since ``since`` (everyone living where the die feeds them)."""
-    if state.ruleset.days.meals == "die":
+    """Who ate the day's meal since ``since`` (everyone living where the die feeds them, or
+    where the meal is of usage dice alone, which feed all while they last)."""
+    days = state.ruleset.days
+    counted = [
+        item for item, each in days.meal.items() if each > 0 and item not in state.supplies.dice
+    ]
+    if days.meals == "die" or not counted:
         return {c.name for c in state.party.living}
     rest = state.rest
     return set(rest.fed) if rest.fed_at is not None and rest.fed_at >= since else set()
@@ -197,7 +179,3 @@ def _unwaited(draft: Draft, end: int, why: str) -> None:
     if draft.state.now < end:
         left = end - draft.state.now
         draft.add(WaitBroken(when=draft.state.date, reason=why, unwaited=left))
-
-
-#: The events of this procedure, for the command table's registry.
-EVENTS: tuple[type[Event], ...] = (MealEaten,)
