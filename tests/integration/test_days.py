@@ -112,7 +112,7 @@ def test_tp_time_2_a_ride_off_the_map_sent_as_its_party_eats_its_own_food(
     assert _status(shell, db)["supplies"]["counted"]["rations"] == 4  # the Company's, untouched
 
 
-def test_tp_time_1_party_forward_eats_at_the_meals_hour_and_tells_a_part_day_in_hours(
+def test_tp_time_2_party_forward_eats_at_the_meals_hour_and_tells_a_part_day_in_hours(
     shell: Shell, tmp_path: Path
 ) -> None:
     """`party forward` over 5 days ate a ration a day stamped at 08:00 ("the evening meal" at

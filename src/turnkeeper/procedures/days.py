@@ -19,9 +19,10 @@ spend their days through :func:`pass_days`:
 - The downtime die (TP-ENC-1) rolls at each day's start where the ruleset has one: it is a
   hook of the waits (:data:`turnkeeper.procedures.dungeon.DOWNTIME_HOOK`), so it rolls in
   every day-passing command alike.
-- Nothing of the dungeon: a light burning when days begin to pass out of a site is put out
-  (a site's light burns by its turns, EX-LIGHT-1), and the hours pass as waiting, which is
-  rest (EX-REST-1): no rest cadence is counted out of a site.
+- Nothing of the dungeon: a light that burns by turns (EX-LIGHT-1) is put out when days
+  begin to pass out of a site, never burnt down by them; under TP-ENC-2 a light has no turns
+  and lasts until the die's Waning Resources face, in downtime too (TP-ENC-1 face 4). The
+  hours pass as waiting, which is rest (EX-REST-1): no rest cadence is counted out of a site.
 
 In a site the days are the site's turns: ``wait`` rests there (:func:`rest.wait_resting`)
 and the camp is the night of :func:`hit_points.night_rest`, with the site's checks.
@@ -139,7 +140,8 @@ def pass_days(
         points.append((t, 1, "meal"))
         t += day
     points.sort()
-    if (points or downtime) and state.light.source is not None and state.site is None:
+    counted = state.ruleset.light.burns == "turns"  # under TP-ENC-2 the die governs it
+    if (points or downtime) and counted and state.light.source is not None and state.site is None:
         # no dungeon turns out of a site: the light is put out, not burnt down by the days
         draft.add(LightOut(source=state.light.source, reason="put out: days pass out of a site"))
     last_morning = start - (start % day)

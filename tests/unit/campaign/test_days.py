@@ -13,8 +13,10 @@ days 2 to 101):
 - tp (``days.meals = "die"``, TP-ENC-2): no meal is stamped; with every die a Free Turn no
   food goes (Forced Rest faces eat). Every night heals: Aldo 10 + 100 = 110, Bea 4. Rations
   150, water 150.
-- The light: put out as the days begin (no dungeon turn passes out of a site); under ex and
-  tp a torch was lit from the 10 (9 left); pg, dg and cb have no light sources.
+- The light: under ex a torch lit from the 10 (9 left) is put out as the days begin (no
+  dungeon turn passes out of a site); under tp the torch (9 left) burns on, a light lasting
+  until a Waning Resources face (TP-ENC-2) and every die a Free Turn; pg, dg and cb have no
+  light sources.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ import pytest
 
 from turnkeeper.campaign import Journal, Light, Wait
 from turnkeeper.dice import TypedDice
-from turnkeeper.kernel.state import LightState
 from turnkeeper.procedures.parties import BringForward
 from turnkeeper.procedures.wilderness import Camp, LoadMap
 from turnkeeper.world.hexes import Hex
@@ -92,5 +93,5 @@ def test_tp_time_2_a_hundred_days_spend_food_water_and_heal_by_one_rule(
     assert state.supplies.count("water") == water
     assert state.supplies.count("torches") == torches
     assert [c.hp for c in state.party.characters] == [aldo, bea]
-    assert state.light == LightState()
+    assert state.light.source == ("torch" if ruleset == "tp" else None)
     assert not any(c.conditions for c in state.party.characters)  # never wearied out of a site
