@@ -269,7 +269,8 @@ def meals(
     """The day's meals of campaign days ``first`` to ``last``, as the players read them, by
     the hand count of issue 39's one rule for days: at 18:00 (days.meal_hour) each eater has a
     ration and a water while both last, those the food does not reach go hungry (a
-    shortfall is told for each item short; who ate is the record's data, not a line); ``larder`` (rations, water) is spent in place.
+    shortfall is told for each item short; who ate is the record's data, not a line);
+    ``larder`` (rations, water) is spent in place.
     ``gap``: the clock's line before the first meal ("10h pass" from 08:00), None if none."""
     lines: list[str] = []
     for day in range(first, last + 1):

@@ -152,9 +152,10 @@ def pass_days(
         if what == "morning" and not _wounded(draft.state):
             last_morning = at  # nobody to heal: the morning is no stop of its own
             continue
+        stretch = len(draft.events)
         broken = wait_resting(draft, at - draft.state.now, dice, "days out of a site")
         if broken is not None:
-            _unwaited(draft, end, broken)
+            _unwaited(draft, stretch, end, broken)
             return broken
         if what == "meal":
             if not _fed(draft.state, last_morning):
@@ -173,11 +174,18 @@ def _wounded(state: CampaignState) -> bool:
     return any(c.hp < c.max_hp for c in state.party.living)
 
 
-def _unwaited(draft: Draft, end: int, why: str) -> None:
-    """The passing broken in one of its stretches: what is not waited is the rest of the
-    whole span, not of the stretch (one :class:`WaitBroken` says so)."""
-    if draft.events and isinstance(draft.events[-1], WaitBroken):
-        draft.events.pop()  # no state of its own: the stretch's word on it is replaced
-    if draft.state.now < end:
-        left = end - draft.state.now
-        draft.add(WaitBroken(when=draft.state.date, reason=why, unwaited=left))
+def _unwaited(draft: Draft, stretch: int, end: int, why: str) -> None:
+    """The passing broken in one of its stretches (its events from index ``stretch``): what
+    is not waited is the rest of the whole span, not of the stretch (one :class:`WaitBroken`
+    says so)."""
+    left = end - draft.state.now
+    if left <= 0:
+        return
+    told = WaitBroken(when=draft.state.date, reason=why, unwaited=left)
+    for index in range(len(draft.events) - 1, stretch - 1, -1):
+        if isinstance(draft.events[index], WaitBroken):
+            # no state of its own: the stretch's word on it is replaced where it stands (a
+            # rest's interruption may follow it)
+            draft.events[index] = told
+            return
+    draft.add(told)
