@@ -157,7 +157,7 @@ def journey() -> Scenario:
         Camp(),
         Travel("0702"),
     ]
-    return Scenario(rules, _party(rules, "party.toml"), 11, commands)
+    return Scenario(rules, _party(rules, "party.toml"), 523, commands)
 
 
 def _warband() -> tuple[Combatant, ...]:

@@ -3,7 +3,7 @@ party's lines, in order, and nothing else, however the world's parties split, ri
 arrive and cross one another's path in the wrong order.
 
 Played as a referee would, through the CLI's front door and the players' links (ex preset,
-seed 60):
+seed 63, at which the rest's wandering check brings the drowned monks):
 
 - Day 1. The Company (Aldo, Bea, Cato, Dora) take rooms in Brindle. The referee notes,
   behind the screen, that the innkeeper is in the cult's pay.
@@ -15,6 +15,8 @@ seed 60):
   screen, brings drowned monks; they hide) and leave.
 - The Company, still on day 31, is refused the abbey's area 1 the Newcomers cleared on day
   33; brought forward with `party forward`, it goes in, finds the area cleared, and leaves.
+- Every day out of a site, each party has the day's meal at 18:00 while its food lasts
+  (issue 39: one rule for days); the Ride took rations and no water, and goes hungry.
 - Days 33 to 60. The Ride rides back to Brindle (day 60); the Company stays in Brindle to
   day 47, where Dora buys a mule; the Newcomers sell the ghouls' rings on day 40.
 - At the end the referee's timeline shows each party at its own present, and the world's
@@ -123,7 +125,7 @@ def play_sixty_days(referee: Referee) -> World:
     """The story of the module's docstring, command by command."""
     party = Path(referee.db).with_name("company.toml")
     party.write_text(COMPANY_FILE, encoding="utf-8")
-    referee.says("new", "Company", "--ruleset", "ex", "--party", str(party), "--seed", "60")
+    referee.says("new", "Company", "--ruleset", "ex", "--party", str(party), "--seed", "63")
 
     # day 1: the Company in Brindle
     referee.notes("Company: the four take rooms at the Crooked Lantern")
@@ -260,28 +262,63 @@ CLOCK = re.compile(r"(\d+[wdhms])+ pass")
 # Never in any of them: another party's line, a note for the referee ("REF: ..."), a wandering
 # check or an encounter's rolls (behind the screen), the time record turning to a party.
 
+
+def meals(
+    first: int, last: int, eaters: tuple[str, ...], larder: dict[str, int], gap: str | None
+) -> list[str]:
+    """The day's meals of campaign days ``first`` to ``last``, as the players read them, by
+    the hand count of issue 39's one rule for days: at 18:00 (days.meal_hour) each eater has a
+    ration and a water while both last, those the food does not reach go hungry (a
+    shortfall is told for each item short; who ate is the record's data, not a line);
+    ``larder`` (rations, water) is spent in place.
+    ``gap``: the clock's line before the first meal ("10h pass" from 08:00), None if none."""
+    lines: list[str] = []
+    for day in range(first, last + 1):
+        when = f"1-{(day - 1) // 30 + 1:02}-{(day - 1) % 30 + 1:02} 18:00"
+        clock = gap if day == first else "1d"
+        if clock is not None:
+            lines.append(f"{when}  {clock} pass")
+        fed = min(len(eaters), larder["rations"], larder["water"])
+        for item in ("rations", "water"):
+            if fed:
+                name = "ration" if (item, fed) == ("rations", 1) else item
+                lines.append(f"{when}  {fed} {name} spent (the day's meal)")
+            if larder[item] < len(eaters):
+                lines.append(
+                    f"{when}  short of {item} for the day's meal: needed {len(eaters)}, "
+                    f"had {larder[item]}"
+                )
+            larder[item] -= fed
+    return lines
+
+
+FOUR = ("Aldo", "Bea", "Cato", "Dora")
+TWO = ("Bea", "Dora")
+RIDERS = ("Aldo", "Cato")
+COMPANY_LARDER = {"rations": 20, "water": 20}  # the Company's file: 20 and 20
+#: the four's two days (8 and 8); the Ride takes 6 rations and no water
+COMPANY_AFTER_TWO_DAYS = {"rations": 20 - 8 - 6, "water": 20 - 8}
+RIDE_LARDER = {"rations": 6, "water": 0}
+NEWCOMERS_LARDER = {"rations": 6, "water": 6}  # examples/newcomers.toml
+
 #: Bea and Dora's players: the four's first days, Aldo and Cato leaving, the month's
-#: training, the days brought forward, the abbey found cleared, a mule bought.
+#: training, the days brought forward, the abbey found cleared, a mule bought. The day's
+#: meal at 18:00 every day (issue 39): 6 rations feed the two three days, then they go
+#: hungry (the hand count is :func:`meals`'s).
 COMPANY_SEES = (
     "1-01-01 08:00  campaign Company starts under ex: Aldo, Bea, Cato, Dora",
     "1-01-01 08:00  Company: the four take rooms at the Crooked Lantern",
-    "1-01-03 08:00  2d pass",
+    *meals(1, 2, FOUR, dict(COMPANY_LARDER), "10h"),
+    "1-01-03 08:00  14h pass",
     "1-01-03 08:00  Aldo, Cato leave Company as Oracle Ride, taking 6 rations",
-    "1-02-01 08:00  4w pass",
+    *meals(3, 30, TWO, company := dict(COMPANY_AFTER_TWO_DAYS), "10h"),
+    "1-02-01 08:00  14h pass",
     "1-02-01 08:00  Company: Bea and Dora train with the watch",
     # `party forward` from day 31 08:00 to the world's present, day 33 08:20: two days and
-    # twenty minutes, told as "3 days" (procedures.parties.bring_forward counts a part of a
-    # day as a day) while two meals and two nights follow. Reported as questionable.
-    "1-02-01 08:00  Company spends 3 days in town",
-    "1-02-01 08:00  2 rations spent (the evening meal)",
-    "1-02-01 08:00  the party rests (a night's rest)",
-    "1-02-02 08:00  1d pass",
-    "1-02-02 08:00  the party has rested",
-    "1-02-02 08:00  2 rations spent (the evening meal)",
-    "1-02-02 08:00  the party rests (a night's rest)",
-    "1-02-03 08:00  1d pass",
-    "1-02-03 08:00  the party has rested",
-    "1-02-03 08:20  20m pass",
+    # twenty minutes, two meals and two nights (a part of a day is told as hours)
+    "1-02-01 08:00  Company spends 2 days and 20m in town",
+    *meals(31, 32, TWO, company, "10h"),
+    "1-02-03 08:20  14h20m pass",
     "1-02-03 08:20  The party enters The Sunken Abbey (level 1, The Cloister). Mossy arcades "
     "around a flooded garth; doors to the chapter house and cells.",
     "1-02-03 08:20  turn 1: cautious, 120 ft, no map",
@@ -294,22 +331,25 @@ COMPANY_SEES = (
     "1-02-03 08:40  10m pass",
     "1-02-03 08:40  Company: Bea finds old bones by the portcullis",
     "1-02-03 08:40  the party leaves The Sunken Abbey after 2 turns",
-    "1-02-17 08:40  2w pass",
+    *meals(33, 46, TWO, company, "9h20m"),
+    "1-02-17 08:40  14h40m pass",
     "1-02-17 08:40  Company: Dora buys a mule",
 )
 
 #: Aldo and Cato's players: the days they lived with the Company up to their leaving, then
-#: the ride there and back (a month off the map is one wait: meals and whereabouts by day
-#: are issue 37's fifth part, not yet built).
+#: the ride there and back, a meal a day (they took rations and no water: they go hungry).
 RIDE_SEES = (
     "1-01-01 08:00  campaign Company starts under ex: Aldo, Bea, Cato, Dora",
     "1-01-01 08:00  Company: the four take rooms at the Crooked Lantern",
-    "1-01-03 08:00  2d pass",
+    *meals(1, 2, FOUR, dict(COMPANY_LARDER), "10h"),
+    "1-01-03 08:00  14h pass",
     "1-01-03 08:00  Aldo, Cato leave Company as Oracle Ride, taking 6 rations",
     "1-01-03 08:00  Ride: Aldo and Cato ride north for the oracle",
-    "1-02-03 08:00  4w2d pass",
+    *meals(3, 32, RIDERS, ride := dict(RIDE_LARDER), "10h"),
+    "1-02-03 08:00  14h pass",
     "1-02-03 08:00  Ride: the oracle speaks of a drowned abbot",
-    "1-02-30 08:00  3w6d pass",
+    *meals(33, 59, RIDERS, ride, "10h"),
+    "1-02-30 08:00  14h pass",
     "1-02-30 08:00  Ride: back in Brindle with the oracle's word",
 )
 
@@ -345,9 +385,13 @@ NEWCOMERS_SEE = (
     "1-02-03 08:20  the wait is broken at 08:20 by an encounter: 10s not waited",
     "1-02-03 08:20  the rest is interrupted by an encounter: the party has not rested",
     "1-02-03 08:20  the party leaves The Sunken Abbey after 2 turns",
-    "1-02-03 08:20  the party rests (waiting)",
-    "1-02-10 08:20  1w pass",
-    "1-02-10 08:20  the party has rested",
+    # the rest the fight made due is owed out of the site too (EX-REST-2): the hours to the
+    # evening meal are it
+    "1-02-03 08:20  the party rests (days out of a site)",
+    "1-02-03 18:00  9h40m pass",
+    "1-02-03 18:00  the party has rested",
+    *meals(33, 39, ("Eve", "Finn"), dict(NEWCOMERS_LARDER), None),
+    "1-02-10 08:20  14h20m pass",
     "1-02-10 08:20  Newcomers: Finn sells the ghouls' rings",
 )
 

@@ -30,7 +30,7 @@ from turnkeeper.kernel.events import (
 from turnkeeper.kernel.party import Monster
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState, same_party
-from turnkeeper.procedures import countdowns, hit_points, light, rest, supplies
+from turnkeeper.procedures import countdowns, days, hit_points, light, rest, supplies
 from turnkeeper.procedures.combat import (
     CombatCommand,
     CombatEnded,
@@ -286,7 +286,10 @@ def _may_pass_time(state: CampaignState) -> None:
 def _wait(draft: Draft, command: Wait, dice: DiceSource) -> None:
     if command.seconds < 1:
         raise IllegalCommandError(f"wait at least 1 second, not {command.seconds}")
-    rest.wait_resting(draft, command.seconds, dice)  # waiting is resting (EX-REST-1)
+    if draft.state.site is None:  # days pass one way out of a site: meals, nights, no turns
+        days.pass_days(draft, command.seconds, dice)
+    else:
+        rest.wait_resting(draft, command.seconds, dice)  # waiting is resting (EX-REST-1)
 
 
 def _undo(state: CampaignState, command: Undo, dice: DiceSource) -> list[Event]:

@@ -52,7 +52,8 @@ class RestState(Model):
     later, and only in a site. ``due_at`` is when a rest fell due (after 5 active turns, a
     turn of running or a fight), ``due_reason`` why, ``due_by_cadence`` True when only the
     active turns made it due (it lapses once the party is out of the site); ``resting`` is
-    True while a rest is being taken.
+    True while a rest is being taken. ``fed_at`` is when the party last had its day's meal
+    out of a site and ``fed`` who ate it (procedures.days) (a night's healing asks, PG-HEAL-1).
     """
 
     active_since: int = 0
@@ -60,6 +61,8 @@ class RestState(Model):
     due_reason: str | None = None
     due_by_cadence: bool = False
     resting: bool = False
+    fed_at: int | None = Field(None, exclude_if=lambda at: at is None)
+    fed: tuple[str, ...] = Field((), exclude_if=lambda fed: not fed)
 
 
 class PlaceChange(Model):

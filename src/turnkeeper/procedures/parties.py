@@ -12,9 +12,9 @@ command is in the one journal, so the journal is the world's time record.
   region's weather on a day) that another party changed later in game time than the
   party's present. The place ledger keeps every change to a place with its game time and
   party (``state.places``, ``state.weather_changes``): a history, never only the latest.
-- Bringing a party forward is downtime, a day at a time: each day a meal and a day's rest
-  (healing as a night's rest heals, supplies eaten) while the ruleset's downtime die rolls
-  (TP-TIME-1: downtime is a turn of one day; TP-ENC-1: the encounter die at its start).
+- Bringing a party forward is downtime: its days pass as every command's days do
+  (``procedures.days``: the day's meal at its hour, the night's healing, the ruleset's
+  downtime die at each day's start, TP-TIME-1, TP-ENC-1; no light burns, no turns count).
 - World time passes once: a world countdown ticks only where the party run is the first to
   live through an instant (``procedures.countdowns``); a party's own countdowns tick with it.
 """
@@ -35,9 +35,9 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.files import check_name, unprintable
 from turnkeeper.kernel.events import Event, Shown, Visibility
 from turnkeeper.kernel.party import Party, Supplies
-from turnkeeper.kernel.schedule import Draft, wait
+from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState, PartyAway, PartyFields, party_key, same_party
-from turnkeeper.procedures.hit_points import night_rest
+from turnkeeper.procedures.days import pass_days
 from turnkeeper.procedures.parting import PARTING, Leaving, Meeting, supplies_text
 from turnkeeper.world.hexes import Hex
 
@@ -235,10 +235,17 @@ class DowntimeBegun(Event):
     party: str
     days: int
     where: str
+    seconds_more: int = Field(
+        0,
+        description="The seconds beyond the whole days (a lag of 1 h 50 min is no day); the "
+        "records made before it counted a part day as a day.",
+        exclude_if=lambda seconds: not seconds,
+    )
 
     def describe(self) -> str:
-        days = "1 day" if self.days == 1 else f"{self.days} days"
-        return f"{self.party} spends {days} {self.where}"
+        days = "1 day" if self.days == 1 else f"{self.days} days" if self.days else ""
+        part = format_duration(self.seconds_more) if self.seconds_more else ""
+        return f"{self.party} spends {' and '.join(p for p in (days, part) if p)} {self.where}"
 
 
 # --- commands -----------------------------------------------------------------------------
@@ -584,8 +591,7 @@ def _what_was_done(what: str) -> str:
 
 
 def bring_forward(draft: Draft, days: int | None, dice: DiceSource) -> None:
-    """Downtime, a day at a time: a meal, the day's rest and its healing (a night's rest as
-    the ruleset heals it), the downtime die at each day's start where the ruleset has one."""
+    """Downtime: the days pass as every command's days pass (:func:`days.pass_days`)."""
     state = draft.state
     _no_fight(state, "downtime")
     if state.site is not None:
@@ -611,7 +617,7 @@ def bring_forward(draft: Draft, days: int | None, dice: DiceSource) -> None:
             f"{state.ruleset.time.longest_wait // day:,} days of game time (the ruleset's "
             "time.max_wait_days): bring the party forward in shorter steps"
         )
-    whole, rest = divmod(seconds, day)
+    whole, part = divmod(seconds, day)
     told = state.whereabouts
     where_now = (
         "in the wilderness"
@@ -620,14 +626,9 @@ def bring_forward(draft: Draft, days: int | None, dice: DiceSource) -> None:
         if told.near and not told.bound_for
         else "in town"
     )
-    draft.add(DowntimeBegun(party=state.company, days=whole + (1 if rest else 0), where=where_now))
-    for _ in range(whole):
-        before = draft.state.now
-        night_rest(draft, dice, day)
-        if draft.state.now < before + day:  # the downtime die broke the day: play it out
-            return
-    if rest:
-        wait(draft, rest, dice)
+    draft.add(DowntimeBegun(party=state.company, days=whole, where=where_now, seconds_more=part))
+    # an encounter stops the days there: the referee plays it out
+    pass_days(draft, seconds, dice, downtime=True)
 
 
 def _days_between(state: CampaignState, earlier: int, later: int) -> str:

@@ -215,6 +215,8 @@ def _meet_rest(ours: RestState, theirs: RestState) -> RestState:
             "due_reason": due.due_reason,
             "due_by_cadence": due.due_by_cadence,
             "resting": ours.resting or theirs.resting,
+            "fed_at": max((r.fed_at for r in (ours, theirs) if r.fed_at is not None), default=None),
+            "fed": (*ours.fed, *(name for name in theirs.fed if name not in ours.fed)),
         }
     )
 

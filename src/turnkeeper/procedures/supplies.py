@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from pydantic import Field
+
 from turnkeeper.dice import DiceSource, UsageDie
 from turnkeeper.errors import DiceNotationError, IllegalCommandError
 from turnkeeper.kernel.events import Event, RollRecord, Shown
@@ -61,12 +63,21 @@ class SupplyUsed(Event):
     item: str
     amount: int
     reason: str = "used"
+    fed: tuple[str, ...] = Field(
+        (),
+        description="Who ate, when the supplies are the day's meal (procedures.days): a "
+        "night's healing asks (PG-HEAL-1). A meal's word rides on its food, a day's upkeep.",
+        exclude_if=lambda fed: not fed,
+    )
 
     def apply(self, state: CampaignState) -> CampaignState:
         supplies = state.supplies.with_count(
             self.item, state.supplies.count(self.item) - self.amount
         )
-        return state.model_copy(update={"supplies": supplies})
+        if not self.fed:
+            return state.model_copy(update={"supplies": supplies})
+        rest = state.rest.model_copy(update={"fed_at": state.now, "fed": self.fed})
+        return state.model_copy(update={"supplies": supplies, "rest": rest})
 
     def describe(self) -> str:
         return f"{of_item(self.amount, self.item)} spent{_why(self.reason)}"

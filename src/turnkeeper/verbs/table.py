@@ -482,7 +482,10 @@ _FORAGE = "On waning resources, forage the next TP instead of eating [TP-ENC-1].
 
 
 class WaitBody(_Verb, title="Wait"):
-    """Let game time pass; whatever the rules do on the way (encounter checks, light) happens."""
+    """Let game time pass; whatever the rules do on the way (encounter checks, light) happens.
+
+    Out of a site the days pass one way: the day's meal at the ruleset's hour, the night's
+    healing, the downtime die [TP-TIME-2]."""
 
     example: ClassVar[str] = 'wait "3 turns"; wait 2h'
 
@@ -923,8 +926,9 @@ class PartyDoingBody(_Verb, title="Say what the party is doing"):
 class PartyForwardBody(_Verb, title="Bring forward"):
     """Bring the party forward in downtime, to the world's present or for days [TP-TIME-1].
 
-    A day at a time: a meal, the day's rest and its healing, the downtime die at its start;
-    with all, every party behind the world's present, each in turn."""
+    The days pass as every command's days do: the day's meal at the ruleset's hour, the
+    night's healing, the downtime die at each day's start; no light burns. With all, every
+    party behind the world's present, each in turn."""
 
     example: ClassVar[str] = (
         'party forward; party forward --days 12 --as "Grey Band"; party forward --all'
@@ -1219,7 +1223,8 @@ class SearchBody(_Verb, title="Search"):
 class CampBody(_Verb, title="Camp"):
     """Make the night camp: the die is rolled and the night passes until the morning.
 
-    [TP-WENC-1]
+    The day's meal, if not eaten yet, and the night's healing, on the map as off it
+    [TP-WENC-1] [PG-HEAL-1].
     """
 
     where = Place.WILDERNESS

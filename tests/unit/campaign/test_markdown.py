@@ -39,7 +39,7 @@ def test_log_has_days_turns_times_and_rolls(make_journal: MakeJournal) -> None:
     assert "### Turn of 08:00" in log and "### Turn of 08:10" in log
     assert "- 08:00 torch lit (30 ft, 3 turns); 1 from torches" in log
     assert "rolled d10 (2) = 2 (typed in)" in log
-    assert "- 08:30 the torch goes out (burnt out): darkness" in log
+    assert "- 08:00 the torch goes out (put out: days pass out of a site): darkness" in log
     assert "[referee] the idol is cursed" in log
     assert "~~we camp~~ (undone)" in log
     assert log.index("Day 1") < log.index("Day 2")

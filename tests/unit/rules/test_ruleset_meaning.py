@@ -167,3 +167,13 @@ def test_named_die_missing_from_a_file_with_no_extends(tmp_path: Path) -> None:
         "mine.toml: wilderness.die: no overloaded die 'wild' in [dice]; "
         "expected one of the dice there (none), or add [dice.wild]"
     )
+
+
+def test_tp_time_2_the_days_meal_hour_lies_within_the_day(tmp_path: Path) -> None:
+    """TP-TIME-2 (issue 39): days.meal_hour names an hour of the ruleset's day."""
+    path, message = failure(tmp_path, 'extends = "ex"\n[days]\nmeal_hour = 24\n')
+    assert message.startswith(f"{path}: days.meal_hour: ")
+    assert "a day has hours 0 to 23 (time.day_hours)" in message
+    path.write_text('extends = "ex"\n[time]\nday_hours = 20\n[days]\nmeal_hour = 19\n')
+    assert load_ruleset(path).days.meal_hour == 19
+    assert preset("tp").days.meals == "die" and preset("pg").days.meals == "daily"

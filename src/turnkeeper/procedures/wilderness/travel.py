@@ -35,8 +35,8 @@ from turnkeeper.kernel.events import Event, NoteMade
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState, wilderness_of
 from turnkeeper.kernel.wilderness_state import Movement, WildernessState
+from turnkeeper.procedures.days import pass_days
 from turnkeeper.procedures.hit_points import night_rest
-from turnkeeper.procedures.rest import wait_resting
 from turnkeeper.procedures.wilderness.costs import (
     best_route,
     daily_tp,
@@ -333,7 +333,10 @@ def camp(draft: Draft, command: Camp, dice: DiceSource) -> None:
     day = state.scales.day
     morning = (state.now // day + 1) * day
     if state.wilderness is None:
-        night_rest(draft, dice, morning - state.now)
+        if state.site is not None:
+            night_rest(draft, dice, morning - state.now)  # the site's turns run the night
+        else:
+            pass_days(draft, morning - state.now, dice, camp=True)
         return
     wild = _wild(draft)
     # A wait may already have made tonight's roll (NIGHT_CAMP_HOOK): never twice a night.
@@ -345,7 +348,7 @@ def camp(draft: Draft, command: Camp, dice: DiceSource) -> None:
     if state.site is not None:
         night_rest(night, dice, morning - draft.state.now)  # PG-HEAL-1 in the site too
     else:
-        wait_resting(night, morning - draft.state.now, dice, "the night camp")
+        pass_days(night, morning - draft.state.now, dice, camp=True)  # PG-HEAL-1 here too
     draft.add(*night.events)
     draft.add(Camped(morning=morning, day=draft.state.day))
     del wild

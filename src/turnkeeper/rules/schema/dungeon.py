@@ -123,3 +123,30 @@ class RestRules(Rules):
     def _zero_means_no_cadence(cls, value: object) -> object:
         # TOML has no null: 0 says "no fixed rest cadence" (TP rests only on a forced-rest face)
         return None if value == 0 else value
+
+
+class DayRules(Rules):
+    """Days that pass out of a site: the meal, the night and its healing (TP-TIME-2,
+    TP-ENC-2, PG-HEAL-1). Every command that passes days spends them by these keys.
+
+    DEFAULT (the texts name no hour): the day's meal is the evening meal at 18:00, and the
+    night runs from it to the morning (the hour the calendar starts at).
+    """
+
+    meal_hour: Whole = Field(
+        18,
+        ge=0,
+        description="The hour of the day's meal (DEFAULT: the evening meal at 18:00); the "
+        "night's rest runs from it to the morning.",
+    )
+    meals: Literal["daily", "die"] = Field(
+        "daily",
+        description="daily: a meal every day at meal_hour (PG-HEAL-1, TP-TIME-2); die: the "
+        "overloaded die replaces fixed resource durations (TP-ENC-2), so food and water are "
+        "eaten on its Forced Rest faces only and no meal is stamped.",
+    )
+    meal: dict[str, NonNegative] = Field(
+        default_factory=lambda: {"rations": 1, "water": 1},
+        description="What the day's meal spends per living character (a usage-die supply "
+        "rolls its die once for the party).",
+    )

@@ -16,7 +16,7 @@ from turnkeeper.rules.schema.combat import (
     SaveRules,
     SurpriseRules,
 )
-from turnkeeper.rules.schema.dungeon import DungeonRules, LightRules, RestRules
+from turnkeeper.rules.schema.dungeon import DayRules, DungeonRules, LightRules, RestRules
 from turnkeeper.rules.schema.scenes import CountdownRules, DreadRules, SpotlightRules
 from turnkeeper.rules.schema.time import OverloadedDie, RangedTable, TimeScales
 from turnkeeper.rules.schema.wilderness import LostRules, TravelRules, WeatherRules, WildernessRules
@@ -78,6 +78,12 @@ class Ruleset(Rules):
     dungeon: DungeonRules = DungeonRules(procedure="classic")
     light: LightRules = LightRules()
     rest: RestRules = RestRules()
+    days: DayRules = Field(
+        DayRules(),
+        # the journals written before it (and every ruleset that keeps the defaults) stay
+        # identical: a journal's ruleset without it reads the defaults
+        exclude_if=lambda days: days == DayRules(),
+    )
     surprise: SurpriseRules = SurpriseRules(method="in_six")
     initiative: InitiativeRules = InitiativeRules(method="side")
     attack: AttackRules = AttackRules()
@@ -117,6 +123,17 @@ class Ruleset(Rules):
                     f"({known}), or add [dice.{die}]",
                     involves=(cause, "dice"),
                 )
+        return self
+
+    @model_validator(mode="after")
+    def _meal_within_the_day(self) -> Ruleset:
+        if self.days.meal_hour >= self.time.day_hours:
+            raise MisplacedValue(
+                "days.meal_hour",
+                f"a day has hours 0 to {self.time.day_hours - 1} (time.day_hours): the meal "
+                f"cannot be at hour {self.days.meal_hour}",
+                involves=("time.day_hours",),
+            )
         return self
 
     @property
