@@ -55,9 +55,11 @@ EXAMPLES = Path(turnkeeper.__file__).parent / "examples"
 README_WORLD = [
     # README.md, "One world, many parties", word for word but for the files' folder
     ["new", "marches", "--ruleset", "ex", "--party", f"{EXAMPLES}/party.toml", "--seed", "8"],
+    ["supply", "add", "rations", "--amount", "100"],
+    ["supply", "add", "water", "--amount", "100"],
     ["wait", "49d"],
     ["countdown", "add", "the dragon wakes", "--type", "day", "--length", "10", "--world"],
-    ["party", "split", "Oracle Ride", "Aldo", "--take", "rations=3"],
+    ["party", "split", "Oracle Ride", "Aldo", "--take", "rations=9", "--take", "water=9"],
     ["party", "doing", "riding to the oracle", "--to", "the oracle", "--as", "Oracle Ride"],
     ["party", "new", "Newcomers", f"{EXAMPLES}/newcomers.toml"],
     ["party", "switch", "Newcomers"],
@@ -114,7 +116,7 @@ def test_the_readmes_world_restored_beside_itself_keeps_its_parties_names(
         ]
         for name in ("marches", "marches-copy")
     ]
-    assert theirs[0][1:] == theirs[1][1:] and theirs[1][1] == "7w pass"  # (1: its name)
+    assert theirs[0][1:] == theirs[1][1:] and theirs[1][1] == "100 rations added"  # (1: its name)
     timeline = shell("party", "timeline", "-c", "marches-copy", "--db", db)
     assert timeline.out.startswith("marches-copy: the world's present is day 55")
     assert "* marches (Bea): day 55" in timeline.out
@@ -226,7 +228,10 @@ def test_a_worlds_jsonl_names_the_party_of_each_record(world: Campaigns, copy: C
     records = exported(world, "Company")
     assert [r.get("party") for r in records] == [
         None,  # campaign.started
-        None,  # clock.advanced: a day for Company alone
+        None,  # clock.advanced: a day for Company alone, to the evening meal
+        None,  # supply.shortfall: no rations for the meal
+        None,  # supply.shortfall: nor water
+        None,  # clock.advanced: the rest of the day
         "Company",  # Newcomers arrive: two parties from here on
         "Company",  # Bea leaves as Scouts
         "Scouts",  # switch to Scouts, and the hour it waits
