@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from turnkeeper.dice import DiceSource, UsageDie
 from turnkeeper.errors import DiceNotationError, IllegalCommandError
-from turnkeeper.kernel.events import Event, RollRecord, Shown
+from turnkeeper.kernel.events import Amount, Event, RollRecord, Shown, Text
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.words import key_of, near, of_item, unknown
 
@@ -26,7 +26,7 @@ class SupplyAdded(Event):
     kind: ClassVar[str] = "supply.added"
     shown: ClassVar[Shown] = Shown.PARTY
     item: str
-    amount: int
+    amount: Amount
 
     def apply(self, state: CampaignState) -> CampaignState:
         supplies = state.supplies.with_count(
@@ -59,8 +59,8 @@ class SupplyUsed(Event):
     kind: ClassVar[str] = "supply.used"
     shown: ClassVar[Shown] = Shown.PARTY
     item: str
-    amount: int
-    reason: str = "used"
+    amount: Amount
+    reason: Text = "used"
 
     def apply(self, state: CampaignState) -> CampaignState:
         supplies = state.supplies.with_count(
