@@ -29,7 +29,6 @@ from turnkeeper.kernel.party import Party
 from turnkeeper.kernel.state import CampaignState, RestState
 from turnkeeper.rules.schema import Ruleset
 
-
 Text = Annotated[str, Field(max_length=MAX_TEXT_LENGTH)]
 """A text a command gives an event (a note, a reason): at most :data:`MAX_TEXT_LENGTH`
 characters, as a command takes it; declared on the event's field, so a journal's record is

@@ -10,6 +10,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
+from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.combat_state import (
     Action,
     ActionKind,
@@ -17,7 +18,6 @@ from turnkeeper.kernel.combat_state import (
     Condition,
     Declaration,
 )
-from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.events import Amount, Event, RollRecord, Shown, Text
 from turnkeeper.procedures.combat.events import CombatEvent
 
