@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
 from typing import Any, Literal, TypeVar, get_args
 
+from pydantic import ValidationError
+
 from turnkeeper.campaign.hooks import FIGHT_HOOKS, HOOKS
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
@@ -576,7 +578,13 @@ def decide(state: CampaignState, command: Command, dice: DiceSource) -> list[Eve
     if handler is None:
         raise IllegalCommandError(f"unknown command {type(command).__name__}")
     _check_numbers(command)
-    events = handler(state, command, dice)
+    try:
+        events = handler(state, command, dice)
+    except ValidationError:
+        # an event's field bounds a text as a command does (kernel.events.Text): a text past
+        # it that the procedure did not refuse itself is the command's, and said so
+        _check_texts(command)
+        raise
     _check_texts(command)
     if not events:
         raise IllegalCommandError(f"{type(command).__name__} changes nothing now")

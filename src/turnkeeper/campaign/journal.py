@@ -31,9 +31,10 @@ from turnkeeper.kernel.events import (
     Visibility,
     undone_commands,
 )
-from turnkeeper.kernel.party import Party
+from turnkeeper.kernel.party import Party, check_party
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.parties import PartyArrived, PartySwitched
+from turnkeeper.rules.loader import check_ruleset
 from turnkeeper.rules.schema import Ruleset
 
 
@@ -46,6 +47,9 @@ def start_campaign(name: str, ruleset: Ruleset, party: Party, seed: int) -> list
     check_name(name, "campaign name")
     check_seed(seed, "seed")  # an imported journal's too: SQLite and numpy keep 64 bits
     start_offset(ruleset.time)  # a calendar_start that is no date is the ruleset's error now
+    # an imported journal's ruleset and party as their files would be (a file's were already)
+    check_ruleset(ruleset, "the ruleset")
+    check_party(party, "the party", ruleset)
     return [CampaignStarted(name=name, seed=seed, ruleset=ruleset, party=party)]
 
 
@@ -372,6 +376,15 @@ def replay(records: Sequence[Recorded]) -> Journal:
                     f"{'referee' if event.visibility is _REFEREE else 'party'}: the journal "
                     "was changed by hand; export it again from turnkeeper"
                 )
+        if event.rolls:  # every die as a command's result has it (most records roll none)
+            for roll in event.rolls:
+                wrong = roll.disagreement()
+                if wrong is not None:
+                    raise TurnkeeperError(
+                        f"{_named(record)}: its roll {roll.expression} does not agree with its "
+                        f"dice ({wrong}): the journal was changed by hand; export it again "
+                        "from turnkeeper"
+                    )
         if isinstance(event, ClockAdvanced):  # the most common event: asked first, once
             if event.seconds > MAX_DURATION:
                 # no wait passes more, and so bounded, a 256 MiB journal's clock stays in 64 bits

@@ -398,6 +398,11 @@ def import_command(
 ) -> None:
     """Import an exported journal as a campaign (and make it current).
 
+    Every record is checked as a command's result: its rolls agree with their dice, its
+    texts and amounts are within a command's limits, who sees it is as its kind says, its
+    ruleset and party are as their files would be. A journal changed by hand is refused in
+    one line, nothing stored, and a new --db it named is not left behind.
+
     Example: `turnkeeper import keep.jsonl --name keep-copy`.
     """
     if name is not None:

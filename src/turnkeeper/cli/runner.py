@@ -19,7 +19,7 @@ from turnkeeper.clock.calendar import calendar
 from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.state import same_party
 from turnkeeper.service import Campaigns
-from turnkeeper.store import open_store
+from turnkeeper.store import open_store, remove_made, unmade
 from turnkeeper.views import party_perceives, player_record, referee_record
 from turnkeeper.words import did_you_mean
 
@@ -42,11 +42,17 @@ def open_campaigns(db: str | None, create: bool = False) -> Iterator[Campaigns]:
         with _near_campaign(shared):
             yield shared
         return
+    # the store file a verb that makes campaigns makes: removed again if the verb is refused
+    made = unmade(db) if create else []
     store = open_store(db, create)
     try:
         campaigns = Campaigns(store)
         with _near_campaign(campaigns):
             yield campaigns
+    except BaseException:
+        store.close()
+        remove_made(made)  # a refused import into a new --db leaves no empty store behind
+        raise
     finally:
         store.close()
 

@@ -22,11 +22,22 @@ from pydantic.fields import FieldInfo
 from typing_extensions import TypedDict
 
 from turnkeeper.clock.durations import format_duration
-from turnkeeper.dice import DieFace, Roll
-from turnkeeper.errors import TurnkeeperError
+from turnkeeper.dice import DieFace, Roll, TypedDice, parse
+from turnkeeper.errors import DiceInputError, DiceNotationError, TurnkeeperError
+from turnkeeper.files import MAX_INT, MAX_TEXT_LENGTH
 from turnkeeper.kernel.party import Party
 from turnkeeper.kernel.state import CampaignState, RestState
 from turnkeeper.rules.schema import Ruleset
+
+Text = Annotated[str, Field(max_length=MAX_TEXT_LENGTH)]
+"""A text a command gives an event (a note, a reason): at most :data:`MAX_TEXT_LENGTH`
+characters, as a command takes it; declared on the event's field, so a journal's record is
+held to it as it is read (an import), in its schema, at no cost per record."""
+
+Amount = Annotated[int, Field(ge=0, le=MAX_INT)]
+"""How much a command deals or gives (hit points, supplies): never negative, as the command
+takes it (damage and healing of at least 1, a fight's blow of 0 that leaves the foe unhurt),
+and within 64 bits; an import's records are held to it by their schema."""
 
 
 class Visibility(StrEnum):
@@ -73,6 +84,49 @@ class RollRecord(BaseModel):
     def text(self) -> str:
         """The breakdown, marked when the dice were typed in."""
         return self.breakdown + (" (typed in)" if self.typed_in else "")
+
+    def disagreement(self) -> str | None:
+        """What is wrong with this roll by its own dice, or None when they agree: every face
+        within its die's sides, and the expression rolled again with these faces, in their
+        order (and the values its names had, as its breakdown says them: ``CHA (1)``), gives
+        the same dice, total and breakdown. An import asks it of every roll it reads.
+
+        >>> RollRecord(expression="2d6", total=9, dice=((6, 4, True), (6, 5, True)),
+        ...            breakdown="2d6 (4, 5) = 9").disagreement()
+        >>> RollRecord(expression="1d6", total=9, dice=((6, 9, True),),
+        ...            breakdown="1d6 (9) = 9").disagreement()
+        'a d6 shows 1 to 6, not 9'
+        >>> RollRecord(expression="2d6+1", total=12, dice=((6, 4, True), (6, 5, True)),
+        ...            breakdown="2d6 (4, 5) + 1 = 12").disagreement()
+        'its dice make 2d6 (4, 5) + 1 = 10, not 12'
+        """
+        for sides, face, _ in self.dice:
+            if not 1 <= face <= sides:
+                return f"a d{sides} shows 1 to {sides}, not {face}"
+        try:
+            expression = parse(self.expression)
+            values = {
+                name: int(found.group(1))
+                for name in expression.names
+                if (found := re.search(_NAMED.format(re.escape(name)), self.breakdown))
+            }
+            again = expression.roll(TypedDice(face for _, face, _ in self.dice), values)
+        except (DiceInputError, DiceNotationError) as error:
+            return f"its dice are not those of {self.expression!r} ({error})"
+        dice = tuple((d.sides, d.face, d.kept) for d in again.dice)
+        if len(dice) != len(self.dice):
+            return f"{self.expression!r} rolls {len(dice)} dice, not {len(self.dice)}"
+        if dice != self.dice:
+            return f"its dice are not those {self.expression!r} keeps or drops"
+        if again.total != self.total:
+            return f"its dice make {again.breakdown}, not {self.total}"
+        if again.breakdown != self.breakdown:
+            return f"it reads {self.breakdown!r}, but its dice read {again.breakdown!r}"
+        return None
+
+
+#: A name's value in a roll's breakdown, as the roller writes it: ``CHA (-1)``.
+_NAMED = r"\b{} \((-?[0-9]{{1,19}})\)"
 
 
 class Shown(StrEnum):
@@ -378,6 +432,8 @@ def _not_a_record(error: ValidationError, record: Mapping[str, object] | None) -
             f"unknown event kind {kind!r}: is this journal from a newer turnkeeper?"
         )
     shown = "" if record is None else f": {dict(record)!r}"
+    if len(shown) > 300:  # a record of a 50 MB note is named, not printed
+        shown = shown[:297] + "..."
     return TurnkeeperError(f"not a journal record ({where}: {first['msg']}){shown}")
 
 
@@ -515,7 +571,7 @@ class NoteMade(Event):
 
     kind: ClassVar[str] = "note.made"
     shown: ClassVar[Shown] = Shown.CHOSEN
-    text: str
+    text: Text
 
     def describe(self) -> str:
         return self.text

@@ -254,7 +254,14 @@ def parse_party(text: str, source: str = "party file", ruleset: Ruleset | None =
         if first["type"] == "extra_forbidden":
             message = unknown_key(loc[-1], keys_at(Party, loc[:-1]))
         raise PartyFileError(f"{source}: {where}: {message}; see docs/party.md") from None
-    # Checked here, on the way in, not by the model: a journal's party is read back as stored.
+    return check_party(party, source, ruleset)
+
+
+def check_party(party: Party, source: str, ruleset: Ruleset | None = None) -> Party:
+    """``party`` if a party file could give it (PartyFileError naming ``source`` if not):
+    printable names, no more coins than can be carried, and given ``ruleset``, stat names
+    among its ``stats``. Checked on the way in (a party file, an imported journal's start),
+    not by the model: a stored journal's party is read back as it was stored."""
     for index, character in enumerate(party.characters):
         check_name(character.name, f"{source}: characters[{index}].name", PartyFileError)
     # PG-MOV-2: more coins than the ruleset's limit (the text's 3000) cannot be carried at all

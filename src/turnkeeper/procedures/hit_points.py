@@ -17,8 +17,8 @@ from typing import ClassVar
 
 from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DiceSource
-from turnkeeper.errors import IllegalCommandError
-from turnkeeper.kernel.events import Event, Shown
+from turnkeeper.errors import IllegalCommandError, TurnkeeperError
+from turnkeeper.kernel.events import Event, Shown, Text
 from turnkeeper.kernel.party import Monster
 from turnkeeper.kernel.schedule import Draft, wait
 from turnkeeper.kernel.state import CampaignState
@@ -41,11 +41,18 @@ class HitPointsChanged(Event):
     change: int
     hp: int
     status: str
-    reason: str = ""
+    reason: Text = ""
     healed_day: int | None = None
 
     def apply(self, state: CampaignState) -> CampaignState:
         add = (self.status,) if self.status in STATUSES else ()
+        _, hp, max_hp, _ = _current(state, self.target)
+        if self.hp != hp + self.change or (self.change > 0 and self.hp > max_hp):
+            # (a journal changed by hand: damage of -1000 would leave a rat at 1,004 hp)
+            raise TurnkeeperError(
+                f"{self.target} at {hp} of {max_hp} hp changes by {self.change} to {self.hp} hp: "
+                "a change adds what it says, and healing never goes above the most"
+            )
         monster = state.monster(self.target)
         if monster is not None:
             kept = tuple(c for c in monster.conditions if c not in STATUSES)

@@ -15,7 +15,7 @@ from pydantic import Field
 
 from turnkeeper.dice import DiceSource, UsageDie
 from turnkeeper.errors import DiceNotationError, IllegalCommandError
-from turnkeeper.kernel.events import Event, RollRecord, Shown
+from turnkeeper.kernel.events import Amount, Event, RollRecord, Shown, Text
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.words import key_of, near, of_item, unknown
 
@@ -28,7 +28,7 @@ class SupplyAdded(Event):
     kind: ClassVar[str] = "supply.added"
     shown: ClassVar[Shown] = Shown.PARTY
     item: str
-    amount: int
+    amount: Amount
 
     def apply(self, state: CampaignState) -> CampaignState:
         supplies = state.supplies.with_count(
@@ -61,8 +61,8 @@ class SupplyUsed(Event):
     kind: ClassVar[str] = "supply.used"
     shown: ClassVar[Shown] = Shown.PARTY
     item: str
-    amount: int
-    reason: str = "used"
+    amount: Amount
+    reason: Text = "used"
     fed: tuple[str, ...] = Field(
         (),
         description="Who ate, when the supplies are the day's meal (procedures.days): a "

@@ -264,8 +264,13 @@ def _load(source: _Source) -> Ruleset:
         ruleset = Ruleset.model_validate(data)
     except ValidationError as error:
         raise _ruleset_error(error, origins, source.shown) from None
-    # The name a campaign shows; checked as a file is read, not when a journal is.
-    where = origins.get(("ruleset", "name"), source.shown)
+    return check_ruleset(ruleset, origins.get(("ruleset", "name"), source.shown))
+
+
+def check_ruleset(ruleset: Ruleset, where: str) -> Ruleset:
+    """What a ruleset file is held to beyond its schema (``where`` names it in the error):
+    the name a campaign shows is a name (printable, not too long). Checked as a file is read
+    and as an imported journal's start is, not when a stored journal is read back."""
     check_name(ruleset.name, f"{where}: ruleset.name", RulesetError)
     return ruleset
 

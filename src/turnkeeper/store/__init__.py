@@ -191,16 +191,29 @@ def open_store(url: str | None = None, create: bool = True) -> EventStore:
     from turnkeeper.store.sql import SqlStore
 
     resolved = resolve_url(url, create)
-    file = sqlite_file(resolved)
-    made = [] if file is None else [f"{file}{end}" for end in ("", *_COMPANIONS)]
-    made = [name for name in made if not os.path.lexists(name)]
+    made = unmade(resolved)
     try:
         return SqlStore(resolved)
     except TurnkeeperError:
-        for name in made:
-            with suppress(OSError):
-                os.remove(name)
+        remove_made(made)
         raise
+
+
+def unmade(url: str | None = None) -> list[str]:
+    """The SQLite file the store ``url`` names, and its companion files, that do not exist
+    yet: what opening it would make, for a caller to remove again (:func:`remove_made`) when
+    its work is refused, so a refused command (an import) leaves no empty store behind."""
+    file = sqlite_file(url)
+    made = [] if file is None else [f"{file}{end}" for end in ("", *_COMPANIONS)]
+    return [name for name in made if not os.path.lexists(name)]
+
+
+def remove_made(names: list[str]) -> None:
+    """Remove the files :func:`unmade` listed, where they were made since (after the store
+    in them is closed)."""
+    for name in names:
+        with suppress(OSError):
+            os.remove(name)
 
 
 __all__ = [
@@ -215,6 +228,8 @@ __all__ = [
     "TokenStore",
     "default_url",
     "open_store",
+    "remove_made",
     "resolve_url",
     "sqlite_file",
+    "unmade",
 ]

@@ -10,6 +10,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
+from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.combat_state import (
     Action,
     ActionKind,
@@ -17,7 +18,7 @@ from turnkeeper.kernel.combat_state import (
     Condition,
     Declaration,
 )
-from turnkeeper.kernel.events import Event, RollRecord, Shown
+from turnkeeper.kernel.events import Amount, Event, RollRecord, Shown, Text
 from turnkeeper.procedures.combat.events import CombatEvent
 
 __all__ = [
@@ -45,14 +46,19 @@ class Damaged(CombatEvent):
     kind: ClassVar[str] = "combat.damage"
     shown: ClassVar[Shown] = Shown.PARTY
     target: str
-    amount: int
+    amount: Amount
     hp_after: int
     becomes: tuple[Condition, ...] = ()
-    cause: str = ""
+    cause: Text = ""
     at_once: bool = Field(False, exclude_if=lambda at_once: not at_once)
 
     def apply_combat(self, state: CombatState) -> CombatState:
         target = state.get(self.target)
+        if self.hp_after != target.hp - self.amount:  # (a journal changed by hand)
+            raise TurnkeeperError(
+                f"{self.target} at {target.hp} hp takes {self.amount} damage, which leaves "
+                f"{target.hp - self.amount} hp, not {self.hp_after}"
+            )
         conditions = target.conditions | set(self.becomes)
         if Condition.DEAD in conditions:
             conditions -= {Condition.UNCONSCIOUS}  # dead, not both (PG-HP-1)
@@ -91,12 +97,19 @@ class Healed(CombatEvent):
     kind: ClassVar[str] = "combat.healed"
     shown: ClassVar[Shown] = Shown.PARTY
     target: str
-    amount: int
+    amount: Amount
     hp_after: int
-    cause: str = ""
+    cause: Text = ""
 
     def apply_combat(self, state: CombatState) -> CombatState:
         target = state.get(self.target)
+        if self.hp_after != target.hp + self.amount or (
+            self.amount and self.hp_after > target.max_hp
+        ):  # (a journal changed by hand)
+            raise TurnkeeperError(
+                f"{self.target} at {target.hp} of {target.max_hp} hp heals {self.amount} to "
+                f"{self.hp_after} hp: healing adds what it says, never above the most"
+            )
         conditions = target.conditions
         if self.hp_after > 0:
             conditions = conditions - {Condition.UNCONSCIOUS}

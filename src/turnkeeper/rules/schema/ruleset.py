@@ -103,6 +103,26 @@ class Ruleset(Rules):
         return check_usage_chain(chain)
 
     @model_validator(mode="after")
+    def _named_stats_exist(self) -> Ruleset:
+        # the stats a procedure reads by name are stats of the ruleset: a ruleset of no
+        # stats (or another list) names its own here
+        named = {
+            "attack.melee_stat": self.attack.melee_stat,
+            "attack.ranged_stat": self.attack.ranged_stat,
+            "surprise.stealth_stat": self.surprise.stealth_stat,
+            "surprise.notice_stat": self.surprise.notice_stat,
+        }
+        for key, stat in named.items():
+            if stat not in self.stats:
+                raise MisplacedValue(
+                    key,
+                    f"{stat!r} is not one of the ruleset's stats "
+                    f"({', '.join(self.stats) or 'none'}); list it in stats or name one of them",
+                    involves=("stats",),
+                )
+        return self
+
+    @model_validator(mode="after")
     def _named_dice_exist(self) -> Ruleset:
         # (the key naming the die, the die, the key that made the die needed)
         wanted: list[tuple[str, str, str]] = []
