@@ -208,7 +208,16 @@ def _expectation(error: Mapping[str, Any]) -> str:
     if kind == "greater_than_equal":
         return f"expected {limits['ge']} or more, got {given}"
     if kind == "less_than_equal":
-        return f"expected {limits['le']} or less, got {given}"
+        # a bound keeps what the engine makes of the number exact (days, routes, odds)
+        return (
+            f"expected {limits['le']} or less, got {given}: the most this key may be is "
+            f"{limits['le']}; lower it"
+        )
+    if kind == "greater_than_equal" and limits["ge"] < 0:
+        return (
+            f"expected {limits['ge']} or more, got {given}: the least this key may be is "
+            f"{limits['ge']}; raise it"
+        )
     if kind == "value_error":
         return str(error["msg"]).removeprefix("Value error, ")
     message = str(error["msg"]).replace("Input should be", "expected", 1)
