@@ -29,7 +29,6 @@ from turnkeeper.files import (
 from turnkeeper.frozen import Frozen
 from turnkeeper.rules.schema import ActionRules, Ruleset
 
-
 #: The most characters a world holds, in one party or in many (docs/party.md): far beyond any
 #: table, and few enough that every view of them (status, the timeline) is quick. One bound
 #: for both, so that parties that join never make a party larger than a file may give.

@@ -60,7 +60,7 @@ Start = Callable[..., Journal]
 
 @pytest.fixture
 def start() -> Start:
-    """``start(terrain_rows, at="0000", rules=..., party=TOML, roads=..., vessel=..., hexes=...)``."""
+    """``start(terrain_rows, at="0000", rules=..., party=TOML, roads=..., vessel=NAME, ...)``."""
 
     def make(
         terrain: list[str],
