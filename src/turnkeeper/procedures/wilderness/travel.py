@@ -153,8 +153,12 @@ def load_map(state: CampaignState, command: LoadMap) -> list[Event]:
     # was "no passable route"
     terrain, road = wild.hexmap.terrain_at(command.at), wild.hexmap.road_at(command.at)
     weather = wild.weather_at(command.at, rules.weather.start)
-    price = hex_cost_for(rules, terrain, road, weather, wild.party, wild.vessel)
-    if price.impassable:
+    try:
+        price = hex_cost_for(rules, terrain, road, weather, wild.party, wild.vessel)
+    except NotFoundError:
+        # a ruleset without travel numbers for this hex (ex has no roads): travel says so
+        price = None
+    if price is not None and price.impassable:
         shown = "x0" if price.tp_per_hex is None else f"{price.tp_per_hex} TP a hex"
         raise IllegalCommandError(
             f"hex {command.at.label} is {terrain.key.replace('_', ' ')}, impassable ({shown}; "
