@@ -102,6 +102,23 @@ def test_a_multiplier_past_its_bounds_is_refused(shell, tmp_path: Path, value: s
     assert "from 0 to 1000 in parts of at least 1/1000" in line and len(line) < 300
 
 
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        (f'[weather]\nstart = "{"x" * 20_000}"\n', "weather.start"),
+        (f"[travel.terrain]\n{'y' * 20_000} = 1\n", "travel.terrain.yyyy"),
+        (f'[tables.reaction]\ndice = "2d6"\nrows = [{{ result = "{"z" * 20_000}" }}]\n', "result"),
+    ],
+    ids=["a value", "a key", "a table's result"],
+)
+def test_a_rulesets_text_is_as_long_as_a_commands(
+    shell, tmp_path: Path, text: str, key: str
+) -> None:
+    mine = _ruleset(tmp_path, text)
+    line = refused(shell, [mine], "rules", "check", mine, words=(key,))
+    assert "a text of 20,000 characters; at most 10,000: shorten it" in line and len(line) < 300
+
+
 # --- a decimal is the fraction it says -------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from turnkeeper.dice import parse
 from turnkeeper.errors import DiceNotationError
+from turnkeeper.files import MAX_TEXT_LENGTH
 
 
 def _parses_as_dice(text: str) -> str:
@@ -89,6 +90,9 @@ Multiplier = Annotated[
 
 
 class Rules(BaseModel):
-    """Base of every ruleset model: immutable, and unknown keys are errors."""
+    """Base of every ruleset model: immutable, and unknown keys are errors; every text (a
+    face's label, a table's result, a key) as long as a command's text at most."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", defer_build=True, str_max_length=MAX_TEXT_LENGTH
+    )
