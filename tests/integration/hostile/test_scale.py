@@ -70,6 +70,10 @@ def _party(folder: Path, count: int, first: int = 0) -> str:
         (f"[time]\nround_seconds = {HUGE}\n", "time.round_seconds", "1000000"),
         (f"[rest]\nrest_turns = {HUGE}\n", "rest.rest_turns", "1000000"),
         (f"[surprise]\nhungry_reaction_modifier = {-HUGE}\n", "surprise.", "-1000000"),
+        # the dice a ruleset's numbers make are within a dice expression's bounds
+        ("[magic]\ndie = 1000000\n", "magic.die", "10000"),
+        ("[magic]\nmax_dice = 5000\n", "magic.max_dice", "1000"),
+        ("[dungeon]\ncheck_die = 20000\n", "dungeon.check_die", "10000"),
     ],
 )
 def test_a_ruleset_number_past_its_bound_is_refused_where_it_is_read(

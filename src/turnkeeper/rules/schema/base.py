@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict
 
 from turnkeeper.dice import parse
+from turnkeeper.dice.nodes import MAX_DICE, MAX_SIDES
 from turnkeeper.errors import DiceNotationError
 from turnkeeper.files import MAX_TEXT_LENGTH
 
@@ -81,6 +82,11 @@ Whole = Annotated[int, Strict(), Field(ge=-MAX_WHOLE, le=MAX_WHOLE)]
 Positive = Annotated[int, Strict(), Field(gt=0, le=MAX_WHOLE)]
 #: A count or chance that may be zero but never negative.
 NonNegative = Annotated[int, Strict(), Field(ge=0, le=MAX_WHOLE)]
+#: The sides of a die the ruleset has rolled (a check die, magic dice, an overloaded die):
+#: 2 to the most a dice expression may give a die.
+Sides = Annotated[int, Strict(), Field(gt=1, le=MAX_SIDES)]
+#: How many dice are rolled together (magic dice): 1 to the most a dice expression may roll.
+DiceCount = Annotated[int, Strict(), Field(gt=0, le=MAX_DICE)]
 #: A chance in six (PG-SUR-1, TP-LOST-1, EX-ENC-4): 0 to 6.
 InSix = Annotated[int, Strict(), Field(ge=0, le=6)]
 #: A travel multiplier (TP-WIL-3, TP-WIL-4): 0 means impassable (TP-WIL-4 high mountains x0).
