@@ -11,13 +11,14 @@ import json
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from turnkeeper.dice import UsageDie, parse
 from turnkeeper.errors import DiceNotationError, TurnkeeperError
 from turnkeeper.files import (
+    MAX_NAME_LENGTH,
     MAX_PARTY_BYTES,
     check_name,
     keys_at,
@@ -27,6 +28,17 @@ from turnkeeper.files import (
 )
 from turnkeeper.frozen import Frozen
 from turnkeeper.rules.schema import ActionRules, Ruleset
+
+#: The most characters a world holds, in one party or in many (docs/party.md): far beyond any
+#: table, and few enough that every view of them (status, the timeline) is quick. One bound
+#: for both, so that parties that join never make a party larger than a file may give.
+MAX_CHARACTERS = 300
+#: The most things a character's equipment lists, and kinds of supplies a party carries.
+MAX_ITEMS = 200
+
+#: A word of a character sheet (a class, a piece of equipment, a condition, a supply's name):
+#: as long as a name may be.
+Word = Annotated[str, Field(max_length=MAX_NAME_LENGTH)]
 
 
 class PartyFileError(TurnkeeperError):
@@ -51,11 +63,11 @@ class Character(Model):
     hp: int
     max_hp: int = Field(0, ge=0, description="0 in a file: the same as hp.")
     stats: dict[str, int] = Field(default_factory=dict)
-    character_class: str = Field("", alias="class")
+    character_class: Word = Field("", alias="class")
     ac: int = 10
     save: int | None = None
-    conditions: tuple[str, ...] = ()
-    equipment: tuple[str, ...] = ()
+    conditions: tuple[Word, ...] = ()
+    equipment: tuple[Word, ...] = Field((), max_length=MAX_ITEMS)
     healed_day: int | None = Field(None, description="The day of the last daily healing.")
     damage: str = Field("d6", description="PG-ATK-2: the weapon's damage, a dice expression.")
     attack_bonus: int = Field(
@@ -139,8 +151,8 @@ class Supplies(Model):
     (6, 0)
     """
 
-    counted: dict[str, int] = Field(default_factory=dict)
-    dice: dict[str, int] = Field(default_factory=dict)
+    counted: dict[Word, int] = Field(default_factory=dict, max_length=MAX_ITEMS)
+    dice: dict[Word, int] = Field(default_factory=dict, max_length=MAX_ITEMS)
 
     @field_validator("counted")
     @classmethod
@@ -169,7 +181,7 @@ class Supplies(Model):
 class Party(Model):
     """The adventuring party: its characters, the leader (PG-REA-1's CHA), its supplies."""
 
-    characters: tuple[Character, ...] = Field(min_length=1)
+    characters: tuple[Character, ...] = Field(min_length=1, max_length=MAX_CHARACTERS)
     leader: str | None = None
     supplies: Supplies = Supplies()
 
@@ -238,6 +250,15 @@ def parse_party(text: str, source: str = "party file", ruleset: Ruleset | None =
     ('Aldo', {'arrows': 10})
     """
     data = dict(parse_toml(text, source, PartyFileError))
+    # counted before each is read: a party of 20,000 took a minute to start and every status
+    # after it took 20 s
+    characters = data.get("characters")
+    if isinstance(characters, list) and len(characters) > MAX_CHARACTERS:
+        raise PartyFileError(
+            f"{source}: characters: {len(characters):,} characters; a party holds at most "
+            f"{MAX_CHARACTERS} (and the world's parties together as many): split them into "
+            "parties of their own; see docs/party.md"
+        )
     if isinstance(data.get("supplies"), Mapping):
         try:
             data["supplies"] = _supplies(data["supplies"])

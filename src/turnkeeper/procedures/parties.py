@@ -34,7 +34,7 @@ from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.files import check_name, unprintable
 from turnkeeper.kernel.events import Event, Shown, Visibility
-from turnkeeper.kernel.party import Party, Supplies
+from turnkeeper.kernel.party import MAX_CHARACTERS, Party, Supplies
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState, PartyAway, PartyFields, party_key, same_party
 from turnkeeper.procedures.days import pass_days
@@ -418,8 +418,17 @@ def _new_name(state: CampaignState, name: str) -> str:
 
 
 def _newcomers(state: CampaignState, party: Party) -> None:
-    """Refuse newcomers named as a character of the world: a name is one character."""
-    known = {name.casefold() for name in state.everyone}
+    """Refuse newcomers named as a character of the world: a name is one character; and
+    newcomers beyond the world's :data:`MAX_CHARACTERS`."""
+    everyone = state.everyone
+    if len(everyone) + len(party.characters) > MAX_CHARACTERS:
+        raise IllegalCommandError(
+            f"the world has {len(everyone)} characters and {len(party.characters)} more would "
+            f"make {len(everyone) + len(party.characters)}; a world holds at most "
+            f"{MAX_CHARACTERS} (docs/party.md): bring fewer newcomers, or play them in a "
+            "campaign of their own"
+        )
+    known = {name.casefold() for name in everyone}
     taken = [c.name for c in party.characters if c.name.casefold() in known]
     if taken:
         raise IllegalCommandError(

@@ -169,7 +169,9 @@ def _resolved_data(
 
 
 def _dotted(loc: tuple[int | str, ...]) -> str:
-    return ".".join(str(part) for part in loc) or "(top level)"
+    # a key of 20,000 characters is named by its start
+    shown = (str(part) if len(str(part)) <= 40 else f"{str(part)[:40]}..." for part in loc)
+    return ".".join(shown) or "(top level)"
 
 
 def _shown(given: object) -> str:
@@ -208,7 +210,23 @@ def _expectation(error: Mapping[str, Any]) -> str:
     if kind == "greater_than_equal":
         return f"expected {limits['ge']} or more, got {given}"
     if kind == "less_than_equal":
-        return f"expected {limits['le']} or less, got {given}"
+        # a bound keeps what the engine makes of the number exact (days, routes, odds)
+        return (
+            f"expected {limits['le']} or less, got {given}: the most this key may be is "
+            f"{limits['le']}; lower it"
+        )
+    if kind == "greater_than_equal" and limits["ge"] < 0:
+        return (
+            f"expected {limits['ge']} or more, got {given}: the least this key may be is "
+            f"{limits['ge']}; raise it"
+        )
+    if kind == "string_too_long":
+        length = len(error["input"]) if isinstance(error.get("input"), str) else "more"
+        return (
+            f"a text of {length:,} characters; at most {limits['max_length']:,}: shorten it"
+            if isinstance(length, int)
+            else f"a text longer than {limits['max_length']:,} characters: shorten it"
+        )
     if kind == "value_error":
         return str(error["msg"]).removeprefix("Value error, ")
     message = str(error["msg"]).replace("Input should be", "expected", 1)

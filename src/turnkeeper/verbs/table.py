@@ -1135,6 +1135,11 @@ class MapLoadBody(_Verb, title="Load a wilderness map"):
     at: Annotated[str, HEX, Opt("--at")] = Field(
         min_length=1, description="The party's hex: a label (0304) or q,r."
     )
+    vessel: Annotated[str | None, VESSEL] = Field(
+        None,
+        description="The vessel the party starts in (river boat...), to start on water; "
+        "'' goes on foot.",
+    )
 
     def command(self, state: CampaignState) -> Command:
         if (self.map is None) == (self.map_text is None):
@@ -1146,7 +1151,7 @@ class MapLoadBody(_Verb, title="Load a wilderness map"):
             read = loads_map(self.map_text.text, fmt, where=self.map_text.name)
             data = MapFile.model_validate(map_to_data(read))
         assert data is not None
-        return LoadMap(data, Hex.parse(self.at))
+        return LoadMap(data, Hex.parse(self.at), self.vessel)
 
 
 class TravelBody(_Verb, title="Travel"):

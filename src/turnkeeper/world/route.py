@@ -155,6 +155,8 @@ def _exact(costs: FloatGrid | CostGrid, hex_: Hex) -> Fraction | None:
 #: The finest part of a TP the route search counts in: the costs of one map under one set of
 #: conditions share a denominator no larger (1/2, 2/3, 3/4 and their products share 24).
 FINEST = 10**9
+#: The most units a route's TP may count, with room for two of them summed in 64 bits.
+COUNTABLE = np.iinfo(np.int64).max // 4
 
 
 def _tp_units(tp: FloatGrid, daily_tp: int, impassable_factor: int) -> tuple[IntGrid, int]:
@@ -175,6 +177,17 @@ def _tp_units(tp: FloatGrid, daily_tp: int, impassable_factor: int) -> tuple[Int
         raise IllegalCommandError(
             f"the travel costs here ({shown} TP) are fractions too fine to count exactly "
             "together: write the ruleset's travel multipliers as simple fractions (3/2, 2/3)"
+        )
+    # A route's TP in these units must fit the search's 64-bit counts, with room for the
+    # sum of two (a way so far plus the way to go): a ruleset's bounds keep a day's units
+    # near 10^12 at most, but a huge map of dear hexes in fine parts could pass 2^63.
+    dearest = max(exact, default=Fraction(0)) * per_tp
+    if dearest * int(np.count_nonzero(passable)) > COUNTABLE:
+        raise IllegalCommandError(
+            f"the travel costs here (up to {max(exact)} TP a hex, in parts of 1/{per_tp} TP) "
+            f"are too many units to count over this map's {np.count_nonzero(passable)} "
+            "passable hexes: write the ruleset's travel multipliers as simpler fractions or "
+            "lower its impassable_factor"
         )
     units = np.full(tp.shape, -1, np.int64)
     lookup = np.array([f.numerator * (per_tp // f.denominator) for f in exact], np.int64)

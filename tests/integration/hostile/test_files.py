@@ -146,10 +146,11 @@ def test_a_party_of_many_characters_is_refused_by_its_size(tmp_path: Path, db: s
 
 
 def test_many_characters_within_the_limit_are_checked_in_linear_time() -> None:
-    # a count per name was quadratic; 20,000 names with one double are found at once
-    from turnkeeper.kernel.party import PartyFileError, parse_party
+    # a count per name was quadratic; a party as large as may be, with one double, is found
+    # at once (a party of 20,000 is refused by its count, before its names: test_scale)
+    from turnkeeper.kernel.party import MAX_CHARACTERS, PartyFileError, parse_party
 
-    crowd = "".join(f'[[characters]]\nname = "c{i}"\nhp = 1\n' for i in range(20_000))
+    crowd = "".join(f'[[characters]]\nname = "c{i}"\nhp = 1\n' for i in range(MAX_CHARACTERS - 1))
     with pytest.raises(PartyFileError, match="share the name 'c7'"):
         parse_party(crowd + '[[characters]]\nname = "c7"\nhp = 1\n', "crowd.toml")
 

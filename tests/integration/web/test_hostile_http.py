@@ -117,6 +117,24 @@ def test_a_pasted_file_as_form_data_is_read_with_a_files_limits(
     assert "not a number a file may hold" in answer.text
 
 
+def test_newcomers_past_the_worlds_300_over_http_are_refused(served: Served) -> None:
+    """Issue 38: a world holds at most 300 characters by every way in, the API's too (a
+    party's text there is a field, at most 10,000 characters: some 300 characters)."""
+
+    def newcomers(name: str, first: int) -> dict[str, str]:
+        crowd = "".join(f'[[characters]]\nname="c{i}"\nhp=1\n' for i in range(first, first + 100))
+        return {"verb": "party_new", "name": name, "party_text": crowd}
+
+    for name, first in (("One", 0), ("Two", 100)):
+        answer = served.client.post(API, json=newcomers(name, first), headers=referee(served))
+        assert answer.status_code == 200, answer.text[:300]
+    answer = refused_safely(
+        served,
+        lambda: served.client.post(API, json=newcomers("Three", 200), headers=referee(served)),
+    )
+    assert "the world has 201 characters" in answer.json()["error"]
+
+
 # -- headers -------------------------------------------------------------------------------
 
 

@@ -60,7 +60,7 @@ Start = Callable[..., Journal]
 
 @pytest.fixture
 def start() -> Start:
-    """``start(terrain_rows, at="0000", rules=..., party=TOML, roads=..., hexes=...)``."""
+    """``start(terrain_rows, at="0000", rules=..., party=TOML, roads=..., vessel=NAME, ...)``."""
 
     def make(
         terrain: list[str],
@@ -68,11 +68,13 @@ def start() -> Start:
         rules: Ruleset | None = None,
         party: str = PARTY,
         roads: list[str] | None = None,
+        vessel: str | None = None,
         **extra: Any,
     ) -> Journal:
         ruleset = rules if rules is not None else quiet(preset("tp"))
         journal = Journal.start("wild", ruleset, parse_party(party), seed=5)
-        journal.execute(LoadMap(make_map(terrain, roads, **extra), Hex.parse(at)), TypedDice([]))
+        loaded = LoadMap(make_map(terrain, roads, **extra), Hex.parse(at), vessel)
+        journal.execute(loaded, TypedDice([]))
         return journal
 
     return make

@@ -182,8 +182,9 @@ def test_tp_wil_9_vessels_are_the_projects_defaults(start) -> None:
     assert tp_per_hex(TP, "water") is None  # no walking on water
     assert daily_tp(TP, "sailing_ship") == 6
     assert tp_per_hex(TP, "high_mountains", vessel_name="flying_mount") == Fraction(1, 3)
-    journal = start(["w", "w", "w"])
-    journal.execute(Travel("s", vessel="river_boat"), NONE)
+    # on water only in a vessel: the party boards as the map is laid out (issue 38)
+    journal = start(["w", "w", "w"], vessel="river_boat")
+    journal.execute(Travel("s"), NONE)
     assert journal.state.wilderness.tp_spent == Fraction(2, 3)
     assert journal.state.now == 2 * 3600 + 40 * 60  # 2/3 of a 4-hour watch
 

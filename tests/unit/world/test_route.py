@@ -308,3 +308,15 @@ def test_costs_too_fine_to_count_together_are_one_clear_refusal() -> None:
     tp = np.array([[1.0, 1 / 999_983 * 7, 1 / 999_979 * 11]])
     with pytest.raises(IllegalCommandError, match="too fine to count exactly together"):
         plan_route(hexmap, Hex.from_offset(0, 0), Hex.from_offset(2, 0), tp)
+
+
+def test_a_routes_units_past_64_bits_are_one_clear_refusal() -> None:
+    """At a ruleset's bounds (1000 TP a day, impassable at 100 x), a 2000 x 2000 map whose
+    costs share parts of a billionth of a TP could count past 2^63 along a route: refused
+    before the search, where the kernel's counts would wrap round unseen (issue 38)."""
+    side = 2000
+    hexmap = HexMap.build("x", np.zeros((side, side), np.uint8))
+    tp = np.full((side, side), 99_000.0)
+    tp[0, 0], tp[0, 1], tp[0, 2] = 1 / 997, 1 / 991, 1 / 983  # parts of 1/971,230,141 TP
+    with pytest.raises(IllegalCommandError, match="too many units to count over this map"):
+        plan_route(hexmap, Hex.from_offset(0, 0), Hex.from_offset(2, 0), tp, 1000, 100_000, 100)

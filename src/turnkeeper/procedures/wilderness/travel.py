@@ -92,10 +92,12 @@ def _daily(draft: Draft) -> int:
 
 @dataclass(frozen=True)
 class LoadMap:
-    """Lay out a wilderness map and put the party on ``at``."""
+    """Lay out a wilderness map and put the party on ``at``, in ``vessel`` if given (None
+    keeps how it travels; an empty one goes on foot)."""
 
     map: MapFile
     at: Hex
+    vessel: str | None = None
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,8 @@ class Search:
 
 def load_map(state: CampaignState, command: LoadMap) -> list[Event]:
     """The map is embedded in the journal and the party placed on its start hex."""
-    loaded = MapLoaded(map=command.map, at=command.at, weather=state.ruleset.weather.start)
+    rules = state.ruleset
+    loaded = MapLoaded(map=command.map, at=command.at, weather=rules.weather.start)
     after = loaded.apply(state)
     wild = wilderness_of(after)
     if command.at not in wild.hexmap:
@@ -139,8 +142,31 @@ def load_map(state: CampaignState, command: LoadMap) -> list[Event]:
             f"hex {command.at.label if command.at.q >= 0 else command.at} is not on map "
             f"{command.map.name!r} ({command.map.width} x {command.map.height})"
         )
-    radius = state.ruleset.wilderness.landmark_sight_hexes
-    return [loaded, enter_hex(wild, command.at, radius)]
+    boarded: list[Event] = []
+    if command.vessel is not None:
+        chosen = key_of(command.vessel, rules.travel.vessels) or None
+        vessel(rules, chosen)  # an unknown vessel is one clear error
+        if chosen != wild.vessel:
+            boarded.append(ConditionsSet(party=wild.party, vessel=chosen, milieu=wild.milieu))
+            wild = wilderness_of(boarded[0].apply(after))
+    # A party put where it may not stand (a lake, x0) could never leave: every route from it
+    # was "no passable route"
+    terrain, road = wild.hexmap.terrain_at(command.at), wild.hexmap.road_at(command.at)
+    weather = wild.weather_at(command.at, rules.weather.start)
+    try:
+        price = hex_cost_for(rules, terrain, road, weather, wild.party, wild.vessel)
+    except NotFoundError:
+        # a ruleset without travel numbers for this hex (ex has no roads): travel says so
+        price = None
+    if price is not None and price.impassable:
+        shown = "x0" if price.tp_per_hex is None else f"{price.tp_per_hex} TP a hex"
+        raise IllegalCommandError(
+            f"hex {command.at.label} is {terrain.key.replace('_', ' ')}, impassable ({shown}; "
+            "TP-WIL-8): the party cannot stand there; put it on a hex it can enter "
+            "(`map load FILE --at HEX`), or in a vessel that goes there (`--vessel`)"
+        )
+    radius = rules.wilderness.landmark_sight_hexes
+    return [loaded, *boarded, enter_hex(wild, command.at, radius)]
 
 
 def resolve_target(wild: WildernessState, target: str) -> tuple[Hex, bool]:

@@ -7,7 +7,16 @@ from typing import Literal
 
 from pydantic import Field
 
-from turnkeeper.rules.schema.base import DiceExpression, InSix, NonNegative, Positive, Rules, Whole
+from turnkeeper.rules.schema.base import (
+    DiceCount,
+    DiceExpression,
+    InSix,
+    NonNegative,
+    Positive,
+    Rules,
+    Sides,
+    Whole,
+)
 
 # --- encounters, surprise, combat ---------------------------------------------------------
 
@@ -131,5 +140,5 @@ class SaveRules(Rules):
 class MagicRules(Rules):
     """Magic dice (TP-MAG-1): the caster chooses how many; they are summed."""
 
-    die: Whole = Field(6, gt=1)
-    max_dice: Whole = Field(6, gt=0)
+    die: Sides = 6
+    max_dice: DiceCount = 6

@@ -13,6 +13,7 @@ from turnkeeper.rules.schema.base import (
     NonNegative,
     Positive,
     Rules,
+    Sides,
     Whole,
 )
 
@@ -40,7 +41,7 @@ class DungeonRules(Rules):
     procedure: Literal["overloaded", "classic"]
     die: str = Field("dungeon", description="The overloaded die in ``dice`` (TP-DUN-1).")
     check_every_turns: Whole = Field(2, gt=0, description="EX-ENC-1.")
-    check_die: Whole = Field(6, gt=1)
+    check_die: Sides = 6
     encounter_chance: Whole = Field(1, ge=0, description="EX-ENC-1: encounter on 1..this.")
     tumult_chance: Whole = Field(2, ge=0, description="EX-ENC-4.")
     encounter_distance: DiceExpression = Field("2d4x10", description="EX-ENC-2, in feet.")

@@ -8,7 +8,7 @@ from itertools import pairwise
 
 from pydantic import Field, model_validator
 
-from turnkeeper.rules.schema.base import DiceExpression, MisplacedValue, Rules, Whole
+from turnkeeper.rules.schema.base import DiceExpression, MisplacedValue, Rules, Sides, Whole
 
 # --- time -------------------------------------------------------------------------------
 
@@ -150,7 +150,7 @@ class OverloadedDie(Rules):
     Free Turn into Waning Resources; a night camp may turn Hidden Site into an encounter.
     """
 
-    sides: Whole = Field(6, ge=2)
+    sides: Sides = 6
     faces: dict[int, Face]
     milieus: dict[str, dict[int, Face]] = Field(default_factory=dict)
 

@@ -7,8 +7,18 @@ from typing import Annotated, Literal
 
 from pydantic import Field, Strict
 
-from turnkeeper.rules.schema.base import InSix, Multiplier, NonNegative, Rules, Whole
+from turnkeeper.rules.schema.base import InSix, Multiplier, NonNegative, Rules
 from turnkeeper.rules.schema.time import RangedTable
+
+#: The most travel points a day holds (TP-WIL-1: 4, one a watch; a vessel's day 1 to 8): the
+#: route search counts a day in whole units of the finest hex cost, in 64-bit integers.
+MAX_DAILY_TP = 1000
+#: The largest TP-WIL-7 movement factor and TP-WIL-8 impassable factor (the text's: 2).
+MAX_FACTOR = 100
+#: Travel points a day, 1 to ``MAX_DAILY_TP``.
+DailyTP = Annotated[int, Strict(), Field(gt=0, le=MAX_DAILY_TP)]
+#: A TP-WIL-7 or TP-WIL-8 factor, 1 to ``MAX_FACTOR``.
+Factor = Annotated[int, Strict(), Field(gt=0, le=MAX_FACTOR)]
 
 #: A calendar month, 1 to 12.
 Month = Annotated[int, Strict(), Field(ge=1, le=12)]
@@ -19,7 +29,7 @@ Month = Annotated[int, Strict(), Field(ge=1, le=12)]
 class Vessel(Rules):
     """A way of travelling over water or through the air (TP-WIL-9, the project's defaults)."""
 
-    travel_points_per_day: Whole = Field(gt=0)
+    travel_points_per_day: DailyTP
     multiplier: Multiplier = Fraction(1)
     over: list[str] = Field(description="Terrains this vessel may enter, e.g. ['water'].")
     text: str = ""
@@ -28,13 +38,15 @@ class Vessel(Rules):
 class TravelRules(Rules):
     """Travel points and their multipliers (TP-WIL-1 to TP-WIL-9)."""
 
-    travel_points_per_day: Whole = Field(4, gt=0, description="TP-WIL-1: one per watch.")
+    travel_points_per_day: DailyTP = Field(4, description="TP-WIL-1: one per watch.")
     movement_points_per_tp: Multiplier = Field(Fraction(1), gt=0, description="TP-WIL-2.")
-    max_movement_factor: Whole = Field(
-        2, gt=0, description="TP-WIL-7: at most this many times the daily TP in movement points."
+    max_movement_factor: Factor = Field(
+        2,
+        description="TP-WIL-7: at most this many times the daily TP in movement points.",
     )
-    impassable_factor: Whole = Field(
-        2, gt=0, description="TP-WIL-8: a hex costing this many times the daily TP is impassable."
+    impassable_factor: Factor = Field(
+        2,
+        description="TP-WIL-8: a hex costing this many times the daily TP is impassable.",
     )
     party: dict[str, Multiplier] = Field(default_factory=dict, description="TP-WIL-3.")
     terrain: dict[str, Multiplier] = Field(default_factory=dict, description="TP-WIL-4.")
