@@ -505,11 +505,13 @@ def test_dg_cd_4_a_suffocating_fighter_s_countdown_ticks_on_her_wounds_and_actio
     Freya (body 4) fights an eel under water: the eel's bite (d20 15, a d6 of 2) ticks it to
     3, her own attack (a miss) to 2, the round's end to 1 (DG-CD-1), the referee's `damage`
     in the fight to 0; the next wound is a precision wound. Played on the engine's journal:
-    `countdown add` has no --subject or --listens yet, so the CLI cannot start it."""
-    freya = '[[characters]]\nname = "Freya"\nhp = 8\nac = 12\nstats = { BODY = 4 }\n'
+    `countdown add` has no --subject or --listens yet, so the CLI cannot start it. The dg
+    preset's stats are the six of the character sheet: the text's body is its CON (a party's
+    stats are those of its ruleset, whichever door the party comes in by)."""
+    freya = '[[characters]]\nname = "Freya"\nhp = 8\nac = 12\nstats = { CON = 4 }\n'
     journal = Journal.start("t", preset("dg"), parse_party(freya), seed=1)
     journal.execute(
-        CountdownAdd("suffocating", "rapid", "BODY", subject="Freya",
+        CountdownAdd("suffocating", "rapid", "CON", subject="Freya",
                      listens=("wound", "action"), after_end="wound")
     )  # fmt: skip
     assert journal.state.countdown("suffocating").left == 4

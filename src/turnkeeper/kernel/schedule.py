@@ -113,6 +113,20 @@ class WaitBroken(Event):
         return f"the wait is broken at {hour} by {self.reason}: {left} not waited"
 
 
+def check_span(state: CampaignState, seconds: int) -> None:
+    """Refuse a span one command may not pass: time only runs forward, and a span is decided
+    whole, boundary by boundary, so it is kept within the ruleset's ``time.max_wait_days``."""
+    if seconds < 0:
+        raise IllegalCommandError(f"time only runs forward: cannot wait {seconds} s")
+    time = state.ruleset.time
+    if seconds > time.longest_wait:
+        days = time.longest_wait // (time.day_hours * 3600)
+        raise IllegalCommandError(
+            f"one command passes at most {days:,} days of game time (the ruleset's "
+            "time.max_wait_days): wait or rest in shorter steps"
+        )
+
+
 def wait(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
     """Let ``seconds`` of game time pass, firing the draft's hooks at every boundary in the span.
 
@@ -125,15 +139,7 @@ def wait(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
 
     Returns why the wait was broken (even at the span's last boundary), or None.
     """
-    if seconds < 0:
-        raise IllegalCommandError(f"time only runs forward: cannot wait {seconds} s")
-    time = draft.state.ruleset.time
-    if seconds > time.longest_wait:  # decided whole, boundary by boundary: keep it bounded
-        days = time.longest_wait // (time.day_hours * 3600)
-        raise IllegalCommandError(
-            f"one command passes at most {days:,} days of game time (the ruleset's "
-            "time.max_wait_days): wait or rest in shorter steps"
-        )
+    check_span(draft.state, seconds)
     hooks = [hook for hook in draft.hooks if hook.name not in draft.quiet]
     end = draft.state.now + seconds
     scales = draft.state.scales

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from turnkeeper.clock.calendar import start_offset
 from turnkeeper.dice import DiceSource
-from turnkeeper.kernel.schedule import Draft, WaitBroken
+from turnkeeper.kernel.schedule import Draft, WaitBroken, check_span
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.hit_points import HitPointsChanged, status_of
 from turnkeeper.procedures.light import LightOut
@@ -122,6 +122,7 @@ def pass_days(
     out however short the span (a wait under a day keeps a light lit). Returns why the
     passing was broken (an encounter), or None."""
     state = draft.state
+    check_span(state, seconds)  # before the span's days are counted out
     day = state.scales.day
     start, end = state.now, state.now + seconds
     offset = start_offset(state.ruleset.time)
