@@ -34,7 +34,7 @@ from turnkeeper.clock.calendar import start_offset
 from turnkeeper.dice import DiceSource
 from turnkeeper.kernel.schedule import Draft, WaitBroken, check_span
 from turnkeeper.kernel.state import CampaignState
-from turnkeeper.procedures.hit_points import HitPointsChanged, status_of
+from turnkeeper.procedures.hit_points import heal_the_night
 from turnkeeper.procedures.light import LightOut
 from turnkeeper.procedures.rest import wait_resting
 from turnkeeper.procedures.supplies import SupplyShortfall, SupplyUsed, roll_usage
@@ -86,29 +86,6 @@ def _fed(state: CampaignState, since: int) -> set[str]:
         return {c.name for c in state.party.living}
     rest = state.rest
     return set(rest.fed) if rest.fed_at is not None and rest.fed_at >= since else set()
-
-
-def _morning(draft: Draft, fed: set[str]) -> None:
-    """PG-HEAL-1: a meal and a whole night give each who ate ``heal_per_day`` hit points."""
-    rules = draft.state.ruleset.hit_points
-    today = draft.state.day
-    for character in draft.state.party.living:
-        eligible = character.name in fed or not rules.heal_needs_meal
-        if not eligible or character.healed_day == today or character.hp >= character.max_hp:
-            continue
-        new = min(character.max_hp, character.hp + rules.heal_per_day)
-        if new == character.hp:
-            continue
-        draft.add(
-            HitPointsChanged(
-                target=character.name,
-                change=new - character.hp,
-                hp=new,
-                status=status_of(draft.state, character.name, new),
-                reason="a meal and a night's rest",
-                healed_day=today,
-            )
-        )
 
 
 def pass_days(
@@ -165,7 +142,7 @@ def pass_days(
         # a whole night: this command passed its evening (the meal's hour), or is the camp
         evening = at - ((at - meal_phase) % day or day)
         if camp or evening >= start:
-            _morning(draft, _fed(draft.state, at - day))
+            heal_the_night(draft, _fed(draft.state, at - day))
         last_morning = at
     return wait_resting(draft, end - draft.state.now, dice, "days out of a site")
 

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import ClassVar
 
 from turnkeeper.clock.durations import format_duration
@@ -192,12 +193,22 @@ def night_rest(draft: Draft, dice: DiceSource, seconds: int, interrupted: bool =
         draft.add(Rested())
     if interrupted and rules.heal_needs_night:
         return
+    heal_the_night(draft, ate)
+
+
+def heal_the_night(draft: Draft, fed: Collection[str]) -> None:
+    """PG-HEAL-1: a meal and a whole night give each who ate (``fed``, where the ruleset
+    asks for a meal) ``heal_per_day`` hit points, once a day; a night that heals nothing (a
+    ruleset healing 0) records nothing."""
+    rules = draft.state.ruleset.hit_points
     today = draft.state.day
     for character in draft.state.party.living:
-        eligible = character.name in ate or not rules.heal_needs_meal
+        eligible = character.name in fed or not rules.heal_needs_meal
         if not eligible or character.healed_day == today or character.hp >= character.max_hp:
             continue
         new = min(character.max_hp, character.hp + rules.heal_per_day)
+        if new == character.hp:
+            continue
         draft.add(
             HitPointsChanged(
                 target=character.name,
