@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import turnkeeper
 from turnkeeper.campaign import Command, Journal, Redo, Undo, Wait, parse_party, render_markdown
 from turnkeeper.campaign.commands import AsParty
-from turnkeeper.campaign.time_record import party_lines
+from turnkeeper.campaign.time_record import records_run_for
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.kernel.events import (
     UNDO_EVENTS,
@@ -417,7 +417,7 @@ def sections_run_forward(records: list[Recorded]) -> None:
     journal = Journal(records[:1])
     undone = undone_commands(records)
     last: dict[str, int] = {}
-    for running, beside, record in party_lines(records):
+    for running, beside, record in records_run_for(records):
         if record.seq > 1:
             journal.append([record])
         assert running == journal.state.company, record

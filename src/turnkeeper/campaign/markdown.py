@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from turnkeeper.campaign.registry import EVENTS
-from turnkeeper.campaign.time_record import party_lines, world_parties
+from turnkeeper.campaign.time_record import records_run_for, world_parties
 from turnkeeper.clock.calendar import date_at, day_number, start_offset
 from turnkeeper.clock.scales import Scales
 from turnkeeper.errors import TurnkeeperError
@@ -96,7 +96,7 @@ def markdown_lines(
     turn = offset = 0
     deeper = "" if party is None else "#"
     headed = party is None
-    for running, beside, record in party_lines(records):
+    for running, beside, record in records_run_for(records):
         event = record.event
         if started is None:
             if not isinstance(event, CampaignStarted):

@@ -201,7 +201,7 @@ def _moved(
             maps[event.name] = maps[running]
 
 
-def party_lines(records: Iterable[Recorded]) -> Iterator[tuple[str, str | None, Recorded]]:
+def records_run_for(records: Iterable[Recorded]) -> Iterator[tuple[str, str | None, Recorded]]:
     """Each record with the party whose time record it is, and the party it tells of beside
     (None but for a party formed, arrived or joining: the party split off, the newcomers, the
     party joining another), read in one pass, undone commands and all.
