@@ -293,13 +293,17 @@ class Campaigns:
         records.sort(key=lambda record: record.seq)
         return undone_commands(r for r in records if until is None or r.seq <= until)
 
-    def runs(self, name: str, until: int | None = None) -> list[tuple[int, str]]:
+    def runs(
+        self, name: str, until: int | None = None, undone: frozenset[int] | None = None
+    ) -> list[tuple[int, str]]:
         """When the time record turned to each party, as (seq, party) in seq order, up to seq
         ``until``: from the store's switch records alone (found by their index, never the
         whole journal), those of undone commands left out. Before the first, the campaign's
         founding party (its own name) was run; in a world imported under another name, the
-        founding party kept its own, and the runs begin with it at record 1."""
-        undone = self.undone(name, until)
+        founding party kept its own, and the runs begin with it at record 1. ``undone``: the
+        commands undone up to ``until``, where the caller has read them already."""
+        if undone is None:
+            undone = self.undone(name, until)
         records = [EVENTS.record(row) for row in self.store.read_kind(name, PartySwitched.kind)]
         runs = sorted(
             (r.seq, r.event.to)
@@ -314,10 +318,18 @@ class Campaigns:
                 runs.insert(0, (1, started[0].company))
         return runs
 
-    def party_lines(self, name: str, party: str, until: int | None = None) -> PartyLines:
+    def party_lines(
+        self,
+        name: str,
+        party: str,
+        until: int | None = None,
+        undone: frozenset[int] | None = None,
+    ) -> PartyLines:
         """Which records up to seq ``until`` are ``party``'s own (:class:`PartyLines`): from
-        the store's switch and split records alone, found by their index."""
-        undone = self.undone(name, until)
+        the store's switch and split records alone, found by their index (``undone`` as for
+        :meth:`runs`)."""
+        if undone is None:
+            undone = self.undone(name, until)
         records = [EVENTS.record(row) for row in self.store.read_kind(name, PartySplit.kind)]
         splits = [
             (r.seq, r.event.name, r.event.left or run_at(self.runs(name, r.seq), r.seq, name))
@@ -326,7 +338,7 @@ class Campaigns:
             and r.command not in undone
             and (until is None or r.seq <= until)
         ]
-        return PartyLines(party, self.runs(name, until), splits, name)
+        return PartyLines(party, self.runs(name, until, undone), splits, name)
 
     def character_record(self, name: str, character: str) -> CharacterRecord:
         """``character``'s own time record (the name as typed, in any case): the journal

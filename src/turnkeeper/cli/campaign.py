@@ -282,7 +282,7 @@ def log_command(
         state, undone = campaigns.state(name), campaigns.undone(name)
         # the players of the party run now read their own party's lines, no other's
         keep = (
-            perceived_by(campaigns.party_lines(name, state.company, state.version), undone)
+            perceived_by(campaigns.party_lines(name, state.company, state.version, undone), undone)
             if player
             else None
         )

@@ -805,7 +805,7 @@ def _keeps(
     mine = state.company
     if isinstance(seat, Hand):
         mine = state.party_of(seat.character) or mine
-    return perceived_by(c.party_lines(name, mine, until), undone)
+    return perceived_by(c.party_lines(name, mine, until, undone), undone)
 
 
 def _display(c: Campaigns, name: str, state: CampaignState, role: Seat) -> str:
