@@ -36,15 +36,18 @@ class Frozen(BaseModel):
         """A shallow copy with ``update`` applied (pydantic's semantics, a quicker path); a
         name in ``update`` that is not one of the model's fields is a TypeError, not a value
         set beside them (pydantic keeps it, silently: ``update={"lihgt": None}``)."""
-        if update and not update.keys() <= self.__dict__.keys():
-            raise _unknown(self, update)
         if deep or self.__pydantic_private__ is not None or self.__pydantic_extra__ is not None:
+            if update and not update.keys() <= self.__dict__.keys():
+                raise _unknown(self, update)
             return super().model_copy(update=update, deep=deep)
         copied = object.__new__(type(self))
         fields = self.__dict__.copy()
         fields_set = self.__pydantic_fields_set__
         if update:
+            known = len(fields)
             fields.update(update)
+            if len(fields) != known:  # a name that is no field made the merge grow
+                raise _unknown(self, update)
             if not update.keys() <= fields_set:
                 fields_set = fields_set | update.keys()
         # A frozen model's fields-set never changes once made, so copies may share it.
