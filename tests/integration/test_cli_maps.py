@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -197,8 +198,9 @@ def test_a_picture_of_small_hexes_tiles_its_terrain_in_runs(tmp_path: Path) -> N
 def test_a_png_draws_its_words(tmp_path: Path) -> None:
     """The rasteriser knows no platform default font: a PNG once came out with every hex
     number, name and legend line missing. The same drawing without its text must differ."""
-    import resvg_py
     from PIL import Image, ImageChops
+
+    from turnkeeper.cli.maps import rasterise
 
     made = tmp_path / "wild.toml"
     assert runner.invoke(app, ["map", "new", "--width", "8", "--height", "6", "--seed", "4",
@@ -211,12 +213,41 @@ def test_a_png_draws_its_words(tmp_path: Path) -> None:
         )
     wordless = re.sub(r"<text[^>]*>[^<]*</text>", "", svg.read_text(encoding="utf-8"))
     blank = tmp_path / "blank.png"
-    blank.write_bytes(bytes(resvg_py.svg_to_bytes(svg_string=wordless, zoom=2.0)))
+    blank.write_bytes(rasterise(wordless, 2.0))
     with Image.open(png) as drawn, Image.open(blank) as bare:
         changed = ImageChops.difference(drawn.convert("L"), bare.convert("L")).point(
             lambda v: 255 if v > 64 else 0
         )
         assert sum(changed.histogram()[255:]) > 5_000  # the words' pixels
+
+
+def test_a_png_draws_its_words_with_no_font_of_the_machines() -> None:
+    """Issue 42: with no system fonts, a PNG map said it was written and drew no word. The
+    rasteriser never reads the machine's fonts, only those turnkeeper's dependencies ship:
+    a word drawn with them has ink, and the same word with no font at all (what a machine
+    without fonts gave) has none, which shows the check can fail."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    from turnkeeper.cli.maps import SHIPPED_FONTS, rasterise
+
+    word = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="80" height="20" '
+        'font-family="DejaVu Sans, sans-serif"><rect width="80" height="20" fill="#fff"/>'
+        '<text x="4" y="15" font-size="14">0101</text></svg>'
+    )
+
+    def inked(fonts: Sequence[str]) -> int:
+        with Image.open(BytesIO(rasterise(word, 2.0, fonts))) as picture:
+            return sum(
+                picture.convert("L").point(lambda v: 255 if v < 128 else 0).histogram()[255:]
+            )
+
+    assert [Path(font).name for font in SHIPPED_FONTS] == ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"]
+    assert all(Path(font).is_file() for font in SHIPPED_FONTS)
+    assert inked(SHIPPED_FONTS) > 100
+    assert inked(()) == 0
 
 
 def test_a_maps_png_numbers_every_hex_where_it_reads(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ knows never carries the referee's notes or unfound features.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import re
 from collections import Counter
@@ -410,8 +411,6 @@ def write_picture(
     if out.suffix.lower() != ".png":
         write_text(out, svg, "drawing")
         return Picture(svg, None)
-    import resvg_py  # a rasteriser, loaded only when a PNG is asked for
-
     # Drawn again for the zoom it is seen at: every word that reads there, the hexes as tiles
     # where they are too small for outlines, and on a picture drawn small the route and the
     # legend at their size on the page (the legend's column grows, so the zoom is taken again
@@ -419,8 +418,40 @@ def write_picture(
     svg = draw(png_zoom(*_size(svg), longest))
     width, height = _size(svg)
     zoom = png_zoom(width, height, longest)
-    write_bytes(out, bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom)), "drawing")
+    write_bytes(out, rasterise(svg, zoom), "drawing")
     return Picture(svg, (max(1, round(width * zoom)), max(1, round(height * zoom))))
+
+
+def _shipped_fonts() -> tuple[str, ...]:
+    """DejaVu Sans and its bold, as matplotlib (a dependency) ships them, found without
+    importing it (a second's load for two file names)."""
+    spec = importlib.util.find_spec("matplotlib")
+    folders = spec.submodule_search_locations if spec is not None else None
+    if not folders:
+        return ()
+    fonts = Path(next(iter(folders))) / "mpl-data" / "fonts" / "ttf"
+    return tuple(str(fonts / name) for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"))
+
+
+#: The fonts a PNG's words are drawn in, and the only ones: a machine with no fonts of its own
+#: (a server, a container) once drew maps with no word on them, and every machine now draws
+#: the same picture of the same map.
+SHIPPED_FONTS = _shipped_fonts()
+
+
+def rasterise(svg: str, zoom: float, fonts: Sequence[str] = SHIPPED_FONTS) -> bytes:
+    """The PNG of ``svg`` at ``zoom``, its words in ``fonts`` (never the system's)."""
+    import resvg_py  # a rasteriser, loaded only when a PNG is asked for
+
+    return bytes(
+        resvg_py.svg_to_bytes(
+            svg_string=svg,
+            zoom=zoom,
+            skip_system_fonts=True,
+            font_files=list(fonts),
+            sans_serif_family="DejaVu Sans",
+        )
+    )
 
 
 def _size(svg: str) -> tuple[float, float]:
