@@ -37,13 +37,13 @@ import stat
 import tempfile
 import tomllib
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from difflib import get_close_matches
 from itertools import accumulate, count
 from operator import sub
 from pathlib import Path
 from types import UnionType
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from turnkeeper.errors import NotFoundError, TurnkeeperError
 
@@ -665,17 +665,54 @@ def _umask() -> int:
     return mask
 
 
+_Found = TypeVar("_Found", bound=Mapping[str, Any])
+
+
+def first_error(errors: Sequence[_Found]) -> _Found:
+    """Of the errors a schema found in a file, the one a person should read first: an
+    unknown key before any other, since a key spelt wrong also leaves the key it meant
+    missing (``hitpoints = 5`` is the cause of "hp: Field required", not its echo).
+
+    >>> first_error([{"type": "missing", "loc": ("hp",)},
+    ...              {"type": "extra_forbidden", "loc": ("hitpoints",)}])["loc"]
+    ('hitpoints',)
+    """
+    return next((found for found in errors if found["type"] == "extra_forbidden"), errors[0])
+
+
+#: Keys written out in full (or as other games write them) for the short keys files use: no
+#: spelling is near enough for a close match ("hitpoints" and "hp" share two letters).
+_SAID_OTHERWISE = {
+    "hitpoints": "hp",
+    "hit_points": "hp",
+    "max_hitpoints": "max_hp",
+    "max_hit_points": "max_hp",
+    "armour": "ac",
+    "armor": "ac",
+    "armour_class": "ac",
+    "armor_class": "ac",
+    "gold": "coins",
+    "money": "coins",
+    "lvl": "level",
+}
+
+
 def unknown_key(key: object, known: Iterable[str]) -> str:
     """What to say of a key a file may not hold: the near name if there is one, else the
     keys it may hold there. The one wording of every file kind's unknown key.
 
     >>> unknown_key("coinz", ["coins", "class", "hp"])
     "unknown key 'coinz'; did you mean 'coins'?"
+    >>> unknown_key("hitpoints", ["ac", "hp", "name"])
+    "unknown key 'hitpoints'; did you mean 'hp'?"
     >>> unknown_key("zz", ["hp", "ac"])
     "unknown key 'zz'; the keys here are ac, hp"
     """
     keys = sorted(set(known))
     near = get_close_matches(str(key), keys, n=1)
+    meant = _SAID_OTHERWISE.get(str(key).lower().replace("-", "_").replace(" ", "_"))
+    if meant in keys:
+        near = [meant]
     if near:
         return f"unknown key {str(key)!r}; did you mean {near[0]!r}?"
     listed = ", ".join(keys[:12]) + (f" (and {len(keys) - 12} more)" if len(keys) > 12 else "")

@@ -21,6 +21,7 @@ from turnkeeper.files import (
     MAX_NAME_LENGTH,
     MAX_PARTY_BYTES,
     check_name,
+    first_error,
     keys_at,
     parse_toml,
     read_text,
@@ -268,7 +269,7 @@ def parse_party(text: str, source: str = "party file", ruleset: Ruleset | None =
         # strictly, as JSON: a file's `hp = true` or `hp = "3"` is a slip, not 1 or 3
         party = Party.model_validate_json(json.dumps(data, default=str), strict=True)
     except ValidationError as error:
-        first = error.errors()[0]
+        first = first_error(error.errors())
         loc = tuple(first["loc"])
         where = _where(loc) or "(top level)"
         message = first["msg"].removeprefix("Value error, ")

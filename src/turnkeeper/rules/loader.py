@@ -30,7 +30,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from turnkeeper.errors import NotFoundError, RulesetError
-from turnkeeper.files import check_name, keys_at, parse_toml, read_text, real_path, unknown_key
+from turnkeeper.files import (
+    check_name,
+    first_error,
+    keys_at,
+    parse_toml,
+    read_text,
+    real_path,
+    unknown_key,
+)
 from turnkeeper.rules.schema import Ruleset, RulesetInfo
 from turnkeeper.rules.schema.base import MisplacedValue
 
@@ -237,7 +245,7 @@ def _ruleset_error(
     error: ValidationError, origins: Mapping[tuple[str, ...], str], shown: str
 ) -> RulesetError:
     errors = error.errors()
-    first = errors[0]
+    first = first_error(errors)
     loc = _location(first)
     key = tuple(str(part) for part in loc)
     # A check of a whole table (overlapping rows, a die's faces) blames the file that last

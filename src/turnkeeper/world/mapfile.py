@@ -24,6 +24,7 @@ from turnkeeper.errors import TurnkeeperError
 from turnkeeper.files import (
     MAX_NAME_LENGTH,
     check_name,
+    first_error,
     keys_at,
     parse_json,
     parse_toml,
@@ -144,7 +145,7 @@ def map_from_data(data: Any, where: str = "<map>") -> HexMap:
     try:
         spec = MapFile.model_validate(data)
     except ValidationError as error:
-        first = error.errors()[0]
+        first = first_error(error.errors())
         path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
         message = first["msg"]
         if first["type"] == "extra_forbidden":

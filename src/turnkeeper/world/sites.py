@@ -38,6 +38,7 @@ from turnkeeper.errors import NotFoundError, TurnkeeperError
 from turnkeeper.files import (
     MAX_NAME_LENGTH,
     check_name,
+    first_error,
     keys_at,
     parse_toml,
     read_text,
@@ -322,7 +323,7 @@ def site_from_data(data: Mapping[str, Any], shown: str = "<site>") -> Site:
         # strictly: a file's `number = "1"` or `lit = 1` is a slip, not 1 or true
         site = Site.model_validate(dict(data), strict=True)
     except ValidationError as error:
-        first = error.errors()[0]
+        first = first_error(error.errors())
         more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
         message = str(first["msg"]).removeprefix("Value error, ")
         if first["type"] == "extra_forbidden":

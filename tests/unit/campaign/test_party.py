@@ -38,6 +38,10 @@ def test_the_docs_example_parses() -> None:
             "[[characters]]\nname = 'A'\nhp = 3\nlvl = 2\n",
             r"characters\[0\].lvl: unknown key .lvl.; did you mean .level.\?",
         ),
+        (  # issue 42: a key spelt out is named, not the short key it left missing
+            "[[characters]]\nname = 'A'\nhitpoints = 5\n",
+            r"characters\[0\].hitpoints: unknown key .hitpoints.; did you mean .hp.\?",
+        ),
         ("[[characters]]\nname = 'A'\nhp = 3\n[supplies]\narrows = 'd7'\n", "supplies.arrows"),
         (
             "[[characters]]\nname = 'A'\nhp = 3\n[supplies]\noil = -1\n",

@@ -41,7 +41,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import check_name, digits, keys_at, parse_toml, unknown_key
+from turnkeeper.files import check_name, digits, first_error, keys_at, parse_toml, unknown_key
 from turnkeeper.kernel.combat_state import Combatant, Side
 
 __all__ = ["MAX_COMBATANTS", "RosterError", "encounter_foes", "parse_monster", "parse_roster"]
@@ -87,7 +87,7 @@ def _combatant(entry: Mapping[str, Any], side: Side, where: str) -> list[Combata
             for i in range(1, count + 1)
         ]
     except ValidationError as error:
-        first = error.errors()[0]
+        first = first_error(error.errors())
         loc = tuple(first["loc"])
         key = ".".join(str(p) for p in loc)
         message = first["msg"]
