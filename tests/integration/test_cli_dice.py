@@ -236,3 +236,39 @@ def test_ex_enc_1_odds_turn_vs_answers_for_two_rulesets_side_by_side() -> None:
     assert "ex against tp" in shown and "42.1%" in shown and "66.5%" in shown
     wrong = CliRunner().invoke(app, ["odds", "3d6", "--vs", "tp"])
     assert "--vs compares rulesets on odds turn" in str(wrong.exception)
+
+
+def test_every_verb_takes_json_version_too() -> None:
+    """Issue 42: every verb takes --json, and `version --json` was refused. `play` is a
+    session, not a verb that answers: each of its lines is a verb, which takes --json."""
+    from importlib import import_module
+
+    import typer
+
+    from turnkeeper import __version__
+    from turnkeeper.cli.app import VERBS
+
+    def without_json(command: object, path: str) -> list[str]:
+        subcommands = getattr(command, "commands", None)
+        if subcommands is not None:
+            return [
+                missing
+                for name, sub in subcommands.items()
+                for missing in without_json(sub, f"{path} {name}")
+            ]
+        params = getattr(command, "params", [])
+        return [] if any("--json" in param.opts for param in params) else [path]
+
+    missing = [
+        path
+        for name, verb in VERBS.items()
+        for path in without_json(
+            typer.main.get_group(import_module(f"turnkeeper.cli.{verb.module}").verbs).commands[
+                name
+            ],
+            name,
+        )
+    ]
+    assert missing == ["play"]
+    code, out = _run("version", "--json")
+    assert code == 0 and json.loads(out) == {"version": __version__}

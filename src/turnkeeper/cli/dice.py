@@ -25,12 +25,12 @@ verbs = typer.Typer()
 
 
 @verbs.command()
-def version() -> None:
+def version(as_json: bool = JsonOption) -> None:
     """Print turnkeeper's version.
 
-    Example: `turnkeeper version`.
+    Example: `turnkeeper version`, or `turnkeeper version --json`.
     """
-    print(__version__)
+    emit({"version": __version__}, as_json, lambda: print(__version__))
 
 
 @verbs.command("roll")
