@@ -63,7 +63,7 @@ def test_new_status_wait_light_rest_undo(db: str, party: str, tk: Tk) -> None:
     assert lit["records"][0]["kind"] == "light.lit"
     assert tk(db, "status")["supplies"]["counted"]["torches"] == 2
 
-    waited = tk(db, "wait", "3 turns")
+    waited = tk(db, "wait", "3", "turns")  # a span's words, unquoted as a person types them
     assert tk(db, "status")["now"] == 1800
     assert waited["version"] == tk(db, "status")["version"]
 

@@ -57,6 +57,12 @@ def test_a_line_gives_positional_words_options_flags_and_dice() -> None:
     assert read_line("travel to ne") == read_line("travel ne")
 
 
+def test_a_span_said_in_words_needs_no_quotes() -> None:
+    """Issue 42: ``wait 3 turns`` was refused ("'turns': one word too many") unless quoted."""
+    assert read_line("wait 3 turns") == read_line('wait "3 turns"')
+    assert read_line("wait 2 watches --dice 4")["duration"] == "2 watches"
+
+
 @pytest.mark.parametrize(
     ("line", "says"),
     [

@@ -49,6 +49,7 @@ from turnkeeper.verbs.line import (
     metavar_of,
     on_the_line,
     problem_as_typed,
+    said_in_words,
 )
 from turnkeeper.verbs.table import _Verb
 
@@ -130,11 +131,13 @@ def _signed(body: type[_Verb]) -> bool:
 
 
 def _typed_as(field: FieldInfo) -> Any:
-    """What the command line reads a field as: a yes or no, a whole number, texts, or text."""
+    """What the command line reads a field as: a yes or no, a whole number, texts, or text
+    (a positional span said in words, ``wait 3 turns``, as its words)."""
     annotation = field.annotation
     if annotation is bool:
         return bool
-    if is_list(annotation):
+    cli = cli_of(field)
+    if is_list(annotation) or (said_in_words(field) and cli is not None and cli.positional):
         return list[str] | None
     if annotation is int:
         return int | None
@@ -186,6 +189,8 @@ def command_of(
             value = typed[name]
             if value is None:
                 continue
+            if isinstance(value, list) and not is_list(field.annotation):
+                value = " ".join(value)  # a span's words, as read_line joins them
             cli = cli_of(field)
             if cli is not None and cli.file is not None:
                 value = (

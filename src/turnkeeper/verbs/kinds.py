@@ -79,13 +79,15 @@ def _nothing(state: CampaignState, given: Given) -> list[str]:
 class Kind:
     """What an argument names in the game: its name, what to type (``metavar``), the names
     it may take now (:meth:`complete`), and, for a name of the rules, how words read back to
-    the key (``keys``: ``heavy snow`` is ``heavy_snow``)."""
+    the key (``keys``: ``heavy snow`` is ``heavy_snow``). ``spoken``: a value said in several
+    words (``3 turns``), which a line may give unquoted as its last argument."""
 
     name: str
     metavar: str
     names: Callable[[CampaignState, Given], Iterable[str]] = _nothing
     keys: Callable[[CampaignState], Iterable[str]] | None = None
     choices: Sequence[str] = field(default=())
+    spoken: bool = False
 
     def complete(self, state: CampaignState, given: Given) -> list[str]:
         """The values that make sense now, each once, in the state's order."""
@@ -250,7 +252,9 @@ VESSEL = _of_the_rules("vessel", "VESSEL", lambda state: state.ruleset.travel.ve
 
 # --- amounts ----------------------------------------------------------------------------------
 
-DURATION = Kind("duration", "SPAN", choices=("1 turn", "3 turns", "1 hour", "1 watch", "1 day"))
+DURATION = Kind(
+    "duration", "SPAN", choices=("1 turn", "3 turns", "1 hour", "1 watch", "1 day"), spoken=True
+)
 DICE_OR_NUMBER = Kind("dice or number", "AMOUNT", choices=("1", "1d6", "2d6"))
 DICE = Kind("dice", "DICE", choices=("d6", "d20", "2d6"))
 TEXT = Kind("text", "TEXT")

@@ -11,6 +11,8 @@ same helpers (``turnkeeper.cli.from_table``), so a verb reads the same everywher
 'giant rat 1'
 >>> read_line("wait 1h --dice 3,5")
 {'verb': 'wait', 'duration': '1h', 'dice': '3,5'}
+>>> read_line("wait 3 turns")["duration"]
+'3 turns'
 """
 
 from __future__ import annotations
@@ -188,8 +190,12 @@ def read_line(line: str) -> dict[str, Any]:
                 f"{word!r}: one word too many for `{' '.join(body.line_words())}`"
             )
         name, field = positional[0]
+        spoken = len(positional) == 1 and said_in_words(field)
+        if spoken and name in values:  # ``wait 3 turns``: the words of one span
+            values[name] = f"{values[name]} {word}"
+            continue
         _give(values, name, field, word)
-        if not is_list(field.annotation):
+        if not is_list(field.annotation) and not spoken:
             positional.pop(0)
     for name, field in fields.items():
         cli = cli_of(field)
@@ -199,6 +205,13 @@ def read_line(line: str) -> dict[str, Any]:
                 "text in the form instead"
             )
     return values
+
+
+def said_in_words(field: FieldInfo) -> bool:
+    """Whether a positional field is said in words (``3 turns``) that a line may leave
+    unquoted when it is the last: its words join."""
+    kind = kind_of(field)
+    return kind is not None and kind.spoken
 
 
 def _give(values: dict[str, Any], name: str, field: FieldInfo, value: str) -> None:
