@@ -107,13 +107,60 @@ def plural(noun: str) -> str:
     return noun + "s"
 
 
+#: Plurals no rule of :func:`plural` makes, by the end of the word (``werewolves``,
+#: ``lizardmen``), as the creatures of the texts' tables are named.
+_IRREGULAR = {
+    "wolf": "wolves",
+    "elf": "elves",
+    "dwarf": "dwarves",
+    "thief": "thieves",
+    "man": "men",
+    "mouse": "mice",
+    "louse": "lice",
+    "goose": "geese",
+    "ox": "oxen",
+    "child": "children",
+    "zombie": "zombies",
+    "cyclops": "cyclopes",
+    "undead": "undead",
+    "sheep": "sheep",
+    "fish": "fish",
+}
+_IRREGULAR_ONE = {many: one for one, many in _IRREGULAR.items()}
+
+
+#: Words ending as an irregular one that take the rules' plural (``humans``, not ``humen``).
+_REGULAR = ("human", "shaman", "caiman", "talisman", "omen", "humans", "shamans", "caimans")
+
+
+def _irregular(noun: str, table: dict[str, str]) -> str | None:
+    """``noun`` in the other number where its last word ends as an entry of ``table``."""
+    if noun.endswith(_REGULAR):
+        return None
+    for end, other in table.items():
+        if (
+            noun == end
+            or noun.endswith((f" {end}", f"-{end}"))
+            or (len(end) > 2 and noun.endswith(end) and end in ("men", "man", "wolves", "wolf"))
+        ):
+            return noun[: len(noun) - len(end)] + other
+    return None
+
+
 def singular(noun: str) -> str:
     """One of a thing named in the plural, as supplies are (``rations``, ``torches``); a mass
     noun (``water``, ``oil``) is its own singular.
 
     >>> [singular(n) for n in ("rations", "torches", "arrows", "water", "oil", "berries")]
     ['ration', 'torch', 'arrow', 'water', 'oil', 'berry']
+    >>> [singular(n) for n in ("werewolves", "lizardmen", "zombies", "octopus", "cyclops")]
+    ['werewolf', 'lizardman', 'zombie', 'octopus', 'cyclops']
     """
+    irregular = _irregular(noun, _IRREGULAR_ONE)
+    if irregular is not None:
+        return irregular
+    if noun.endswith(("us", "ss")) or _irregular(noun, _IRREGULAR) is not None:
+        return noun  # octopus, bass, cyclops: already one
     if noun.endswith("ies") and len(noun) > 3:
         return noun[:-3] + "y"
     if noun.endswith(("ches", "shes", "xes", "sses", "zes")):
@@ -132,6 +179,25 @@ def counted(count: int, noun: str, many: str | None = None) -> str:
     ('0 days', '1 day', '2 dice')
     """
     return f"{count:,} {noun if count == 1 else many or plural(noun)}"
+
+
+def of_creature(count: int, name: str) -> str:
+    """``count`` of a creature a site or a table names as its author likes, one or many
+    (``giant rats`` rolled 1, ``drowned monk`` rolled 3): the name in the number the count
+    takes.
+
+    >>> of_creature(1, "giant rats"), of_creature(3, "drowned monk"), of_creature(2, "giant rats")
+    ('1 giant rat', '3 drowned monks', '2 giant rats')
+    >>> of_creature(1, "lizardmen"), of_creature(4, "werewolf"), of_creature(2, "giant leech")
+    ('1 lizardman', '4 werewolves', '2 giant leeches')
+    >>> of_creature(1, "humans"), of_creature(3, "human"), of_creature(2, "ghoul")
+    ('1 human', '3 humans', '2 ghouls')
+    """
+    one = singular(name)
+    if count == 1:
+        return f"1 {one}"
+    many = _irregular(one, _IRREGULAR) or (name if one != name else plural(name))
+    return f"{count:,} {many}"
 
 
 def of_item(count: int, item: str) -> str:

@@ -31,7 +31,7 @@ from turnkeeper.kernel.party import Monster, Party, Supplies
 from turnkeeper.kernel.scene_state import SceneState
 from turnkeeper.kernel.state import PARTY_FIELDS, LightState, RestState
 from turnkeeper.kernel.wilderness_state import WildernessState
-from turnkeeper.words import words
+from turnkeeper.words import of_creature, of_item, singular, words
 from turnkeeper.world.sites import SiteVisit
 
 SplitWord = Literal["carry", "divide", "keep", "refuse"]
@@ -139,7 +139,7 @@ def more(supplies: Supplies, added: Supplies) -> Supplies:
 
 def supplies_text(supplies: Supplies) -> str:
     """Supplies in words: "6 rations, 2 torches, arrows d8"."""
-    counted = [f"{n} {words(item)}" for item, n in supplies.counted.items() if n]
+    counted = [of_item(n, words(item)) for item, n in supplies.counted.items() if n]
     return ", ".join(counted + [f"{words(item)} d{n}" for item, n in supplies.dice.items()])
 
 
@@ -299,7 +299,7 @@ def _site_brought(ours: SiteVisit | None, theirs: SiteVisit | None) -> str | Non
     told = []
     if theirs.encounter is not None and ours.encounter is None:
         met = theirs.encounter
-        many = met.creature if met.number == 1 else f"{met.number} {met.creature}"
+        many = singular(met.creature) if met.number == 1 else of_creature(met.number, met.creature)
         told.append(f"the encounter with {many}")
     areas = [v for v in theirs.visited if v not in ours.visited]
     notes = [n for n in theirs.map_notes if n not in ours.map_notes]

@@ -45,6 +45,7 @@ from turnkeeper.files import (
     unknown_key,
 )
 from turnkeeper.frozen import Frozen as Copied
+from turnkeeper.words import of_creature
 
 __all__ = [
     "Area",
@@ -412,7 +413,8 @@ class PendingEncounter(_Model):
         elif self.surprised_members and not self.party_surprised:  # EX-SUR-4: any who lose
             names = [*self.surprised_members, *(["the foes"] if self.foes_surprised else [])]
             surprise = f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} surprised"
-        return f"{self.number} {self.creature} at {self.distance_ft} ft{mood}; {surprise}"
+        seen = of_creature(self.number, self.creature)
+        return f"{seen} at {self.distance_ft} ft{mood}; {surprise}"
 
 
 class MapNote(_Model):

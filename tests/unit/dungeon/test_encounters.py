@@ -80,3 +80,19 @@ def test_ex_enc_5_heard_coming_with_a_hiding_place_the_party_hides(site: Site) -
     # the giant leech cannot be heard: no hiding, and running means surprise (EX-SUR-3)
     leech = roll_encounter(EX, table, cautious, TypedDice([5, 1, 1, 3, 4]), hiding_place=True)
     assert not leech.concealed and leech.surprise.party_surprised
+
+
+def test_an_encounter_names_its_creatures_in_the_number_rolled() -> None:
+    """Issue 42: a table row names its creature as its author likes ("giant rats" for 2d4,
+    "drowned monk" for 1d3): a roll of 1 read "1 giant rats", a roll of 3 "3 drowned monk"."""
+    from turnkeeper.procedures.dungeon.encounter import _perceived
+    from turnkeeper.world.sites import PendingEncounter
+
+    def met(creature: str, number: int) -> PendingEncounter:
+        return PendingEncounter(creature=creature, number=number, distance_ft=30)
+
+    assert met("giant rats", 1).told().startswith("1 giant rat at 30 ft")
+    assert met("giant rats", 2).told().startswith("2 giant rats at 30 ft")
+    assert met("drowned monk", 3).told().startswith("3 drowned monks at 30 ft")
+    assert met("giant leech", 1).told().startswith("1 giant leech at 30 ft")
+    assert _perceived(met("marsh goblins", 1), "", heard=False) == "1 marsh goblin at 30 ft."

@@ -35,6 +35,7 @@ from turnkeeper.procedures.surprise import SurpriseResult, SurpriseSituation
 from turnkeeper.procedures.surprise import settle_surprise as settle_meeting
 from turnkeeper.rules.schema import FaceEvent, Ruleset
 from turnkeeper.tables import reaction
+from turnkeeper.words import of_creature
 from turnkeeper.world.sites import SiteLevel, Wanderers, roll_wanderers
 
 __all__ = [
@@ -305,7 +306,8 @@ def _noise(
     table = level.encounters if level is not None else None
     came: Wanderers | None = roll_wanderers(table, dice) if table is not None else None
     if came is not None and level is not None:
-        text += f": {came.number.total} {came.row.creature} come (level {level.number}'s "
+        many = of_creature(came.number.total, came.row.creature)
+        text += f": {many} {'comes' if came.number.total == 1 else 'come'} (level {level.number}'s "
         text += "encounter table)"
     elif level is not None:
         text += f": level {level.number} has no encounter table, so the referee rolls one"

@@ -26,6 +26,7 @@ from turnkeeper.procedures.dungeon.wandering import (
 from turnkeeper.procedures.rest import weariness_penalty
 from turnkeeper.procedures.surprise import Approach, SurpriseSituation, settle_surprise
 from turnkeeper.rules.schema import MovementMode
+from turnkeeper.words import of_creature
 from turnkeeper.world.sites import Area, PendingEncounter
 
 __all__ = ["TurnSituation", "meet_encounter", "meet_occupants"]
@@ -186,8 +187,8 @@ def _perceived(e: PendingEncounter, text: str, heard: bool) -> str:
     if e.concealed:
         return f"Something approaches{sound}; the party hides."
     if e.party_surprised and not e.foes_surprised:
-        return f"Surprise! {e.number} {e.creature} at {e.distance_ft} ft."
-    seen = f"{e.number} {e.creature} at {e.distance_ft} ft"
+        return f"Surprise! {of_creature(e.number, e.creature)} at {e.distance_ft} ft."
+    seen = f"{of_creature(e.number, e.creature)} at {e.distance_ft} ft"
     if e.foes_surprised and not e.party_surprised:
         return f"{seen}, caught unawares."
     return f"Something approaches{sound}: {seen}." if heard else f"{seen}."
