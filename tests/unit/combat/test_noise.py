@@ -83,10 +83,10 @@ def test_tp_ini_1_face_1_on_a_level_with_no_encounter_table() -> None:
     assert "level 2 has no encounter table" in noise.describe()
 
 
-def test_tp_ini_1_pg_rea_1_the_noise_reaction_adds_the_leaders_cha_not_the_best() -> None:
-    """PG-REA-1 reads one CHA for every reaction roll, the leader's: the noise of TP-INI-1
-    face 1 adds the leader Bo's CHA -1, not Cy's better +2, as a dungeon encounter does.
-    2d6 (3, 4) - 1 + the sway of +1 = 7."""
+def test_tp_ini_1_pg_rea_1_tp_rea_1_the_noise_reaction_adds_the_leaders_cha_not_the_best() -> None:
+    """PG-REA-1 (TP-REA-1 under tp) reads one CHA for every reaction roll, the leader's:
+    the noise of TP-INI-1 face 1 adds the leader Bo's CHA -1, not Cy's better +2, as a
+    dungeon encounter does. 2d6 (3, 4) - 1 + the sway of +1 = 7."""
     rules = preset("tp")
     fighters = load_party(str(EXAMPLES / "fighters.toml"), rules)
     cha = {"Ann": 0, "Bo": -1, "Cy": 2}
