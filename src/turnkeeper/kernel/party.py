@@ -204,6 +204,13 @@ class Party(Model):
         return next((c for c in self.characters if c.name.lower() == name.lower()), None)
 
     @property
+    def leader_cha(self) -> int:
+        """The leader's CHA: every reaction roll the party meets adds it (PG-REA-1), the
+        dungeon's encounters and the noise of a fight's initiative die alike (TP-INI-1)."""
+        leader = self.character(self.leader or "") or self.characters[0]
+        return leader.stats.get("CHA", 0)
+
+    @property
     def living(self) -> tuple[Character, ...]:
         """The characters who are not dead."""
         return tuple(c for c in self.characters if c.alive)

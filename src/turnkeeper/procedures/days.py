@@ -118,10 +118,8 @@ def pass_days(
         points.append((t, 1, "meal"))
         t += day
     points.sort()
-    counted = state.ruleset.light.burns == "turns"  # under TP-ENC-2 the die governs it
-    if (points or downtime) and counted and state.light.source is not None and state.site is None:
-        # no dungeon turns out of a site: the light is put out, not burnt down by the days
-        draft.add(LightOut(source=state.light.source, reason="put out: days pass out of a site"))
+    if points or downtime:
+        put_out_the_light(draft)
     last_morning = start - (start % day)
     meal_ahead = any(what == "meal" for _, _, what in points)
     if camp and daily and not meal_ahead and not _fed(state, last_morning):
@@ -145,6 +143,16 @@ def pass_days(
             heal_the_night(draft, _fed(draft.state, at - day))
         last_morning = at
     return wait_resting(draft, end - draft.state.now, dice, "days out of a site")
+
+
+def put_out_the_light(draft: Draft) -> None:
+    """No dungeon turns out of a site: a light that burns by turns (EX-LIGHT-1) is put out
+    as days or a wilderness watch begin to pass there, never burnt down by them (TP-TIME-2).
+    Under TP-ENC-2 a light has no turns, and the die's Waning Resources face governs it."""
+    state = draft.state
+    counted = state.ruleset.light.burns == "turns"
+    if counted and state.light.source is not None and state.site is None:
+        draft.add(LightOut(source=state.light.source, reason="put out: days pass out of a site"))
 
 
 def _wounded(state: CampaignState) -> bool:

@@ -85,7 +85,7 @@ def test_tp_ini_1_fatigue_spares_one_whose_foe_has_fallen(pc, foe, started):
 
 
 def test_tp_ini_1_noise_reaction_the_party_may_sway(pc, foe, started):
-    # rule: TP-INI-1 face 1: 2d6 (3, 4) + best CHA 1 + the party's sway 2 = 10.
+    # rule: TP-INI-1 face 1: 2d6 (3, 4) + the leader Ann's CHA 1 + the party's sway 2 = 10.
     state = started(TP, pc("Ann", stats={"CHA": 1}), pc("Bo", stats={"CHA": -1}), foe("Orc"))
     state, events = execute(state, BeginRound(influence=2), TP, TypedDice([1, 3, 4]))
     noise = next(e for e in events if isinstance(e, FaceEffect))

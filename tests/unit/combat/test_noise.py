@@ -10,6 +10,7 @@ from importlib.resources import files
 
 from turnkeeper.campaign import Journal, load_party
 from turnkeeper.dice import TypedDice
+from turnkeeper.kernel.party import Party
 from turnkeeper.procedures.combat import BeginRound, Combatant, Side, StartFight
 from turnkeeper.procedures.combat.events import FaceEffect
 from turnkeeper.procedures.dungeon import EnterSite
@@ -21,9 +22,10 @@ EXAMPLES = files("turnkeeper.examples")
 ORC = Combatant(name="Orc", side=Side.OPPOSITION, hp=20, max_hp=20, ac=14, hd=2)
 
 
-def _fight(site: object | None = None) -> Journal:
+def _fight(site: object | None = None, party: Party | None = None) -> Journal:
     rules = preset("tp")
-    journal = Journal.start("Keep", rules, load_party(str(EXAMPLES / "fighters.toml"), rules), 3)
+    party = party or load_party(str(EXAMPLES / "fighters.toml"), rules)
+    journal = Journal.start("Keep", rules, party, 3)
     if site is not None:
         journal.execute(EnterSite(site))  # type: ignore[arg-type]
     journal.execute(StartFight(foes=(ORC,), surprised=frozenset()))
@@ -39,9 +41,9 @@ def _noise(journal: Journal, faces: list[int], influence: int = 0) -> FaceEffect
 def test_tp_ini_1_face_1_in_a_site_rolls_the_levels_encounter_table() -> None:
     """TP-INI-1 face 1 in the abbey's cloister (level 1): the initiative die shows 1; the
     level's d6 table shows 4, marsh goblins, 1d6+1 of them (3 + 1 = 4 come); their reaction
-    is 2d6 (3, 4) + the party's best CHA + the party's sway of +1."""
+    is 2d6 (3, 4) + the leader's CHA + the party's sway of +1."""
     journal = _fight(load_site(str(EXAMPLES / "site.toml")))
-    cha = max(c.stats.get("CHA", 0) for c in journal.state.party.characters)
+    cha = journal.state.party.leader_cha
     noise = _noise(journal, [1, 4, 3, 3, 4], influence=1)
     assert (noise.creature, noise.number) == ("marsh goblins", 4)
     assert [r.expression for r in noise.rolls] == ["d6", "1d6 + 1", "2d6 + CHA"]
@@ -79,3 +81,21 @@ def test_tp_ini_1_face_1_on_a_level_with_no_encounter_table() -> None:
     noise = _noise(_fight(bare), [1, 6, 6])
     assert noise.creature is None
     assert "level 2 has no encounter table" in noise.describe()
+
+
+def test_tp_ini_1_pg_rea_1_tp_rea_1_the_noise_reaction_adds_the_leaders_cha_not_the_best() -> None:
+    """PG-REA-1 (TP-REA-1 under tp) reads one CHA for every reaction roll, the leader's:
+    the noise of TP-INI-1 face 1 adds the leader Bo's CHA -1, not Cy's better +2, as a
+    dungeon encounter does. 2d6 (3, 4) - 1 + the sway of +1 = 7."""
+    rules = preset("tp")
+    fighters = load_party(str(EXAMPLES / "fighters.toml"), rules)
+    cha = {"Ann": 0, "Bo": -1, "Cy": 2}
+    characters = tuple(
+        c.model_copy(update={"stats": {**c.stats, "CHA": cha.get(c.name, 0)}})
+        for c in fighters.characters
+    )
+    party = fighters.model_copy(update={"characters": characters, "leader": "Bo"})
+    assert party.leader_cha == -1
+    noise = _noise(_fight(party=party), [1, 3, 4], influence=1)
+    assert noise.rolls[-1].total == 3 + 4 - 1
+    assert noise.describe().endswith("(7)")

@@ -150,6 +150,65 @@ def test_every_preset_key_is_in_the_schema_and_set_by_a_preset() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+#: The sections no procedure reads as a rule: which text a ruleset encodes and its names.
+NOT_RULES = {"ruleset": "the ruleset's name, title and text name no number of play"}
+
+
+def _schema_keys(model: type[BaseModel], prefix: str = "") -> list[str]:
+    """Every key a ruleset holds, dotted; a table of names is ``*`` (``dice.*.faces``)."""
+    keys: list[str] = []
+    for name, field in model.model_fields.items():
+        key, annotation = f"{prefix}{name}", field.annotation
+        args = getattr(annotation, "__args__", ())
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            keys += _schema_keys(annotation, f"{key}.")
+        elif (
+            getattr(annotation, "__origin__", None) is dict
+            and isinstance(args[1], type)
+            and issubclass(args[1], BaseModel)
+        ):
+            keys += _schema_keys(args[1], f"{key}.*.")
+        else:
+            keys.append(key)
+    return keys
+
+
+def _covers(named: str, key: str) -> bool:
+    """Whether an entry's key names a schema key: the key itself, a part of it (a field
+    of a table, ``dice.encounter.faces.1``) or the whole it is part of (``weather.tables``
+    names every table's every field); ``*`` stands for any name."""
+    wanted, given = key.split("."), named.split(".")
+    return all(w in ("*", g) for w, g in zip(wanted, given, strict=False))
+
+
+def test_every_ruleset_key_a_procedure_reads_is_named_in_some_entry() -> None:
+    # Issue 39: a number of play no entry names is a rule the reference does not tell.
+    # An entry names a key in its preset_keys (its value then shows on the page); an option
+    # that no preset sets (its value would be empty) may be named in the entry's words.
+    listed = [key for entry in REFERENCE.rules.values() for key in entry.preset_keys]
+    words = " ".join(f"{e.requires} {e.default}" for e in REFERENCE.rules.values())
+    unnamed = [
+        key
+        for key in _schema_keys(Ruleset)
+        if key.split(".")[0] not in NOT_RULES
+        and not any(_covers(named, key) for named in listed)
+        and not ("*" not in key and re.search(rf"\b{re.escape(key)}\b", words))
+    ]
+    assert not unnamed, (
+        "ruleset keys that no entry of src/turnkeeper/rules/reference.toml names: "
+        f"{', '.join(unnamed)}; add each to the preset_keys of the rule it numbers, then "
+        f"{REGENERATE}"
+    )
+
+
+def test_the_key_check_sees_tables_of_names_and_misses_an_unnamed_key() -> None:
+    keys = _schema_keys(Ruleset)
+    assert {"dice.*.faces.*.event", "light.sources.*.supply", "stats"} <= set(keys)
+    assert _covers("dice.encounter.faces", "dice.*.faces.*.event")
+    assert _covers("weather.tables", "weather.tables")
+    assert not _covers("light.sources.torch.turns", "light.sources.*.supply")
+
+
 def test_every_module_an_entry_names_exists() -> None:
     missing = [
         f"{rule_id}: {module}"

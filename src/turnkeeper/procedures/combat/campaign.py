@@ -257,4 +257,7 @@ def decide_in_campaign(draft: Draft, command: Any, dice: DiceSource) -> None:
         # TP-INI-1 face 1: the noise brings what the wandering table of the level the
         # fight is in sends (TP-DUN-1 face 1 rolls the same table).
         command = replace(command, level=state.site.current_level)
+    if isinstance(command, BeginRound) and command.leader_cha is None:
+        # PG-REA-1: the noise's reaction adds the leader's CHA, as a dungeon encounter's does.
+        command = replace(command, leader_cha=state.party.leader_cha)
     with_countdowns(draft, list(decide_combat(combat, command, state.ruleset, dice)), dice)

@@ -218,12 +218,14 @@ def roll_initiative(
     adjustment: int = 0,
     influence: int = 0,
     level: SiteLevel | None = None,
+    leader_cha: int | None = None,
 ) -> list[CombatEvent]:
     """Initiative for the round about to start, with the effects of an overloaded face.
 
     ``adjustment`` is the referee's (TP-CBT-1 step 2); ``influence`` is the party's sway
     on the reaction roll of whatever the noise brings (TP-INI-1 face 1), and ``level`` the
-    site level the fight is in, whose wandering table says what that is (None: no site).
+    site level the fight is in, whose wandering table says what that is (None: no site);
+    ``leader_cha`` the party leader's CHA, which that reaction roll adds (PG-REA-1).
     """
     if state.in_free_round and state.free_round is not None:
         # The surprise round: the side not surprised acts alone, no initiative rolled.
@@ -238,7 +240,7 @@ def roll_initiative(
         kept_face = None if method != "overloaded" else state.face
         return [InitiativeSettled(initiative=state.initiative, order=state.order, face=kept_face)]
     if method == "overloaded":
-        return _overloaded(state, rules, dice, adjustment, influence, level)
+        return _overloaded(state, rules, dice, adjustment, influence, level, leader_cha)
     if method == "individual":
         return [_individual(state, rules, dice)]
     party, opposition = (
@@ -291,6 +293,7 @@ def _noise(
     dice: DiceSource,
     influence: int,
     level: SiteLevel | None,
+    leader_cha: int | None,
 ) -> FaceEffect:
     """TP-INI-1 face 1: something comes, from the encounter table at hand; its reaction roll,
     which the party may sway.
@@ -298,7 +301,7 @@ def _noise(
     In a site (``level``, the level the fight is in) the level's wandering table says who
     comes and how many, rolled as the dungeon die's face 1 rolls it (TP-DUN-1); out of a
     site, or on a level with no table, the event says the referee rolls one. The reaction is
-    rolled at once (2d6 + the party's best CHA + the party's ``influence``) when the ruleset
+    rolled at once (2d6 + the leader's CHA + the party's ``influence``) when the ruleset
     has a reaction table. The newcomers are recorded, not thrown into the fight: the
     referee brings them in (the project's reading, docs/rules.md TP-INI-1).
     """
@@ -323,8 +326,12 @@ def _noise(
             number=number,
             rolls=found,
         )
-    cha = _best(state.members(Side.PARTY), "CHA")
-    result = reaction(rules, dice, cha, modifier=influence)
+    # PG-REA-1: the leader's CHA, as every reaction roll reads it; a fight on its own, with
+    # no party to name a leader, is led by the party side's first member.
+    party = state.members(Side.PARTY)
+    if leader_cha is None:
+        leader_cha = party[0].stat("CHA") if party else 0
+    result = reaction(rules, dice, leader_cha, modifier=influence)
     sway = f", swayed {influence:+d}" if influence else ""
     return FaceEffect(
         face_event=FaceEvent.NOISE,
@@ -342,6 +349,7 @@ def _overloaded(
     adjustment: int,
     influence: int,
     level: SiteLevel | None,
+    leader_cha: int | None,
 ) -> list[CombatEvent]:
     name = rules.initiative.overloaded_die
     if name not in rules.dice:
@@ -369,7 +377,7 @@ def _overloaded(
             if combatant.standing and state.in_melee(combatant):
                 events.extend(damage_events(combatant, 1, rules, cause="fatigue"))
     elif face.event is FaceEvent.NOISE:
-        events.append(_noise(state, rules, dice, influence, level))
+        events.append(_noise(state, rules, dice, influence, level, leader_cha))
     elif face.event in (FaceEvent.DUNGEON_REACTS, FaceEvent.ENVIRONMENT):
         events.append(
             FaceEffect(face_event=face.event, text="the dungeon reacts: an environmental effect")

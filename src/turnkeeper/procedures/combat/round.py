@@ -108,12 +108,15 @@ class BeginRound:
     ``adjustment``: the referee's step on the initiative face (TP-CBT-1); ``influence``: the
     party's sway on the reaction of what a noise brings (TP-INI-1 face 1); ``level``: the
     site level the fight is in, whose wandering table says what that is (a campaign fills
-    it in from its site; None: not in a site).
+    it in from its site; None: not in a site); ``leader_cha``: the party leader's CHA, which
+    the noise's reaction roll adds as every reaction roll does (PG-REA-1; a campaign fills
+    it in from its party; None: a fight on its own, led by the party side's first member).
     """
 
     adjustment: int = 0
     influence: int = 0
     level: SiteLevel | None = None
+    leader_cha: int | None = None
 
 
 @dataclass(frozen=True)
@@ -311,6 +314,7 @@ def _decide(
                 adjustment=command.adjustment,
                 influence=command.influence,
                 level=command.level,
+                leader_cha=command.leader_cha,
             ),
         ]
     if isinstance(command, Declare):

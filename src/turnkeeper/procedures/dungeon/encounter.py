@@ -75,7 +75,7 @@ def meet_encounter(draft: Draft, dice: DiceSource, situation: TurnSituation) -> 
         table,
         _party_side(state, situation),
         dice,
-        leader_cha=_leader_cha(state),
+        leader_cha=state.party.leader_cha,
         hiding_place=situation.hiding,
     )
     surprise = met.surprise
@@ -127,11 +127,6 @@ def _party_side(state: CampaignState, situation: TurnSituation) -> SurpriseSitua
     )
 
 
-def _leader_cha(state: CampaignState) -> int:
-    leader = state.party.character(state.party.leader or "") or state.party.characters[0]
-    return leader.stats.get("CHA", 0)
-
-
 def meet_occupants(draft: Draft, dice: DiceSource, situation: TurnSituation, area: Area) -> None:
     """The party's movement carries it into an occupied area: it meets who dwells there.
 
@@ -145,7 +140,7 @@ def meet_occupants(draft: Draft, dice: DiceSource, situation: TurnSituation, are
     ambush = situation.ambush or area.ambush
     meeting = replace(situation, occupied=True, ambush=ambush, hiding=False)
     surprise = settle_surprise(state.ruleset.surprise, _party_side(state, meeting), dice)
-    mood = reaction_roll(state.ruleset, _leader_cha(state), dice, surprise.reaction_modifier)
+    mood = reaction_roll(state.ruleset, state.party.leader_cha, dice, surprise.reaction_modifier)
     place = area.name or f"area {area.key}"
     creature = area.occupants or f"the occupants of {place}"
     free = surprise.free_round

@@ -35,7 +35,7 @@ from turnkeeper.kernel.events import Event, NoteMade
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState, wilderness_of
 from turnkeeper.kernel.wilderness_state import Movement, WildernessState
-from turnkeeper.procedures.days import pass_days
+from turnkeeper.procedures.days import pass_days, put_out_the_light
 from turnkeeper.procedures.hit_points import night_rest
 from turnkeeper.procedures.wilderness.costs import (
     best_route,
@@ -255,6 +255,7 @@ def travel(draft: Draft, command: Travel, dice: DiceSource) -> None:
             f"move first with `travel {wild.pending.to.label}`"
         )
     movement = _movement(wild, goal, one_step, command.explore)
+    put_out_the_light(moving)  # the watches are no dungeon turns (TP-TIME-2)
     rules = draft.state.ruleset
     radius = rules.wilderness.landmark_sight_hexes
     acted = False
@@ -418,6 +419,7 @@ def search(draft: Draft, command: Search, dice: DiceSource) -> None:
             f"this search takes {format_mixed(cost)} TP and {format_mixed(left)} are "
             f"left today{extra}: make camp first"
         )
+    put_out_the_light(moving)  # the watches are no dungeon turns (TP-TIME-2)
     if owed:
         forage(moving, dice, Movement.EXPLORE, command.waning)
     # TP-WENC-2: the die falls after the first TP even in mid-search; an encounter there
