@@ -272,3 +272,16 @@ def test_every_verb_takes_json_version_too() -> None:
     assert missing == ["play"]
     code, out = _run("version", "--json")
     assert code == 0 and json.loads(out) == {"version": __version__}
+
+
+def test_exact_figures_carry_a_decimal_beside_the_fraction() -> None:
+    """Issue 42: `odds --usage d12 --json` printed 170 fractions of up to 190 digits and no
+    decimal; each exact figure now has its decimal beside it, the same number."""
+    code, out = _run("odds", "--usage", "d12", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["distribution"].keys() == data["distribution_decimal"].keys()
+    for outcome, exact in data["distribution"].items():
+        assert data["distribution_decimal"][outcome] == float(Fraction(exact))
+    assert data["mean_decimal"] == float(Fraction(data["mean"]))
+    code, out = _run("odds", "2d6", "--json")
+    assert json.loads(out)["mean_decimal"] == 7.0

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import icepool
 
-from turnkeeper.dice import format_fraction
+from turnkeeper.dice import exact_json
 from turnkeeper.errors import IllegalCommandError, NotFoundError
 from turnkeeper.procedures.dungeon.wandering import wandering_chance
 from turnkeeper.rules.schema import FaceEvent, Ruleset
@@ -50,10 +50,10 @@ class EventRate:
     def to_data(self) -> dict[str, object]:
         return {
             "event": self.event,
-            "per_turn": format_fraction(self.per_turn),
-            "at_least_one": format_fraction(self.at_least_one),
-            "expected": format_fraction(self.expected),
-            "counts": {str(k): format_fraction(v) for k, v in self.counts.items()},
+            **exact_json("per_turn", self.per_turn),
+            **exact_json("at_least_one", self.at_least_one),
+            **exact_json("expected", self.expected),
+            **exact_json("counts", self.counts),
         }
 
 
@@ -69,9 +69,9 @@ class LightLifetime:
     def to_data(self) -> dict[str, object]:
         return {
             "source": self.source,
-            "expected_turns": format_fraction(self.expected_turns),
+            **exact_json("expected_turns", self.expected_turns),
             "fixed_turns": self.fixed_turns,
-            "lasts_span": format_fraction(self.lasts_span),
+            **exact_json("lasts_span", self.lasts_span),
         }
 
 
@@ -115,7 +115,7 @@ class TurnOdds:
             "minutes": self.minutes,
             "events": [rate.to_data() for rate in self.events],
             "lights": [light.to_data() for light in self.lights],
-            "rest_turns": format_fraction(self.rest_turns),
+            **exact_json("rest_turns", self.rest_turns),
         }
 
 

@@ -18,6 +18,7 @@ from turnkeeper.dice import (
     DEFAULT_CHAIN,
     UsageDie,
     exact,
+    exact_json,
     format_fraction,
     format_mixed,
     parse,
@@ -147,8 +148,8 @@ def odds_command(
         mean = exact.mean(parsed, values)
         record = {
             "expression": str(parsed),
-            "distribution": {str(k): format_fraction(p) for k, p in distribution.items()},
-            "mean": format_fraction(mean),
+            **exact_json("distribution", distribution),
+            **exact_json("mean", mean),
         }
         answers = [_Odds(record, distribution, mean, f"odds of {parsed}", "", "")]
     data: dict[str, Any] = (
@@ -206,8 +207,8 @@ def _usage_odds(usage: str, chain: str | None, ruleset: str | None) -> _Odds:
     record = {
         "usage_die": str(die),
         "chain": list(die.chain),
-        "distribution": {str(k): format_fraction(p) for k, p in distribution.items()},
-        "mean": format_fraction(mean),
+        **exact_json("distribution", distribution),
+        **exact_json("mean", mean),
         "tail_cut_below": lifetime.tail_cut_below,
     }
     if ruleset is not None:

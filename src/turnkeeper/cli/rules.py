@@ -20,7 +20,7 @@ from rich.tree import Tree
 
 from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.cli.options import SetOption, set_values
-from turnkeeper.dice import SeededDice, format_fraction, parse
+from turnkeeper.dice import SeededDice, exact_json, format_fraction, parse
 from turnkeeper.errors import DiceNotationError, IllegalCommandError, NotFoundError
 from turnkeeper.rules import Ruleset, find_ruleset, load_ruleset, presets
 from turnkeeper.rules.reference import entry_lines, find_rule, preset_values, rules_of, text_of
@@ -283,7 +283,7 @@ def table_roll_command(
             "text": result.row.text,
             "total": result.total,
             "roll": result.roll.to_record(),
-            "chance": format_fraction(odds[result.result]),
+            **exact_json("chance", odds[result.result]),
             "seed": seed,
         }
         if values:

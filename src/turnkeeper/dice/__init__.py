@@ -16,7 +16,14 @@ Fraction(287, 40)
 '(~~1d4 (1)~~, 2 + 2, ~~3d6kl1 (~~6~~, ~~5~~, 2)~~)kh1 = 4'
 """
 
-from turnkeeper.dice.expression import Expression, format_fraction, format_mixed, parse, roll
+from turnkeeper.dice.expression import (
+    Expression,
+    exact_json,
+    format_fraction,
+    format_mixed,
+    parse,
+    roll,
+)
 from turnkeeper.dice.nodes import EXPLODE_DEPTH
 from turnkeeper.dice.rolling import DieFace, Roll
 from turnkeeper.dice.sources import DiceSource, SeededDice, TypedDice, parse_faces
@@ -36,6 +43,7 @@ __all__ = [
     "TypedDice",
     "UsageDie",
     "UsageLifetime",
+    "exact_json",
     "format_fraction",
     "format_mixed",
     "parse",

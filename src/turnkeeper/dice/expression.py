@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from turnkeeper.dice.nodes import Node, names_in
 from turnkeeper.dice.parser import parse_tree
@@ -117,6 +118,24 @@ def format_fraction(value: Fraction) -> str:
     if value.denominator == 1:
         return str(value.numerator)
     return f"{value.numerator}/{value.denominator}"
+
+
+def exact_json(key: str, value: Fraction | Mapping[Any, Fraction]) -> dict[str, Any]:
+    """A figure (or a distribution) for JSON under ``key``, exact, and beside it under
+    ``key_decimal`` as a decimal: a fraction of 190 digits is exact for a program and says
+    nothing to a person reading the JSON.
+
+    >>> exact_json("mean", Fraction(7, 2))
+    {'mean': '7/2', 'mean_decimal': 3.5}
+    >>> exact_json("distribution", {1: Fraction(1, 4), 2: Fraction(3, 4)})["distribution_decimal"]
+    {'1': 0.25, '2': 0.75}
+    """
+    if isinstance(value, Fraction):
+        return {key: format_fraction(value), f"{key}_decimal": float(value)}
+    return {
+        key: {str(k): format_fraction(p) for k, p in value.items()},
+        f"{key}_decimal": {str(k): float(p) for k, p in value.items()},
+    }
 
 
 _VULGAR = {
