@@ -276,7 +276,7 @@ def test_pg_atk_1_a_shot_into_melee_strikes_friend_or_foe_at_random(tmp_path: Pa
     assert [r["breakdown"] for r in made["rolls"]] == [
         "1d2 (1) = 1",
         "1d2 (2) = 2",
-        "d20 (11) = 11",
+        "d20 (11) + 2 = 13",  # the roll shows its modifier (issue 42)
     ]
     assert texts(shot) == ["Bo shoots at Cy (aimed at Orc): 13 against AC 14, misses"]
     tk(db, "combat", "round", "--dice", "6,1")

@@ -95,7 +95,7 @@ def test_pg_atk_1_ranged_into_melee_strikes_a_random_member(pc, foe, started):
     shot = events[0]
     assert shot.target == "Bo" and shot.aimed_at == "Orc"
     assert shot.total == 10 and shot.hit  # 9 + DEX 1 against Bo's AC 10
-    assert [r.expression for r in shot.rolls] == ["1d2", "1d2", "d20"]
+    assert [r.expression for r in shot.rolls] == ["1d2", "1d2", "d20 + 1"]
     _, events = _attack(PG, state, [1, 2, 5], attacker="Ann", target="Orc", ranged=True)
     assert events[0].target == "Cy"
     _, events = _attack(PG, state, [2, 16], attacker="Ann", target="Orc", ranged=True)

@@ -118,8 +118,9 @@ def attack(
         target, chosen = _friend_or_foe(state, attacker, aimed, dice)
         rolls.extend(chosen)
     bonus = attack_bonus(attacker, rules, ranged=ranged, second_wind=state.second_wind)
-    thrown = roll(rules.attack.die, dice)
-    total = thrown.total + bonus
+    # the bonus rolled with the die, so the roll reads as the total it gives: d20 (15) + 2 = 17
+    thrown = roll(f"{rules.attack.die}{bonus:+d}" if bonus else rules.attack.die, dice)
+    total = thrown.total
     rolls.append(thrown)
     hit = hits(total, target.ac, rules)
     events: list[CombatEvent] = [
