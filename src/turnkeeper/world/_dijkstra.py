@@ -391,7 +391,23 @@ AHEAD_OF_TIME = "turnkeeper.world._route_kernels"
 
 def compile_ahead(cc: Any) -> Any:
     """Export every kernel to numba's ahead-of-time compiler ``cc`` (a ``numba.pycc.CC``),
-    for the install to build as an extension module that needs no numba to load."""
+    for the install to build as an extension module that needs no numba to load.
+
+    Each kernel lets go of the interpreter's lock while it runs, as the kernels compiled on
+    first use do (``nogil``): a route across a big map takes seconds, and a server's other
+    threads (another campaign's commands, its event loop) must go on meanwhile. pycc has no
+    option for it, so its compile flags are made to ask for it (numba's ``release_gil``, the
+    flag ``nogil`` sets)."""
+    # the install's alone: the package never loads pycc
+    from numba.core.compiler import Flags
+    from numba.pycc import compiler
+
+    class ReleasingFlags(Flags):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
+            self.release_gil = True  # type: ignore[assignment]
+
+    compiler.Flags = ReleasingFlags  # type: ignore[attr-defined]
     for name, signature in SIGNATURES.items():
         cc.export(name, signature)(_KERNELS[name])
     return cc
