@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/serve.py [--pg URL | --no-pg] [--clients 20] [--commands 2000]
         [--reads 10000] [--pages 10 | --pages-only] [--events 50000] [--page-clients 4]
-        [--page-commands 1000]
+        [--page-commands 1000] [--lanes | --lanes-only] [--lane-map 2000]
 
 Two setups, each on a fresh store holding one campaign (``ex`` preset) and its tokens:
 
@@ -42,6 +42,18 @@ end, as a browser does), and with none again. Printed: command p50 and p99 of ea
 ratio of the p99 with the pages open to the worse of the two rounds without, and how many
 displays the pages received. Target: the ratio at most 2 (issue 23: a page is drawn once per
 version for all the players' pages, outside the campaign's lock).
+
+A fourth setup, **lanes** (``--lanes``, or ``--lanes-only`` alone): does one campaign's heavy
+reads hold up another's commands? One ``turnkeeper serve`` over a SQLite file holding two
+campaigns: one whose party stands in the middle of a generated ``--lane-map`` (2000) square
+wilderness, and one as the sqlite setup's. ``--lane-clients`` (2) clients share
+``--lane-commands`` (300) commands on the second, three times: unloaded, while
+``--lane-routes`` (2) clients price the route to the farthest hex a route reaches
+(``GET /campaigns/NAME/route``) and ``--lane-maps`` (1) draw windows of radius
+``--lane-radius`` (60) around the party (``map.svg``) on the first, again and again, and
+unloaded again (the heavy reads under way answered first). Printed: command p50, p95 and max
+of each round, the heavy reads answered meanwhile, and the ratio of the loaded p95 to the mean
+of the unloaded ones. Target: at most 2 (issue 38: the heavy reads run in a worker process).
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ route of a process pays nothing to start. Where the install could not (no C comp
 loads (and the kernels are compiled) on the first route or cost search of a process, never
 when the map or the campaign merely loads; ``cache=True`` stores the machine code next to
 this file (or in numba's user-wide cache dir), and when neither is writable (a read-only
-install) the kernels are compiled once per process instead.
+install) the kernels are compiled once per process instead. Compiled either way, a kernel
+lets go of the interpreter's lock while it runs (:func:`compile_ahead`).
 
 This module holds the untyped jitted kernels; :func:`shortest_paths` is their typed face.
 """
