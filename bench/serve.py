@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/serve.py [--pg URL | --no-pg] [--clients 20] [--commands 2000]
         [--reads 10000] [--pages 10 | --pages-only] [--events 50000] [--page-clients 4]
-        [--page-commands 1000]
+        [--page-commands 1000] [--lanes | --lanes-only] [--lane-map 2000]
 
 Two setups, each on a fresh store holding one campaign (``ex`` preset) and its tokens:
 
@@ -42,6 +42,18 @@ end, as a browser does), and with none again. Printed: command p50 and p99 of ea
 ratio of the p99 with the pages open to the worse of the two rounds without, and how many
 displays the pages received. Target: the ratio at most 2 (issue 23: a page is drawn once per
 version for all the players' pages, outside the campaign's lock).
+
+A fourth setup, **lanes** (``--lanes``, or ``--lanes-only`` alone): does one campaign's heavy
+reads hold up another's commands? One ``turnkeeper serve`` over a SQLite file holding two
+campaigns: one whose party stands in the middle of a generated ``--lane-map`` (2000) square
+wilderness, and one as the sqlite setup's. ``--lane-clients`` (2) clients share
+``--lane-commands`` (300) commands on the second, three times: unloaded, while
+``--lane-routes`` (2) clients price the route to the farthest hex a route reaches
+(``GET /campaigns/NAME/route``) and ``--lane-maps`` (1) draw windows of radius
+``--lane-radius`` (60) around the party (``map.svg``) on the first, again and again, and
+unloaded again (the heavy reads under way answered first). Printed: command p50, p95 and max
+of each round, the heavy reads answered meanwhile, and the ratio of the loaded p95 to the mean
+of the unloaded ones. Target: at most 2 (issue 38: the heavy reads run in a worker process).
 """
 
 from __future__ import annotations
@@ -67,6 +79,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import httpx
+import numpy as np
 
 from growth import CYCLE, PARTY
 from growth import build as build_campaign
@@ -494,6 +507,192 @@ def run_pages(args: argparse.Namespace, folder: Path) -> None:
     )
 
 
+# -- lanes: does one campaign's heavy reads hold up another's commands? ----------------------
+
+LANES_RATIO = 2.0
+HUGE = "Huge Wilds"
+
+
+def build_lanes(url: str, size: int) -> tuple[dict[Role, str], dict[Role, str], str, str]:
+    """Two campaigns at ``url``: ``CAMPAIGN`` (the ``ex`` preset, as the sqlite setup's) and
+    ``HUGE``, its party in the middle of a generated ``size`` x ``size`` wilderness; their
+    tokens, the hex farthest from the party that a route reaches, and the party's hex."""
+    from turnkeeper.procedures.wilderness import LoadMap
+    from turnkeeper.procedures.wilderness.costs import route_grid
+    from turnkeeper.world.generate import generate_map
+    from turnkeeper.world.hexes import Hex
+    from turnkeeper.world.mapfile import MapFile, map_to_data
+    from turnkeeper.world.route import route_costs
+
+    hexmap = generate_map(size, size, seed=3)
+    middle = Hex.from_offset(size // 2, size // 2)
+    rules = preset("tp")
+    reach = route_costs(route_grid(rules, hexmap), middle)
+    farthest = int(np.argmax(np.where(np.isfinite(reach), reach, -1)))
+    goal = Hex.from_offset(farthest % size, farthest // size)
+    store = SqlStore(url)
+    try:
+        campaigns = Campaigns(store)
+        campaigns.new(CAMPAIGN, preset("ex"), PARTY, seed=11)
+        campaigns.new(HUGE, rules, PARTY, seed=12)
+        campaigns.execute(HUGE, LoadMap(MapFile.model_validate(map_to_data(hexmap)), middle))
+        return issue_tokens(store, CAMPAIGN), issue_tokens(store, HUGE), goal.label, middle.label
+    finally:
+        store.close()
+
+
+@dataclass
+class Heavy:
+    """What the heavy readers saw."""
+
+    routes_ms: list[float] = field(default_factory=list)
+    maps_ms: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+
+
+async def heavy_reader(
+    base: str,
+    token: str,
+    path: str,
+    params: dict[str, str],
+    times: list[float],
+    heavy: Heavy,
+    stop: asyncio.Event,
+) -> None:
+    """One client asking ``path`` of the huge campaign again and again, until ``stop``."""
+    async with httpx.AsyncClient(base_url=base, timeout=300) as http:
+        while not stop.is_set():
+            started = time.perf_counter()
+            try:
+                answer = await http.get(path, params={"token": token, **params})
+            except httpx.TransportError as error:
+                heavy.errors[type(error).__name__] += 1
+                continue
+            if answer.status_code != 200:
+                heavy.errors[f"{path} {answer.status_code}"] += 1
+            else:
+                times.append((time.perf_counter() - started) * 1e3)
+
+
+async def lanes_round(
+    base: str,
+    tokens: dict[Role, str],
+    huge: str,
+    goal: str,
+    middle: str,
+    args: argparse.Namespace,
+) -> tuple[Tally, Heavy]:
+    """The commands on ``CAMPAIGN``, with the huge campaign's routes and map windows asked
+    meanwhile when ``huge`` (its referee's token) is given."""
+    heavy, stop = Heavy(), asyncio.Event()
+    readers: list[asyncio.Task[None]] = []
+    if huge:
+        page = f"/campaigns/{quote(HUGE, safe='')}"
+        window = {"around": middle, "radius": str(args.lane_radius)}
+        for _ in range(args.lane_routes):
+            reader = heavy_reader(
+                base, huge, f"{page}/route", {"to": goal}, heavy.routes_ms, heavy, stop
+            )
+            readers.append(asyncio.create_task(reader))
+        for _ in range(args.lane_maps):
+            path = f"/api/campaigns/{quote(HUGE, safe='')}/map.svg"
+            readers.append(
+                asyncio.create_task(
+                    heavy_reader(base, huge, path, window, heavy.maps_ms, heavy, stop)
+                )
+            )
+        await asyncio.sleep(1.0)  # the heavy reads are under way
+    try:
+        tally, _ = await load([base], tokens, args.lane_clients, args.lane_commands, 0)
+    finally:
+        stop.set()  # the reads under way are answered: the next round starts unloaded
+        await asyncio.gather(*readers, return_exceptions=True)
+    return tally, heavy
+
+
+def run_lanes(args: argparse.Namespace, folder: Path) -> None:
+    url = f"sqlite:///{folder / 'lanes.db'}"
+    started = time.perf_counter()
+    tokens, huge, goal, middle = build_lanes(url, args.lane_map)
+    built = time.perf_counter() - started
+    load_average = os.getloadavg()[0]
+    rounds: list[tuple[str, bool, Tally, Heavy]] = []
+    with server(url, folder / "lanes.log") as running:
+        # warm: both campaigns read, a route priced and a window drawn before anything is timed
+        keep, wilds = (f"/campaigns/{quote(name, safe='')}" for name in (CAMPAIGN, HUGE))
+        for path, token, params in (
+            (f"/api{keep}/state", tokens[Role.REFEREE], {}),
+            (f"{wilds}/route", huge[Role.REFEREE], {"to": goal}),
+            (f"/api{wilds}/map.svg", huge[Role.REFEREE], {"around": middle, "radius": "5"}),
+        ):
+            warm = httpx.get(
+                f"{running.base}{path}", params={"token": token, **params}, timeout=300
+            )
+            warm.raise_for_status()
+        for label, loaded in (
+            ("unloaded", False),
+            ("under route and map load", True),
+            ("unloaded, again", False),
+        ):
+            heavy_token = huge[Role.REFEREE] if loaded else ""
+            tally, heavy = asyncio.run(
+                lanes_round(running.base, tokens, heavy_token, goal, middle, args)
+            )
+            rounds.append((label, loaded, tally, heavy))
+    print(
+        f"lanes: 1 server process, campaign {HUGE!r} on a {args.lane_map:,} x {args.lane_map:,} "
+        f"map (built in {built:.0f} s); {args.lane_clients} clients sharing "
+        f"{args.lane_commands:,} commands on another campaign per round, under {args.lane_routes} "
+        f"route clients (to {goal}) and {args.lane_maps} map clients (radius {args.lane_radius}) "
+        f"(load average {load_average:.1f} on {os.cpu_count()} CPUs before)"
+    )
+    quiet: list[float] = []
+    loud = float("nan")
+    for label, loaded, tally, heavy in rounds:
+        p95 = percentile(tally.commands_ms, 95)
+        figure = (
+            f"{percentile(tally.commands_ms, 50):.1f} / {p95:.1f} / {max(tally.commands_ms):.1f} ms"
+        )
+        report(f"command p50 / p95 / max, {label}", figure)
+        errors = sum(n for status, n in tally.command_status.items() if status != "200")
+        ok = errors == 0 and tally.acknowledged == args.lane_commands
+        report(
+            f"  every command landed, {label}",
+            f"{errors} errors, {tally.acknowledged:,}",
+            ok,
+            "0, all",
+        )
+        if loaded:
+            loud = p95
+            routes, maps = heavy.routes_ms, heavy.maps_ms
+            report(
+                "  routes priced meanwhile (p50)",
+                f"{len(routes)} ({percentile(routes, 50):,.0f} ms)",
+            )
+            report(
+                "  map windows drawn meanwhile (p50)",
+                f"{len(maps)} ({percentile(maps, 50):,.0f} ms)",
+            )
+            ok = not heavy.errors and bool(routes) and bool(maps)
+            report(
+                "  heavy reads answered",
+                ", ".join(f"{k}: {n}" for k, n in heavy.errors.items()) or "all",
+                ok,
+                "all",
+            )
+        else:
+            quiet.append(p95)
+    baseline = statistics.fmean(quiet)
+    ratio = loud / baseline
+    figure = f"{loud:.1f} / {baseline:.1f} ms = {ratio:.2f}x"
+    report(
+        "command p95 under load / unloaded (mean)",
+        figure,
+        ratio <= LANES_RATIO,
+        f"<= {LANES_RATIO:g}x",
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pg", default=os.environ.get(PG_ENV) or PG_DEFAULT, help="PostgreSQL")
@@ -506,9 +705,20 @@ def main() -> int:
     parser.add_argument("--events", type=int, default=50_000, help="the pages setup's journal")
     parser.add_argument("--page-clients", type=int, default=4)
     parser.add_argument("--page-commands", type=int, default=1000)
+    parser.add_argument("--lanes", action="store_true", help="run the lanes setup as well")
+    parser.add_argument("--lanes-only", action="store_true", help="run the lanes setup alone")
+    parser.add_argument("--lane-map", type=int, default=2000, help="the huge map's side")
+    parser.add_argument("--lane-clients", type=int, default=2)
+    parser.add_argument("--lane-commands", type=int, default=300)
+    parser.add_argument("--lane-routes", type=int, default=2, help="clients asking routes")
+    parser.add_argument("--lane-maps", type=int, default=1, help="clients asking map windows")
+    parser.add_argument("--lane-radius", type=int, default=60, help="a map window's radius")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="tk-bench-serve-"))
     try:
+        if args.lanes_only:
+            run_lanes(args, folder)
+            return 0 if all(results) else 1
         if not args.pages_only:
             run("sqlite", f"sqlite:///{folder / 'serve.db'}", 1, args, folder, True)
             if args.no_pg:
@@ -520,6 +730,8 @@ def main() -> int:
             run_pages(args, folder)
         else:
             print("pages: left out (--pages 0)")
+        if args.lanes:
+            run_lanes(args, folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return 0 if all(results) else 1

@@ -88,6 +88,7 @@ from turnkeeper.views import (
 from turnkeeper.web import live, render
 from turnkeeper.web.controls import Control, by_verb, form_body
 from turnkeeper.web.guard import Guard, answer, header_number
+from turnkeeper.web.lanes import Lanes
 from turnkeeper.web.tokens import Hand, Role, Seat, TokenCheck, issue_hand, renew_token
 from turnkeeper.words import unknown
 from turnkeeper.world.hexes import Hex
@@ -242,6 +243,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     displays = live.Displays(
         snapshot, lambda name, state, role: _display(campaigns, name, state, role)
     )
+    lanes = Lanes()  # a route or a map drawn runs there: never on another campaign's time
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -250,6 +252,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         await anyio.to_thread.run_sync(snapshots.state_format)
         yield
         watcher.close()
+        lanes.close()
 
     app = FastAPI(
         title="turnkeeper",
@@ -262,6 +265,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     app.state.tokens = TokenCheck(campaigns.store)
     app.state.watcher = watcher
     app.state.displays = displays
+    app.state.lanes = lanes
     app.add_middleware(Guard)
     app.mount("/static", StaticFiles(packages=[("turnkeeper.web", "static")]), name="static")
 
@@ -424,13 +428,11 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     ) -> Response:
         middle = Hex.parse(around) if around is not None else None
         state = await _on(request, name, lambda c: c.state(name), quick=True)
-        # drawn outside the lock (the state does not change) and off the loop: a large map
-        # is many milliseconds of work
+        # drawn outside the lock (the state does not change) and in a worker process: a
+        # large map is seconds of work that would hold every other campaign's commands
         player = role is Role.PLAYER
         lived = _lived(state, seat_of(state, name, token, role))
-        svg = await anyio.to_thread.run_sync(
-            lambda: map_svg(lived, player=player, around=middle, radius=radius)
-        )
+        svg = await app.state.lanes.run(map_svg, lived, player=player, around=middle, radius=radius)
         return Response(svg, media_type="image/svg+xml")
 
     # -- the pages -------------------------------------------------------------------------
@@ -592,16 +594,16 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         goal = Hex.parse(to)
         if goal == wild.position:
             return {"to": goal.label, "days": 0, "tp": "0", "hexes": 0}
-        route = await anyio.to_thread.run_sync(
-            lambda: best_route(
-                state.ruleset,
-                wild.hexmap,
-                wild.position,
-                goal,
-                wild.weather,
-                wild.party,
-                wild.vessel,
-            )
+        # in a worker process: a route across a big map is seconds of work
+        route = await app.state.lanes.run(
+            best_route,
+            state.ruleset,
+            wild.hexmap,
+            wild.position,
+            goal,
+            wild.weather,
+            wild.party,
+            wild.vessel,
         )
         return {
             "to": goal.label,

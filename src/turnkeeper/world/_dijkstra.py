@@ -19,7 +19,8 @@ route of a process pays nothing to start. Where the install could not (no C comp
 loads (and the kernels are compiled) on the first route or cost search of a process, never
 when the map or the campaign merely loads; ``cache=True`` stores the machine code next to
 this file (or in numba's user-wide cache dir), and when neither is writable (a read-only
-install) the kernels are compiled once per process instead.
+install) the kernels are compiled once per process instead. Compiled either way, a kernel
+lets go of the interpreter's lock while it runs (:func:`compile_ahead`).
 
 This module holds the untyped jitted kernels; :func:`shortest_paths` is their typed face.
 """
@@ -391,7 +392,23 @@ AHEAD_OF_TIME = "turnkeeper.world._route_kernels"
 
 def compile_ahead(cc: Any) -> Any:
     """Export every kernel to numba's ahead-of-time compiler ``cc`` (a ``numba.pycc.CC``),
-    for the install to build as an extension module that needs no numba to load."""
+    for the install to build as an extension module that needs no numba to load.
+
+    Each kernel lets go of the interpreter's lock while it runs, as the kernels compiled on
+    first use do (``nogil``): a route across a big map takes seconds, and a server's other
+    threads (another campaign's commands, its event loop) must go on meanwhile. pycc has no
+    option for it, so its compile flags are made to ask for it (numba's ``release_gil``, the
+    flag ``nogil`` sets)."""
+    # the install's alone: the package never loads pycc
+    from numba.core.compiler import Flags
+    from numba.pycc import compiler
+
+    class ReleasingFlags(Flags):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
+            self.release_gil = True  # type: ignore[assignment]
+
+    compiler.Flags = ReleasingFlags  # type: ignore[attr-defined]
     for name, signature in SIGNATURES.items():
         cc.export(name, signature)(_KERNELS[name])
     return cc

@@ -6,7 +6,10 @@ import heapq
 import importlib.util
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from fractions import Fraction as F
+from typing import Any
 
 import numpy as np
 import pytest
@@ -320,3 +323,67 @@ def test_a_routes_units_past_64_bits_are_one_clear_refusal() -> None:
     tp[0, 0], tp[0, 1], tp[0, 2] = 1 / 997, 1 / 991, 1 / 983  # parts of 1/971,230,141 TP
     with pytest.raises(IllegalCommandError, match="too many units to count over this map"):
         plan_route(hexmap, Hex.from_offset(0, 0), Hex.from_offset(2, 0), tp, 1000, 100_000, 100)
+
+
+def _kernels_of(kind: str) -> _dijkstra._Kernels:
+    if kind == "compiled now":  # numba's JIT, as where the install compiled none
+        return _dijkstra._compiled_now()
+    if importlib.util.find_spec(_dijkstra.AHEAD_OF_TIME) is None:
+        pytest.skip("the install compiled no route kernels (no C compiler): they compile on use")
+    return _dijkstra._kernels()
+
+
+def _search_with(kernel: str) -> None:
+    """A search on a 400 x 400 map that runs ``kernel`` for a good part of a second."""
+    if kernel == "days":
+        units = np.full((400, 400), 3, np.int64)
+        _dijkstra.fewest_days_path(units, (0, 0), (399, 399), _COL_STEPS, _ROW_STEPS, 8, 8)
+    else:
+        shortest_paths(np.ones((400, 400)), (0, 0), _COL_STEPS, _ROW_STEPS, queue=kernel)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kind", ["ahead of time", "compiled now"])
+@pytest.mark.parametrize("kernel", ["buckets", "heap", "days"])
+def test_a_route_kernel_lets_the_other_threads_run_while_it_searches(
+    kind: str, kernel: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 38: a route across a 2000 x 2000 map held the interpreter's lock for its whole
+    search (the kernels compiled ahead of time held it), so a server's other campaigns
+    waited a second for their commands. Threads here change hands only where one lets go of
+    the lock (a switch interval of an hour), so this thread reads the search unfinished only
+    if the kernel let go of it while it ran; a kernel that holds it is never seen unfinished.
+    Three tries: a kernel that lets go fails a try only if this thread was not given the CPU
+    at all while the kernel ran."""
+    real = _kernels_of(kind)
+    started, finished = threading.Event(), threading.Event()
+
+    def watched(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            started.set()
+            try:
+                return fn(*args)
+            finally:
+                finished.set()  # before the search's own numpy work, which may let go too
+
+        return call
+
+    kernels = {name: getattr(real, name) for name in ("heap", "buckets", "days")}
+    kernels[kernel] = watched(kernels[kernel])
+    monkeypatch.setattr(_dijkstra, "_kernels", lambda: _dijkstra._Kernels(**kernels))
+    seen_running = []
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(3600)
+    try:
+        for _ in range(3):
+            started.clear()
+            finished.clear()
+            search = threading.Thread(target=_search_with, args=(kernel,))
+            search.start()
+            started.wait()
+            seen_running.append(not finished.is_set())
+            search.join()
+            if seen_running[-1]:
+                break
+    finally:
+        sys.setswitchinterval(interval)
+    assert seen_running[-1], "the kernel held the interpreter's lock while it searched"
