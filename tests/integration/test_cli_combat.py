@@ -453,3 +453,29 @@ def test_pg_hp_1_at_the_table_the_sheet_follows_the_blow_and_the_dead_are_out_of
     assert felled[-1].startswith("combat over: party wins")
     with pytest.raises(IllegalCommandError, match="no combat"):
         tk(db, "combat", "status")
+
+
+def test_pg_use_1_a_shot_rolls_the_arrows_usage_die_until_none_are_left(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """PG-USE-1: arrows are the text's first usage die, rolled "when a resource is used": Bea
+    shoots at the Orc twice (`combat attack Bea Orc --ranged`), each shot a d20 of 2 (a
+    miss) and the party's arrows' d4: 3 keeps the d4, 1 depletes it (said so); a third shot
+    is refused, the party having none left; Aldo's sword needs no arrows."""
+    db = str(tmp_path / "pg.db")
+    party = Path(__file__).resolve().parents[2] / "examples" / "party.toml"
+    tk(db, "new", "keep", "--ruleset", "pg", "--party", str(party), "--seed", "2")
+    tk(db, "supply", "add", "arrows", "--die", "d4")
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=30,ac=10", "--surprise", "none")
+    tk(db, "combat", "round", "--dice", "5,2")
+    first = tk(db, "combat", "attack", "Bea", "Orc", "--ranged", "--dice", "2,3")
+    assert [r["kind"] for r in first["records"]] == ["combat.attack", "supply.usage_rolled"]
+    assert first["records"][1]["text"] == "arrows used (Bea's shot): rolled 3, stays d4"
+    tk(db, "combat", "round", "--dice", "5,2")
+    second = tk(db, "combat", "attack", "Bea", "Orc", "--ranged", "--dice", "2,1")
+    assert second["records"][1]["text"] == "arrows used (Bea's shot): rolled 1, depleted"
+    tk(db, "combat", "round", "--dice", "5,2")
+    with pytest.raises(IllegalCommandError, match="Bea has no arrows to shoot"):
+        tk(db, "combat", "attack", "Bea", "Orc", "--ranged", "--dice", "2")
+    swung = tk(db, "combat", "attack", "Aldo", "Orc", "--dice", "2")
+    assert [r["kind"] for r in swung["records"]] == ["combat.attack"]

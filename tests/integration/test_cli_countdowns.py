@@ -75,3 +75,20 @@ def test_dg_cd_2_countdown_tick_of_a_day_countdown_ends_the_shorter_ones(db: str
         ticked["records"][1]["text"] == "countdown poison ends (a longer countdown, curse, ticked)"
     )
     assert _left(tk, db) == {"curse": 2}
+
+
+def test_dg_cd_4_a_scene_creature_or_a_fights_monster_is_a_subject(db: str, tk: Tk) -> None:
+    """DG-CD-4, "A creature who is suffocating": `countdown add ... --subject ogre` for the
+    scene's ogre, whose GM action ticks it, and for the fight's Orc, whose wound ticks it."""
+    tk(db, "scene", "open", "combat", "--players", "Aldo", "--creatures", "ogre", "--gm-first")
+    tk(db, "countdown", "add", "ogre suffocates", "--type", "rapid", "--length", "4",
+       "--subject", "ogre", "--listens", "action", "--after-end", "wound")  # fmt: skip
+    tk(db, "scene", "gm", "the ogre heaves at the door", "--creature", "ogre")
+    assert _left(tk, db) == {"ogre suffocates": 3}
+    tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=9,ac=10", "--surprise", "none")
+    tk(db, "countdown", "add", "orc suffocates", "--type", "rapid", "--length", "4",
+       "--subject", "orc", "--listens", "wound")  # fmt: skip
+    tk(db, "damage", "Orc", "1")
+    assert _left(tk, db)["orc suffocates"] == 3
+    with pytest.raises(TurnkeeperError, match="no creature called 'troll'"):
+        tk(db, "countdown", "add", "x", "--type", "rapid", "--length", "2", "--subject", "troll")

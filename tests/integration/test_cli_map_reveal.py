@@ -75,3 +75,20 @@ def test_an_unknown_hex_or_feature_is_one_error_and_changes_nothing(db: str, tk:
     with pytest.raises(NotFoundError, match="no feature called 'Atlantis'"):
         tk(db, "map", "reveal", "--feature", "Atlantis")
     assert tk(db, "status")["version"] == version
+
+
+def test_tp_wil_10_a_revealed_hex_is_a_travel_destination(tmp_path: Path, tk: Tk) -> None:
+    """TP-WIL-10: travel differs from exploration "simply by the knowledge of the
+    destination": after `map reveal 0001 0002 0003 0004` (a bought map), `travel 0004` is
+    travel, not refused as "not a known destination"."""
+    db = str(tmp_path / "vale.db")
+    path = tmp_path / "vale.toml"
+    path.write_text(
+        'name = "Vale"\nwidth = 1\nheight = 6\nterrain = ["p", "p", "p", "p", "p", "p"]\n'
+    )
+    tk(db, "new", "vale", "--ruleset", "tp", "--party", str(EXAMPLES / "party.toml"))
+    tk(db, "map", "load", str(path), "--at", "0000")
+    tk(db, "map", "reveal", "0001", "0002", "0003", "0004")
+    went = tk(db, "travel", "0004")
+    moves = [r["data"]["movement"] for r in went["records"] if r["kind"] == "wilderness.moved"]
+    assert moves and set(moves) == {"travel"}

@@ -43,6 +43,22 @@ def scene(tk: Tk) -> Tk:
     return lambda db, *args: tk(db, "scene", *args)
 
 
+def test_dg_dread_1_dread_is_not_spent_on_a_party_character(tmp_path: Path, tk: Tk) -> None:
+    """DG-DREAD-1: dread enhances "creatures that they control": `scene dread spend 1 "iron
+    skin" --creature Aldo` is refused for the party's Aldo, seated or not, and spends
+    nothing; the ogre takes it."""
+    db = str(tmp_path / "deep.db")
+    party = str(Path(__file__).resolve().parents[2] / "examples" / "party.toml")
+    tk(db, "new", "Deep", "--ruleset", "dg", "--party", party)
+    tk(db, "scene", "open", "exploration", "--players", "Bea", "--creatures", "ogre", "--gm-first")
+    tk(db, "scene", "gm", "wolves circle the camp", "--during-rest")
+    for name in ("Aldo", "bea"):
+        with pytest.raises(IllegalCommandError, match="is a player's character"):
+            tk(db, "scene", "dread", "spend", "1", "iron skin", "--creature", name)
+    spent = tk(db, "scene", "dread", "spend", "1", "iron skin", "--creature", "ogre")
+    assert spent["state"]["dread"] == 0
+
+
 def test_cli_scene_a_round_with_a_compromise_and_dread(db: str, scene: Tk, tk: Tk) -> None:
     """DG-LOOP-1 to DG-DREAD-1 through the verbs: d20 shows 11 against 12, a compromise."""
     opened = scene(db, "open", "combat", "--players", "freya,ulfarmi", "--creatures", "ogre")

@@ -249,3 +249,18 @@ def test_tp_wil_1_wait_2d_gives_the_new_days_tp_without_camp(campaign: Path) -> 
     code, text = _run("travel", "s", "--json")
     data = json.loads(text)
     assert code == 0 and data["at"] == "0001" and data["tp_spent"] == "1"
+
+
+def test_tp_wil_3_a_roster_of_21_pays_2_tp_a_plains_hex_untold(tmp_path: Path, tk: Tk) -> None:
+    """TP-WIL-3, "Apply each that matches the party": "more than 20 people x1/2". A party
+    file of 21 characters on foot travels a hex of plains for 2 TP, nobody typing
+    `--party "over 20"`: the roster already says so."""
+    db = str(tmp_path / "host.db")
+    party, vale = tmp_path / "host.toml", tmp_path / "vale.toml"
+    sheets = "".join(f'[[characters]]\nname = "C{i}"\nhp = 4\n' for i in range(21))
+    party.write_text(sheets + "[supplies]\nrations = 99\nwater = 99\n", encoding="utf-8")
+    vale.write_text('name = "Vale"\nwidth = 1\nheight = 3\nterrain = ["p", "p", "p"]\n')
+    tk(db, "new", "Host", "--ruleset", "tp", "--party", str(party), "--seed", "3")
+    tk(db, "map", "load", str(vale), "--at", "0000")
+    went = tk(db, "travel", "s", "--dice", "5,5")
+    assert (went["at"], went["tp_spent"]) == ("0001", "2")

@@ -53,6 +53,7 @@ from turnkeeper.procedures.wilderness.costs import (
     daily_tp,
     hex_cost_for,
     max_movement_points,
+    travel_conditions,
 )
 from turnkeeper.procedures.wilderness.discovery import landmarks_in_sight
 from turnkeeper.rules.schema import FaceEvent, Ruleset
@@ -125,6 +126,11 @@ class Journey:
             raise IllegalCommandError("--from and --to are the same hex: pick another")
         if not 1 <= self.max_days <= MAX_DAYS:
             raise IllegalCommandError(f"--days {self.max_days}: from 1 to {MAX_DAYS:,} days")
+
+    @property
+    def travel_conditions(self) -> tuple[str, ...]:
+        """TP-WIL-3: the conditions given and those the party's roster shows (over_20...)."""
+        return travel_conditions(self.ruleset, self.conditions, len(self.party.living))
 
 
 @dataclass(frozen=True)
@@ -208,7 +214,7 @@ class _Model:
         for i, h in self.hexes.items():
             for w, state in enumerate(self.states):
                 cost = hex_cost_for(
-                    rules, hexmap.terrain_at(h), hexmap.road_at(h), state, plan.conditions
+                    rules, hexmap.terrain_at(h), hexmap.road_at(h), state, plan.travel_conditions
                 )
                 exact[i, w] = cost.tp_spent
         daily = daily_tp(rules)
@@ -283,7 +289,7 @@ class _Model:
                     self.hexes[position],
                     self.plan.goal,
                     {r: self.states[w] for r, w in zip(self.regions, weather, strict=True)},
-                    self.plan.conditions,
+                    self.plan.travel_conditions,
                 )
                 hop = self.index(route.hexes[1])
             except IllegalCommandError:

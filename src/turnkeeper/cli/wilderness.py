@@ -39,7 +39,7 @@ from turnkeeper.dice import format_mixed
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.state import wilderness_of
 from turnkeeper.kernel.wilderness_state import DEFAULT_REGION
-from turnkeeper.procedures.wilderness.costs import best_route, hex_cost_for
+from turnkeeper.procedures.wilderness.costs import best_route, hex_cost_for, travel_conditions
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.verbs import Place
 from turnkeeper.words import counted
@@ -226,7 +226,8 @@ def route_command(
         drawn = campaign_map(db, campaign)
         wild = drawn.wild
         hexmap, rules, weather = wild.hexmap, drawn.state.ruleset, wild.weather
-        conditions = wild.party if party is None else (_party(party) or ())
+        named = wild.party if party is None else (_party(party) or ())
+        conditions = travel_conditions(rules, named, len(drawn.state.party.living))
         chosen = wild.vessel if vessel is None else (vessel or None)
         here, known, found = wild.position, drawn.known, wild.found
     first = _route_hex(start, here, "FROM")

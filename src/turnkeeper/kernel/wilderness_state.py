@@ -92,6 +92,12 @@ class WildernessState(Frozen):
     )
     seen: frozenset[Hex] = Field(frozenset(), description="Hexes whose terrain the party saw.")
     found: frozenset[str] = Field(frozenset(), description="Ids of the features the party knows.")
+    charted: frozenset[Hex] = Field(
+        frozenset(),
+        description="TP-WIL-10: hexes put on the party's map (a bought map, a rumour).",
+        # left out while empty, so the states of campaigns with none read as they did
+        exclude_if=lambda charted: not charted,
+    )
     weather: dict[str, str] = Field(default_factory=dict, description="Region -> weather state.")
     party: tuple[str, ...] = Field((), description="TP-WIL-3 conditions: mounted, carriage...")
     vessel: str | None = Field(None, description="TP-WIL-9: a boat, ship or flying mount.")
@@ -125,8 +131,10 @@ class WildernessState(Frozen):
         return self.weather.get(self.region_of(hex_), default)
 
     def is_known_destination(self, hex_: Hex) -> bool:
-        """TP-WIL-10: a hex the party has been to, or where it knows a feature lies."""
-        if hex_ in self.visited:
+        """TP-WIL-10: a hex the party has been to, one on the map it was given, or where it
+        knows a feature lies: travel differs from exploring "simply by the knowledge of the
+        destination", and "players should have access to a map of the region"."""
+        if hex_ in self.visited or hex_ in self.charted:
             return True
         return any(feature.id in self.found for feature in self.hexmap.features.get(hex_, ()))
 

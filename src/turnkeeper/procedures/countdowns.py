@@ -45,6 +45,7 @@ from turnkeeper.kernel.scene_state import Frame
 from turnkeeper.kernel.schedule import Draft, Hook
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.rules.schema import CountdownType
+from turnkeeper.words import did_you_mean
 
 # --- events -------------------------------------------------------------------------------
 
@@ -238,15 +239,33 @@ def _tick(draft: Draft, name: str, reason: str, *, ends_shorter: bool = True) ->
     _end(draft, countdown, "ran out")
 
 
+def creature_stats(state: CampaignState, name: str) -> tuple[str, dict[str, int]]:
+    """DG-CD-4's "a creature who is suffocating": a party character, a monster of the site, a
+    fighter of the fight running or a creature of the open scene, by its name in any case,
+    and its stats (a scene's creature has none); otherwise one error naming those known."""
+    key = name.casefold()
+    fight = state.combat.combatants if state.combat is not None else ()
+    scene = state.scenes.scene.creatures if state.scenes.scene is not None else ()
+    found: list[tuple[str, dict[str, int]]] = [
+        *((c.name, dict(c.stats)) for c in state.party.characters),
+        *((m.name, dict(m.stats)) for m in state.monsters),
+        *((c.name, dict(c.stats)) for c in fight),
+        *((creature, {}) for creature in scene),
+    ]
+    for known, stats in found:
+        if known.casefold() == key:
+            return known, stats
+    names = list(dict.fromkeys(known for known, _ in found))
+    raise IllegalCommandError(
+        f"no creature called {name!r}{did_you_mean(name, names)}: a countdown's subject is a "
+        f"character, a fighter or a scene's creature ({', '.join(names)})"
+    )
+
+
 def _length(
     state: CampaignState, length: str, subject: str | None, dice: DiceSource
 ) -> tuple[int, tuple[RollRecord, ...]]:
-    values: dict[str, int] = {}
-    if subject is not None:
-        monster = state.monster(subject)
-        values = (
-            dict(monster.stats) if monster is not None else dict(state.character(subject).stats)
-        )
+    values = creature_stats(state, subject)[1] if subject is not None else {}
     try:
         rolled = roll(length, dice, values)
     except DiceNotationError as error:
@@ -392,7 +411,11 @@ def trigger(state: CampaignState, name: str, subject: str | None = None) -> list
     """DG-CD-4: an extra trigger (``wound``, ``action``) ticks the countdowns listening to it."""
     draft = Draft(state)
     for countdown in state.countdowns:
-        if name in countdown.listens and (subject is None or countdown.subject in (None, subject)):
+        # a subject in any case: a scene names its players as typed, a fight as its roster
+        whose = countdown.subject
+        if name in countdown.listens and (
+            subject is None or whose is None or whose.casefold() == subject.casefold()
+        ):
             _tick(draft, countdown.name, name)
     return draft.events
 

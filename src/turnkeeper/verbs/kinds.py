@@ -208,6 +208,10 @@ ACTION = Kind(
 )
 SCENE_PLAYER = Kind("scene player", "PLAYER", _scene_players)
 CREATURE = Kind("creature", "CREATURE", _creatures)
+#: DG-CD-4's "a creature who is suffocating": anyone living, a scene's creatures too.
+SUBJECT = Kind(
+    "creature", "NAME", lambda state, given: _living(state, given) + _creatures(state, given)
+)
 STAT = Kind("stat", "STAT", lambda state, given: list(state.ruleset.stats))
 
 

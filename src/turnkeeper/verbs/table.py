@@ -154,6 +154,7 @@ from turnkeeper.verbs.kinds import (
     PARTY,
     SCENE_PLAYER,
     STAT,
+    SUBJECT,
     SUPPLY,
     TARGET,
     TRAVELLERS,
@@ -707,8 +708,10 @@ class CountdownAddBody(_Verb, title="Start a countdown"):
         None, description="Length of its failure countdown, a number or a die [DG-FCD-1]."
     )
     referee: bool = Field(False, description=f"Hidden from the players. {_REFEREE}")
-    subject: Annotated[str | None, TARGET] = Field(
-        None, description="The creature it is about [DG-CD-4]."
+    subject: Annotated[str | None, SUBJECT] = Field(
+        None,
+        description="The creature it is about: a character, a fighter or a scene's creature "
+        "[DG-CD-4].",
     )
     listens: Annotated[tuple[str, ...], TRIGGER] = Field(
         (), description="Extra triggers that tick it too: wound, action [DG-CD-4]."
@@ -796,7 +799,7 @@ class CountdownTriggerBody(_Verb, title="Trigger countdowns"):
     trigger: Annotated[str, TRIGGER, Arg()] = Field(
         min_length=1, description="The trigger: wound, action..."
     )
-    subject: Annotated[str | None, TARGET] = Field(
+    subject: Annotated[str | None, SUBJECT] = Field(
         None, description="Only the countdowns of this creature."
     )
 

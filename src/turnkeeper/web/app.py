@@ -67,7 +67,7 @@ from turnkeeper.errors import (
     TurnkeeperError,
 )
 from turnkeeper.files import MAX_INT, MAX_NAME_LENGTH, decode, digits
-from turnkeeper.procedures.wilderness.costs import best_route
+from turnkeeper.procedures.wilderness.costs import best_route, conditions_of
 from turnkeeper.service import Campaigns, gc_paused
 from turnkeeper.store.base import StoreUnavailable, stale
 from turnkeeper.verbs import CommandBody, problem
@@ -602,7 +602,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
             wild.position,
             goal,
             wild.weather,
-            wild.party,
+            conditions_of(state),
             wild.vessel,
         )
         return {

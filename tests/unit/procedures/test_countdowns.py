@@ -22,7 +22,9 @@ from turnkeeper.campaign import (
 from turnkeeper.dice import TypedDice
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.scene_state import SceneKind
-from turnkeeper.procedures.scenes import OpenScene
+from turnkeeper.procedures.combat import StartFight
+from turnkeeper.procedures.combat.roster import parse_monster
+from turnkeeper.procedures.scenes import GmAct, OpenScene
 from turnkeeper.rules.loader import preset
 
 MakeJournal = Callable[..., Journal]
@@ -158,6 +160,34 @@ def test_dg_cd_4_suffocating_ticks_on_wounds_and_actions_then_wounds(
     assert [r.event.kind for r in records if r.event.kind.startswith("countdown")] == [
         "countdown.precision_wound"
     ]
+
+
+# rule: DG-CD-4
+def test_dg_cd_4_a_scene_creature_and_a_fights_monster_may_suffocate(
+    make_journal: MakeJournal,
+) -> None:
+    """DG-CD-4: "A creature who is suffocating starts a Countdown: RC(body). Taking a wound or
+    taking an action ticks the countdown by 1": any creature, not only a character. The
+    scene's ogre (RC(4)) ticks to 3 on its GM action; the fight's eel (body: CON 3), named
+    in any case, to 2 on a wound; a name nobody answers to is one error naming who does."""
+    suffocating = CountdownAdd(
+        "suffocating", "RC", "4", subject="ogre", listens=("wound", "action"), after_end="wound"
+    )
+    journal = make_journal("dg")
+    scene = OpenScene(SceneKind.COMBAT, players=("Aldo",), creatures=("ogre",), gm_first=True)
+    journal.execute(scene)
+    journal.execute(suffocating)
+    journal.execute(GmAct("the ogre heaves at the door", creature="ogre"))
+    assert left(journal, "suffocating") == 3
+
+    journal = make_journal("dg")
+    journal.execute(StartFight(foes=tuple(parse_monster("Eel:hd=1,hp=9,ac=10,CON=3"))))
+    journal.execute(replace(suffocating, length="CON", subject="eel"))
+    assert left(journal, "suffocating") == 3
+    journal.execute(Damage("Eel", 1))
+    assert left(journal, "suffocating") == 2
+    with pytest.raises(IllegalCommandError, match=r"no creature called 'ogre'.*\(Aldo, Bea, Eel\)"):
+        journal.execute(replace(suffocating, name="other", subject="ogre"))
 
 
 def test_dg_fcd_1_four_outcomes(make_journal: MakeJournal) -> None:

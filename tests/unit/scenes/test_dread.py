@@ -115,6 +115,25 @@ def test_dg_dread_1_spending_dread_enhances_a_creature(table: SceneTable, refuse
     )
 
 
+def test_dg_dread_1_dread_enhances_only_creatures_the_gm_controls(refused: Refused) -> None:
+    """DG-DREAD-1: dread is spent "to enhance the abilities of creatures that they control":
+    with 1 dread, "iron skin" for Ulfarmi, a player in the scene (any case), is refused and
+    spends nothing; the ogre takes it."""
+    table = SceneTable(dungeoneers_rules(), TypedDice([]))
+    opened = OpenScene(SceneKind.EXPLORATION, ("freya", "ulfarmi"), ("ogre",), gm_first=True)
+    table.execute(opened)
+    table.execute(GmAct("the camp is watched", during_rest=True))
+    for player in ("ulfarmi", "Ulfarmi"):
+        refused(table, SpendDread(1, "iron skin", player), "is a player's character")
+    refused(
+        table,
+        SpendDread(1, "iron skin", "freya"),
+        r"controls \(DG-DREAD-1\); name one of them \(ogre\)",
+    )
+    table.execute(SpendDread(1, "iron skin", "ogre"))
+    assert table.state.dread == 0
+
+
 def test_dg_dread_1_switched_off_by_the_ruleset(refused: Refused) -> None:
     rules = dungeoneers_rules().model_copy(update={"dread": DreadRules(enabled=False)})
     table = SceneTable(rules, SeededDice(2))

@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 from turnkeeper.dice import TypedDice
 from turnkeeper.errors import IllegalCommandError, NotFoundError
 from turnkeeper.kernel.wilderness_state import Movement
-from turnkeeper.procedures.wilderness import Camp, MoveMade, Search, Travel, TravelPointsSpent
+from turnkeeper.procedures.wilderness import (
+    Camp,
+    MoveMade,
+    RevealOnMap,
+    Search,
+    Travel,
+    TravelPointsSpent,
+)
 from turnkeeper.procedures.wilderness.costs import (
     daily_tp,
     hex_cost_for,
@@ -20,6 +27,8 @@ from turnkeeper.procedures.wilderness.costs import (
 )
 from turnkeeper.rules.loader import preset
 from turnkeeper.world.hexes import Hex
+
+from .conftest import quiet
 
 TP = preset("tp")
 NONE = TypedDice([])
@@ -56,6 +65,41 @@ def test_tp_wil_3_party_multipliers_multiply() -> None:
     assert tp_per_hex(TP, "plains", party=["mounted", "mounted"]) == Fraction(1, 2)
     with pytest.raises(NotFoundError, match="no party condition 'flying'"):
         tp_per_hex(TP, "plains", party=["flying"])
+
+
+def _roster(people: int, dead: int = 0) -> str:
+    """A party file of ``people`` characters on foot, the last ``dead`` of them dead."""
+    sheets = (
+        f'[[characters]]\nname = "C{i}"\nhp = 4\n'
+        + ('conditions = ["dead"]\n' if i >= people - dead else "")
+        for i in range(people)
+    )
+    return "".join(sheets) + "[supplies]\nrations = 99\nwater = 99\n"
+
+
+@pytest.mark.parametrize(
+    ("people", "dead", "tp"), [(20, 0, 1), (21, 0, 2), (22, 1, 2), (21, 1, 1), (51, 0, 4)]
+)
+def test_tp_wil_3_the_rosters_size_applies_of_itself(start, people, dead, tp) -> None:
+    """TP-WIL-3: "Apply each that matches the party": "The party has more than 20 people
+    x1/2", more than 50 a further x1/2. A roster of 21 living characters on foot pays 2 TP
+    for a hex of plains with no `--party "over 20"` typed; 20 (the dead do not count) pay 1,
+    51 pay 4."""
+    journal = start(["p", "p"], party=_roster(people, dead))
+    journal.execute(Travel("s"), NONE)
+    assert journal.state.wilderness.tp_spent == tp
+
+
+def test_tp_wil_3_the_other_reading_only_the_conditions_the_referee_names(start) -> None:
+    """TP-WIL-3 with ``travel.party_size`` emptied: the roster's 21 pay 1 TP a plains hex until
+    the referee names over_20."""
+    rules = quiet(TP)
+    rules = rules.model_copy(update={"travel": rules.travel.model_copy(update={"party_size": {}})})
+    journal = start(["p", "p", "p"], rules=rules, party=_roster(21))
+    journal.execute(Travel("s"), NONE)
+    assert journal.state.wilderness.tp_spent == 1
+    journal.execute(Travel("s", party=("over 20",)), NONE)
+    assert journal.state.wilderness.tp_spent == 3
 
 
 def test_tp_wil_4_environment_multipliers() -> None:
@@ -204,6 +248,22 @@ def test_tp_wil_10_travel_needs_a_known_destination(start) -> None:
     records = journal.execute(Travel("cave"), NONE)  # the recorded site is a destination
     assert {e.movement.value for e in _moves(records)} == {"travel"}
     assert journal.state.wilderness.position == Hex.parse("0003")
+
+
+def test_tp_wil_10_a_hex_on_the_map_the_party_was_given_is_a_destination(start) -> None:
+    """TP-WIL-10: "the main difference between travel and exploration is simply the
+    knowledge of the destination", and "Players should have access to a map of the region":
+    the referee reveals 0001 0002 0003 0004 (a bought map), and the party travels to 0004,
+    every move of it travel; a hex taken off the map again is not a destination."""
+    journal = start(["p"] * 6)
+    journal.execute(RevealOnMap(tuple(Hex.parse(h) for h in ("0001", "0002", "0003", "0004"))))
+    records = journal.execute(Travel("0004"), NONE)
+    assert [e.movement.value for e in _moves(records)] == ["travel"] * 4
+    assert journal.state.wilderness.position == Hex.parse("0004")
+    journal.execute(RevealOnMap((Hex.parse("0005"),)))
+    journal.execute(RevealOnMap((Hex.parse("0005"),), hide=True))
+    with pytest.raises(IllegalCommandError, match="0005 is not a known destination"):
+        journal.execute(Travel("0005"), NONE)
 
 
 @settings(deadline=None, max_examples=30)

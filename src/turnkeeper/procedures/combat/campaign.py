@@ -17,7 +17,7 @@ from typing import Any
 
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.kernel.combat_state import Combatant, CombatState, Condition, Side
+from turnkeeper.kernel.combat_state import ActionKind, Combatant, CombatState, Condition, Side
 from turnkeeper.kernel.events import Event
 from turnkeeper.kernel.schedule import Draft, wait
 from turnkeeper.kernel.state import CampaignState
@@ -30,8 +30,16 @@ from turnkeeper.procedures.combat.outcomes import (
     Moved,
 )
 from turnkeeper.procedures.combat.roster import encounter_foes
-from turnkeeper.procedures.combat.round import DOWN, BeginRound, StartCombat, decide_combat
+from turnkeeper.procedures.combat.round import (
+    DOWN,
+    Attack,
+    BeginRound,
+    Declare,
+    StartCombat,
+    decide_combat,
+)
 from turnkeeper.procedures.countdowns import round_ended, trigger
+from turnkeeper.procedures.supplies import SupplyUsed, roll_usage
 from turnkeeper.procedures.surprise import Meeting, SurpriseSituation, meeting_situation
 
 __all__ = [
@@ -212,6 +220,47 @@ def _acted(event: Event) -> str | None:
     return None
 
 
+def _ammunition(state: CampaignState, shooter: str) -> str | None:
+    """PG-USE-1: the supply a ranged attack by ``shooter`` uses, or None when the ruleset
+    names none or the shooter is not the party's (a foe's quiver is the referee's)."""
+    item = state.ruleset.attack.ammunition
+    if item is None or state.party.character(shooter) is None:
+        return None
+    return item
+
+
+def _check_ammunition(state: CampaignState, command: Any) -> None:
+    """PG-USE-1: a character shoots only with the ruleset's ammunition in the party's supplies."""
+    shots: list[str] = []
+    if isinstance(command, Attack) and command.ranged:
+        shots.append(command.attacker)
+    if isinstance(command, Declare) and any(a.kind is ActionKind.RANGED for a in command.actions):
+        shots.append(command.actor)
+    for shooter in shots:
+        item = _ammunition(state, shooter)
+        has = item is not None and (item in state.supplies.dice or state.supplies.count(item) > 0)
+        if item is not None and not has:
+            raise IllegalCommandError(
+                f"{shooter} has no {item} to shoot (PG-USE-1: the party has none left): "
+                f"attack in melee, or add some (supply add {item} --die d6)"
+            )
+
+
+def _shot(state: CampaignState, event: AttackMade, dice: DiceSource) -> Event | None:
+    """PG-USE-1, "when a resource is used": a character's shot rolls its ammunition's usage
+    die (a counted supply loses one); None where nothing is spent, or none is left (a shot
+    declared before a friend's shot used the last)."""
+    item = _ammunition(state, event.attacker) if event.ranged else None
+    if item is None:
+        return None
+    why = f"{event.attacker}'s shot"
+    if item in state.supplies.dice:
+        return roll_usage(state, item, dice, reason=why)
+    if state.supplies.count(item) > 0:
+        return SupplyUsed(item=item, amount=1, reason=why)
+    return None
+
+
 def with_countdowns(draft: Draft, events: list[Event], dice: DiceSource) -> None:
     """Add the fight's ``events`` to ``draft``, each followed by the time and the countdown
     ticks it causes.
@@ -231,6 +280,8 @@ def with_countdowns(draft: Draft, events: list[Event], dice: DiceSource) -> None
             wait(draft, event.seconds, dice)
             continue
         draft.add(event)
+        if isinstance(event, AttackMade) and (spent := _shot(draft.state, event, dice)):
+            draft.add(spent)
         if isinstance(event, RoundResolved):
             # DG-CD-1: "Ticks at the end of a combat round"; a fight's round ends resolved.
             draft.add(*round_ended(draft.state, "combat_round"))
@@ -260,4 +311,5 @@ def decide_in_campaign(draft: Draft, command: Any, dice: DiceSource) -> None:
     if isinstance(command, BeginRound) and command.leader_cha is None:
         # PG-REA-1: the noise's reaction adds the leader's CHA, as a dungeon encounter's does.
         command = replace(command, leader_cha=state.party.leader_cha)
+    _check_ammunition(state, command)
     with_countdowns(draft, list(decide_combat(combat, command, state.ruleset, dice)), dice)

@@ -23,8 +23,9 @@ from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
 from turnkeeper.kernel.schedule import Draft, Hook, wait
 from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK, trigger
-from turnkeeper.procedures.scenes.commands import GmAct, SceneCommand
+from turnkeeper.procedures.scenes.commands import GmAct, SceneCommand, SpendDread
 from turnkeeper.procedures.scenes.decide import decide_scene
+from turnkeeper.procedures.scenes.dread import check_gm_creature
 from turnkeeper.procedures.scenes.events import ActionTaken, RoundEnded
 
 #: The frames a scene's rounds end by hand, never by the calendar.
@@ -58,6 +59,9 @@ def campaign_scene_events(draft: Draft, command: SceneCommand, dice: DiceSource)
     state = draft.state
     if isinstance(command, GmAct) and state.rest.resting and not command.during_rest:
         command = replace(command, during_rest=True)
+    if isinstance(command, SpendDread) and command.creature is not None:
+        # the party's characters are the players' even when they have no seat yet
+        check_gm_creature(command.creature, state.everyone, state.scenes)
     for event in decide_scene(state.scenes, command, state.ruleset, dice):
         draft.add(event)
         if isinstance(event, ActionTaken):

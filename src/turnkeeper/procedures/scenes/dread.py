@@ -10,6 +10,8 @@ makes the action a success for the story but keeps no momentum, which needs an a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.scene_state import SceneSide, SceneState
 from turnkeeper.procedures.scenes.commands import Compromise, GiveTokens, SpendDread
@@ -56,7 +58,22 @@ def spend_dread(state: SceneState, command: SpendDread, rules: Ruleset) -> list[
         raise _illegal(f"the GM holds {state.dread} dread, cannot spend {command.amount}")
     if not command.what.strip():
         raise _illegal("say what the dread buys (for example: the ogre strikes twice)")
+    players = {seat.name for seat in state.seats} | set(state.scene.players if state.scene else ())
+    if command.creature is not None:
+        check_gm_creature(command.creature, players, state)
     return [DreadSpent(amount=command.amount, what=command.what, creature=command.creature)]
+
+
+def check_gm_creature(creature: str, players: Iterable[str], state: SceneState) -> None:
+    """DG-DREAD-1: dread enhances "creatures that they [the GM] control", never a player's:
+    ``creature`` may not be one of ``players`` (any case)."""
+    if creature.casefold() in {p.casefold() for p in players}:
+        theirs = list(state.scene.creatures) if state.scene is not None else []
+        name = f" ({', '.join(theirs)})" if theirs else ""
+        raise _illegal(
+            f"{creature} is a player's character: dread enhances only the creatures the GM "
+            f"controls (DG-DREAD-1); name one of them{name}, or leave out --creature"
+        )
 
 
 def compromise(state: SceneState, command: Compromise, rules: Ruleset) -> list[SceneEvent]:

@@ -35,6 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from turnkeeper.errors import IllegalCommandError, NotFoundError
+from turnkeeper.kernel.state import CampaignState
 from turnkeeper.kernel.wilderness_state import DEFAULT_REGION
 from turnkeeper.rules.schema import Ruleset, Vessel
 from turnkeeper.words import did_you_mean, key_of, listed, unknown
@@ -127,6 +128,25 @@ def weather_key(rules: Ruleset, weather: str) -> str:
 
 #: TP-WIL-3: a party of more than 50 is also one of more than 20 (x1/4 in all).
 IMPLIED_CONDITIONS: Mapping[str, tuple[str, ...]] = {"over_50": ("over_20",)}
+
+
+def travel_conditions(rules: Ruleset, named: Iterable[str], people: int) -> tuple[str, ...]:
+    """TP-WIL-3, "Apply each that matches the party": the conditions the referee named
+    (mounted, carriage) and those the roster shows of itself, ``people`` living characters
+    being more than ``travel.party_size`` says (over_20 for 21 and more).
+
+    >>> from turnkeeper.rules import preset
+    >>> travel_conditions(preset("tp"), ["mounted"], 21)
+    ('mounted', 'over_20')
+    """
+    counted = (c for c, most in rules.travel.party_size.items() if people > most)
+    return tuple(dict.fromkeys((*named, *counted)))
+
+
+def conditions_of(state: CampaignState) -> tuple[str, ...]:
+    """TP-WIL-3: how the campaign's party travels now, named and counted from its roster."""
+    named = state.wilderness.party if state.wilderness is not None else ()
+    return travel_conditions(state.ruleset, named, len(state.party.living))
 
 
 def party_multipliers(rules: Ruleset, party: Iterable[str]) -> list[Fraction]:

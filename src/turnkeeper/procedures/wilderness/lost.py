@@ -12,7 +12,12 @@ from turnkeeper.dice import DiceSource, roll
 from turnkeeper.kernel.events import RollRecord
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import wilderness_of
-from turnkeeper.procedures.wilderness.costs import TERRAIN_KIN, HexCost, hex_cost_for
+from turnkeeper.procedures.wilderness.costs import (
+    TERRAIN_KIN,
+    HexCost,
+    conditions_of,
+    hex_cost_for,
+)
 from turnkeeper.procedures.wilderness.discovery import landmarks_in_sight
 from turnkeeper.procedures.wilderness.events import LostChecked
 from turnkeeper.world.hexes import Direction, Hex
@@ -68,6 +73,6 @@ def cost_here(draft: Draft, hex_: Hex) -> HexCost:
         hexmap.terrain_at(hex_),
         hexmap.road_at(hex_),
         wild.weather_at(hex_, draft.state.ruleset.weather.start),
-        wild.party,
+        conditions_of(draft.state),
         wild.vessel,
     )

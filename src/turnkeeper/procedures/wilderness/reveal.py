@@ -48,10 +48,13 @@ class MapRevealed(Event):
             changed = wild.with_(
                 seen=wild.seen - (hexes - kept),
                 visited=wild.visited - (hexes - kept),
+                charted=wild.charted - hexes,
                 found=wild.found - features,
             )
         else:
-            changed = wild.with_(seen=wild.seen | hexes, found=wild.found | features)
+            changed = wild.with_(
+                seen=wild.seen | hexes, charted=wild.charted | hexes, found=wild.found | features
+            )
         return with_wilderness(state, changed)
 
     def describe(self) -> str:

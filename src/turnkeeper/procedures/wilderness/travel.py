@@ -39,6 +39,7 @@ from turnkeeper.procedures.days import pass_days, put_out_the_light
 from turnkeeper.procedures.hit_points import night_rest
 from turnkeeper.procedures.wilderness.costs import (
     best_route,
+    conditions_of,
     daily_tp,
     hex_cost_for,
     max_movement_points,
@@ -154,7 +155,7 @@ def load_map(state: CampaignState, command: LoadMap) -> list[Event]:
     terrain, road = wild.hexmap.terrain_at(command.at), wild.hexmap.road_at(command.at)
     weather = wild.weather_at(command.at, rules.weather.start)
     try:
-        price = hex_cost_for(rules, terrain, road, weather, wild.party, wild.vessel)
+        price = hex_cost_for(rules, terrain, road, weather, conditions_of(after), wild.vessel)
     except NotFoundError:
         # a ruleset without travel numbers for this hex (ex has no roads): travel says so
         price = None
@@ -222,7 +223,7 @@ def _movement(wild: WildernessState, goal: Hex, one_step: bool, explore: bool) -
     if wild.pending is not None and goal == wild.pending.to:
         return wild.pending.movement  # finishing a move begun yesterday (TP-WIL-6)
     if one_step:
-        return Movement.TRAVEL if goal in wild.visited else Movement.EXPLORE
+        return Movement.TRAVEL if wild.is_known_destination(goal) else Movement.EXPLORE
     if wild.is_known_destination(goal):
         return Movement.TRAVEL
     raise IllegalCommandError(
@@ -342,7 +343,7 @@ def _next_step(draft: Draft, goal: Hex) -> Hex:
         wild.position,
         goal,
         {**dict.fromkeys(wild.weather, draft.state.ruleset.weather.start), **wild.weather},
-        wild.party,
+        conditions_of(draft.state),
         wild.vessel,
     )
     return route.hexes[1]

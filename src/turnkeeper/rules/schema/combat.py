@@ -62,6 +62,13 @@ class AttackRules(Rules):
     monster_bonus_per_hd: Whole = 0
     strength_damage_classes: list[str] = Field(default_factory=list)
     ranged_into_melee_random: bool = False
+    ammunition: str | None = Field(
+        None,
+        description="PG-USE-1: the party's supply a character's ranged attack uses (arrows): "
+        "its usage die is rolled at each shot, and with none left the shot is refused; unset, "
+        "the referee spends it by hand.",
+        exclude_if=lambda item: item is None,  # journals written before it stay identical
+    )
 
 
 class ActionKind(StrEnum):

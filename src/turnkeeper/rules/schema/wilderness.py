@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Annotated, Literal
 
-from pydantic import Field, Strict
+from pydantic import Field, Strict, model_validator
 
 from turnkeeper.rules.schema.base import InSix, Multiplier, NonNegative, Rules
 from turnkeeper.rules.schema.time import RangedTable
@@ -49,10 +49,27 @@ class TravelRules(Rules):
         description="TP-WIL-8: a hex costing this many times the daily TP is impassable.",
     )
     party: dict[str, Multiplier] = Field(default_factory=dict, description="TP-WIL-3.")
+    party_size: dict[str, NonNegative] = Field(
+        default_factory=dict,
+        description="TP-WIL-3: a party condition that applies of itself when the roster holds "
+        "more than this many living characters (over_20 = 20); empty: only those the referee "
+        "names.",
+        exclude_if=lambda sizes: not sizes,  # journals written before it stay identical
+    )
     terrain: dict[str, Multiplier] = Field(default_factory=dict, description="TP-WIL-4.")
     roads: dict[str, Multiplier] = Field(default_factory=dict, description="TP-WIL-4.")
     weather: dict[str, Multiplier] = Field(default_factory=dict, description="TP-WIL-4.")
     vessels: dict[str, Vessel] = Field(default_factory=dict, description="TP-WIL-9.")
+
+    @model_validator(mode="after")
+    def _sizes_are_party_conditions(self) -> TravelRules:
+        for condition in self.party_size:
+            if condition not in self.party:
+                raise ValueError(
+                    f"travel.party_size.{condition} is not a party condition of travel.party "
+                    f"({', '.join(sorted(self.party)) or 'none'}): add it there or remove it"
+                )
+        return self
 
 
 class LostRules(Rules):
