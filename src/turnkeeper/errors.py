@@ -28,10 +28,6 @@ class IllegalCommandError(TurnkeeperError):
     """A well-formed command that the rules do not allow in this state."""
 
 
-class AmbiguousCommandError(TurnkeeperError):
-    """A command that could mean more than one thing; the message lists the choices."""
-
-
 class NotFoundError(TurnkeeperError):
     """A campaign, table, preset, hex or feature that does not exist."""
 

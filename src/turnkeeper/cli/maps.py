@@ -40,12 +40,11 @@ from turnkeeper.cli.options import (
     check_out,
     check_seed,
 )
-from turnkeeper.cli.runner import open_campaigns, run
+from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.dice import format_fraction, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
 from turnkeeper.files import parse_json, read_text, unknown_key, write_bytes, write_text
 from turnkeeper.kernel.wilderness_state import WildernessState
-from turnkeeper.procedures.wilderness import WildernessCommand
 from turnkeeper.words import words
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.generate import generate_map
@@ -335,28 +334,6 @@ def wilderness_details(name: str, state: CampaignState) -> dict[str, Any]:
 def wilderness_where(state: CampaignState) -> str:
     wild = state.wilderness
     return f" · hex {wild.position.label} · {format_mixed(wild.tp_spent)} TP spent" if wild else ""
-
-
-def run_wilderness(
-    db: str | None,
-    campaign: str | None,
-    command: WildernessCommand,
-    as_json: bool,
-    dice: str | None = None,
-    player: bool = False,
-) -> None:
-    """Run a wilderness command: a line per record, the party's hex and TP in the footer."""
-    run(
-        db,
-        campaign,
-        command,
-        as_json,
-        dice,
-        player=player,
-        lines=True,
-        details=wilderness_details,
-        where=wilderness_where,
-    )
 
 
 #: A PNG is drawn at twice the drawing's size, for print, when that fits within the bound.
