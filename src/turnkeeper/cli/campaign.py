@@ -1,5 +1,6 @@
-"""CLI verbs: campaigns and their time record (new, status, log, wait, light, rest, countdown,
-undo, export, import, campaigns, use).
+"""CLI verbs of campaigns and their journals: ``new``, ``campaigns``, ``use``, ``log``,
+``countdown list`` (the other countdown verbs, and ``status``, ``wait``, ``light``, ``rest``,
+``undo``, come from the verb table), ``export`` and ``import``.
 
 Every verb takes ``--db PATH`` (a SQLite file, or a database URL; default: ``TURNKEEPER_DB``,
 else a file in the user data directory) and, where it acts on one campaign, ``--campaign

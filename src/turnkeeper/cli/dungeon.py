@@ -1,4 +1,6 @@
-"""CLI verbs: ``turn``, ``site enter|leave|show|resume``, ``site map note``, ``odds turn``.
+"""CLI verbs of a site: ``turn`` and the ``site`` group (``site show`` here, the rest from
+the verb table: ``site enter|leave|resume|clear``, ``site map note``). The turn's odds are
+``odds turn`` (:mod:`turnkeeper.cli.odds`).
 
 ``turnkeeper turn`` does a page of bookkeeping in one command: ten minutes pass and the
 ruleset's turn procedure runs (the dungeon die, or the wandering check), with every roll in

@@ -1,5 +1,6 @@
-"""CLI verbs for the moves a referee makes by hand: ``damage``, ``heal``, ``supply``, ``note``
-and ``party``.
+"""CLI verbs of the party: the ``party`` group (``party show|timeline|record`` here, the rest
+from the verb table: ``party split|new|switch|join|share|forward|doing``...) and ``supply``.
+The referee's moves by hand (``damage``, ``heal``, ``note``) are verbs of the table.
 
 Each one that changes the game is a command recorded in the journal, with its dice: a trap's
 ``damage Bea 2d6 --reason "pit trap"`` rolls 2d6 (or takes ``--dice`` typed in from the
