@@ -35,6 +35,11 @@ class SurpriseRules(Rules):
     hungry_reaction_modifier: Whole = Field(-2, description="EX-SUR-5, the project's default.")
     morale_when_surprised: bool = Field(False, description="CB-SUR-2.")
     light_spoils_surprise: bool = Field(True, description="EX-LIGHT-3.")
+    at_rest: Literal["never", "risk", "always"] = Field(
+        "risk",
+        description="EX-SUR-1 to EX-SUR-3 name only moving parties: surprise for a party "
+        "resting or waiting in place, as a movement mode's `surprise` (the project's reading).",
+    )
 
 
 class InitiativeRules(Rules):
