@@ -39,6 +39,7 @@ class SurpriseRules(Rules):
         "risk",
         description="EX-SUR-1 to EX-SUR-3 name only moving parties: surprise for a party "
         "resting or waiting in place, as a movement mode's `surprise` (the project's reading).",
+        exclude_if=lambda reading: reading == "risk",  # older journals stay identical
     )
 
 
@@ -57,6 +58,10 @@ class InitiativeRules(Rules):
     )
 
 
+#: The fallen a ruleset may let a blow strike (``AttackRules.strikes_fallen``); never the dead.
+Fallen = Literal["unconscious", "fled", "surrendered"]
+
+
 class AttackRules(Rules):
     """Attack rolls (TP-ATK-1, PG-ATK-1, PG-ATK-2) and opposed checks (TP-OPP-1)."""
 
@@ -67,6 +72,14 @@ class AttackRules(Rules):
     monster_bonus_per_hd: Whole = 0
     strength_damage_classes: list[str] = Field(default_factory=list)
     ranged_into_melee_random: bool = False
+    strikes_fallen: list[Fallen] = Field(
+        default_factory=lambda: list[Fallen](["unconscious"]),
+        max_length=3,
+        description="The fallen a blow may still strike (the dead never): the texts forbid "
+        "no blow at the helpless, and PG-HP-1's hit points below 0 are reached by blows. "
+        "The project's reading: the unconscious only.",
+        exclude_if=lambda fallen: fallen == ["unconscious"],  # older journals stay identical
+    )
 
 
 class ActionKind(StrEnum):
