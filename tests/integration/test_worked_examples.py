@@ -384,8 +384,10 @@ def test_ex_light_2_an_oil_lamp_lights_10_ft_for_six_turns_one_hour(tmp_path: Pa
 def test_ex_mov_1_and_2_cautious_120_ft_swift_thrice_that_360_ft(tmp_path: Path, tk: Tk) -> None:
     """EX-MOV-1: "Cautious movement is at a speed of hundred and twenty feet per turn";
     EX-MOV-2: "Swift movement is at thrice the speed, three hundred and sixty feet per
-    turn". Each turn is ten minutes (EX-TIME-1)."""
+    turn". Each turn is ten minutes (EX-TIME-1); the swift party reads its map by
+    torchlight in the Cells it stands in (EX-MOV-2, EX-MAP-1)."""
     db = _in_a_site(tk, tmp_path)
+    tk(db, "light", "torch")
     cautious = tk(db, "turn", "--mode", "cautious")
     swift = tk(db, "turn", "--mode", "swift")
     feet = [records(t, "dungeon.turn")[0]["data"]["feet"] for t in (cautious, swift)]
