@@ -426,12 +426,12 @@ def test_a_dungeon_turn_in_one_click_with_its_mode(table: Table, pages: tuple[Pa
     assert "1. Stair: Worn steps." in key and SECRETS["area notes"] in referee.content()
     assert "wandering (d6)" in key
     before = shown_version(players)
-    referee.click("#display [data-turn-mode='swift']")
+    referee.click("#display [data-turn-mode='running']")
     referee.wait_for_selector("#control-turn .outcome > *", state="attached")
     said = referee.inner_text("#control-turn .outcome")
-    assert said.startswith("Done") and "swift" in said, said
+    assert said.startswith("Done") and "running" in said, said
     follows(players, before)
-    assert "(swift)" in referee.inner_text("#display .site")
+    assert "(running)" in referee.inner_text("#display .site")
 
 
 def test_the_command_line_takes_plays_verbs_with_tab_and_the_keys(

@@ -195,6 +195,8 @@ stats = { DEX = 0, WIS = 0, CHA = 1 }
 name = "Bo"
 hp = 8
 stats = { WIS = 0 }
+[supplies]
+torches = 1
 """
 
 
@@ -210,15 +212,17 @@ def _in_the_cells(tk: Tk, tmp: Path) -> str:
 
 def test_ex_rest_3_a_wearied_partys_wis_scout_check_is_at_minus_2(tmp_path: Path, tk: Tk) -> None:
     """EX-REST-3: "-2 penalty to skill checks"; EX-SUR-4 calls the surprise roll a WIS/Scout
-    skill check. Seven turns without rest weary the party; on turn 8 it moves swiftly into
-    the Gatehouse and meets the rats: its check reads 2d6 (4, 4) + NOTICE (-2) = 6, not 8,
+    skill check. Seven turns without rest weary the party (the first to the Gatehouse and
+    back); on turn 8 it moves swiftly by torchlight into the Gatehouse, explored already
+    (EX-MOV-2), and meets the rats: its check reads 2d6 (4, 4) + NOTICE (-2) = 6, not 8,
     so the rats' 2d6 (3, 4) = 7 surprise it. Dice: check 1, rats 1, 2d4 (2, 3), 2d4 (1, 1)
     x10 ft, the rats' DEX/Stealth (3, 4), the party's WIS/Scout (4, 4), reaction (5, 5)."""
     db = _in_the_cells(tk, tmp_path)
-    for _ in range(7):
-        tk(db, "turn", "--mode", "cautious")
+    for area in ["1", "3", "3", "3", "3", "3", "3"]:
+        tk(db, "turn", "--mode", "cautious", "--area", area)
     shown = tk(db, "status")
     assert "wearied" in json.dumps(shown)
+    tk(db, "light", "torch")
     dice = "1,1,2,3,1,1,3,4,4,4,5,5"
     turn = tk(db, "turn", "--mode", "swift", "--area", "1", "--no-hide", "--dice", dice)
     met = next(r for r in turn["records"] if r["kind"] == "dungeon.encounter")

@@ -384,8 +384,10 @@ def test_ex_light_2_an_oil_lamp_lights_10_ft_for_six_turns_one_hour(tmp_path: Pa
 def test_ex_mov_1_and_2_cautious_120_ft_swift_thrice_that_360_ft(tmp_path: Path, tk: Tk) -> None:
     """EX-MOV-1: "Cautious movement is at a speed of hundred and twenty feet per turn";
     EX-MOV-2: "Swift movement is at thrice the speed, three hundred and sixty feet per
-    turn". Each turn is ten minutes (EX-TIME-1)."""
+    turn". Each turn is ten minutes (EX-TIME-1); the swift party reads its map by
+    torchlight in the Cells it stands in (EX-MOV-2, EX-MAP-1)."""
     db = _in_a_site(tk, tmp_path)
+    tk(db, "light", "torch")
     cautious = tk(db, "turn", "--mode", "cautious")
     swift = tk(db, "turn", "--mode", "swift")
     feet = [records(t, "dungeon.turn")[0]["data"]["feet"] for t in (cautious, swift)]
@@ -457,25 +459,50 @@ def test_ex_enc_1_and_2_a_1_on_d6_every_two_turns_met_at_2d4_times_10_ft(
 def test_ex_sur_4_both_unaware_everyone_rolls_wis_scout_against_9(tmp_path: Path, tk: Tk) -> None:
     """EX-SUR-4: "It is conceivably possible that both groups might be surprised ... let both
     groups make WIS/Scout checks against a difficulty 9, and any who lose are surprised".
-    The referee judges the party and the rats unaware of each other: Ana 2d6 (4, 4) + 0 = 8
-    loses and is surprised, Bo 2d6 (4, 4) + 1 = 9 is not; of the five rats, 2 and 6 lose.
-    Dice: check 1, rats 1, 2d4 (2, 3), 2d4 (3, 4) x 10 ft, Ana, Bo, the five rats,
-    reaction (5, 5). Under pg, where surprise is 2 in 6 for each side, it is refused."""
+    The referee judges the party, moving swiftly by torchlight, and the rats unaware of each
+    other: Ana 2d6 (4, 4) + 0 = 8 loses and is surprised, Bo 2d6 (4, 4) + 1 = 9 is not; the
+    rats lurk in the dark and the party bears light, so they are never surprised by it
+    (EX-LIGHT-3) and roll nothing. Dice: check 1, rats 1, 2d4 (2, 3), 2d4 (3, 4) x 10 ft,
+    Ana, Bo, reaction (5, 5). Under pg, where surprise is 2 in 6 for each side, it is
+    refused."""
     db = _in_a_site(tk, tmp_path, area="1")
-    tk(db, "turn", "--mode", "cautious")
-    dice = "1,1,2,3,3,4,4,4,4,4,6,6,1,1,4,5,3,3,6,3,5,5"
-    turn = tk(db, "turn", "--mode", "cautious", "--both-unaware", "--dice", dice)
+    tk(db, "light", "torch")
+    tk(db, "turn", "--mode", "swift")
+    turn = tk(db, "turn", "--mode", "swift", "--both-unaware", "--dice", "1,1,2,3,3,4,4,4,4,4,5,5")
     met = records(turn, "dungeon.encounter")[0]
     breakdowns = [roll["breakdown"] for roll in met["rolls"]]
     assert breakdowns[3:5] == ["2d6 (4, 4) + NOTICE (0) = 8", "2d6 (4, 4) + NOTICE (1) = 9"]
     encounter = met["data"]["encounter"]
     assert encounter["surprised_members"] == ["Ana"] and encounter["party_surprised"] is False
-    assert met["data"]["surprise_reason"].endswith("against 9; 2 of 5 foes lose")
+    assert met["data"]["surprise_reason"].endswith("against 9; 0 of 5 foes lose")
     assert "Ana is surprised" in met["text"]
     (tmp_path / "pg").mkdir()
     db = _in_a_site(tk, tmp_path / "pg", "pg", area="1")
     with pytest.raises(IllegalCommandError, match="EX-SUR-4"):
         tk(db, "turn", "--both-unaware")
+
+
+def test_ex_sur_1_a_cautious_party_both_unaware_is_still_not_surprised(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """EX-SUR-1: "Adventurers in cautious movement cannot be surprised unless the foes leap on
+    them from ambush or otherwise have some great advantage in concealment": EX-SUR-4's
+    "both groups might be surprised" does not lift that. Moving cautiously in the dark, Ana
+    and Bo roll nothing and nobody of the party is surprised; the five rats roll WIS/Scout
+    against 9: (6, 6) 12, (1, 1) 2, (4, 5) 9, (3, 3) 6, (6, 3) 9, and rats 2 and 4 lose.
+    Dice: check 1, rats 1, 2d4 (2, 3), 2d4 (3, 4) x 10 ft, the five rats, reaction (5, 5) +
+    CHA 1."""
+    db = _in_a_site(tk, tmp_path, area="1")
+    tk(db, "turn", "--mode", "cautious")
+    dice = "1,1,2,3,3,4,6,6,1,1,4,5,3,3,6,3,5,5"
+    turn = tk(db, "turn", "--mode", "cautious", "--both-unaware", "--dice", dice)
+    met = records(turn, "dungeon.encounter")[0]
+    assert [roll["total"] for roll in met["rolls"]][3:] == [12, 2, 9, 6, 9, 11]
+    encounter = met["data"]["encounter"]
+    assert encounter["surprised_members"] == [] and encounter["party_surprised"] is False
+    reason = met["data"]["surprise_reason"]
+    assert "a cautious party cannot be surprised (EX-SUR-1)" in reason
+    assert reason.endswith("against 9; 2 of 5 foes lose")
 
 
 @pytest.mark.parametrize("torch", [False, True])

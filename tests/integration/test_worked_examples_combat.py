@@ -609,14 +609,16 @@ water = 10
 def test_ex_sur_4_any_who_lose_are_surprised_in_the_fight_too(tmp_path: Path, tk: Tk) -> None:
     """EX-SUR-4: "let both groups make WIS/Scout checks against a difficulty 9, and any who
     lose are surprised"; EX-SUR-5: "A group that is surprised loses a full round of action".
-    The referee judges the party and the rats unaware of each other (the dice of
-    test_ex_sur_4_both_unaware_everyone_rolls_wis_scout_against_9): Ana's 8 loses, Bo's 9
-    does not. In the fight that follows Ana, and only Ana, loses the first round."""
+    The referee judges the party, moving swiftly by torchlight, and the rats unaware of each
+    other (the dice of test_ex_sur_4_both_unaware_everyone_rolls_wis_scout_against_9): Ana's
+    8 loses, Bo's 9 does not. In the fight that follows Ana, and only Ana, loses the first
+    round."""
     db = keep(tmp_path, tk, "ex", ANA_AND_BO)
     tk(db, "site", "enter", ABBEY, "--area", "1")
-    tk(db, "turn", "--mode", "cautious")
-    dice = "1,1,2,3,3,4,4,4,4,4,6,6,1,1,4,5,3,3,6,3,5,5"
-    tk(db, "turn", "--mode", "cautious", "--both-unaware", "--dice", dice)
+    tk(db, "light", "torch")
+    tk(db, "turn", "--mode", "swift")
+    dice = "1,1,2,3,3,4,4,4,4,4,5,5"
+    tk(db, "turn", "--mode", "swift", "--both-unaware", "--dice", dice)
     started = tk(db, "combat", "start")
     surprise = records(started, "combat.surprise")[0]
     assert surprise["data"]["members"] == ["Ana"]

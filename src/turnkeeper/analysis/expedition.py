@@ -55,7 +55,7 @@ from turnkeeper.errors import IllegalCommandError, NotFoundError
 from turnkeeper.files import check_seed
 from turnkeeper.kernel.party import Party
 from turnkeeper.procedures.dungeon.wandering import wandering_chance
-from turnkeeper.procedures.surprise import check_dice_for
+from turnkeeper.procedures.surprise import check_dice_for, pace_surprise
 from turnkeeper.rules.schema import FaceEvent, MovementMode, Ruleset
 from turnkeeper.world.sites import Site
 
@@ -371,9 +371,15 @@ class _Model:
                 r.counted[item][runs] = np.maximum(r.counted[item][runs] - amount, 0)
 
     def meet(
-        self, r: _Runs, who: Bools, mode: MovementMode | None, rng: np.random.Generator
+        self,
+        r: _Runs,
+        who: Bools,
+        mode: MovementMode | None,
+        rng: np.random.Generator,
+        still: bool = False,
     ) -> Bools:
         """An encounter for the runs in ``who``: counted, and whether it surprises the party.
+        ``still``: the party rests where it is (the ruleset's ``surprise.at_rest``).
         Returns the runs that met one (none without an encounter table)."""
         if self.table is None or not who.any():
             return np.zeros(r.n, dtype=bool)
@@ -381,7 +387,7 @@ class _Model:
         r.out["encounters"][index] += 1
         rules = self.rules.surprise
         m = index.size
-        kind = mode.surprise if mode is not None else "risk"
+        kind = pace_surprise(rules, mode, still)
         if rules.method == "movement" and kind != "risk":
             if kind == "always":  # EX-SUR-3
                 r.out["surprised"][index] += 1
@@ -483,7 +489,7 @@ class _Model:
         if self.overloaded:
             face = self.face_masks(who, rng)
             none = np.zeros(r.n, dtype=bool)
-            met = self.meet(r, face.get(FaceEvent.ENCOUNTER, none), None, rng)
+            met = self.meet(r, face.get(FaceEvent.ENCOUNTER, none), None, rng, still=True)
             self.waning(r, face.get(FaceEvent.WANING_RESOURCES, none))
             self.eat(r, face.get(FaceEvent.FORCED_REST, none), rng)
         elif self.wandering:
@@ -491,7 +497,7 @@ class _Model:
             due = who & (r.site_turns % every == 0)
             chance = wandering_chance(self.rules.dungeon, None)
             hit = due & (rng.integers(1, self.rules.dungeon.check_die + 1, r.n) <= chance)
-            met = self.meet(r, hit, None, rng)
+            met = self.meet(r, hit, None, rng, still=True)
         r.resting -= who
         np.putmask(r.resting, met, 0)
         self.rested(r, who & ~met & (r.resting == 0), now + 1)

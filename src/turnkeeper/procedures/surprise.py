@@ -5,7 +5,10 @@ Three mechanisms, chosen by ``ruleset.surprise.method``:
 - ``movement`` (EX-SUR-1 to EX-SUR-5): the party's movement mode decides. Cautious parties
   are not surprised (unless ambushed), running parties always are, swift parties risk it;
   an uncertain case is a contested DEX/Stealth against WIS/Scout check, and where both
-  groups may be surprised, every member rolls WIS/Scout against difficulty 9.
+  groups may be surprised, every member of a party whose pace risks it rolls WIS/Scout
+  against difficulty 9 (a cautious party is still not surprised, a running one still is).
+  A party resting or waiting in place has no pace: the ruleset's ``at_rest`` reads it
+  (the project's reading, :func:`pace_surprise`).
 - ``in_six`` (PG-SUR-1): each group unaware of the other is surprised on 2 in 6.
 - ``opposed`` (CB-SUR-1, CB-SUR-2): the attackers' DEX/Sneak against the defenders'
   WIS/Notice; a surprised undisciplined group may check morale.
@@ -24,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Literal
 
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
@@ -39,6 +43,7 @@ __all__ = [
     "in_six",
     "meeting_situation",
     "mutual_check",
+    "pace_surprise",
     "settle_surprise",
 ]
 
@@ -123,6 +128,8 @@ class SurpriseSituation:
     both_may_be_surprised: bool = False
     foes_undisciplined: bool = False
     foes_hungry: bool = False
+    #: The party rests or waits where it is (no pace of its own): ``SurpriseRules.at_rest``.
+    still: bool = False
 
 
 @dataclass(frozen=True)
@@ -169,6 +176,27 @@ def meeting_situation(
         mode=mode,
         both_may_be_surprised=meeting is Meeting.BOTH_UNAWARE,
     )
+
+
+def pace_surprise(
+    rules: SurpriseRules, mode: MovementMode | None, still: bool = False
+) -> Literal["never", "risk", "always"]:
+    """What the party's pace makes of a meeting (EX-SUR-1 to EX-SUR-3): ``never`` surprised
+    (cautious), at ``risk`` (swift), ``always`` (running).
+
+    The text names moving parties only; a party resting or waiting in place is read by the
+    ruleset's ``at_rest`` (the project's reading), and a pace nobody knows is at risk.
+
+    >>> from turnkeeper.rules.loader import preset
+    >>> ex = preset("ex")
+    >>> pace_surprise(ex.surprise, ex.dungeon.movement["cautious"])
+    'never'
+    >>> pace_surprise(ex.surprise, None, still=True), pace_surprise(ex.surprise, None)
+    ('risk', 'risk')
+    """
+    if mode is not None:
+        return mode.surprise
+    return rules.at_rest if still else "risk"
 
 
 def check_dice_for(rules: SurpriseRules) -> str:
@@ -261,34 +289,8 @@ def _by_movement(
 ) -> SurpriseResult:
     spoiled = _light_spoils(rules, s)
     if s.both_may_be_surprised:
-        members = s.party_notice_each or (("party", s.party_notice),)
-        losers, rolls = mutual_check(members, rules.both_difficulty, dice, check_dice)
-        foe_members = s.foe_notice_each or tuple(
-            (f"foe {i + 1}", s.foe_notice) for i in range(max(s.foe_count, 1))
-        )
-        foe_losers, foe_rolls = (
-            ((), ())
-            if spoiled
-            else mutual_check(foe_members, rules.both_difficulty, dice, check_dice)
-        )
-        return SurpriseResult(
-            party_surprised=len(losers) == len(members),
-            foes_surprised=len(foe_losers) == len(foe_members),
-            rule="EX-SUR-4",
-            reason=(
-                f"both may be surprised: each rolls WIS/Scout against {rules.both_difficulty}; "
-                f"{len(foe_losers)} of {len(foe_members)} foes lose"
-            ),
-            rolls=rolls + foe_rolls,
-            roll_names=tuple(
-                f"{_whose(who)} {rules.notice_skill}"
-                for who, _ in (*members, *(foe_members if foe_rolls else ()))
-            ),
-            surprised_members=losers,
-            surprised_foes=foe_losers,
-            foes_surprised_count=len(foe_losers),
-        )
-    party, rolls, rule, reason = _party_by_mode(s, dice, check_dice)
+        return _both_unaware(rules, s, dice, check_dice, spoiled)
+    party, rolls, rule, reason = _party_by_mode(rules, s, dice, check_dice)
     names: tuple[str, ...] = _contest(rules, "foes") if rolls else ()
     foes = False
     if s.approach is Approach.PARTY_AMBUSH and not spoiled and not s.foes_aware:
@@ -309,6 +311,57 @@ def _by_movement(
     )
 
 
+def _both_unaware(
+    rules: SurpriseRules, s: SurpriseSituation, dice: DiceSource, check_dice: str, spoiled: bool
+) -> SurpriseResult:
+    """EX-SUR-4, both may be surprised: each member rolls WIS/Scout against the difficulty,
+    and any who lose are surprised; but only where the party's pace risks surprise. "Cautious
+    movement cannot be surprised unless" ambushed or greatly concealed, and running "always
+    surprised" (EX-SUR-1, EX-SUR-3): both unaware lifts neither, so such a party rolls
+    nothing and only the foes roll."""
+    kind = pace_surprise(rules, s.mode, s.still)
+    if kind == "never" and s.approach is Approach.AMBUSH:
+        kind = "risk"  # EX-SUR-1's exception: foes in ambush may surprise a cautious party
+    members = s.party_notice_each or (("party", s.party_notice),)
+    pace = ""
+    if kind == "risk":
+        losers, rolls = mutual_check(members, rules.both_difficulty, dice, check_dice)
+        party = len(losers) == len(members)
+        rollers = members
+    else:
+        party = kind == "always"
+        losers = tuple(name for name, _ in members) if party and s.party_notice_each else ()
+        rolls, rollers = (), ()
+        pace = (
+            f"{s.mode_name or 'the party'}: a running party is always surprised (EX-SUR-3); "
+            if party
+            else f"{s.mode_name or 'the party'}: a cautious party cannot be surprised (EX-SUR-1); "
+        )
+    foe_members = s.foe_notice_each or tuple(
+        (f"foe {i + 1}", s.foe_notice) for i in range(max(s.foe_count, 1))
+    )
+    foe_losers, foe_rolls = (
+        ((), ()) if spoiled else mutual_check(foe_members, rules.both_difficulty, dice, check_dice)
+    )
+    return SurpriseResult(
+        party_surprised=party,
+        foes_surprised=len(foe_losers) == len(foe_members),
+        rule="EX-SUR-4",
+        reason=(
+            f"both may be surprised: {pace}each rolls WIS/Scout against "
+            f"{rules.both_difficulty}; {len(foe_losers)} of {len(foe_members)} foes lose"
+        ),
+        rolls=rolls + foe_rolls,
+        roll_names=tuple(
+            f"{_whose(who)} {rules.notice_skill}"
+            for who, _ in (*rollers, *(foe_members if foe_rolls else ()))
+        ),
+        surprised_members=losers,
+        surprised_foes=foe_losers,
+        foes_surprised_count=len(foe_losers),
+    )
+
+
 def _whose(who: str) -> str:
     """``"Aldo's"``, ``"the party's"``, ``"the foes'"``: who rolled a check."""
     if who in ("party", "foes"):
@@ -324,13 +377,15 @@ def _contest(rules: SurpriseRules, hidden: str) -> tuple[str, str]:
 
 
 def _party_by_mode(
-    s: SurpriseSituation, dice: DiceSource, check_dice: str
+    rules: SurpriseRules, s: SurpriseSituation, dice: DiceSource, check_dice: str
 ) -> tuple[bool, tuple[Roll, ...], str, str]:
     """EX-SUR-1 to EX-SUR-3 (and EX-SUR-4 when uncertain): is the party surprised?"""
-    name = s.mode_name or "the party's pace"
+    name = s.mode_name or ("the party at rest" if s.still else "the party's pace")
     if s.party_aware or s.approach is Approach.PARTY_AMBUSH:
         return False, (), "EX-SUR-4", "the party knows the foes are there"
-    kind = s.mode.surprise if s.mode is not None else "risk"
+    kind = pace_surprise(rules, s.mode, s.still)
+    if s.still and s.mode is None and kind != "risk":
+        name += f" (read as `{kind}`, the ruleset's surprise.at_rest)"
     if kind == "always":
         return True, (), "EX-SUR-3", f"{name}: a running party is always surprised"
     if kind == "never" and s.approach is not Approach.AMBUSH:

@@ -173,7 +173,7 @@ def preset_value(rules: Any, data: Any, key: str) -> Any:
     for part in key.split("."):
         found = found.get(part) if isinstance(found, dict) else None
         model = model.get(part) if isinstance(model, dict) else getattr(model, part, None)
-    if found is None and isinstance(model, str | int | float | bool):
+    if found is None and isinstance(model, str | int | float | bool | list):
         return model
     return found
 

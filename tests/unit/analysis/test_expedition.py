@@ -259,3 +259,22 @@ def test_chunks_change_nothing_but_the_memory(site: Site, party: Party) -> None:
     """Runs are worked on in chunks: the histograms add up to the runs asked for."""
     odds = simulate_expedition(Expedition(preset("tp"), party, site), runs=25_001, chunk=10_000)
     assert all(int(counts.sum()) == 25_001 for counts in odds.columns.values())
+
+
+def test_ex_sur_1_a_cautious_delve_is_surprised_only_at_rest_as_the_ruleset_reads_it(
+    site: Site, party: Party
+) -> None:
+    """EX-SUR-1: "Adventurers in cautious movement cannot be surprised"; the delve's surprises
+    come from its turns of rest, which the text does not cover: the ruleset's
+    ``surprise.at_rest`` reads them. Under ex's DEFAULT "risk" about 18% of 3-hour cautious
+    delves are surprised (all in rest turns: pushing on, none); under "never", none."""
+    ex = preset("ex")
+    still = ex.model_copy(update={"surprise": ex.surprise.model_copy(update={"at_rest": "never"})})
+    at_risk = simulate_expedition(
+        Expedition(ex, party, site, mode="cautious", turns=18), runs=20_000
+    )
+    assert at_risk.summary("surprised")["mean"] == pytest.approx(0.18, abs=0.02)
+    pushing = Expedition(ex, party, site, mode="cautious", turns=18, rests=False)
+    assert simulate_expedition(pushing, runs=2_000).shares("surprised") == {0: 1}
+    as_cautious = Expedition(still, party, site, mode="cautious", turns=18)
+    assert simulate_expedition(as_cautious, runs=20_000).shares("surprised") == {0: 1}

@@ -35,8 +35,9 @@ def party() -> Party:
 def inside(site: Site) -> Callable[..., Journal]:
     """A journal of a campaign under a preset whose party has just entered the example site."""
 
-    def make(ruleset: str, seed: int = 1, level: int | None = None) -> Journal:
-        journal = Journal.start("t", preset(ruleset), party(), seed)
+    def make(ruleset: str | Ruleset, seed: int = 1, level: int | None = None) -> Journal:
+        rules = preset(ruleset) if isinstance(ruleset, str) else ruleset
+        journal = Journal.start("t", rules, party(), seed)
         journal.execute(EnterSite(site, level))
         return journal
 

@@ -7,7 +7,7 @@ others"; cautious, only "unless the foes leap on them from ambush".
 
 from __future__ import annotations
 
-from turnkeeper.campaign import Character, Journal, Party
+from turnkeeper.campaign import Character, Journal, Light, Party, Supplies
 from turnkeeper.dice import TypedDice
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, Turn
 from turnkeeper.rules.loader import preset
@@ -34,10 +34,23 @@ def _inside() -> Journal:
         characters=(
             Character(name="Ana", hp=6, stats={"DEX": 1, "WIS": 0, "CHA": 1}),
             Character(name="Bo", hp=8, stats={"WIS": 1}),
-        )
+        ),
+        supplies=Supplies(counted={"torches": 2}),
     )
     journal = Journal.start("t", preset("ex"), party, 1)
     journal.execute(EnterSite(ABBEY, None, "1"))
+    return journal
+
+
+def _been_in_the_garth() -> Journal:
+    """The party has met the leech in the garth cautiously, left it, and stands at the gate
+    with a torch lit (EX-MOV-2, EX-MAP-1: a swift party goes where it has explored, by
+    light to read its map)."""
+    journal = _inside()
+    journal.execute(Light("torch"))
+    journal.execute(Turn(mode="cautious", area="2"), TypedDice([3, 4]))
+    journal.execute(EndEncounter())
+    journal.execute(Turn(mode="cautious", area="1"))
     return journal
 
 
@@ -55,11 +68,13 @@ def test_ex_sur_3_a_running_party_entering_an_occupied_area_is_surprised() -> No
 
 
 def test_ex_sur_2_a_swift_party_carried_into_an_occupied_place_rolls_the_contest() -> None:
-    """EX-SUR-2, EX-SUR-4: swift into the garth: the leech's DEX/Stealth 2d6 (4, 4) = 8
-    beats Bo's WIS/Scout (3, 3) + 1 = 7: surprised; (3, 3) = 6 does not."""
-    met = _met(_inside(), Turn(mode="swift", area="2"), [4, 4, 3, 3, 3, 4])
+    """EX-SUR-2, EX-SUR-4: swift into the garth, explored before (EX-MOV-2: the party met
+    the leech there cautiously, left it be and went back to the gate) and by torchlight:
+    the leech's DEX/Stealth 2d6 (4, 4) = 8 beats Bo's WIS/Scout (3, 3) + 1 = 7: surprised;
+    (3, 3) = 6 does not."""
+    met = _met(_been_in_the_garth(), Turn(mode="swift", area="2"), [4, 4, 3, 3, 3, 4])
     assert met is not None and met.party_surprised
-    met = _met(_inside(), Turn(mode="swift", area="2"), [3, 3, 3, 3, 3, 4])
+    met = _met(_been_in_the_garth(), Turn(mode="swift", area="2"), [3, 3, 3, 3, 3, 4])
     assert met is not None and not met.party_surprised
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -128,3 +130,49 @@ def test_cb_sur_2_surprised_undisciplined_group_checks_morale() -> None:
 def test_contested_check_is_strictly_higher(stealth: int, notice: int, seed: int) -> None:
     won, sneak, spot = contested_check(stealth, notice, SeededDice(seed))
     assert won == (sneak.total > spot.total)
+
+
+def test_ex_sur_1_a_cautious_party_unaware_of_the_foes_is_still_not_surprised() -> None:
+    """EX-SUR-1: "Adventurers in cautious movement cannot be surprised unless the foes leap on
+    them from ambush or otherwise have some great advantage in concealment"; EX-SUR-4's "both
+    groups might be surprised" does not lift that. Ana and Bo roll nothing and lose nothing;
+    the foe rolls WIS/Scout 2d6 (4, 4) = 8 against 9 and is surprised."""
+    both = situation(
+        "cautious", both_may_be_surprised=True, party_notice_each=(("Ana", 0), ("Bo", 1))
+    )
+    result = settle_surprise(EX.surprise, both, TypedDice([4, 4]))
+    assert not result.party_surprised and result.surprised_members == ()
+    assert [r.total for r in result.rolls] == [8] and result.roll_names == ("foe 1's Scout",)
+    assert result.foes_surprised and "cannot be surprised (EX-SUR-1)" in result.reason
+    # EX-SUR-3: "Those in running movement are always surprised": both unaware, still so
+    running = settle_surprise(
+        EX.surprise, replace(both, mode_name="running", mode=MODES["running"]), TypedDice([6, 6])
+    )
+    assert running.party_surprised and running.surprised_members == ("Ana", "Bo")
+    assert not running.foes_surprised and len(running.rolls) == 1
+    # EX-SUR-1's exception stands: from ambush, the cautious party rolls as well
+    ambushed = settle_surprise(
+        EX.surprise, replace(both, approach=Approach.AMBUSH), TypedDice([4, 4, 4, 4, 4, 4])
+    )
+    assert ambushed.surprised_members == ("Ana",) and len(ambushed.rolls) == 3
+
+
+@pytest.mark.parametrize(
+    ("at_rest", "surprised", "rolled"),
+    [("risk", True, 2), ("never", False, 0), ("always", True, 0)],
+)
+def test_ex_sur_1_a_party_at_rest_is_read_by_the_ruleset(
+    at_rest: str, surprised: bool, rolled: int
+) -> None:
+    """EX-SUR-1 to EX-SUR-3 name the pace of a moving party; a party resting or waiting has
+    none, and how it meets what comes is the project's reading, a ruleset key
+    (``surprise.at_rest``, DEFAULT "risk": "when one group comes suddenly on another, there
+    is a chance of surprise", the EX-SUR-4 contest). The rats' 2d6 (6, 5) = 11 beat the
+    party's 2d6 (2, 3) = 5 under "risk"; "never" reads the party at rest as cautious."""
+    assert EX.surprise.at_rest == "risk"
+    rules = EX.surprise.model_copy(update={"at_rest": at_rest})
+    result = settle_surprise(rules, SurpriseSituation(still=True), TypedDice([6, 5, 2, 3]))
+    assert (result.party_surprised, len(result.rolls)) == (surprised, rolled)
+    assert "the party at rest" in result.reason
+    # a pace nobody knows (not resting) stays uncertain, whatever the key
+    assert len(settle_surprise(rules, SurpriseSituation(), TypedDice([6, 5, 2, 3])).rolls) == 2

@@ -74,6 +74,7 @@ def test_tp_dun_2_forced_rest_is_the_turn_and_eats(inside: Inside, face_of: Face
     journal = inside("tp")
     before = journal.state.now
     rest = face_of(journal.state.ruleset, FaceEvent.FORCED_REST)
+    journal.execute(Light("torch"))  # EX-MAP-1: light to read the map by, swift
     records = journal.execute(Turn(mode="swift"), TypedDice([rest]))
     assert "rest.started" in kinds(records) and "rest.done" in kinds(records)
     assert journal.state.now - before == 600  # the rest is this turn, not one more
@@ -142,6 +143,7 @@ def test_ex_enc_4_running_raises_the_check_to_3_in_6(inside: Inside) -> None:
     )
     journal = inside("ex")
     journal.execute(Turn(mode="cautious"))
+    journal.execute(Light("torch"))  # EX-MAP-1: light to read the map by, swift
     records = journal.execute(Turn(mode="swift", noisy=True), TypedDice([3]))
     assert "(2 in 6): nothing" in next(
         r.event.describe() for r in records if r.event.kind == "dungeon.check"
@@ -221,18 +223,22 @@ def test_replay_folds_to_the_same_state(inside: Inside) -> None:
 
 
 def test_ex_sur_4_the_keenest_member_spots_for_the_party(inside: Inside) -> None:
-    """rule: EX-SUR-4, EX-SUR-2 - swift into the occupied garth: the monk's 2d6 (4, 3) = 7
-    against Bo's WIS 1 + 2d6 (3, 3) = 7, not Ana's WIS 0: a tie, so no surprise."""
+    """rule: EX-SUR-4, EX-SUR-2 - swift by torchlight through the gatehouse, explored the
+    turn before: the monk's 2d6 (4, 3) = 7 against Bo's WIS 1 + 2d6 (3, 3) = 7, not Ana's
+    WIS 0: a tie, so no surprise."""
     journal = inside("ex")
     journal.execute(Turn(mode="cautious", area="1"))
+    journal.execute(Light("torch"))
     # check d6 (1); table d6 (3): drowned monk; 1d3 (1); 2d4 (1, 1) x 10; surprise; reaction
-    journal.execute(Turn(mode="swift", area="2"), TypedDice([1, 3, 1, 1, 1, 4, 3, 3, 3, 3, 4]))
+    swift = Turn(mode="swift", hide=False)
+    journal.execute(swift, TypedDice([1, 3, 1, 1, 1, 4, 3, 3, 3, 3, 4]))
     pending = journal.state.site.encounter if journal.state.site else None
     assert pending is not None and pending.creature == "drowned monk"
     assert not pending.party_surprised
     journal = inside("ex")
     journal.execute(Turn(mode="cautious", area="1"))
-    journal.execute(Turn(mode="swift", area="2"), TypedDice([1, 3, 1, 1, 1, 4, 4, 3, 3, 3, 4]))
+    journal.execute(Light("torch"))
+    journal.execute(swift, TypedDice([1, 3, 1, 1, 1, 4, 4, 3, 3, 3, 4]))
     pending = journal.state.site.encounter if journal.state.site else None
     assert pending is not None and pending.party_surprised  # 8 beats 7
 
@@ -246,3 +252,29 @@ def test_ex_enc_1_a_site_without_wandering_encounters_is_never_checked(site: Sit
     for _ in range(4):  # no dice typed in: a check on turn 2 or 4 would be refused
         records = journal.execute(Turn(mode="cautious"), TypedDice([]))
         assert "dungeon.check" not in kinds(records)
+
+
+def test_ex_mov_2_swift_only_through_explored_areas_with_light_to_read_the_map(
+    inside: Inside,
+) -> None:
+    """EX-MOV-2: "The party moving swiftly is merely reading their map as it ventures through
+    an area they have already explored"; EX-MAP-1: "The adventurers may consult their map
+    while navigating, unless ... there is not enough light to read". In the dark, a swift
+    turn is refused; by torchlight, a swift turn into the never-visited Flooded garth is
+    refused; each refusal changes nothing. Into the Gatehouse, explored the turn before, it
+    goes 360 ft."""
+    journal = inside("ex")
+    journal.execute(Turn(mode="cautious", area="1"))
+    before = journal.state
+    with pytest.raises(IllegalCommandError, match=r"not enough light to read .*`light torch`"):
+        journal.execute(Turn(mode="swift", area="1"), TypedDice([]))
+    assert journal.state == before
+    journal.execute(Light("torch"))
+    lit = journal.state
+    with pytest.raises(IllegalCommandError, match=r"not been in area 2; explore it cautiously"):
+        journal.execute(Turn(mode="swift", area="2"), TypedDice([]))
+    assert journal.state == lit
+    records = journal.execute(Turn(mode="swift", area="1"), TypedDice([6]))
+    assert "swift, 360 ft" in records[0].event.describe()
+    # running needs no map (EX-MOV-3), cautious makes one (EX-MOV-1): neither is refused
+    journal.execute(Turn(mode="cautious", area="3"))

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from turnkeeper.campaign import Journal, Light, Recorded, Rest, Wait
 from turnkeeper.dice import TypedDice
 from turnkeeper.procedures.dungeon import Turn
+from turnkeeper.rules.loader import preset
 from turnkeeper.rules.schema import FaceEvent, Ruleset
 
 Inside = Callable[..., Journal]
@@ -233,3 +234,25 @@ def test_tp_dun_1_an_encounter_on_the_first_turns_die_breaks_the_wait_at_once(
     broken = of(records, "clock.wait_broken")[0].event
     assert broken.describe() == "the wait is broken at 08:00 by an encounter: 1h not waited"
     assert journal.state.now == 0 and of(records, "dungeon.encounter")
+
+
+def test_ex_sur_1_a_waiting_party_meets_what_comes_as_the_ruleset_reads_a_party_at_rest(
+    inside: Inside,
+) -> None:
+    """EX-SUR-1 to EX-SUR-3 tie surprise to a moving party's pace; a waiting party has none.
+    The project's reading, ``surprise.at_rest``: "risk" (ex's DEFAULT) rolls the EX-SUR-4
+    contest, the rats' 2d6 (5, 4) = 9 beating Bo's 2d6 (3, 4) + 1 = 8; "never" reads the
+    party at rest as a cautious one, and nothing is rolled for surprise. Dice: turn 2's check
+    d6 6, turn 4's d6 1, giant rats d6 1, 2d4 (2, 3) of them, 2d4 (1, 1) x 10 ft, [the
+    contest], reaction 2d6 (5, 5)."""
+    at_risk = inside("ex")
+    at_risk.execute(Wait(6 * TURN), TypedDice([6, 1, 1, 2, 3, 1, 1, 5, 4, 3, 4, 5, 5]))
+    met = at_risk.state.site.encounter if at_risk.state.site else None
+    assert met is not None and met.party_surprised
+    ex = preset("ex")
+    still = ex.model_copy(update={"surprise": ex.surprise.model_copy(update={"at_rest": "never"})})
+    as_cautious = inside(still)
+    records = as_cautious.execute(Wait(6 * TURN), TypedDice([6, 1, 1, 2, 3, 1, 1, 5, 5]))
+    (rolled,) = of(records, "dungeon.encounter")
+    assert not rolled.event.encounter.party_surprised and rolled.event.surprise_rule == "EX-SUR-1"
+    assert "the party at rest (read as `never`" in rolled.event.surprise_reason

@@ -27,6 +27,7 @@ from turnkeeper.kernel.combat_state import (
     ActionKind,
     Combatant,
     CombatState,
+    Condition,
     Declaration,
     Phase,
     Side,
@@ -42,8 +43,11 @@ __all__ = [
     "check_declaration",
     "check_load",
     "check_target",
+    "everything_at_once",
     "held",
+    "in_reach",
     "parse_action",
+    "same_beat",
 ]
 
 #: The words a referee types for an action: each kind's own name, and the usual others.
@@ -162,7 +166,7 @@ def check_declaration(
         raise _illegal(f"{actor.name} is {out} and cannot act")
     for action in declaration.actions:
         if action.target is not None:
-            check_target(state, actor, action)
+            check_target(state, actor, action, rules)
     allowed = rules.actions.allowed_kinds
     for action in declaration.actions:
         if action.kind not in allowed:
@@ -205,14 +209,47 @@ def check_declaration(
 STRIKES = frozenset({ActionKind.ATTACK, ActionKind.RANGED})
 
 
-def check_target(state: CombatState, actor: Combatant, action: Action) -> None:
-    """Raise IllegalCommandError unless ``action``'s target may be struck: the fallen are
-    out of the fight and no longer targets (PG-HP-1), and a blow at one's own side must be
-    meant (``own_side``), never a misspelt foe's name."""
+def everything_at_once(rules: Ruleset) -> bool:
+    """TP-INI-2: "In a combat turn, everything happens at once" (the overloaded initiative of
+    TP-INI-1); the other presets' sides, or beats, act in turn."""
+    return rules.initiative.method == "overloaded"
+
+
+def same_beat(state: CombatState, first: str, second: str) -> bool:
+    """Whether ``first`` and ``second`` act at the same time this round."""
+    return any(first in beat and second in beat for beat in state.order)
+
+
+def in_reach(
+    state: CombatState, striker: str, target: Combatant, rules: Ruleset, *, struck_at_once: bool
+) -> bool:
+    """Whether a blow of ``striker``'s may strike ``target`` (PG-HP-1, TP-INI-2).
+
+    One standing, always. One fallen to a blow struck at the same time as this one
+    (``struck_at_once``, and ``striker`` acting with the target where the sides or beats
+    act in turn): "resolve both attacks, then check who is still standing" (TP-INI-2). And
+    one fallen the ruleset's ``attack.strikes_fallen`` names (the project's reading: the
+    unconscious, whose hit points fall on towards death at minus their level, PG-HP-1);
+    the dead never.
+    """
+    if target.standing:
+        return True
+    if struck_at_once and (everything_at_once(rules) or same_beat(state, striker, target.name)):
+        return True
+    fallen = target.conditions & OUT_OF_FIGHT
+    return Condition.DEAD not in fallen and fallen <= set(rules.attack.strikes_fallen)
+
+
+def check_target(state: CombatState, actor: Combatant, action: Action, rules: Ruleset) -> None:
+    """Raise IllegalCommandError unless ``action``'s target may be struck (:func:`in_reach`:
+    the dead and, as the ruleset reads them, the fallen are out of the fight and no longer
+    targets, PG-HP-1), and a blow at one's own side must be meant (``own_side``), never a
+    misspelt foe's name."""
     target = state.get(action.target or "")
     if action.kind not in STRIKES:
         return
-    if not target.standing:
+    fell_at_once = target.name in state.fell_at_once
+    if not in_reach(state, actor.name, target, rules, struck_at_once=fell_at_once):
         out = " and ".join(sorted(c.value for c in target.conditions & OUT_OF_FIGHT))
         standing = [c.name for c in state.members(other_side(actor.side)) if c.standing]
         rest = f"; still standing: {', '.join(standing)}" if standing else ""

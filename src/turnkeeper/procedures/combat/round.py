@@ -27,7 +27,15 @@ from turnkeeper.kernel.combat_state import (
     Phase,
     Side,
 )
-from turnkeeper.procedures.combat.actions import STRIKES, check_declaration, check_load, held
+from turnkeeper.procedures.combat.actions import (
+    STRIKES,
+    check_declaration,
+    check_load,
+    everything_at_once,
+    held,
+    in_reach,
+    same_beat,
+)
 from turnkeeper.procedures.combat.attacks import (
     attack,
     magic,
@@ -354,14 +362,13 @@ def _decide(
         struck = attack(
             state, attacker.name, target.name, rules, dice, ranged=command.ranged, at_once=True
         )
-        everything_at_once = rules.initiative.method == "overloaded"
         # Whoever this fells still acts when they act at the same time as the attacker:
         # TP-INI-2 (everything happens at once), PG-INI-1's tie ("both sides are acting
         # simultaneously"), one beat of the order.
         return [
             e.model_copy(update={"at_once": True})
             if isinstance(e, Damaged)
-            and (everything_at_once or _same_beat(state, attacker.name, e.target))
+            and (everything_at_once(rules) or same_beat(state, attacker.name, e.target))
             else e
             for e in struck
         ]
@@ -404,11 +411,6 @@ def _decide(
             raise IllegalCommandError(f"places in the order start at 1, not {command.place}")
         return [PlacePinned(name=name, place=command.place)]
     return _end(state, command.winner or winner_of(state), rules, dice)
-
-
-def _same_beat(state: CombatState, first: str, second: str) -> bool:
-    """Whether ``first`` and ``second`` act at the same time this round."""
-    return any(first in beat and second in beat for beat in state.order)
 
 
 def _start(command: StartCombat, rules: Ruleset, dice: DiceSource) -> list[CombatEvent]:
@@ -492,6 +494,8 @@ def _resolve(state: CombatState, rules: Ruleset, dice: DiceSource) -> list[Comba
         running = event.apply_combat(running)
     for beat in beats:
         able = {n for n in beat if running.can_act(running.get(n))}
+        # TP-INI-2: the beat's blows are struck at once, at whoever stood as it began
+        standing = frozenset(c.name for c in running.combatants if c.standing)
         for name in beat:
             declaration = running.declaration(name)
             if declaration is None or name in running.acted:
@@ -499,7 +503,7 @@ def _resolve(state: CombatState, rules: Ruleset, dice: DiceSource) -> list[Comba
             if name not in able:
                 taken: list[CombatEvent] = [ActionTaken(actor=name, text=DOWN)]
             else:
-                taken = _act(running, declaration, rules, dice)
+                taken = _act(running, declaration, rules, dice, standing)
             for event in taken:
                 running = event.apply_combat(running)
             events.extend(taken)
@@ -516,15 +520,27 @@ def _move(state: CombatState, actor: str, action: Action) -> Moved:
 
 
 def _act(
-    state: CombatState, declaration: Declaration, rules: Ruleset, dice: DiceSource
+    state: CombatState,
+    declaration: Declaration,
+    rules: Ruleset,
+    dice: DiceSource,
+    standing: frozenset[str] = frozenset(),
 ) -> list[CombatEvent]:
-    """One actor's declared actions, in order, each against the state as it now stands."""
+    """One actor's declared actions, in order, each against the state as it now stands.
+
+    ``standing``: who stood as the beat began; a blow at one of them felled in the beat
+    is struck at once with the blow that felled them (TP-INI-2, :func:`in_reach`)."""
     events: list[CombatEvent] = []
     actor = declaration.actor
     for action in declaration.actions:
         kind = action.kind
         new: list[CombatEvent]
-        if kind in STRIKES and action.target is not None and not state.get(action.target).standing:
+        target = state.get(action.target) if action.target is not None else None
+        if (
+            kind in STRIKES
+            and target is not None
+            and not in_reach(state, actor, target, rules, struck_at_once=target.name in standing)
+        ):
             # the target fell earlier this round: the blow finds nobody (PG-HP-1)
             new = [ActionTaken(actor=actor, text=f"{action} finds {action.target} already down")]
         elif kind in STRIKES and action.target is not None:

@@ -44,6 +44,8 @@ class TurnSituation:
     occupied: bool = False
     both_unaware: bool = False
     ambush: bool = False
+    #: The party rests or waits where it is: no pace (the ruleset's ``surprise.at_rest``).
+    still: bool = False
 
     @property
     def approach(self) -> Approach:
@@ -124,6 +126,7 @@ def _party_side(state: CampaignState, situation: TurnSituation) -> SurpriseSitua
         party_has_light=not state.light.dark,
         foes_in_darkness=not _visit(state).site.site.lit,
         both_may_be_surprised=situation.both_unaware,
+        still=situation.still,
     )
 
 

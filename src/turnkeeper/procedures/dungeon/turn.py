@@ -54,7 +54,7 @@ from turnkeeper.procedures.rest import (
 )
 from turnkeeper.rules.schema import FaceEvent, MovementMode
 from turnkeeper.tables import FaceResult, roll_overloaded
-from turnkeeper.world.sites import MapNote, Site
+from turnkeeper.world.sites import MapNote, Site, SiteVisit
 
 __all__ = [
     "DungeonCommand",
@@ -254,6 +254,8 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
         area_key = None
     area = level.area(area_key) if area_key is not None else None
     can_read = not state.light.dark or visit.site.site.lit
+    if mode is not None and mode.reads_map:
+        _check_map_reading(visit, mode_name, level_number, area_key, can_read)
     # TP-DUN-1: the die is rolled at the start of the turn it governs; a Forced Rest face
     # makes the turn a rest where the party stays put, so it must be known before the move.
     overloaded = state.ruleset.dungeon.procedure == "overloaded"
@@ -306,6 +308,29 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
 
 
 _QUIET = frozenset({"dungeon"})
+
+
+def _check_map_reading(
+    visit: SiteVisit, mode_name: str | None, level: int, area: str | None, can_read: bool
+) -> None:
+    """EX-MOV-2: a swift party "is merely reading their map as it ventures through an area
+    they have already explored"; EX-MAP-1: it may consult its map unless "there is not
+    enough light to read". A turn at such a pace into a place the party has not been, or
+    with no light to read by, is refused, and the referee told what to do instead."""
+    if not can_read:
+        raise IllegalCommandError(
+            f"a {mode_name} party goes by reading its map, and there is not enough light to "
+            "read (EX-MOV-2, EX-MAP-1): light a torch or lamp first (`light torch`), or move "
+            "cautiously (`--mode cautious`)"
+        )
+    if (level, area) not in visit.visited:
+        place = f"area {area}" if area is not None else f"level {level}"
+        where = f" --area {area}" if area is not None else f" --level {level}"
+        raise IllegalCommandError(
+            f"a {mode_name} party goes only through areas it has already explored, reading "
+            f"its map (EX-MOV-2): it has not been in {place}; explore it cautiously first "
+            f"(`turn --mode cautious{where}`), or run (`--mode running`)"
+        )
 
 
 def turn_check(

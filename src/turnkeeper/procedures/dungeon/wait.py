@@ -46,6 +46,7 @@ def _check(draft: Draft, dice: DiceSource, turn: int) -> None:
         hiding=bool(area and area.hiding_place),
         occupied=bool(area and area.occupied)
         and not draft.state.cleared(visit.site.name, visit.level, key),
+        still=True,
     )
     turn_check(draft, dice, turn, situation, off_lanes=bool(area and area.off_lanes), waiting=True)
 

@@ -35,6 +35,12 @@ class SurpriseRules(Rules):
     hungry_reaction_modifier: Whole = Field(-2, description="EX-SUR-5, the project's default.")
     morale_when_surprised: bool = Field(False, description="CB-SUR-2.")
     light_spoils_surprise: bool = Field(True, description="EX-LIGHT-3.")
+    at_rest: Literal["never", "risk", "always"] = Field(
+        "risk",
+        description="EX-SUR-1 to EX-SUR-3 name only moving parties: surprise for a party "
+        "resting or waiting in place, as a movement mode's `surprise` (the project's reading).",
+        exclude_if=lambda reading: reading == "risk",  # older journals stay identical
+    )
 
 
 class InitiativeRules(Rules):
@@ -50,6 +56,10 @@ class InitiativeRules(Rules):
     opposed_save: DiceExpression = Field(
         "d20", description="TP-INI-2: the opposed save, plus a stat."
     )
+
+
+#: The fallen a ruleset may let a blow strike (``AttackRules.strikes_fallen``); never the dead.
+Fallen = Literal["unconscious", "fled", "surrendered"]
 
 
 class AttackRules(Rules):
@@ -68,6 +78,14 @@ class AttackRules(Rules):
         "its usage die is rolled at each shot, and with none left the shot is refused; unset, "
         "the referee spends it by hand.",
         exclude_if=lambda item: item is None,  # journals written before it stay identical
+    )
+    strikes_fallen: list[Fallen] = Field(
+        default_factory=lambda: list[Fallen](["unconscious"]),
+        max_length=3,
+        description="The fallen a blow may still strike (the dead never): the texts forbid "
+        "no blow at the helpless, and PG-HP-1's hit points below 0 are reached by blows. "
+        "The project's reading: the unconscious only.",
+        exclude_if=lambda fallen: fallen == ["unconscious"],  # older journals stay identical
     )
 
 

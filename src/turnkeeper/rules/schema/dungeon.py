@@ -27,6 +27,12 @@ class MovementMode(Rules):
         None, gt=0, description="Left out: any location of most sites in one turn (running)."
     )
     map_use: bool = True
+    reads_map: bool = Field(
+        False,
+        description="EX-MOV-2: the party goes by reading its map, so only through areas it "
+        "has explored and with light to read by (EX-MAP-1).",
+        exclude_if=lambda reads: not reads,  # journals written before it stay identical
+    )
     halts_at_doors: bool = False
     rest_after: bool = False
     surprise: Literal["never", "risk", "always"] = "risk"
