@@ -263,14 +263,15 @@ def test_pg_atk_1_a_shot_into_melee_strikes_friend_or_foe_at_random(tmp_path: Pa
     friend struck is one of the friends there, at random (a second d2: Ann 1, Cy 2). The
     attack roll is still made against whoever is struck (PG-ATK-2: DEX 2 for ranged): d20
     11 + 2 = 13 misses Cy's AC 14; next round the d2 shows 2, and 10 + 2 = 12 hits the
-    orc's AC 12 for a d6 of 3."""
-    db = keep(tmp_path, tk, "pg")
+    orc's AC 12 for a d6 of 3. Bo's arrows are a d12 usage die (PG-USE-1), rolled at each
+    shot: 7 and 9, neither a 1 or 2."""
+    db = keep(tmp_path, tk, "pg", PARTY + '[supplies]\narrows = "d12"\n')
     tk(db, "combat", "start", "--monster", "Orc:hd=1,hp=20,ac=12", "--ally", "Cy:hp=6,ac=14",
        "--surprise", "none")  # fmt: skip
     tk(db, "combat", "round", "--dice", "6,1")  # the party first
     tk(db, "combat", "attack", "Ann", "Orc", "--dice", "1")  # into melee, a miss
     tk(db, "combat", "attack", "Cy", "Orc", "--dice", "1")
-    shot = tk(db, "combat", "attack", "Bo", "Orc", "--ranged", "--dice", "1,2,11")
+    shot = tk(db, "combat", "attack", "Bo", "Orc", "--ranged", "--dice", "1,2,11,7")
     made = records(shot, "combat.attack")[0]
     assert (made["data"]["target"], made["data"]["aimed_at"]) == ("Cy", "Orc")
     assert [r["breakdown"] for r in made["rolls"]] == [
@@ -278,12 +279,16 @@ def test_pg_atk_1_a_shot_into_melee_strikes_friend_or_foe_at_random(tmp_path: Pa
         "1d2 (2) = 2",
         "d20 (11) + 2 = 13",  # the roll shows its modifier (issue 42)
     ]
-    assert texts(shot) == ["Bo shoots at Cy (aimed at Orc): 13 against AC 14, misses"]
+    assert texts(shot) == [
+        "Bo shoots at Cy (aimed at Orc): 13 against AC 14, misses",
+        "arrows used (Bo's shot): rolled 7, stays d12",
+    ]
     tk(db, "combat", "round", "--dice", "6,1")
-    shot = tk(db, "combat", "attack", "Bo", "Orc", "--ranged", "--dice", "2,10,3")
+    shot = tk(db, "combat", "attack", "Bo", "Orc", "--ranged", "--dice", "2,10,3,9")
     assert records(shot, "combat.attack")[0]["rolls"][0]["breakdown"] == "1d2 (2) = 2"
     assert texts(shot) == [
         "Bo shoots at Orc: 12 against AC 12, hits",
+        "arrows used (Bo's shot): rolled 9, stays d12",
         "Orc takes 3 damage (Bo): 17 hp",
     ]
 

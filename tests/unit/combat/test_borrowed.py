@@ -33,8 +33,11 @@ def test_ex_atk_1_cb_atk_1_the_attack_roll_is_pg_atk_2s_without_its_hd_bonus(
 ):
     # rule: EX-ATK-1, CB-ATK-1, borrowed from PG-ATK-2: d20 + STR in melee, + DEX at range,
     # a hit at or above AC; no +1 per HD for monsters, no STR on a fighter's damage.
+    # PG-USE-1's arrows are pg's own usage die: no preset borrows them (unset, not written)
+    pg_roll = {k: v for k, v in PG.attack.model_dump().items() if k != "ammunition"}
+    assert rules.attack.ammunition is None, rule_id
     assert rules.attack.model_dump() == {
-        **PG.attack.model_dump(),
+        **pg_roll,
         "monster_bonus_per_hd": 0,
         "strength_damage_classes": [],
         "ranged_into_melee_random": False,
