@@ -152,11 +152,12 @@
       }
     } else if (target.matches("[data-turn-mode]")) {
       // a dungeon turn in one click: the Dungeon turn form, sent with this mode
+      // (not named "send": a var is hoisted to the whole handler and would hide send())
       var mode = document.getElementById("f-turn-mode");
-      var send = document.querySelector("#control-turn button");
-      if (mode && send) {
+      var turnButton = document.querySelector("#control-turn button");
+      if (mode && turnButton) {
         mode.value = target.getAttribute("data-turn-mode");
-        send.click();
+        turnButton.click();
       }
     }
   });
