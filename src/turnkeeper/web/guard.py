@@ -103,7 +103,9 @@ def answer(path: str, htmx: bool, status: int, message: str, kind: str) -> Respo
     """A refusal as the asker reads it: a fragment beside an htmx form, a small page for a
     browser on the pages, else one JSON message ``{"error", "type"}``."""
     if htmx:
-        problem = render.fragment("problem", status=status, message=as_controls(message))
+        # a player's phone says what is wrong in words alone: its status is for machines
+        shown = None if path.endswith("/hand") else status
+        problem = render.fragment("problem", status=shown, message=as_controls(message))
         return HTMLResponse(problem, status_code=status)
     if path.startswith(("/campaigns/", "/open")):
         return HTMLResponse(render.error_page(status, message), status_code=status)
