@@ -57,7 +57,7 @@
   });
 
   // The answer to a choice: an error is in words, and goes once the question it answered has.
-  var asked = null;
+  var asked = null, answered = false;
   function question() {
     var n = now();
     return n ? n.getAttribute("data-key") + "|" + (n.querySelector("h2") || n).textContent : null;
@@ -71,6 +71,7 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.detail.elt, status = event.detail.xhr ? event.detail.xhr.status : 0;
     if (form && form.hasAttribute && form.hasAttribute("data-hand-form") && status >= 200 && status < 300) {
+      answered = true;
       form.reset();
       form.querySelectorAll(".rolled").forEach(function (said) { said.textContent = ""; });
     }
@@ -114,9 +115,13 @@
   function settled() {
     restore();
     var q = question();
-    if (asked !== null && q !== asked) {
-      var said = document.getElementById("said");
-      if (said) said.innerHTML = "";  // the question changed: its answer no longer applies
+    var said = document.getElementById("said");
+    if (said && asked !== null && q !== asked) {
+      // the question changed: a refusal no longer applies; what was done stays until the
+      // table moves on again (its own move changes the question once)
+      said.querySelectorAll(".problem").forEach(function (p) { p.remove(); });
+      if (answered) answered = false;
+      else said.innerHTML = "";
     }
     asked = q;
     call();
