@@ -8,6 +8,7 @@ too), never from the referee's state, so the phone cannot show a foe's statistic
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from turnkeeper.dice import roll
@@ -28,6 +29,34 @@ CHOICES = (
     ActionKind.MOVE_FAR,
     ActionKind.OTHER,
 )
+
+#: A form's field as the verb table names it in a refusal: ``combat_declare.rolled.0: ``.
+_FIELD = re.compile(r"^[a-z_]+\.([a-z_]+)(?:\.\d+)*: ")
+
+#: The phone's words for the fields its choices send.
+FIELD_WORDS = {
+    "rolled": "I rolled",
+    "magic_dice": "magic dice",
+    "target": "whom",
+    "note": "what",
+    "candidate": "the vote",
+}
+
+
+def in_words(message: str) -> str:
+    """A refusal as the phone says it: a field named as its choice names it.
+
+    >>> in_words("combat_declare.rolled.0: not a whole number")
+    'I rolled: not a whole number'
+    >>> in_words("no combatant named 'Gobbo' in this fight")
+    "no combatant named 'Gobbo' in this fight"
+    """
+    found = _FIELD.match(message)
+    if found is None:
+        return message
+    name = found[1]
+    return f"{FIELD_WORDS.get(name, name.replace('_', ' '))}: {message[found.end() :]}"
+
 
 #: The conditions that take a combatant out of the fight, as the party's view spells them.
 _OUT = frozenset({"dead", "unconscious", "fled"})

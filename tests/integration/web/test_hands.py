@@ -206,3 +206,13 @@ def test_a_declaration_changes_until_the_round_is_resolved(table: Table) -> None
         '<p class="problem" role="alert">a roll goes with an attack on someone, not with '
         "attack: the referee rolls what else the round needs</p>"
     )
+
+
+def test_a_phones_refusal_names_the_field_as_the_phone_does(table: Table) -> None:
+    """Issue 40: no '400 combat_declare.rolled.0: ...' on a phone: the field by its label."""
+    aldo = table.hand_link("Aldo")
+    form = "verb=combat_declare&actor=Aldo&action=attack&target=Goblin 1&rolled=x"
+    code, said = table.declare(aldo, form)
+    assert (code, said) == (400, '<p class="problem" role="alert">I rolled: not a whole number</p>')
+    code, said = table.declare(aldo, "verb=combat_declare&actor=Aldo&action=cast&magic_dice=0")
+    assert code == 400 and said == '<p class="problem" role="alert">magic dice: at least 1</p>'
