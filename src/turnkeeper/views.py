@@ -27,7 +27,7 @@ from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.campaign.time_record import PartyLines, Stretch
 from turnkeeper.clock.calendar import calendar, day_number
 from turnkeeper.errors import NotFoundError
-from turnkeeper.kernel.combat_state import Side
+from turnkeeper.kernel.combat_state import Phase, Side
 from turnkeeper.kernel.events import UNDO_EVENTS
 from turnkeeper.kernel.events import undone_commands as _undone_commands
 from turnkeeper.kernel.state import in_darkness
@@ -122,12 +122,17 @@ class CombatantView(_View):
 
 
 class CombatView(_View):
-    """The combat tracker as the party sees it: round, phase, who has initiative."""
+    """The combat tracker as the party sees it: round, phase, who has initiative, the order
+    of play; what the party's own members declared this round and who of them has yet to
+    (the foes' plans are never in it: the party learns them as they are done)."""
 
     round: int
     phase: str
     initiative: str | None
     combatants: list[CombatantView]
+    order: list[list[str]] = []
+    declared: dict[str, str] = {}
+    waiting: list[str] = []
 
 
 class SeatView(_View):
@@ -145,6 +150,8 @@ class SceneView(_View):
     turn: str
     spotlit: str | None
     players: list[str]
+    votes: dict[str, str] = {}
+    open_to_votes: bool = False
 
 
 class PlayerState(_View):
@@ -219,6 +226,9 @@ def player_state(state: CampaignState) -> PlayerState:
             turn=scene.turn.value,
             spotlit=scene.spotlit,
             players=list(scene.players),
+            votes=dict(scene.votes),
+            # DG-SPOT-1: the players vote while the spotlight is theirs to give
+            open_to_votes=not scene.free and scene.turn.value == "players" and not scene.spotlit,
         ),
     )
 
@@ -261,6 +271,13 @@ def _combat(state: CampaignState) -> CombatView:
             )
             for c in combat.combatants
         ],
+        order=[list(beat) for beat in combat.order],
+        declared={
+            d.actor: ", then ".join(str(a) for a in d.actions)
+            for d in combat.declarations
+            if combat.get(d.actor).side is Side.PARTY and not d.instant
+        },
+        waiting=list(combat.still_to_act(Side.PARTY)) if combat.phase is Phase.DECLARE else [],
     )
 
 

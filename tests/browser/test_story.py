@@ -96,11 +96,10 @@ def test_a_session_at_three_screens(table: Table, screens: tuple[Page, dict[str,
     for who, rat in (("Aldo", "giant rat 1"), ("Bea", "giant rat 2")):
         phone = phones[who]
         shows(phone, "round 1")
-        phone.fill("#f-combat_declare-action", "attack")
-        phone.fill("#f-combat_declare-target", rat)
-        phone.click("#control-combat_declare button")
-        phone.wait_for_selector("#control-combat_declare .outcome > *", state="attached")
-        assert f"{who} declares" in done(phone.inner_text("#control-combat_declare .outcome"))
+        phone.select_option("#now select[name=target]", rat)
+        phone.click("#now form:has([name=target]) button.big")
+        phone.wait_for_selector("#said > *", state="attached")
+        assert f"{who} declares" in phone.inner_text("#said")
         shows(referee, f"{who} declares")
     snap("2-declared", referee, phones)
     done(line(referee, "combat resolve"))
@@ -136,10 +135,9 @@ def test_a_session_at_three_screens(table: Table, screens: tuple[Page, dict[str,
     for who in ("Aldo", "Bea"):
         phone = phones[who]
         shows(phone, "scene 1")
-        phone.fill("#f-scene_vote-candidate", "Bea")
-        phone.click("#control-scene_vote button")
-        phone.wait_for_selector("#control-scene_vote .outcome > *", state="attached")
-        done(phone.inner_text("#control-scene_vote .outcome"))
+        phone.click("#now form:has([name=candidate][value=Bea]) button")
+        phone.wait_for_selector("#said > *", state="attached")
+        assert f"{who} votes for Bea" in phone.inner_text("#said")
         shows(referee, f"{who} for Bea")
     snap("5-votes", referee, phones)
     assert "Bea takes the spotlight" in done(line(referee, "scene spotlight"))

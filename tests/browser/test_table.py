@@ -389,12 +389,11 @@ def test_two_players_declare_from_their_own_pages_and_the_referee_resolves(
             assert f"{character}'s player" in hands[character].inner_text("header")
         for character, target in (("Aldo", "Goblin 1"), ("Bea", "Goblin 2")):
             hand = hands[character]
-            hand.fill("#f-combat_declare-action", "attack")
-            hand.fill("#f-combat_declare-target", target)
-            hand.click("#control-combat_declare button")
-            hand.wait_for_selector("#control-combat_declare .outcome > *", state="attached")
-            said = hand.inner_text("#control-combat_declare .outcome")
-            assert said.startswith("Done") and f"{character} declares" in said, said
+            hand.select_option("#now select[name=target]", target)
+            hand.click("#now form:has([name=target]) button.big")
+            hand.wait_for_selector("#said > *", state="attached")
+            said = hand.inner_text("#said")
+            assert f"{character} declares" in said, said
             referee.wait_for_function(
                 "who => document.querySelector('#display').innerText.includes(who + ' declares')",
                 arg=character,

@@ -129,7 +129,9 @@ class Action(Frozen):
     CB move action; ``dice`` the number of magic dice a caster rolls (TP-MAG-1); ``stat``
     the stat of a maneuver's opposed save (TP-INI-2); ``note`` what the player describes
     ("take oil from my pouch"), which tells two things of one kind apart (TP-ACT-1);
-    ``own_side`` says an attack on a friend is meant, not a slip of the tongue.
+    ``own_side`` says an attack on a friend is meant, not a slip of the tongue; ``rolled``
+    the faces of an attack die the actor's player rolled themselves (at the table or on the
+    phone), used for the attack roll instead of the seeded dice.
     """
 
     kind: ActionKind
@@ -139,6 +141,7 @@ class Action(Frozen):
     stat: str = "STR"
     note: str = ""
     own_side: bool = Field(False, exclude_if=lambda own_side: not own_side)
+    rolled: tuple[int, ...] = Field((), exclude_if=lambda rolled: not rolled)
 
     def __str__(self) -> str:
         text = self.kind.value
@@ -146,7 +149,8 @@ class Action(Frozen):
             text += f" {self.target}"
         if self.feet is not None:
             text += f" {self.feet} ft"
-        return text + (f" ({self.note})" if self.note else "")
+        text += f" ({self.note})" if self.note else ""
+        return text + (f", rolling {', '.join(map(str, self.rolled))}" if self.rolled else "")
 
 
 class Declaration(Frozen):

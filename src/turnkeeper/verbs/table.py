@@ -1456,6 +1456,11 @@ class CombatDeclareBody(_Verb, title="Declare"):
     feet: int | None = Field(None, ge=0, description="How far a move goes [CB-ACT-3].")
     magic_dice: int = Field(1, ge=1, description="Magic dice a caster rolls [TP-MAG-1].")
     own_side: bool = Field(False, description="A blow at someone of the actor's own side is meant.")
+    rolled: Faces | None = Field(
+        None,
+        description="The attack die's faces as the actor's player rolled them, for the first "
+        "action's attack roll, e.g. 14 [TP-ATK-1, PG-ATK-2]; recorded as typed in.",
+    )
 
     @field_validator("action", "then")
     @classmethod
@@ -1470,6 +1475,8 @@ class CombatDeclareBody(_Verb, title="Declare"):
 
     def command(self, state: CampaignState) -> Command:
         first = parse_action(self.action, self.target, self.feet, self.magic_dice, self.own_side)
+        if self.rolled:
+            first = first.model_copy(update={"rolled": tuple(self.rolled)})
         actions = (
             first.model_copy(update={"note": self.note.strip()}) if self.note.strip() else first,
             *(

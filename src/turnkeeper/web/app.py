@@ -85,7 +85,7 @@ from turnkeeper.views import (
     stretch_data,
     timeline,
 )
-from turnkeeper.web import live, render
+from turnkeeper.web import live, phone, render
 from turnkeeper.web.controls import Control, by_verb, form_body
 from turnkeeper.web.guard import Guard, answer, header_number
 from turnkeeper.web.lanes import Lanes
@@ -295,9 +295,10 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     # -- the JSON API ----------------------------------------------------------------------
 
     def seat_of(state: CampaignState, name: str, token: str | None, role: Role) -> Seat:
-        """Who a page or a response is for: the role, or in a world of several parties a
-        character's own link (its party's view, never the party the referee runs)."""
-        if role is Role.REFEREE or not state.away:
+        """Who a page or a response is for: the role, or a character's own link (its phone's
+        display; in a world of several parties, its party's view, never the party the
+        referee runs)."""
+        if role is Role.REFEREE:
             return role
         hand = app.state.tokens.hand(name, token or "", state.everyone)
         return Role.PLAYER if hand is None else Hand(hand)
@@ -639,7 +640,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     async def hand_command(request: Request, name: str, role: Reader, token: Token) -> str:
         form = await request.body()  # the guard read it, within limits
         body = await anyio.to_thread.run_sync(_form_command, form)
-        if body.verb not in render.HAND_VERBS:
+        if body.verb not in phone.HAND_VERBS:
             raise Refused(403, "a character's link declares that character's actions only")
 
         def run(c: Campaigns) -> str:
@@ -647,15 +648,15 @@ def create_app(campaigns: Campaigns) -> FastAPI:
             character = app.state.tokens.hand(name, token or "", now.everyone)
             if character is None:
                 raise Refused(403, "this is not a character's link: ask the referee for yours")
-            acting = getattr(body, render.HAND_VERBS[body.verb])
+            acting = getattr(body, phone.HAND_VERBS[body.verb])
             if acting.casefold() != character.casefold():
                 raise Refused(403, f"this link acts for {character} alone")
             party = now.party_of(character)
             mine = body if party == now.company else body.model_copy(update={"as_party": party})
-            records, state = _execute(c, name, mine)
+            records, _ = _execute(c, name, mine)
             undone = c.undone(name)
             lines = [r.event.describe() for r in records if party_perceives(r, undone)]
-            return render.fragment("done", version=state.version, lines=lines[:3])
+            return render.fragment("said", lines=lines[:3])
 
         return await _on(request, name, run)  # the players' display comes by the live stream
 
@@ -786,7 +787,7 @@ def _lived(state: CampaignState, seat: Seat) -> CampaignState:
     character is with (the party run now for every other seat)."""
     if isinstance(seat, Hand):
         party = state.party_of(seat.character)
-        if party is not None:
+        if party is not None and party != state.company:
             return state.as_party(party)
     return state
 
@@ -817,7 +818,8 @@ def _display(c: Campaigns, name: str, state: CampaignState, role: Seat) -> str:
     journal in memory, so it runs without the campaign's lock (:class:`live.Displays`)."""
     records, undone = _journal(c, name, state, role, state.version)
     if role is not Role.REFEREE:
-        return render.player_display(_lived(state, role), records, undone)
+        hand = role.character if isinstance(role, Hand) else None
+        return render.player_display(_lived(state, role), records, undone, hand)
     return render.referee_display(state, records, undone)
 
 

@@ -39,7 +39,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.files import MAX_INT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, decode, parse_json
-from turnkeeper.web import render
+from turnkeeper.web import phone, render
 from turnkeeper.web.controls import as_controls
 
 BODY_LIMIT = 1024 * 1024
@@ -103,6 +103,9 @@ def answer(path: str, htmx: bool, status: int, message: str, kind: str) -> Respo
     """A refusal as the asker reads it: a fragment beside an htmx form, a small page for a
     browser on the pages, else one JSON message ``{"error", "type"}``."""
     if htmx:
+        if path.endswith("/hand"):  # a player's phone says what is wrong in words alone
+            problem = render.fragment("problem", status=None, message=phone.in_words(message))
+            return HTMLResponse(problem, status_code=status)
         problem = render.fragment("problem", status=status, message=as_controls(message))
         return HTMLResponse(problem, status_code=status)
     if path.startswith(("/campaigns/", "/open")):

@@ -24,7 +24,7 @@ from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.dice import format_mixed
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.kernel.combat_state import CombatState, Declaration, Phase
+from turnkeeper.kernel.combat_state import CombatState, Declaration, Phase, Side
 from turnkeeper.kernel.state import in_darkness
 from turnkeeper.verbs import places_now
 from turnkeeper.views import (
@@ -35,7 +35,8 @@ from turnkeeper.views import (
     timeline,
     undone_commands,
 )
-from turnkeeper.web.controls import by_verb, grouped, table
+from turnkeeper.web import phone
+from turnkeeper.web.controls import grouped, table
 from turnkeeper.words import words
 
 JOURNAL_LINES = 40
@@ -120,6 +121,21 @@ def next_actor(combat: CombatState) -> str | None:
     return None
 
 
+def still_to_declare(combat: CombatState) -> list[str]:
+    """Who has yet to declare this round, both sides, in the order of play: whom the referee
+    waits for before resolving.
+
+    >>> from turnkeeper.kernel.combat_state import Combatant, Side
+    >>> ann = Combatant(name="Ann", side=Side.PARTY, hp=5, max_hp=5, ac=12)
+    >>> still_to_declare(CombatState(combatants=(ann,), phase=Phase.DECLARE, round=1))
+    ['Ann']
+    """
+    waiting = {name for side in (Side.PARTY, Side.OPPOSITION) for name in combat.still_to_act(side)}
+    ordered = [name for beat in combat.order for name in beat]
+    ordered += [c.name for c in combat.combatants if c.name not in ordered]
+    return [name for name in ordered if name in waiting]
+
+
 def declared_in_order(combat: CombatState) -> list[Declaration]:
     """The round's declarations in the order they will be done: by beat, then the rest."""
     placed = {name.casefold(): i for i, beat in enumerate(combat.order) for name in beat}
@@ -146,6 +162,7 @@ def referee_display(
         combat=combat,
         fighting=state.fight_running,
         next_actor=next_actor(combat) if combat is not None else None,
+        still_to_declare=still_to_declare,
         declarations=declared_in_order(combat) if combat is not None else [],
         lines=lines,
         map=_map(state, player=False),
@@ -181,31 +198,31 @@ def referee_page(state: CampaignState, links: Links, display: str) -> str:
 
 
 def player_display(
-    state: CampaignState, records: list[Recorded], undone: frozenset[int] | None = None
+    state: CampaignState,
+    records: list[Recorded],
+    undone: frozenset[int] | None = None,
+    hand: str | None = None,
 ) -> str:
     """The players' display: the party's view, the journal lines the characters perceive
     (the last :data:`JOURNAL_LINES` of ``records`` they do) and the party's map, nothing
     else. ``undone``: the commands undone up to the state's version (a later undo takes its
-    command's records back); without it, ``records`` must be the whole journal."""
+    command's records back); without it, ``records`` must be the whole journal. On a
+    character's own link (``hand``), what is wanted of that character now and its sheet come
+    first (:mod:`turnkeeper.web.phone`), drawn from the same view."""
     view = player_state(state)
     if undone is None:
         undone = undone_commands(records)
     perceived = [r for r in records if party_perceives(r, undone)]
     lines = [player_record(r, state) for r in reversed(perceived[-JOURNAL_LINES:])]
-    return fragment("player_display", view=view, lines=lines, map=_map(state, player=True))
-
-
-#: What a character's own link may send: the verbs its player says for the character, each
-#: with the field that names who acts (the character, filled in by the page).
-HAND_VERBS = {"combat_declare": "actor", "scene_vote": "voter"}
+    now = phone.wanted_of(view, state.ruleset, hand) if hand is not None else None
+    return fragment("player_display", view=view, lines=lines, map=_map(state, player=True), now=now)
 
 
 def player_page(state: CampaignState, links: Links, display: str, hand: str | None = None) -> str:
     """The players' page: the ``display`` drawn by :func:`player_display`, following the
-    table live; on a character's own link (``hand``), that character's declaration form too,
-    its actor the character."""
+    table live; on a character's own link (``hand``), the display holds that character's
+    choices, which post to the page's own ``hand`` link."""
     view = player_state(state)
-    controls = by_verb()
     return page(
         "player",
         title=f"{view.campaign} ({hand or 'party'})",
@@ -213,10 +230,6 @@ def player_page(state: CampaignState, links: Links, display: str, hand: str | No
         links=links,
         display=Markup(display),
         hand=hand,
-        sheet=next((c for c in view.party if c.name == hand), None),
-        hand_controls=[(controls[verb].without(who), who) for verb, who in HAND_VERBS.items()]
-        if hand
-        else [],
     )
 
 

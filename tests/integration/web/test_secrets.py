@@ -272,3 +272,32 @@ def test_undone_commands_vanish_from_every_player_response(
         leaked = [what for what, marker in UNDONE.items() if marker in text]
         assert not leaked, f"{path} shows the players what was undone: {leaked}"
         assert "undone" not in text, path
+
+
+def test_a_characters_phone_shows_no_foe_stat_or_plan(
+    served: Served, lair: dict[Role, str]
+) -> None:
+    """Issue 40: Aldo's own phone in a fight (what is wanted of him, the order of play, the
+    foes he may attack, his sheet) shows no foe's statistics, and what is wanted of him never
+    holds what a foe declared."""
+    from turnkeeper.kernel.combat_state import Action, ActionKind
+    from turnkeeper.procedures.combat import BeginRound, Declare
+
+    c = served.campaigns
+    c.execute(LAIR, BeginRound())
+    plan = Action(kind=ActionKind.ATTACK, target="Aldo", note="ZQOGREPLAN")
+    c.execute(LAIR, Declare("Ogre 2", (plan,)))
+    made = served.client.post(
+        f"/campaigns/{LAIR}/hand-link?token={lair[Role.REFEREE]}",
+        content="character=Aldo",
+        headers={"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"},
+    )
+    found = re.search(r'value="[^"]*\?token=([^"]+)"', made.text)
+    assert found is not None, made.text
+    for path in (f"/campaigns/{LAIR}", f"/campaigns/{LAIR}/display"):
+        text = served.client.get(f"{path}?token={found[1]}").text
+        now = text[text.index("<!--part:now-->") : text.index("<!--part:sheet-->")]
+        assert "Your turn: what does Aldo do?" in now and "<option>Ogre 1</option>" in now
+        assert "ZQOGREPLAN" not in now and "Ogre 2:" not in now
+        shown = {what: re.findall(pattern, text) for what, pattern in STATS.items()}
+        assert not any(shown.values()), f"{path} shows Aldo's player {shown}"

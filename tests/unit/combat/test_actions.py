@@ -126,7 +126,16 @@ def test_tp_cbt_1_spells_first_then_side_without_initiative_then_with(pc, foe, s
     state = accepted(state, TP, "Orc", act(A.ATTACK, "Ann"))
     refused(state, TP, "Bo", act(A.CAST), match="casters' step is over")
     state = accepted(state, TP, "Ann", act(A.ATTACK, "Orc"))
-    refused(state, TP, "Ann", act(A.MOVE), match="already declared")
+    # the party announced knowing the foes' plan: the foes' declarations stand; the party's
+    # own may change until the round is resolved
+    refused(state, TP, "Orc", act(A.MOVE), match="announced knowing it")
+    state, (changed,) = execute(state, Declare("Ann", (act(A.MOVE),)), TP, TypedDice([]))
+    assert changed.describe() == "Ann changes the declaration to move"
+    assert [(d.actor, str(d.actions[0])) for d in state.declarations] == [
+        ("Imp", "cast"),
+        ("Orc", "attack Ann"),
+        ("Ann", "move"),
+    ]
 
 
 def test_tp_init_the_side_with_initiative_announces_last_whatever_order_it_is_typed_in(
@@ -143,7 +152,9 @@ def test_tp_init_the_side_with_initiative_announces_last_whatever_order_it_is_ty
     state = accepted(state, TP, "Ann", act(A.ATTACK, "Orc"))
     state, (bo,) = execute(state, Declare("Bo", (act(A.MOVE),)), TP, TypedDice([]))
     assert not bo.held  # the party has finished: now the orc's stands announced
-    refused(state, TP, "Orc", act(A.MOVE), match="already declared")
+    refused(state, TP, "Ann", act(A.MOVE), match="the foes \\(Orc\\) announced knowing it")
+    state, (orc,) = execute(state, Declare("Orc", (act(A.MOVE),)), TP, TypedDice([]))
+    assert orc.changed and not orc.held  # the side with initiative may still change its mind
     assert [d.actor for d in state.declarations] == ["Orc", "Ann", "Bo"]
 
 
@@ -159,7 +170,8 @@ def test_tp_init_announce_done_ends_a_sides_announcements(pc, foe, started):
     state, (done,) = execute(state, AnnounceDone(Side.PARTY), TP, TypedDice([]))
     assert done.describe() == "the party side is done this round; Bo does nothing"
     refused(state, TP, "Bo", act(A.MOVE), match="party side said it was done")
-    refused(state, TP, "Orc", act(A.MOVE), match="already declared")
+    state = accepted(state, TP, "Orc", act(A.MOVE))
+    assert str(state.declaration("Orc").actions[0]) == "move"
     with pytest.raises(IllegalCommandError, match="already done"):
         decide_combat(state, AnnounceDone(Side.PARTY), TP, TypedDice([]))
 
@@ -276,3 +288,45 @@ def test_tp_cbt_1_the_dashboard_calls_the_side_without_initiative_first(pc, foe,
     assert next_actor(state) == "Ann"
     state = accepted(state, TP, "Ann", act(A.ATTACK, "Orc"))
     assert next_actor(state) is None
+
+
+def test_tp_atk_1_a_player_rolls_their_own_attack_die(pc, foe, started):
+    # rule: TP-ATK-1 (d20 + STR, a hit above the AC): Ann's player rolls 11 on the phone.
+    # Ann (STR 0) at the orc's AC 12 misses with 11 + 0; changed to 13, she hits, and the
+    # record keeps her faces as typed in, the damage the referee's dice.
+    state = _declaring(TP, started, pc("Ann"), foe("Orc", ac=12), faces=[2])
+    state = accepted(state, TP, "Ann", act(A.ATTACK, "Orc", rolled=(11,)))
+    missed, _ = decide_and_resolve(state)
+    assert (missed.total, missed.hit, missed.rolls[0].typed_in) == (11, False, True)
+    state, (changed,) = execute(
+        state, Declare("Ann", (act(A.ATTACK, "Orc", rolled=(13,)),)), TP, TypedDice([])
+    )
+    assert changed.describe() == "Ann changes the declaration to attack Orc, rolling 13"
+    hit, rest = decide_and_resolve(state, damage=[4])
+    assert (hit.total, hit.hit, hit.rolls[0].text()) == (13, True, "d20 (13) = 13 (typed in)")
+    assert rest[0].amount == 4 and not rest[0].rolls[0].typed_in
+
+
+def decide_and_resolve(state, damage=()):
+    from turnkeeper.procedures.combat import Resolve
+    from turnkeeper.procedures.combat.outcomes import AttackMade
+
+    events = decide_combat(state, Resolve(), TP, _Seeded(damage))
+    made = next(i for i, e in enumerate(events) if isinstance(e, AttackMade))
+    return events[made], events[made + 1 :]
+
+
+class _Seeded(TypedDice):
+    """The referee's dice: not typed in (the record tells a player's faces from them)."""
+
+    @property
+    def typed_in(self) -> bool:
+        return False
+
+
+def test_a_players_roll_must_be_the_attack_die_faces(pc, foe, started):
+    # rule: TP-ATK-1: the attack die is one d20
+    state = _declaring(TP, started, pc("Ann"), foe("Orc"), faces=[5])
+    refused(state, TP, "Ann", act(A.ATTACK, "Orc", rolled=(21,)), match="a d20 shows 1 to 20")
+    refused(state, TP, "Ann", act(A.ATTACK, "Orc", rolled=(3, 4)), match="2 dice given")
+    refused(state, TP, "Ann", act(A.MOVE, rolled=(3,)), match="not with move")

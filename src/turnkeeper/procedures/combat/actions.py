@@ -20,7 +20,8 @@ Which kinds of action a ruleset has is its data (``actions.kinds``, else its eco
 
 from __future__ import annotations
 
-from turnkeeper.errors import IllegalCommandError, TurnkeeperError
+from turnkeeper.dice import TypedDice, roll
+from turnkeeper.errors import DiceInputError, IllegalCommandError, TurnkeeperError
 from turnkeeper.kernel.combat_state import (
     OUT_OF_FIGHT,
     Action,
@@ -167,6 +168,8 @@ def check_declaration(
     for action in declaration.actions:
         if action.target is not None:
             check_target(state, actor, action, rules)
+        if action.rolled:
+            _check_rolled(action, rules)
     allowed = rules.actions.allowed_kinds
     for action in declaration.actions:
         if action.kind not in allowed:
@@ -194,8 +197,8 @@ def check_declaration(
             )
         actions = (*earlier.actions, *actions) if earlier is not None else actions
         _check_order(state, actor, rules)
-    elif earlier is not None and (actor.name in state.acted or not held(state, earlier, rules)):
-        raise _illegal(f"{actor.name} has already declared this round")
+    elif earlier is not None:
+        _check_change(state, actor, rules)
     economy = rules.actions.economy
     if economy == "tp":
         _check_tp(state, actor, actions, rules)
@@ -258,6 +261,48 @@ def check_target(state: CombatState, actor: Combatant, action: Action, rules: Ru
         raise _illegal(
             f"{target.name} is on {actor.name}'s side: to strike a friend on purpose, "
             "say so (--own-side)"
+        )
+
+
+def _check_rolled(action: Action, rules: Ruleset) -> None:
+    """A player's own roll is an attack die's faces: as many as the ruleset's attack die
+    (``attack.die``) rolls, each a face that die shows."""
+    if action.kind not in STRIKES or action.target is None:
+        raise _illegal(
+            f"a roll goes with an attack on someone, not with {action.kind.value}: "
+            "the referee rolls what else the round needs"
+        )
+    faces = TypedDice(action.rolled)
+    try:
+        roll(rules.attack.die, faces)
+    except DiceInputError as error:
+        raise _illegal(f"the attack roll is {rules.attack.die}: {error}") from None
+    if faces.remaining:
+        raise _illegal(
+            f"the attack roll is {rules.attack.die}, {len(action.rolled)} dice given: "
+            "give its faces alone"
+        )
+
+
+def _check_change(state: CombatState, actor: Combatant, rules: Ruleset) -> None:
+    """A declaration may be changed until the round is resolved (the new one replaces it,
+    recorded as an event of its own); not once the actor has acted. Under TP-CBT-1 the side
+    with initiative announces knowing what the other side announced, so once it has, the
+    other side's declarations stand."""
+    if actor.name in state.acted:
+        raise _illegal(f"{actor.name} has already acted this round")
+    leading = state.initiative
+    if rules.actions.economy != "tp" or leading is None or actor.side is leading:
+        return
+    heard = [
+        d.actor
+        for d in state.declarations
+        if state.get(d.actor).side is leading and not d.instant and not held(state, d, rules)
+    ]
+    if heard:
+        raise _illegal(
+            f"{actor.name} has already declared this round, and the {_side_word(leading)} "
+            f"({', '.join(heard)}) announced knowing it: it stands until the round is resolved"
         )
 
 
@@ -339,7 +384,10 @@ def _check_tp(
         announced = [
             d
             for d in state.declarations
-            if not d.casts and not d.instant and not held(state, d, rules)
+            if not d.casts
+            and not d.instant
+            and not held(state, d, rules)
+            and d.actor != actor.name  # a caster changing their mind to a spell
         ]
         if announced:
             raise _illegal(

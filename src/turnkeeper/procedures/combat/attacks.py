@@ -7,7 +7,7 @@ source works, so typed-in physical dice serve every roll.
 from __future__ import annotations
 
 from turnkeeper import tables
-from turnkeeper.dice import DiceSource, Roll, roll
+from turnkeeper.dice import DiceSource, Roll, TypedDice, roll
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.combat_state import Combatant, CombatState, Condition, Side
 from turnkeeper.procedures.combat.events import CombatEvent, MoraleChecked
@@ -103,9 +103,11 @@ def attack(
     *,
     ranged: bool = False,
     at_once: bool = False,
+    rolled: tuple[int, ...] = (),
 ) -> list[CombatEvent]:
     """One attack and, on a hit, its damage (TP-ATK-1, PG-ATK-1, PG-ATK-2, PG-HP-1);
-    ``at_once``: the attacker's action of the round, taken as it is declared.
+    ``at_once``: the attacker's action of the round, taken as it is declared; ``rolled``: the
+    attack die's faces as the attacker's player rolled them (recorded as typed in).
 
     A ranged attack into a melee where the shooter's friends fight strikes a friend or the
     foe at random, when the ruleset says so (PG-ATK-1: "randomly determine if friend or foe
@@ -119,7 +121,8 @@ def attack(
         rolls.extend(chosen)
     bonus = attack_bonus(attacker, rules, ranged=ranged, second_wind=state.second_wind)
     # the bonus rolled with the die, so the roll reads as the total it gives: d20 (15) + 2 = 17
-    thrown = roll(f"{rules.attack.die}{bonus:+d}" if bonus else rules.attack.die, dice)
+    expression = f"{rules.attack.die}{bonus:+d}" if bonus else rules.attack.die
+    thrown = roll(expression, TypedDice(rolled) if rolled else dice)
     total = thrown.total
     rolls.append(thrown)
     hit = hits(total, target.ac, rules)

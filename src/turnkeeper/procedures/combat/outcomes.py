@@ -133,6 +133,8 @@ class Declared(CombatEvent):
     a declaration from an actor who has one replaces it. ``unheard``: the foes' plan, which
     the party does not hear: only the side with initiative hears the other side announce
     (TP-CBT-1, "Having Initiative"), so the players learn it only as it is done.
+    ``changed``: it replaces the actor's earlier declaration of this round (the journal
+    keeps both, the later one in force).
     """
 
     kind: ClassVar[str] = "combat.declared"
@@ -141,6 +143,7 @@ class Declared(CombatEvent):
     instant: bool = False
     held: bool = Field(False, exclude_if=lambda held: not held)
     unheard: bool = Field(False, exclude_if=lambda unheard: not unheard)
+    changed: bool = Field(False, exclude_if=lambda changed: not changed)
 
     def apply_combat(self, state: CombatState) -> CombatState:
         update: dict[str, object] = {"declarations": _declaring(state, self.declaration)}
@@ -151,7 +154,8 @@ class Declared(CombatEvent):
     def describe(self) -> str:
         actions = ", then ".join(str(a) for a in self.declaration.actions)
         held = " (held until the other side has announced)" if self.held else ""
-        return f"{self.declaration.actor} declares: {actions}{held}"
+        says = "changes the declaration to" if self.changed else "declares:"
+        return f"{self.declaration.actor} {says} {actions}{held}"
 
     def describe_to_party(self) -> str | None:
         return None if self.unheard else self.describe()

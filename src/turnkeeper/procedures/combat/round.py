@@ -336,8 +336,14 @@ def _decide(
             # CB-ACT-5 (the project's default): a reaction, taken when it is declared.
             taken = [ActionTaken(actor=declaration.actor, text=str(a)) for a in command.actions]
             return [Declared(declaration=declaration, instant=True, unheard=unheard), *taken]
+        changed = state.declaration(actor.name) is not None
         return [
-            Declared(declaration=declaration, held=held(state, declaration, rules), unheard=unheard)
+            Declared(
+                declaration=declaration,
+                held=held(state, declaration, rules),
+                unheard=unheard,
+                changed=changed,
+            )
         ]
     if isinstance(command, AnnounceDone):
         if state.phase is not Phase.DECLARE:
@@ -544,7 +550,8 @@ def _act(
             # the target fell earlier this round: the blow finds nobody (PG-HP-1)
             new = [ActionTaken(actor=actor, text=f"{action} finds {action.target} already down")]
         elif kind in STRIKES and action.target is not None:
-            new = attack(state, actor, action.target, rules, dice, ranged=kind is ActionKind.RANGED)
+            ranged, rolled = kind is ActionKind.RANGED, action.rolled
+            new = attack(state, actor, action.target, rules, dice, ranged=ranged, rolled=rolled)
         elif kind is ActionKind.CAST and rules.actions.economy == "tp":
             new = [
                 magic(

@@ -149,16 +149,41 @@
         var amount = row.querySelector("[data-amount-for]");
         var verb = target.hasAttribute("data-hurt") ? "damage" : "heal";
         send(verb, { target: name, amount: amount && amount.value ? amount.value : "1" });
+        if (amount) amount.value = "";  // spent: a redraw must not bring it back
       }
     } else if (target.matches("[data-turn-mode]")) {
       // a dungeon turn in one click: the Dungeon turn form, sent with this mode
+      // (not named "send": a var is hoisted to the whole handler and would hide send())
       var mode = document.getElementById("f-turn-mode");
-      var send = document.querySelector("#control-turn button");
-      if (mode && send) {
+      var turnButton = document.querySelector("#control-turn button");
+      if (mode && turnButton) {
         mode.value = target.getAttribute("data-turn-mode");
-        send.click();
+        turnButton.click();
       }
     }
+  });
+
+  // What is typed in a combatant's row survives the live stream redrawing the tracker.
+  var rowValues = {};
+  document.addEventListener("htmx:sseBeforeMessage", function () {
+    rowValues = {};
+    document.querySelectorAll("[data-amount-for], [data-attack-from]").forEach(function (field) {
+      var key = field.hasAttribute("data-amount-for") ? "amount:" + field.getAttribute("data-amount-for")
+        : "whom:" + field.getAttribute("data-attack-from");
+      if (field.value) rowValues[key] = field.value;
+    });
+  });
+  document.addEventListener("htmx:sseMessage", function () {
+    Object.keys(rowValues).forEach(function (key) {
+      var who = key.slice(key.indexOf(":") + 1);
+      var field = key.indexOf("amount:") === 0
+        ? document.querySelector('[data-amount-for="' + CSS.escape(who) + '"]')
+        : document.querySelector('[data-attack-from="' + CSS.escape(who) + '"]');
+      if (field && field.tagName === "SELECT" && !Array.prototype.some.call(field.options, function (o) {
+        return o.value === rowValues[key];
+      })) return;
+      if (field) field.value = rowValues[key];
+    });
   });
 
   // Send a verb's own form with these values (its other fields as they stand).
