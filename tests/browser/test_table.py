@@ -350,6 +350,11 @@ def test_a_hex_chosen_on_the_map_is_where_the_party_travels(
         "() => document.querySelector('#chosen-hex').innerText.includes('TP by the best route')"
     )
     assert "1 day, 1 TP by the best route (1 hex)" in referee.inner_text("#chosen-hex")
+    # issue 40: the move that works is offered (0303 is no known destination: explore), the
+    # hex is marked and its route drawn, from the party's hex to it
+    assert "Explore toward it: not a known destination" in referee.inner_text("#chosen-hex")
+    assert referee.locator("#chosen-mark").count() == 1
+    assert len(referee.get_attribute("#chosen-route", "points").split()) == 2
     # a drag pans the map and chooses nothing
     x, y = referee.evaluate(HEX_ON_SCREEN, "0402")
     referee.mouse.move(x, y)

@@ -92,6 +92,7 @@ from turnkeeper.web.lanes import Lanes
 from turnkeeper.web.tokens import Hand, Role, Seat, TokenCheck, issue_hand, renew_token
 from turnkeeper.words import unknown
 from turnkeeper.world.hexes import Hex
+from turnkeeper.world.svg import centre
 
 _bearer = HTTPBearer(auto_error=False, description="The campaign's referee or player token.")
 _query = APIKeyQuery(name="token", auto_error=False, description="The token, for links.")
@@ -611,6 +612,10 @@ def create_app(campaigns: Campaigns) -> FastAPI:
             "days": route.days,
             "tp": format_mixed(route.tp),
             "hexes": len(route.hexes) - 1,
+            # TP-WIL-10: the move that works there, travel to a known hex, else explore
+            "travel": wild.is_known_destination(goal),
+            # the route as the map draws it: the hexes' centres, in the drawing's units
+            "line": " ".join(f"{x:.1f},{y:.1f}" for x, y in map(centre, route.hexes)),
         }
 
     async def done(

@@ -336,8 +336,41 @@
         var body = JSON.parse(both[1]);
         said.textContent = "hex " + label + " chosen: " + body.days + (body.days === 1 ? " day, " : " days, ") +
           body.tp + " TP by the best route (" + body.hexes + (body.hexes === 1 ? " hex" : " hexes") +
-          "); Travel or Explore toward it";
+          "); " + (body.travel ? "Travel to it: a known destination" : "Explore toward it: not a known destination");
+        drawRoute(body.line);
       });
+  }
+
+  // The chosen hex marked and its route drawn on the referee's map, until the map is drawn
+  // again (a command redraws it, and the route from the party's new hex is another).
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  function drawRoute(line) {
+    var svg = mapSvg();
+    if (!svg || !line) return;
+    ["chosen-route", "chosen-mark"].forEach(function (id) {
+      var old = svg.querySelector("#" + id);
+      if (old) old.remove();
+    });
+    var route = document.createElementNS(SVG_NS, "polyline");
+    route.setAttribute("id", "chosen-route");
+    route.setAttribute("points", line);
+    route.setAttribute("fill", "none");
+    route.setAttribute("stroke", "#7a1fa2");
+    route.setAttribute("stroke-width", "3");
+    route.setAttribute("stroke-dasharray", "6 4");
+    route.setAttribute("pointer-events", "none");
+    var points = line.split(" "), end = points[points.length - 1].split(",");
+    var mark = document.createElementNS(SVG_NS, "circle");
+    mark.setAttribute("id", "chosen-mark");
+    mark.setAttribute("cx", end[0]);
+    mark.setAttribute("cy", end[1]);
+    mark.setAttribute("r", "7");
+    mark.setAttribute("fill", "none");
+    mark.setAttribute("stroke", "#7a1fa2");
+    mark.setAttribute("stroke-width", "3");
+    mark.setAttribute("pointer-events", "none");
+    svg.appendChild(route);
+    svg.appendChild(mark);
   }
 
   document.addEventListener("htmx:afterSettle", readyMap);
