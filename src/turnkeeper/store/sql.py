@@ -531,6 +531,10 @@ class SqlStore:
             rows = conn.execute(select(table.c.name, table.c.version))
             return {str(name): int(version) for name, version in rows}
 
+    def signals(self) -> bool:
+        """True on PostgreSQL, whose writers NOTIFY; SQLite can only be read again."""
+        return self._engine.dialect.name == "postgresql"
+
     def wait_for_change(self, seen: Mapping[str, int], timeout: float) -> dict[str, int]:
         """Every campaign's version once it differs from ``seen``, or after ``timeout`` seconds.
 
