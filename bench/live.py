@@ -52,7 +52,7 @@ from urllib.parse import quote
 import httpx
 
 from growth import PARTY
-from serve import free_port, percentile, server
+from serve import cpu_seconds, free_port, percentile, server
 from turnkeeper.procedures.wilderness import LoadMap
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
@@ -109,8 +109,8 @@ def report(label: str, figure: str, ok: bool | None = None, target: str = "") ->
 
 
 @contextlib.contextmanager
-def forwarder() -> Iterator[str]:
-    """The bare forwarder in a process of its own, answering; its base URL."""
+def forwarder() -> Iterator[tuple[str, int]]:
+    """The bare forwarder in a process of its own, answering; its base URL and pid."""
     port = free_port()
     process = subprocess.Popen([sys.executable, "-c", FORWARDER, str(port)])
     base = f"http://127.0.0.1:{port}"
@@ -123,7 +123,7 @@ def forwarder() -> Iterator[str]:
             if time.monotonic() > deadline or process.poll() is not None:
                 raise SystemExit("the forwarder did not answer in 30 s")
             time.sleep(0.1)
-        yield base
+        yield base, process.pid
     finally:
         process.terminate()
         process.wait(10)
@@ -242,6 +242,7 @@ def page_links(http: httpx.Client, base: str, token: str) -> tuple[str, str, int
 @dataclass
 class Timed:
     latencies: list[float] = field(default_factory=list)
+    cpu: float = 0.0  # the server's CPU seconds per command
     player_wire: list[int] = field(default_factory=list)  # per note, one player's page
     referee_wire: list[int] = field(default_factory=list)  # per note: answer and stream
     sizes: list[int] = field(default_factory=list)
@@ -325,14 +326,18 @@ def main() -> int:
         url = f"sqlite:///{Path(folder) / 'live.db'}"
         tokens = setup(url)
         load_average = os.getloadavg()[0]
-        with server(url, Path(folder) / "serve.log") as running, forwarder() as bare:
+        with server(url, Path(folder) / "serve.log") as running, forwarder() as (bare, pid):
             whole = whole_displays(running.base, tokens)
             warm = asyncio.run(turnkeeper_round(running.base, tokens, 1, args))
             size = round(statistics.fmean(warm.sizes)) if warm.sizes else 1000
             rows = []
             for pages in counts:
+                used = cpu_seconds(pid)
                 floor = asyncio.run(forwarder_round(bare, pages, size, args))
+                floor.cpu = (cpu_seconds(pid) - used) / args.commands
+                used = cpu_seconds(running.pid)
                 ours = asyncio.run(turnkeeper_round(running.base, tokens, pages, args))
+                ours.cpu = (cpu_seconds(running.pid) - used) / args.commands
                 rows.append((pages, floor, ours))
     print(
         f"live: a referee's command to N players' pages, {args.commands} commands a round, "
@@ -360,6 +365,10 @@ def main() -> int:
         report(
             f"{pages} pages: worst, turnkeeper / forwarder",
             f"{max(ours.latencies):.1f} / {max(floor.latencies):.1f} ms",
+        )
+        report(
+            f"{pages} pages: server CPU per command",
+            f"{ours.cpu * 1e3:.1f} / {floor.cpu * 1e3:.1f} ms = {ours.cpu / floor.cpu:.1f}x",
         )
     last = rows[-1][2]
     player = statistics.median(last.player_wire)

@@ -544,7 +544,8 @@ def create_app(campaigns: Campaigns, poll: float = live.POLL_SECONDS) -> FastAPI
                 return None  # the link was renewed: this page no longer follows
             try:
                 if role is Role.PLAYER:  # a character's party may have split off or joined
-                    seated[0] = seat_of(await snapshot(name), name, given, role)
+                    now = await displays.state(name, version)  # one look for every page
+                    seated[0] = seat_of(now, name, given, role)
                 return await displays.display(name, seated[0], version)  # one draw a seat
             except NotFoundError:
                 return None

@@ -251,6 +251,8 @@ class Displays:
         self._drawing: dict[tuple[str, Seat], asyncio.Task[tuple[str, int]]] = {}
         # what changed between two kept versions, by campaign, base, version and role
         self._changes: dict[tuple[str, int, int, Seat], str | None] = {}
+        # the state taken for the pages woken at a version, by campaign and version
+        self._states: dict[tuple[str, int], asyncio.Task[CampaignState]] = {}
         self.draws: Counter[tuple[str, Seat]] = Counter()
 
     async def display(
@@ -266,8 +268,7 @@ class Displays:
         state raises (NotFoundError for a campaign deleted)."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
-            self._loop, self._tasks, self._pending, self._drawing = loop, {}, {}, {}
-            self._changes = {}
+            self._fresh(loop)
         if state is not None:
             task = self._tasks.get((name, state.version, role))
             if task is None:
@@ -312,6 +313,35 @@ class Displays:
         if task is None or not task.done() or task.cancelled() or task.exception() is not None:
             return None
         return task.result()[0]
+
+    def _fresh(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Forget the tasks of another loop (a test client's, closed since)."""
+        self._loop, self._tasks, self._pending, self._drawing = loop, {}, {}, {}
+        self._changes, self._states = {}, {}
+
+    async def state(self, name: str, version: int) -> CampaignState:
+        """The campaign's state for the pages the watcher woke at ``version`` (that version or
+        a later one), taken once for all of them: a hundred pages cost one look, not a
+        hundred turns of the campaign's lock."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._fresh(loop)
+        task = self._states.get((name, version))
+        if task is None:
+            for old in [k for k in self._states if k[0] == name and k[1] != version]:
+                if self._states[old].done():
+                    del self._states[old]  # a later version's pages look afresh
+            task = self._states[name, version] = loop.create_task(self._looked(name))
+
+            def failed(done: asyncio.Task[CampaignState]) -> None:
+                if done.cancelled() or done.exception() is not None:
+                    self._states.pop((name, version), None)
+
+            task.add_done_callback(failed)
+        return await asyncio.shield(task)
+
+    async def _looked(self, name: str) -> CampaignState:
+        return await self._snapshot(name)
 
     def changes(self, name: str, role: Seat, base: int, version: int) -> str | None:
         """The parts of the role's display of ``version`` that differ from its display of
