@@ -63,7 +63,8 @@ class Watcher:
     """Waits on the store for versions to move and wakes the streams of the campaigns that did.
 
     The waiting runs in a daemon thread started by the first stream; the streams wait on an
-    asyncio event in the server's loop, so a thousand open pages cost one thread.
+    asyncio event of their campaign in the server's loop, so a thousand open pages cost one
+    thread, and a move wakes the pages of the campaign that moved alone.
     """
 
     def __init__(
@@ -80,7 +81,9 @@ class Watcher:
         self._reads = 0
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._moved = asyncio.Event()
+        # by campaign: the event its streams wait on now (set and dropped when it moves)
+        self._moved: dict[str, asyncio.Event] = {}
+        self.wakes: Counter[str] = Counter()  # by campaign: how often its streams were woken
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
@@ -100,7 +103,9 @@ class Watcher:
             poked = self._pokes.get(name, 0) != pokes
             if version is not None and (seen is None or version > seen or poked):
                 return version
-            moved = self._moved  # the event of this moment: a later move sets it
+            # the campaign's event of this moment: a later move of this campaign sets it (no
+            # await since the look above, so no move slips between)
+            moved = self._moved.setdefault(name, asyncio.Event())
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
@@ -113,7 +118,7 @@ class Watcher:
         """Wake the streams of ``name`` though it did not move: its links changed, and each
         page must look at once whether its own link still opens it (from any thread)."""
         self._pokes[name] = self._pokes.get(name, 0) + 1
-        self._wake_soon()
+        self._wake_soon([name])
 
     def moved(self, name: str, version: int) -> None:
         """This server's own command left ``name`` at ``version``: wake its pages now, not
@@ -122,14 +127,14 @@ class Watcher:
             self._told[name] = (version, self._reads)
             if version > self._versions.get(name, -1):
                 self._versions = {**self._versions, name: version}
-        self._wake_soon()
+        self._wake_soon([name])
 
-    def _wake_soon(self) -> None:
+    def _wake_soon(self, names: list[str]) -> None:
         loop = self._loop
         if loop is not None and not loop.is_closed():
             # the loop may close meanwhile: then there is nobody left to wake
             with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._wake)
+                loop.call_soon_threadsafe(self._wake, names)
 
     def close(self) -> None:
         """Stop the watching thread (it ends within one wait)."""
@@ -146,7 +151,7 @@ class Watcher:
             if self._loop is not loop:
                 # a new loop (a test client's, say): events belong to the loop that made them
                 self._loop = loop
-                self._moved = asyncio.Event()
+                self._moved = {}
             if self._thread is None or not self._thread.is_alive():
                 self._stop.clear()
                 self._thread = threading.Thread(
@@ -167,10 +172,13 @@ class Watcher:
                 self._stop.wait(self.wait)
                 continue
             if now != known:
+                moved = [
+                    name for name in now.keys() | known.keys() if now.get(name) != known.get(name)
+                ]
                 known = now
                 with self._lock:
                     self._versions = self._with_told(now, begun)  # readers see old or new
-                self._wake_soon()
+                self._wake_soon(moved)
 
     def _with_told(self, now: dict[str, int], begun: int) -> dict[str, int]:
         """The versions read, with those this server's commands told since the read began
@@ -183,10 +191,15 @@ class Watcher:
                 merged[name] = version
         return merged
 
-    def _wake(self) -> None:
-        """Wake every stream waiting now, and give later ones a fresh event (in the loop)."""
-        moved, self._moved = self._moved, asyncio.Event()
-        moved.set()
+    def _wake(self, names: list[str]) -> None:
+        """Wake the streams of the campaigns ``names`` waiting now (in the loop); later ones
+        wait on a fresh event. Another campaign's streams sleep on: a busy table costs the
+        others nothing."""
+        for name in names:
+            moved = self._moved.pop(name, None)
+            if moved is not None:
+                self.wakes[name] += 1
+                moved.set()
 
     def _wait(self, seen: Mapping[str, int], timeout: float) -> dict[str, int]:
         store = self.store

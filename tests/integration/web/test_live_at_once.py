@@ -10,9 +10,11 @@ carried the display, is not sent that version again by its stream.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +27,7 @@ from tests.integration.web.conftest import SseEvents, plant_secrets
 from turnkeeper.service import Campaigns
 from turnkeeper.store.sql import SqlStore
 from turnkeeper.web.app import PAGE_HEADER, create_app
+from turnkeeper.web.live import Watcher
 from turnkeeper.web.tokens import Role, issue_tokens
 
 HOUR = 3600.0
@@ -179,3 +182,49 @@ def test_the_stream_and_the_answers_are_compressed_for_a_browser_that_takes_gzip
                 if f"id: {version}" in text and text.endswith(("\r\n\r\n", "\n\n")):
                     break
         assert "event: parts" in text
+
+
+class Versions:
+    """A store that answers versions alone, as the watcher reads them."""
+
+    def __init__(self) -> None:
+        self.now = {"Keep": 3, "Vale": 5}
+
+    def versions(self) -> dict[str, int]:
+        return dict(self.now)
+
+    def signals(self) -> bool:
+        return False
+
+    def wait_for_change(self, seen: object, timeout: float) -> dict[str, int]:
+        raise AssertionError("a store that does not signal is polled by the watcher")
+
+
+def test_a_move_wakes_the_pages_of_its_campaign_alone() -> None:
+    """Issue 41: one campaign's busy table wakes no page of another's; its own command is
+    told at once, with the poll an hour away."""
+    watcher = Watcher(Versions(), poll=HOUR)  # type: ignore[arg-type]
+
+    async def run() -> None:
+        keep = asyncio.create_task(watcher.next_version("Keep", 3, timeout=HOUR))
+        vale = asyncio.create_task(watcher.next_version("Vale", 5, timeout=HOUR))
+        while watcher.version("Vale") is None:  # the watcher's first read
+            await asyncio.sleep(0.01)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not keep.done() and not vale.done()
+        read = Counter(watcher.wakes)  # the first read woke both, to find nothing new
+        watcher.moved("Keep", 4)
+        assert await keep == 4
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not vale.done()
+        assert watcher.wakes - read == {"Keep": 1}  # Vale's page slept on: Vale did not move
+        watcher.moved("Vale", 6)
+        assert await vale == 6
+        assert watcher.wakes - read == {"Keep": 1, "Vale": 1}
+
+    try:
+        asyncio.run(run())
+    finally:
+        watcher.close()
