@@ -37,6 +37,9 @@ starts (each a process of its own, importing :func:`worker_app`)."""
 
 MOST_WORKERS = 32
 
+HEALTHCHECK_SECONDS = 60
+"""How long a worker may take to answer its supervisor's check before it is restarted."""
+
 
 def _links(
     base: str, campaigns: Campaigns, names: list[str], rotate: bool, role: Role | None = None
@@ -171,6 +174,9 @@ def serve_command(
                 f"{__name__}:worker_app",
                 factory=True,
                 workers=workers,
+                # a worker busy a few seconds on a loaded machine is slow, not dead: restarting
+                # it would drop its open requests and pages
+                timeout_worker_healthcheck=HEALTHCHECK_SECONDS,
                 host=host,
                 port=port,
                 log_level="warning",
