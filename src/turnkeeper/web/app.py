@@ -304,7 +304,7 @@ def create_app(campaigns: Campaigns, poll: float = live.POLL_SECONDS) -> FastAPI
         """Run a command (:func:`_execute`) and tell this server's pages at once; the page
         that sent it (``page``, its id) is shown the new display by the answer."""
         records, state = _execute(c, name, body)
-        pages.showed(page, state.version)  # before the pages wake: its stream skips it
+        pages.showed(name, page, state.version)  # before the pages wake: its stream skips it
         watcher.moved(name, state.version)
         return records, state
 
@@ -551,7 +551,7 @@ def create_app(campaigns: Campaigns, poll: float = live.POLL_SECONDS) -> FastAPI
                 return None
 
         async def events() -> AsyncIterator[Any]:
-            with pages.opened(page, seen) as shown:
+            with pages.opened(name, page, seen) as shown:
                 async for event in live.stream(
                     watcher,
                     name,

@@ -430,26 +430,28 @@ class Page:
 
 
 class Pages:
-    """The open pages of this server by their ids (a page's id is in its stream's link and
-    sent with its forms), so the answer to a page's command can say what its page shows."""
+    """The open pages of this server by campaign and id (a page's id is in its stream's link
+    and sent with its forms), so the answer to a page's command can say what its page shows;
+    an id sent with another campaign's command moves no page."""
 
     def __init__(self) -> None:
-        self._open: dict[str, Page] = {}
+        self._open: dict[tuple[str, str], Page] = {}
 
     @contextlib.contextmanager
-    def opened(self, ident: str | None, seen: int | None) -> Iterator[Page]:
+    def opened(self, name: str, ident: str | None, seen: int | None) -> Iterator[Page]:
         page = Page(seen)
         if ident:
-            self._open[ident] = page
+            self._open[name, ident] = page
         try:
             yield page
         finally:
-            if ident and self._open.get(ident) is page:
-                del self._open[ident]
+            if ident and self._open.get((name, ident)) is page:
+                del self._open[name, ident]
 
-    def showed(self, ident: str | None, version: int) -> None:
-        """The page ``ident`` (if open here) shows ``version`` now (from any thread)."""
-        page = self._open.get(ident) if ident else None
+    def showed(self, name: str, ident: str | None, version: int) -> None:
+        """Campaign ``name``'s page ``ident`` (if open here) shows ``version`` now (from any
+        thread)."""
+        page = self._open.get((name, ident)) if ident else None
         if page is not None:
             page.showed(version)
 
