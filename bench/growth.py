@@ -165,7 +165,6 @@ def measure(url: str, repeats: int) -> dict[str, float]:
     from fastapi.testclient import TestClient
 
     from turnkeeper.web.app import create_app
-    from turnkeeper.web.live import DRAW_GAP
     from turnkeeper.web.tokens import Role, issue_tokens
 
     times: dict[str, list[float]] = {}
@@ -211,7 +210,6 @@ def measure(url: str, repeats: int) -> dict[str, float]:
                 f"{api}/commands", json={"verb": "wait", "duration": "10m"}, headers=referee
             )
             assert command.status_code == 200, command.text
-            time.sleep(DRAW_GAP)  # the page's draws are paced: this one draws at once
             start = time.perf_counter()
             answer = client.get(f"/campaigns/{NAME}/display", headers=player)
             add("HTTP players' page drawn (display)", time.perf_counter() - start)

@@ -10,6 +10,7 @@ players' (a leaked player link), and the referee's link keeps working.
 from __future__ import annotations
 
 import errno
+import os
 import socket
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -29,6 +30,15 @@ verbs = typer.Typer()
 
 GRACE_SECONDS = 3
 """How long a stopping server waits for open requests and live streams before it ends them."""
+
+WORKERS_STORE = "TURNKEEPER_SERVE_STORE"
+"""The environment variable that hands the store's URL to the workers ``serve --workers``
+starts (each a process of its own, importing :func:`worker_app`)."""
+
+MOST_WORKERS = 32
+
+HEALTHCHECK_SECONDS = 60
+"""How long a worker may take to answer its supervisor's check before it is restarted."""
 
 
 def _links(
@@ -126,6 +136,14 @@ def tokens_command(
 def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on."),
     port: int = typer.Option(8765, "--port", min=1, max=65535, help="The port to listen on."),
+    workers: int = typer.Option(
+        1,
+        "--workers",
+        min=1,
+        max=MOST_WORKERS,
+        help="Server processes sharing the load, on one port (a PostgreSQL store: more "
+        "than one needs it).",
+    ),
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
@@ -137,12 +155,34 @@ def serve_command(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     check_address(host, port)
     with open_campaigns(db) as campaigns:
+        url = getattr(campaigns.store, "url", "")
+        if workers > 1 and not url.startswith("postgresql"):
+            raise TurnkeeperError(
+                f"--workers {workers}: several server processes share a PostgreSQL store "
+                "(--db postgresql+psycopg://user@host/db); serve a SQLite file with one worker"
+            )
         links = _links(f"http://{shown}:{port}", campaigns, campaigns.names(), rotate=False)
         emit({"url": f"http://{shown}:{port}", "campaigns": links}, as_json, lambda: _render(links))
         if not links and not as_json:
             console().print("No campaigns yet: start one with `turnkeeper new NAME --ruleset ex`.")
         # SIGTERM or Ctrl-C stops it: open pages' live streams are given a few seconds to
         # close, then the server ends whatever is still open
+        if workers > 1:
+            # each worker opens the store itself: the processes share it, and nothing else
+            os.environ[WORKERS_STORE] = url
+            uvicorn.run(
+                f"{__name__}:worker_app",
+                factory=True,
+                workers=workers,
+                # a worker busy a few seconds on a loaded machine is slow, not dead: restarting
+                # it would drop its open requests and pages
+                timeout_worker_healthcheck=HEALTHCHECK_SECONDS,
+                host=host,
+                port=port,
+                log_level="warning",
+                timeout_graceful_shutdown=GRACE_SECONDS,
+            )
+            return
         uvicorn.run(
             create_app(campaigns),
             host=host,
@@ -150,3 +190,13 @@ def serve_command(
             log_level="warning",
             timeout_graceful_shutdown=GRACE_SECONDS,
         )
+
+
+def worker_app() -> Any:
+    """The web application of one worker of ``serve --workers``, over the store its parent
+    named (:data:`WORKERS_STORE`); each worker follows the others' commands through the
+    store's notifications, as two servers on one PostgreSQL do."""
+    from turnkeeper.store import open_store
+    from turnkeeper.web.app import create_app
+
+    return create_app(Campaigns(open_store(os.environ[WORKERS_STORE], create=False)))

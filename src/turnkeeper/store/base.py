@@ -220,6 +220,12 @@ class WatchStore(Protocol):
         """Every campaign's version now, by name."""
         ...
 
+    def signals(self) -> bool:
+        """Whether a writer's commit wakes :meth:`wait_for_change` (PostgreSQL's NOTIFY);
+        False where the wait only reads the versions again and again (SQLite), which a
+        watcher may then do at its own pace."""
+        ...
+
     def wait_for_change(self, seen: Mapping[str, int], timeout: float) -> dict[str, int]:
         """Every campaign's version once it differs from ``seen``, or after ``timeout`` seconds.
 

@@ -35,7 +35,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from datetime import UTC, datetime
 from typing import Any
 
@@ -174,6 +174,11 @@ CHANGES = "turnkeeper_changes"
 POLL_SECONDS = 0.25
 """How often a waiter on SQLite reads the versions: well inside a second, and cheap."""
 
+POOL_SIZE, POOL_OVERFLOW = 16, 32
+"""Connections a store keeps open, and how many more it opens under load: a server's worker
+threads (40) each find one at once (SQLAlchemy's 5 and 10 had 100 clients wait seconds on the
+pool). Two server processes on one PostgreSQL stay within its 100 connections."""
+
 
 SYNC_MODES = ("normal", "full")
 
@@ -222,6 +227,11 @@ class SqlStore:
                 self._file = parsed.database
         self._listener: Any = None  # the LISTEN connection on PostgreSQL, made by the first wait
         self._listener_lock = threading.Lock()
+        # SQLite's writers of this process take turns here (see _writing); PostgreSQL's don't
+        sqlite = parsed.get_backend_name() == "sqlite"
+        self._write_turn: AbstractContextManager[Any] = (
+            threading.Lock() if sqlite else nullcontext()
+        )
         self._read_only = False
         try:
             self._engine = _engine(parsed, synchronous, schema, read_only=False)
@@ -314,9 +324,14 @@ class SqlStore:
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
-        """A write transaction; a full disk or a read-only file is one StoreUnavailable."""
+        """A write transaction; a full disk or a read-only file is one StoreUnavailable.
+
+        SQLite writes one transaction at a time per file: this process's writers queue for
+        it in turn on a lock (no waiting), not in SQLite's busy handler, which sleeps up to a
+        tenth of a second between tries, so ten tables writing at once waited seconds. Another
+        process's writers still meet the busy timeout."""
         try:
-            with self._engine.begin() as conn:
+            with self._write_turn, self._engine.begin() as conn:
                 yield conn
         except OperationalError as error:
             raise self._unavailable(error) from None
@@ -531,6 +546,10 @@ class SqlStore:
             rows = conn.execute(select(table.c.name, table.c.version))
             return {str(name): int(version) for name, version in rows}
 
+    def signals(self) -> bool:
+        """True on PostgreSQL, whose writers NOTIFY; SQLite can only be read again."""
+        return self._engine.dialect.name == "postgresql"
+
     def wait_for_change(self, seen: Mapping[str, int], timeout: float) -> dict[str, int]:
         """Every campaign's version once it differs from ``seen``, or after ``timeout`` seconds.
 
@@ -683,7 +702,11 @@ class SqlStore:
 
 
 def _engine(url: URL, synchronous: str, schema: str | None, *, read_only: bool) -> Engine:
-    engine = create_engine(url, json_serializer=_dumps)
+    pooled = url.get_backend_name() == "postgresql" or url.database not in (None, "", ":memory:")
+    # a connection for each worker thread of a server (anyio's 40) and a few more: a request
+    # never waits on the pool, and never holds the event loop waiting on it
+    sizes = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW} if pooled else {}
+    engine = create_engine(url, json_serializer=_dumps, **sizes)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas(synchronous, read_only))
     if schema is not None:

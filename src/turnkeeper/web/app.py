@@ -41,9 +41,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Annotated, Any, TypeVar
 from urllib.parse import parse_qsl, quote, urlsplit
 
@@ -89,6 +91,7 @@ from turnkeeper.web import live, phone, render
 from turnkeeper.web.controls import Control, by_verb, form_body
 from turnkeeper.web.guard import Guard, answer, header_number
 from turnkeeper.web.lanes import Lanes
+from turnkeeper.web.squeeze import squeezed
 from turnkeeper.web.tokens import Hand, Role, Seat, TokenCheck, issue_hand, renew_token
 from turnkeeper.words import unknown
 from turnkeeper.world.hexes import Hex
@@ -99,6 +102,8 @@ _query = APIKeyQuery(name="token", auto_error=False, description="The token, for
 _command_body: TypeAdapter[Any] = TypeAdapter(CommandBody)
 #: The command line's suggestions at most, for one word.
 MOST_WORDS = 60
+#: The header a page's forms carry its id in (the ``page`` of its stream's link).
+PAGE_HEADER = "X-Turnkeeper-Page"
 
 
 class Refused(Exception):
@@ -229,9 +234,12 @@ Referee = Annotated[Role, Depends(_referee_only)]
 Token = Annotated[str | None, Depends(_token_of)]
 
 
-def create_app(campaigns: Campaigns) -> FastAPI:
-    """The web application over ``campaigns`` (its store keeps the tokens too)."""
-    watcher = live.Watcher(campaigns.store)
+def create_app(campaigns: Campaigns, poll: float = live.POLL_SECONDS) -> FastAPI:
+    """The web application over ``campaigns`` (its store keeps the tokens too); ``poll`` is
+    how often a SQLite store is read for other processes' commands (this server's own reach
+    its pages at once)."""
+    watcher = live.Watcher(campaigns.store, poll=poll)
+    pages = live.Pages()
 
     async def snapshot(name: str) -> CampaignState:
         """The campaign's state now, under its lock for a moment (a fold, the first time,
@@ -267,7 +275,9 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     app.state.watcher = watcher
     app.state.displays = displays
     app.state.lanes = lanes
+    app.state.pages = pages
     app.add_middleware(Guard)
+    app.add_middleware(squeezed)
     app.mount("/static", StaticFiles(packages=[("turnkeeper.web", "static")]), name="static")
 
     # -- errors: one JSON message (an HTML page, or a fragment beside a form) ----------------
@@ -292,6 +302,16 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     @app.exception_handler(HTTPException)
     def http(request: Request, error: HTTPException) -> Response:
         return refuse(request, error.status_code, str(error.detail), "HTTPError")
+
+    def execute(
+        c: Campaigns, name: str, body: Any, page: str | None = None
+    ) -> tuple[list[Recorded], CampaignState]:
+        """Run a command (:func:`_execute`) and tell this server's pages at once; the page
+        that sent it (``page``, its id) is shown the new display by the answer."""
+        records, state = _execute(c, name, body)
+        pages.showed(name, page, state.version)  # before the pages wake: its stream skips it
+        watcher.moved(name, state.version)
+        return records, state
 
     # -- the JSON API ----------------------------------------------------------------------
 
@@ -399,7 +419,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         request: Request, name: str, body: CommandBody, role: Referee
     ) -> Response:
         def run(c: Campaigns) -> bytes:
-            records, state = _execute(c, name, body)
+            records, state = execute(c, name, body)
             head = {"campaign": name, "version": state.version, "date": state.date}
             with gc_paused():
                 # a record at a time, so a year's wait never holds the other threads long
@@ -459,6 +479,8 @@ def create_app(campaigns: Campaigns) -> FastAPI:
     @app.get("/campaigns/{name}", response_class=HTMLResponse, summary="The dashboard page")
     async def page(request: Request, name: str, role: Reader, token: Token) -> str:
         links = _links(name, token or "")
+        # the page's own id: its forms send it, so its stream skips what their answers show
+        links = replace(links, live=f"{links.live}&page={secrets.token_urlsafe(9)}")
         state = await snapshot(name)
         seat = seat_of(state, name, token, role)
         shown, _ = await displays.display(name, seat, state=state)  # drawn outside the lock
@@ -511,6 +533,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         role: Reader,
         token: Token,
         since: Annotated[int | None, Query(ge=0, le=MAX_INT)] = None,
+        page: Annotated[str | None, Query(max_length=40)] = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> EventSourceResponse:
         # a browser that reconnects says what it saw last; a fresh page, what it was drawn at
@@ -525,20 +548,25 @@ def create_app(campaigns: Campaigns) -> FastAPI:
                 return None  # the link was renewed: this page no longer follows
             try:
                 if role is Role.PLAYER:  # a character's party may have split off or joined
-                    seated[0] = seat_of(await snapshot(name), name, given, role)
+                    now = await displays.state(name, version)  # one look for every page
+                    seated[0] = seat_of(now, name, given, role)
                 return await displays.display(name, seated[0], version)  # one draw a seat
             except NotFoundError:
                 return None
 
-        events = live.stream(
-            watcher,
-            name,
-            seen,
-            draw,
-            render.fragment("revoked"),
-            kept=lambda version: displays.kept(name, version, seated[0]),
-        )
-        return EventSourceResponse(events, ping=15)
+        async def events() -> AsyncIterator[Any]:
+            with pages.opened(name, page, seen) as shown:
+                async for event in live.stream(
+                    watcher,
+                    name,
+                    shown,
+                    draw,
+                    render.fragment("revoked"),
+                    changes=lambda base, version: displays.changes(name, seated[0], base, version),
+                ):
+                    yield event
+
+        return EventSourceResponse(events(), ping=15)
 
     @app.post(
         "/campaigns/{name}/commands",
@@ -624,18 +652,18 @@ def create_app(campaigns: Campaigns) -> FastAPI:
         """Run a page's command: the done fragment beside its form (htmx), else back to the
         page (a plain form, without JavaScript)."""
 
-        def run(c: Campaigns) -> str | None:
-            records, state = _execute(c, name, body)
-            if plain:
-                return None
-            shown = _draw(c, name, Role.REFEREE)[0]
-            lines = [r.event.describe() for r in records][:3]
-            return render.done(state.version, lines, shown)
+        page = None if plain else request.headers.get(PAGE_HEADER)
 
-        finished = await _on(request, name, run)
-        if finished is None:
+        def run(c: Campaigns) -> tuple[list[str], CampaignState]:
+            records, state = execute(c, name, body, page)
+            return [r.event.describe() for r in records][:3], state
+
+        lines, state = await _on(request, name, run)
+        if plain:
             return RedirectResponse(_links(name, token or "").page, status_code=303)
-        return HTMLResponse(finished)
+        # drawn outside the lock, once for this answer and the other referee pages' streams
+        shown, _ = await displays.display(name, Role.REFEREE, state=state)
+        return HTMLResponse(render.done(state.version, lines, shown))
 
     @app.post(
         "/campaigns/{name}/hand",
@@ -658,7 +686,7 @@ def create_app(campaigns: Campaigns) -> FastAPI:
                 raise Refused(403, f"this link acts for {character} alone")
             party = now.party_of(character)
             mine = body if party == now.company else body.model_copy(update={"as_party": party})
-            records, _ = _execute(c, name, mine)
+            records, _ = execute(c, name, mine)
             undone = c.undone(name)
             lines = [r.event.describe() for r in records if party_perceives(r, undone)]
             return render.fragment("said", lines=lines[:3])
@@ -779,12 +807,6 @@ def _campaign_link(link: str) -> str | None:
     if "token=" not in parts.query:
         return None
     return f"{parts.path}?{parts.query}"
-
-
-def _draw(c: Campaigns, name: str, role: Role) -> tuple[str, int]:
-    """The role's display of the campaign now, and the version it shows (under the lock)."""
-    state = c.state(name)
-    return _display(c, name, state, role), state.version
 
 
 def _lived(state: CampaignState, seat: Seat) -> CampaignState:

@@ -1,23 +1,27 @@
 """The pages follow the table live: server-sent events driven by the store's versions.
 
 Every command, from whichever front door and process (this server, the CLI, another server
-on the same PostgreSQL), moves its campaign's version in the store. One :class:`Watcher` per
-server waits on the store for versions to move (PostgreSQL's LISTEN/NOTIFY, or a cheap poll
-of SQLite: :meth:`turnkeeper.store.sql.SqlStore.wait_for_change`) in a thread of its own, and
-wakes every open page of the campaign that moved. Each page's stream then sends the display
-of the new version (the referee's or the party's, as its token says) as one ``display``
-event whose id is the version drawn, so a browser that reconnects says which version it last
-saw (``Last-Event-ID``) and is sent the display at once if the table moved meanwhile: only
-the parts that changed (:func:`changed_parts`) when the display of the version it saw is
-still kept, so a phone waking from sleep is not sent its map again for a note.
+on the same PostgreSQL), moves its campaign's version in the store. A command this server
+runs is told to its :class:`Watcher` as it lands (:meth:`Watcher.moved`), which wakes the
+campaign's open pages at once; the commands of other processes are found by waiting on the
+store in a thread of the watcher's own (PostgreSQL's LISTEN/NOTIFY, or a cheap poll of
+SQLite's versions every :data:`POLL_SECONDS`). Each woken page's stream then sends what
+changed in its display (the referee's or the party's, as its token says) since the version
+the page shows: the parts that changed (:func:`changed_parts`, a ``parts`` event) while the
+display of that version is still kept, else the whole display (a ``display`` event). Each
+event's id is the version drawn, so a browser that reconnects says which version it last saw
+(``Last-Event-ID``) and is caught up the same way: a phone waking from sleep is not sent its
+map again for a note, and a reconnecting page and a live one end with the same display. The
+answer to a page's own command carries its new display, so its stream does not send that
+version again (:class:`Pages`).
 
 A display is drawn once per campaign, version and role, however many pages show it
 (:class:`Displays`): the first stream to want it draws it and the others await the same
 drawing. The drawing holds no lock: the campaign's state is taken under its lock for a moment
 (the state of a version never changes), and the display drawn from it in a worker thread,
 its journal lines read from the store by seq. So ten players' pages cost one draw per command
-(and at most five a second, :data:`DRAW_GAP`: a table moving faster is shown at its newest
-version), and a command never waits for one.
+(one drawing of a campaign and role at a time: a table moving faster is shown at its newest
+version), and a command never waits for one. Two campaigns share no drawing and no lock.
 
 The watcher holds no lock while it waits.
 
@@ -34,7 +38,7 @@ import re
 import threading
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 
 import anyio.to_thread
 from sse_starlette import ServerSentEvent
@@ -47,25 +51,39 @@ from turnkeeper.web.tokens import Seat
 log = logging.getLogger(__name__)
 
 WAIT_SECONDS = 1.0
-"""How long one wait on the store lasts before the watcher looks whether it should stop."""
+"""How long one wait on a store that signals lasts before the watcher looks whether it
+should stop."""
 
 POLL_SECONDS = 0.25
-"""How often a store that cannot signal changes is read (a store without ``WatchStore``)."""
+"""How often a store that cannot signal changes (SQLite) is read, for the commands of other
+processes: this server's own are told at once (:meth:`Watcher.moved`)."""
 
 
 class Watcher:
     """Waits on the store for versions to move and wakes the streams of the campaigns that did.
 
     The waiting runs in a daemon thread started by the first stream; the streams wait on an
-    asyncio event in the server's loop, so a thousand open pages cost one thread.
+    asyncio event of their campaign in the server's loop, so a thousand open pages cost one
+    thread, and a move wakes the pages of the campaign that moved alone.
     """
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(
+        self, store: EventStore, poll: float = POLL_SECONDS, wait: float = WAIT_SECONDS
+    ) -> None:
         self.store = store
+        self.poll = poll
+        self.wait = wait
         self._versions: dict[str, int] = {}
         self._pokes: dict[str, int] = {}  # by campaign: how often its links changed
+        # the versions this server's own commands left, by campaign, with the count of reads
+        # begun when each was told: a read begun later has seen it in the store
+        self._told: dict[str, tuple[int, int]] = {}
+        self._reads = 0
+        self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._moved = asyncio.Event()
+        # by campaign: the event its streams wait on now (set and dropped when it moves)
+        self._moved: dict[str, asyncio.Event] = {}
+        self.wakes: Counter[str] = Counter()  # by campaign: how often its streams were woken
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
@@ -75,17 +93,19 @@ class Watcher:
         return self._versions.get(name)
 
     async def next_version(self, name: str, seen: int | None, timeout: float) -> int | None:
-        """The campaign's version once it is known and differs from ``seen``, or as it is
-        when the campaign is poked (:meth:`poke`); None if ``timeout`` seconds pass first."""
+        """The campaign's version once it is known and past ``seen``, or as it is when the
+        campaign is poked (:meth:`poke`); None if ``timeout`` seconds pass first."""
         self._start()
         deadline = time.monotonic() + timeout
         pokes = self._pokes.get(name, 0)
         while True:
             version = self._versions.get(name)
             poked = self._pokes.get(name, 0) != pokes
-            if version is not None and (version != seen or poked):
+            if version is not None and (seen is None or version > seen or poked):
                 return version
-            moved = self._moved  # the event of this moment: a later move sets it
+            # the campaign's event of this moment: a later move of this campaign sets it (no
+            # await since the look above, so no move slips between)
+            moved = self._moved.setdefault(name, asyncio.Event())
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
@@ -98,17 +118,30 @@ class Watcher:
         """Wake the streams of ``name`` though it did not move: its links changed, and each
         page must look at once whether its own link still opens it (from any thread)."""
         self._pokes[name] = self._pokes.get(name, 0) + 1
+        self._wake_soon([name])
+
+    def moved(self, name: str, version: int) -> None:
+        """This server's own command left ``name`` at ``version``: wake its pages now, not
+        at the store's next signal or poll (from any thread, after the command's commit)."""
+        with self._lock:
+            self._told[name] = (version, self._reads)
+            if version > self._versions.get(name, -1):
+                self._versions = {**self._versions, name: version}
+        self._wake_soon([name])
+
+    def _wake_soon(self, names: list[str]) -> None:
         loop = self._loop
         if loop is not None and not loop.is_closed():
+            # the loop may close meanwhile: then there is nobody left to wake
             with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._wake)
+                loop.call_soon_threadsafe(self._wake, names)
 
     def close(self) -> None:
         """Stop the watching thread (it ends within one wait)."""
         self._stop.set()
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=WAIT_SECONDS * 3)
+            thread.join(timeout=min(self.wait, self.poll) * 3)
 
     # -- the watching thread ---------------------------------------------------------------
 
@@ -118,7 +151,7 @@ class Watcher:
             if self._loop is not loop:
                 # a new loop (a test client's, say): events belong to the loop that made them
                 self._loop = loop
-                self._moved = asyncio.Event()
+                self._moved = {}
             if self._thread is None or not self._thread.is_alive():
                 self._stop.clear()
                 self._thread = threading.Thread(
@@ -129,37 +162,58 @@ class Watcher:
     def _run(self) -> None:
         known: dict[str, int] = {}
         while not self._stop.is_set():
+            with self._lock:
+                self._reads += 1
+                begun = self._reads
             try:
-                now = self._wait(known, WAIT_SECONDS)
+                now = self._wait(known, self.wait)
             except Exception:  # a dropped connection, say: keep watching, do not kill the pages
                 log.exception("watching the store for changes failed; trying again")
-                self._stop.wait(WAIT_SECONDS)
+                self._stop.wait(self.wait)
                 continue
             if now != known:
+                moved = [
+                    name for name in now.keys() | known.keys() if now.get(name) != known.get(name)
+                ]
                 known = now
-                self._versions = now  # one assignment: readers see the old dict or the new
-                loop = self._loop
-                if loop is not None and not loop.is_closed():
-                    # the loop may close meanwhile: then there is nobody left to wake
-                    with contextlib.suppress(RuntimeError):
-                        loop.call_soon_threadsafe(self._wake)
+                with self._lock:
+                    self._versions = self._with_told(now, begun)  # readers see old or new
+                self._wake_soon(moved)
 
-    def _wake(self) -> None:
-        """Wake every stream waiting now, and give later ones a fresh event (in the loop)."""
-        moved, self._moved = self._moved, asyncio.Event()
-        moved.set()
+    def _with_told(self, now: dict[str, int], begun: int) -> dict[str, int]:
+        """The versions read, with those this server's commands told since the read began
+        (a read may start before a commit and end after the command told of it)."""
+        merged = dict(now)
+        for name, (version, told_at) in list(self._told.items()):
+            if told_at < begun or name not in now:
+                del self._told[name]  # the read began after it was told: the store knows
+            elif version > now[name]:
+                merged[name] = version
+        return merged
+
+    def _wake(self, names: list[str]) -> None:
+        """Wake the streams of the campaigns ``names`` waiting now (in the loop); later ones
+        wait on a fresh event. Another campaign's streams sleep on: a busy table costs the
+        others nothing."""
+        for name in names:
+            moved = self._moved.pop(name, None)
+            if moved is not None:
+                self.wakes[name] += 1
+                moved.set()
 
     def _wait(self, seen: Mapping[str, int], timeout: float) -> dict[str, int]:
         store = self.store
-        if isinstance(store, WatchStore):
+        if isinstance(store, WatchStore) and store.signals():
             return store.wait_for_change(seen, timeout)
-        # a store that cannot signal: read every version, a few times a second
-        deadline = time.monotonic() + timeout
+        # a store that cannot signal: read every version now and then; this server's own
+        # commands are told at once (:meth:`moved`), the polls are for other processes'
         while True:
-            now = {name: store.version(name) for name in store.campaigns()}
-            if now != seen or time.monotonic() >= deadline or self._stop.is_set():
+            if isinstance(store, WatchStore):
+                now = store.versions()
+            else:
+                now = {name: store.version(name) for name in store.campaigns()}
+            if now != seen or self._stop.wait(self.poll):
                 return now
-            time.sleep(POLL_SECONDS)
 
 
 Drawn = tuple[str, int] | None
@@ -168,11 +222,6 @@ longer opens the campaign."""
 
 KEPT_VERSIONS = 4
 """How many versions behind a campaign's newest a drawn display is kept for a slow page."""
-
-DRAW_GAP = 0.2
-"""The least time, in seconds, between two drawings of a campaign's display for one role: a
-table moving faster than a person reads (a script, a benchmark's thousand commands) is shown
-at its newest version five times a second, not drawn again for every version between."""
 
 
 class Displays:
@@ -185,8 +234,15 @@ class Displays:
     are read from the store). A drawing is an asyncio task: a stream woken at version 12 finds
     the drawing of 12 another page started (kept by campaign, version and role), or the one
     about to look at the state (which will find 12 or later), and awaits it without the lock;
-    a page that leaves does not cancel it for the others. A drawing looks at the state at
-    least ``gap`` seconds after the role's last one did (:data:`DRAW_GAP`).
+    a page that leaves does not cancel it for the others. One drawing of a campaign and role
+    runs at a time: the next looks at the state when the one before is drawn, so a table
+    moving faster than it draws (a script, a benchmark's thousand commands) is shown at its
+    newest version, not drawn again for every version between, and the first command after a
+    pause is drawn at once, with no gap waited out.
+
+    ``changes(name, role, base, version)`` is the part of the display of ``version`` that
+    differs from the display of ``base`` (:func:`changed_parts`), found once for every page
+    that saw ``base``.
 
     ``draws`` counts the drawings by campaign and role (the tests read it). The tasks belong
     to the event loop that made them: a new loop (a test client's) starts afresh.
@@ -196,18 +252,20 @@ class Displays:
         self,
         snapshot: Callable[[str], Awaitable[CampaignState]],
         draw: Callable[[str, CampaignState, Seat], str],
-        gap: float = DRAW_GAP,
     ) -> None:
         self._snapshot = snapshot
         self._draw = draw
-        self._gap = gap
         self._loop: asyncio.AbstractEventLoop | None = None
         # the drawings of a known version, by campaign, version and role
         self._tasks: dict[tuple[str, int, Seat], asyncio.Task[tuple[str, int]]] = {}
         # the drawing of a campaign and role that has not yet looked at the state
         self._pending: dict[tuple[str, Seat], asyncio.Task[tuple[str, int]]] = {}
-        # when the last drawing of a campaign and role looked at the state (the loop's clock)
-        self._looked: dict[tuple[str, Seat], float] = {}
+        # the drawing of a campaign and role that looked at the state last
+        self._drawing: dict[tuple[str, Seat], asyncio.Task[tuple[str, int]]] = {}
+        # what changed between two kept versions, by campaign, base, version and role
+        self._changes: dict[tuple[str, int, int, Seat], str | None] = {}
+        # the state taken for the pages woken at a version, by campaign and version
+        self._states: dict[tuple[str, int], asyncio.Task[CampaignState]] = {}
         self.draws: Counter[tuple[str, Seat]] = Counter()
 
     async def display(
@@ -223,7 +281,7 @@ class Displays:
         state raises (NotFoundError for a campaign deleted)."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
-            self._loop, self._tasks, self._pending, self._looked = loop, {}, {}, {}
+            self._fresh(loop)
         if state is not None:
             task = self._tasks.get((name, state.version, role))
             if task is None:
@@ -242,12 +300,12 @@ class Displays:
     ) -> tuple[str, int]:
         this = asyncio.current_task()
         assert this is not None
-        loop = asyncio.get_running_loop()
         if state is None:
             try:
-                wait = self._looked.get((name, role), -self._gap) + self._gap - loop.time()
-                if wait > 0:
-                    await asyncio.sleep(wait)
+                busy = self._drawing.get((name, role))
+                if busy is not None and not busy.done():
+                    # the pages woken meanwhile wait here together: one look when it is drawn
+                    await asyncio.wait([busy])
                 state = await self._snapshot(name)
             finally:
                 if self._pending.get((name, role)) is this:
@@ -257,7 +315,7 @@ class Displays:
         if other is not None and other is not this:
             return await asyncio.shield(other)  # another page's drawing of this version
         self._keep(key, this)
-        self._looked[name, role] = loop.time()
+        self._drawing[name, role] = this
         self.draws[name, role] += 1
         html = await anyio.to_thread.run_sync(self._draw, name, state, role)
         return html, state.version
@@ -269,6 +327,47 @@ class Displays:
             return None
         return task.result()[0]
 
+    def _fresh(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Forget the tasks of another loop (a test client's, closed since)."""
+        self._loop, self._tasks, self._pending, self._drawing = loop, {}, {}, {}
+        self._changes, self._states = {}, {}
+
+    async def state(self, name: str, version: int) -> CampaignState:
+        """The campaign's state for the pages the watcher woke at ``version`` (that version or
+        a later one), taken once for all of them: a hundred pages cost one look, not a
+        hundred turns of the campaign's lock."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._fresh(loop)
+        task = self._states.get((name, version))
+        if task is None:
+            for old in [k for k in self._states if k[0] == name and k[1] != version]:
+                if self._states[old].done():
+                    del self._states[old]  # a later version's pages look afresh
+            task = self._states[name, version] = loop.create_task(self._looked(name))
+
+            def failed(done: asyncio.Task[CampaignState]) -> None:
+                if done.cancelled() or done.exception() is not None:
+                    self._states.pop((name, version), None)
+
+            task.add_done_callback(failed)
+        return await asyncio.shield(task)
+
+    async def _looked(self, name: str) -> CampaignState:
+        return await self._snapshot(name)
+
+    def changes(self, name: str, role: Seat, base: int, version: int) -> str | None:
+        """The parts of the role's display of ``version`` that differ from its display of
+        ``base``, as :func:`changed_parts` marks them; None when either display is no longer
+        kept, or the two are not made of the same parts (then the whole display goes)."""
+        key = (name, base, version, role)
+        if key not in self._changes:
+            before, after = self.kept(name, base, role), self.kept(name, version, role)
+            if before is None or after is None:
+                return None
+            self._changes[key] = changed_parts(before, after, base)
+        return self._changes[key]
+
     def _keep(self, key: tuple[str, int, Seat], task: asyncio.Task[tuple[str, int]]) -> None:
         """Keep ``task`` under ``key``, forget the versions long past (and every drawing of
         a campaign whose version went back: deleted and made anew), and forget a drawing
@@ -277,6 +376,9 @@ class Displays:
         for old in [k for k in self._tasks if k[0] == name]:
             if old[1] > version or old[1] < version - KEPT_VERSIONS:
                 del self._tasks[old]
+        for gone in [k for k in self._changes if k[0] == name]:
+            if gone[2] > version or gone[1] < version - KEPT_VERSIONS:
+                del self._changes[gone]
         self._tasks[key] = task
 
         def failed(done: asyncio.Task[tuple[str, int]]) -> None:
@@ -314,27 +416,67 @@ def changed_parts(before: str, after: str, base: int) -> str | None:
     return f'<div class="parts" data-base="{base}"{root[1]}>{changed}</div>'
 
 
+class Page:
+    """One open page's stream: the version its display shows (``seen``, None before the
+    first), moved on by its stream and by the answer to the page's own command, which
+    carries the new display (:meth:`Pages.showed`): the stream then does not send it again."""
+
+    def __init__(self, seen: int | None) -> None:
+        self.seen = seen
+
+    def showed(self, version: int) -> None:
+        if self.seen is None or version > self.seen:
+            self.seen = version
+
+
+class Pages:
+    """The open pages of this server by campaign and id (a page's id is in its stream's link
+    and sent with its forms), so the answer to a page's command can say what its page shows;
+    an id sent with another campaign's command moves no page."""
+
+    def __init__(self) -> None:
+        self._open: dict[tuple[str, str], Page] = {}
+
+    @contextlib.contextmanager
+    def opened(self, name: str, ident: str | None, seen: int | None) -> Iterator[Page]:
+        page = Page(seen)
+        if ident:
+            self._open[name, ident] = page
+        try:
+            yield page
+        finally:
+            if ident and self._open.get((name, ident)) is page:
+                del self._open[name, ident]
+
+    def showed(self, name: str, ident: str | None, version: int) -> None:
+        """Campaign ``name``'s page ``ident`` (if open here) shows ``version`` now (from any
+        thread)."""
+        page = self._open.get((name, ident)) if ident else None
+        if page is not None:
+            page.showed(version)
+
+
 async def stream(
     watcher: Watcher,
     name: str,
-    seen: int | None,
+    page: Page,
     draw: Callable[[int], Awaitable[Drawn]],
     revoked: str,
     idle: float = 30.0,
-    kept: Callable[[int], str | None] = lambda version: None,
+    changes: Callable[[int, int], str | None] = lambda base, version: None,
 ) -> AsyncIterator[ServerSentEvent]:
-    """A page's events: its display each time the campaign moves past ``seen``.
+    """A page's events: its display each time the campaign moves past what ``page`` shows.
 
     ``draw(version)`` answers the display of the version the watcher saw (or a later one),
     shared with the other pages of the role (:class:`Displays`); when it answers None (the
     link was renewed, the campaign deleted) the page is sent ``revoked`` and the stream ends:
-    at once when the link is renewed, which pokes the campaign's streams. The first event
-    to a page that says what it saw is the parts that changed (a ``parts`` event) when
-    ``kept(seen)`` still has the display it saw.
+    at once when the link is renewed, which pokes the campaign's streams. A page that shows
+    a version is sent only the parts that changed since (a ``parts`` event), when
+    ``changes(seen, version)`` still has them; else the whole display. A version the page
+    was shown by the answer to its own command is not sent again.
     """
-    catching_up = seen is not None
     while True:
-        version = await watcher.next_version(name, seen, timeout=idle)
+        version = await watcher.next_version(name, page.seen, timeout=idle)
         if version is None:
             continue  # nothing moved; sse-starlette's pings keep the connection open
         drawn = await draw(version)
@@ -342,15 +484,12 @@ async def stream(
             yield ServerSentEvent(data=revoked, event="revoked")
             return
         html, shown = drawn
-        if shown == seen:
-            continue  # poked, not moved: this page's link still opens it
-        parts = None
-        if catching_up and seen is not None:
-            before = kept(seen)
-            if before is not None:
-                parts = changed_parts(before, html, seen)
-        catching_up, seen = False, shown
+        seen = page.seen  # read again: the page's own command may have shown it meanwhile
+        if seen is not None and shown <= seen:
+            continue  # poked, not moved, or shown already: this page's link still opens it
+        parts = None if seen is None else changes(seen, shown)
+        page.showed(shown)
         if parts is not None:
-            yield ServerSentEvent(data=parts, event="parts", id=str(seen))
+            yield ServerSentEvent(data=parts, event="parts", id=str(shown))
         else:
-            yield ServerSentEvent(data=html, event="display", id=str(seen))
+            yield ServerSentEvent(data=html, event="display", id=str(shown))

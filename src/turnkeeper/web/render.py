@@ -13,6 +13,7 @@ alone, so a form being filled in is never redrawn.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -242,11 +243,31 @@ def error_page(status: int, message: str) -> str:
 
 
 def _map(state: CampaignState, player: bool) -> Markup | None:
-    """The wilderness map as trusted markup (render_svg escapes its own text), or None."""
+    """The wilderness map as trusted markup (render_svg escapes its own text), or None.
+
+    A command that leaves the wilderness as it was (a note, a wait in a site) carries the
+    same frozen wilderness into its state, so its map is the one drawn before: kept by the
+    wilderness itself (:data:`_MAPS`), not drawn again for every version and role."""
+    wild = state.wilderness
+    kept = _MAPS.get((player, id(wild)))
+    if kept is not None and kept[0] is wild:
+        return kept[1]
     try:
-        return Markup(page_map_svg(state, player=player))
+        drawn = Markup(page_map_svg(state, player=player))
     except TurnkeeperError:
         return None
+    with _MAPS_LOCK:  # drawn in the server's worker threads
+        if len(_MAPS) >= MAPS_KEPT:
+            _MAPS.pop(next(iter(_MAPS)))  # the oldest: dicts keep their order
+        _MAPS[player, id(wild)] = (wild, drawn)
+    return drawn
+
+
+MAPS_KEPT = 64
+"""How many drawn maps :func:`_map` keeps, for the campaigns being played."""
+
+_MAPS: dict[tuple[bool, int], tuple[object, Markup]] = {}
+_MAPS_LOCK = threading.Lock()
 
 
 def _referee_lines(

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
+from tests.conftest import Backend
 from typer.testing import CliRunner
 
 import turnkeeper.cli  # noqa: F401  (registers the verbs)
 from turnkeeper.campaign import parse_party
 from turnkeeper.cli.app import app
+from turnkeeper.cli.serve import WORKERS_STORE, worker_app
 from turnkeeper.errors import NotFoundError
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
+from turnkeeper.store.sql import SqlStore
 from turnkeeper.web.tokens import Role, role_of
 
 
@@ -125,3 +129,36 @@ def test_serve_prints_the_links_and_runs_uvicorn(db: str, monkeypatch: pytest.Mo
     assert state.status_code == 200 and state.json()["seed"] == 1
     page = client.get("/campaigns/Keep", params={"token": _token(keep["player"])})
     assert page.status_code == 200 and "the party's view" in page.text
+
+
+def test_serve_starts_workers_over_a_postgresql_store_and_refuses_them_a_sqlite_file(
+    db: str, monkeypatch: pytest.MonkeyPatch, backend: Backend
+) -> None:
+    """Issue 41: ``serve --workers 2`` starts two processes sharing the store, each opening
+    it itself from the address its parent names; a SQLite file is served by one."""
+    import uvicorn
+
+    ran: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.update(app=app, **kw))
+    result = CliRunner().invoke(app, ["serve", "--db", db, "--workers", "2"])
+    assert result.exit_code != 0 and not ran
+    assert "several server processes share a PostgreSQL store" in str(result.exception)
+    if backend.schema is None:
+        return  # the SQLite backend: the refusal alone
+    joiner = "&" if "?" in backend.url else "?"
+    url = f"{backend.url}{joiner}options={quote(f'-csearch_path={backend.schema}', safe='')}"
+    store = SqlStore(url)  # the test's own schema, as the workers open it: by the address
+    party = parse_party('[[characters]]\nname = "Aldo"\nhp = 6')
+    Campaigns(store).new("Keep", preset("ex"), party, seed=1)
+    store.close()
+    monkeypatch.setenv(WORKERS_STORE, "")
+    out = _json("serve", "--db", url, "--workers", "2", "--port", "9912")
+    assert ran["workers"] == 2 and ran["factory"] is True and ran["port"] == 9912
+    assert ran["app"] == "turnkeeper.cli.serve:worker_app"
+    assert os.environ[WORKERS_STORE] == url
+    (keep,) = out["campaigns"]
+    from fastapi.testclient import TestClient
+
+    with TestClient(worker_app()) as client:  # one worker, as uvicorn starts it
+        state = client.get("/api/campaigns/Keep/state", params={"token": _token(keep["referee"])})
+        assert state.status_code == 200 and state.json()["seed"] == 1

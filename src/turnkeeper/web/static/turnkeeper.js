@@ -28,6 +28,10 @@
     if (form && form.classList && form.classList.contains("control")) {
       var seen = shownVersion();
       if (seen !== null) event.detail.parameters["expected_version"] = seen;
+      // the page's id, from its stream's link: the answer shows the display, the stream skips it
+      var live = document.querySelector("[sse-connect]");
+      var page = live && /[?&]page=([^&]+)/.exec(live.getAttribute("sse-connect"));
+      if (page) event.detail.headers["X-Turnkeeper-Page"] = page[1];
     }
     if (form && form.id === "older-journal") {
       event.detail.parameters["before"] = oldestLine();
