@@ -227,3 +227,33 @@ def test_dg_cd_1_wait_1m_ticks_a_rapid_countdown_ten_times_not_eleven(
     tk(db, "countdown", "add", "fuse", "--type", "rapid", "--length", "20")
     waited = tk(db, "wait", "1m")
     assert [r["kind"] for r in waited["records"]].count("countdown.ticked") == 10
+
+
+def test_dg_rnd_1_scene_open_round_sets_an_exploration_round_of_8_hours(
+    db: str, scene: Tk, tk: Tk
+) -> None:
+    """DG-RND-1 through the verb: `scene open exploration --round 8h` plays a round of the
+    text's longest exploration round, 8 hours on the campaign clock; `--round 9h` and a
+    combat scene's `--round` are refused, one line each, and change nothing."""
+    version = tk(db, "status")["version"]
+    for args, says in (
+        (["exploration", "--round", "9h"], "an exploration round lasts 2m to 8h (DG-RND-1)"),
+        (["combat", "--round", "1m"], "a combat round is 6s (DG-RND-1)"),
+    ):
+        result = runner.invoke(app, ["scene", "open", *args, "--players", "freya", "--db", db])
+        assert isinstance(result.exception, IllegalCommandError), args
+        assert says in str(result.exception)
+    assert tk(db, "status")["version"] == version
+    opened = scene(db, "open", "exploration", "--players", "freya", "--round", "8h")
+    assert opened["records"][0]["data"]["round_seconds"] == 8 * 3600
+    assert opened["state"]["scene"]["round_seconds"] == 8 * 3600
+    scene(db, "spotlight", "--vote", "freya=freya")
+    scene(db, "act", "freya", "searches the barrow")
+    gm = scene(db, "gm", "the barrow is silent")
+    ended = next(r for r in gm["records"] if r["kind"] == "scene.round_ended")
+    assert ended["data"] == {
+        "round": 1,
+        "frame": "exploration_round",
+        "seconds": 8 * 3600,
+    }
+    assert gm["date"] == "1-01-01 16:00"

@@ -21,7 +21,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 from turnkeeper.dice import Roll
 from turnkeeper.frozen import Frozen as Copied
@@ -165,6 +165,8 @@ class Scene(Frozen):
     actions: int = 0
     last_action: ActionRecord | None = None
     elapsed_seconds: int = 0
+    round_seconds: int | None = Field(None, exclude_if=lambda seconds: seconds is None)
+    """Each round's length where the GM set it on opening the scene (DG-RND-1)."""
     votes: tuple[tuple[str, str], ...] = ()
     """The players' votes for the next spotlight so far, each voter's last (DG-SPOT-1)."""
 

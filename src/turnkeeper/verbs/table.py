@@ -1610,7 +1610,10 @@ class CombatEndBody(_Verb, title="End the fight"):
 class SceneOpenBody(_Verb, title="Open a scene"):
     """The GM sets a scene; new players sit down with their tokens [DG-LOOP-1, DG-SPOT-2]."""
 
-    example: ClassVar[str] = "scene open combat --players Ulfarmi,Brenna --creatures ogre"
+    example: ClassVar[str] = (
+        "scene open combat --players Ulfarmi,Brenna --creatures ogre; "
+        "scene open exploration --players Ulfarmi --round 8h"
+    )
     as_lines = True
 
     verb: Literal["scene_open"]
@@ -1625,13 +1628,21 @@ class SceneOpenBody(_Verb, title="Open a scene"):
         True, description="Spotlight tokens this scene [DG-SPOT-3]."
     )
     gm_first: bool = Field(False, description="The GM acts first each round.")
+    round: Annotated[str | None, DURATION, Opt("--round")] = Field(
+        None,
+        description="How long each round lasts, for an exploration (2m to 8h) or a social "
+        "(1m to 10m) scene; default: the ruleset's [DG-RND-1].",
+    )
 
     @classmethod
     def fits(cls, state: CampaignState) -> bool:
         return state.ruleset.spotlight.enabled and state.scenes.scene is None
 
     def command(self, state: CampaignState) -> Command:
-        return OpenScene(self.kind, self.players, self.creatures, self.tokens, self.gm_first)
+        seconds = None if self.round is None else parse_duration(self.round, state.ruleset.time)
+        return OpenScene(
+            self.kind, self.players, self.creatures, self.tokens, self.gm_first, seconds
+        )
 
 
 class SceneVoteBody(_Verb, title="Vote for the spotlight"):

@@ -260,3 +260,19 @@ def test_a_file_that_is_not_text_is_one_error(tmp_path: Path) -> None:
     path.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(RulesetError, match=r"mine\.toml: not a text file"):
         load_ruleset(path)
+
+
+def test_dg_rnd_1_a_default_round_outside_its_range_is_refused(tmp_path: Path) -> None:
+    """DG-RND-1: an exploration round lasts 2 minutes to 8 hours, so a ruleset whose default
+    exploration round is 9 hours is refused, naming the keys of the range; widening the
+    range lets it load."""
+    path = write(tmp_path, "r.toml", 'extends = "dg"\n[time]\nexploration_round_minutes = 540\n')
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path)
+    message = str(caught.value)
+    assert "time.exploration_round_minutes" in message
+    assert "outside its range of 2 to 480 min" in message
+    wide = 'extends = "dg"\n[time]\nexploration_round_minutes = 540\n'
+    wide += "exploration_round_longest_minutes = 600\n"
+    loaded = load_ruleset(write(tmp_path, "w.toml", wide))
+    assert loaded.time.exploration_round_longest_minutes == 600

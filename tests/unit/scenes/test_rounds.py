@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from turnkeeper.clock.durations import parse_duration
 from turnkeeper.dice import TypedDice, roll
 from turnkeeper.procedures.scenes import (
     Act,
@@ -17,6 +18,7 @@ from turnkeeper.procedures.scenes import (
     Outcome,
     RoundEnded,
     SceneKind,
+    SceneOpened,
     SceneSide,
     SceneTable,
     SpotlightPassed,
@@ -62,6 +64,57 @@ def test_dg_rnd_1_round_lengths_and_frames(
     assert table.state.scene is not None
     assert table.state.scene.elapsed_seconds == 2 * seconds
     assert table.state.scene.round == 3
+
+
+@pytest.mark.parametrize(
+    ("kind", "frame", "length", "seconds"),
+    [
+        (SceneKind.EXPLORATION, "exploration_round", "8h", 8 * 3600),
+        (SceneKind.EXPLORATION, "exploration_round", "2m", 2 * 60),
+        (SceneKind.SOCIAL, "social_round", "10m", 10 * 60),
+        (SceneKind.SOCIAL, "social_round", "1m", 60),
+    ],
+)
+def test_dg_rnd_1_the_gm_sets_a_round_at_either_end_of_the_texts_range(
+    table: SceneTable, kind: SceneKind, frame: str, length: str, seconds: int, play_round: PlayRound
+) -> None:
+    """DG-RND-1: "exploration round: Varies; 8 hours - 2 minutes", "social round: Varies; 1
+    minute - 10 minutes": a scene opened with either bound plays rounds of that length."""
+    opened = table.execute(OpenScene(kind, players=TRIO, round_seconds=parse_duration(length)))
+    assert isinstance(opened[0], SceneOpened) and opened[0].round_seconds == seconds
+    assert opened[0].describe().endswith(f"; rounds of {length}")
+    assert play_round(table, "freya")[-1] == RoundEnded(round=1, frame=frame, seconds=seconds)
+    play_round(table, "ulfarmi")
+    assert table.state.scene is not None and table.state.scene.elapsed_seconds == 2 * seconds
+
+
+@pytest.mark.parametrize(
+    ("kind", "length", "says"),
+    [
+        (SceneKind.EXPLORATION, "8h1m", "an exploration round lasts 2m to 8h .DG-RND-1., not 8h1m"),
+        (SceneKind.EXPLORATION, "1m59s", "an exploration round lasts 2m to 8h .DG-RND-1., not"),
+        (SceneKind.SOCIAL, "11m", "a social round lasts 1m to 10m .DG-RND-1., not 11m"),
+        (SceneKind.SOCIAL, "59s", "a social round lasts 1m to 10m"),
+        (SceneKind.COMBAT, "1m", "a combat round is 6s .DG-RND-1.: --round sets an exploration"),
+        (SceneKind.FREE, "1m", "a free scene keeps no rounds"),
+    ],
+)
+def test_dg_rnd_1_a_round_outside_the_texts_range_is_refused(
+    table: SceneTable, refused: Refused, kind: SceneKind, length: str, says: str
+) -> None:
+    """DG-RND-1: past 8 hours or under 2 minutes an exploration round is refused, so is a
+    social round past 10 minutes or under 1; a combat round is always 6 s, a free scene has
+    none."""
+    command = OpenScene(kind, players=TRIO, round_seconds=parse_duration(length))
+    refused(table, command, says)
+
+
+def test_dg_rnd_1_a_scene_of_the_rulesets_rounds_records_no_length(table: SceneTable) -> None:
+    """A scene opened without a length writes its record as before: no ``round_seconds``."""
+    opened = table.execute(OpenScene(SceneKind.EXPLORATION, players=TRIO))
+    assert isinstance(opened[0], SceneOpened)
+    assert "round_seconds" not in opened[0].model_dump(mode="json")
+    assert not opened[0].describe().endswith("8h")
 
 
 def test_dg_rnd_1_a_round_is_one_player_action_plus_one_gm_action(

@@ -15,13 +15,18 @@ from turnkeeper.kernel.scene_state import Outcome, SceneKind
 
 @dataclass(frozen=True)
 class OpenScene:
-    """The GM sets a scene (DG-LOOP-1). ``tokens=False`` switches tokens off for it (DG-SPOT-3)."""
+    """The GM sets a scene (DG-LOOP-1). ``tokens=False`` switches tokens off for it (DG-SPOT-3).
+
+    ``round_seconds`` is how long each of its rounds lasts, where the GM sets it within the
+    text's range for an exploration or a social scene (DG-RND-1); None: the ruleset's default.
+    """
 
     kind: SceneKind
     players: tuple[str, ...]
     creatures: tuple[str, ...] = ()
     tokens: bool = True
     gm_first: bool = False
+    round_seconds: int | None = None
 
 
 @dataclass(frozen=True)

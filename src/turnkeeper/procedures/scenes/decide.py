@@ -54,7 +54,7 @@ from turnkeeper.procedures.scenes.events import (
     TokensRegained,
     fold_scene_events,
 )
-from turnkeeper.procedures.scenes.rules import round_seconds
+from turnkeeper.procedures.scenes.rules import check_round, round_seconds
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.words import did_you_mean
 
@@ -106,6 +106,8 @@ def _open(state: SceneState, command: OpenScene, rules: Ruleset) -> list[SceneEv
     both = sorted(set(command.players) & set(command.creatures))
     if both:
         raise _illegal(f"{', '.join(both)} cannot be both a player and a GM creature")
+    if command.round_seconds is not None:
+        check_round(command.kind, command.round_seconds, rules)
     tokens = rules.spotlight.tokens and command.tokens and command.kind is not SceneKind.FREE
     known = {seat.name for seat in state.seats}
     new_seats = tuple(
@@ -122,6 +124,7 @@ def _open(state: SceneState, command: OpenScene, rules: Ruleset) -> list[SceneEv
             tokens=tokens,
             first=SceneSide.GM if command.gm_first else SceneSide.PLAYERS,
             new_seats=new_seats,
+            round_seconds=command.round_seconds,
         )
     ]
 
@@ -263,7 +266,11 @@ def _after_action(
     frame = scene.kind.frame
     if scene.players_acted and scene.gm_acted and frame is not None:
         return [
-            RoundEnded(round=scene.round, frame=frame, seconds=round_seconds(scene.kind, rules))
+            RoundEnded(
+                round=scene.round,
+                frame=frame,
+                seconds=round_seconds(scene.kind, rules, scene.round_seconds),
+            )
         ]
     return [SpotlightPassed(to=side.other)]
 

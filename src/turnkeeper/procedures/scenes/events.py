@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+from pydantic import Field
+
+from turnkeeper.clock.durations import format_duration
 from turnkeeper.kernel.events import Event, Shown
 from turnkeeper.kernel.scene_state import (
     ActionRecord,
@@ -79,6 +82,13 @@ class SceneOpened(SceneEvent):
     tokens: bool = True
     first: SceneSide = SceneSide.PLAYERS
     new_seats: tuple[Seat, ...] = ()
+    round_seconds: int | None = Field(
+        None,
+        gt=0,
+        # a scene of the ruleset's rounds is written as it was before the GM could set one
+        exclude_if=lambda seconds: seconds is None,
+    )
+    """Each round's length where the GM set it (DG-RND-1); None: the ruleset's."""
 
     def advance(self, state: SceneState) -> SceneState:
         scene = Scene(
@@ -89,6 +99,7 @@ class SceneOpened(SceneEvent):
             tokens=self.tokens,
             first=self.first,
             turn=self.first,
+            round_seconds=self.round_seconds,
         )
         return state.model_copy(
             update={
@@ -101,7 +112,12 @@ class SceneOpened(SceneEvent):
     def describe(self) -> str:
         who = ", ".join(self.players)
         against = f" against {', '.join(self.creatures)}" if self.creatures else ""
-        return f"scene {self.number} opens: {self.scene_kind.value}, {who}{against}"
+        rounds = (
+            f"; rounds of {format_duration(self.round_seconds)}"
+            if self.round_seconds is not None
+            else ""
+        )
+        return f"scene {self.number} opens: {self.scene_kind.value}, {who}{against}{rounds}"
 
 
 class SpotlightVoted(SceneEvent):

@@ -35,9 +35,52 @@ class TimeScales(Rules):
     social_round_minutes: Whole = Field(
         1, gt=0, description="DG-RND-1: a social round, 1 to 10 min; the table's default."
     )
+    # DG-RND-1's ranges, which `scene open --round` keeps to; the text's own numbers are the
+    # defaults and are left out of a record when kept, so journals written before stay identical
+    exploration_round_shortest_minutes: Whole = Field(
+        2,
+        gt=0,
+        exclude_if=lambda minutes: minutes == 2,
+        description="DG-RND-1: the shortest exploration round `scene open --round` may set.",
+    )
+    exploration_round_longest_minutes: Whole = Field(
+        8 * 60,
+        gt=0,
+        exclude_if=lambda minutes: minutes == 8 * 60,
+        description="DG-RND-1: the longest exploration round `scene open --round` may set.",
+    )
+    social_round_shortest_minutes: Whole = Field(
+        1,
+        gt=0,
+        exclude_if=lambda minutes: minutes == 1,
+        description="DG-RND-1: the shortest social round `scene open --round` may set.",
+    )
+    social_round_longest_minutes: Whole = Field(
+        10,
+        gt=0,
+        exclude_if=lambda minutes: minutes == 10,
+        description="DG-RND-1: the longest social round `scene open --round` may set.",
+    )
     calendar_start: str = Field(
         "1-01-01T08:00", description="The campaign's first moment: year-month-day and hour."
     )
+
+    @model_validator(mode="after")
+    def _rounds_within_their_ranges(self) -> TimeScales:
+        # DG-RND-1: the table's default round is one the text allows, and a range runs upwards
+        for kind in ("exploration", "social"):
+            default = getattr(self, f"{kind}_round_minutes")
+            shortest = getattr(self, f"{kind}_round_shortest_minutes")
+            longest = getattr(self, f"{kind}_round_longest_minutes")
+            if not shortest <= default <= longest:
+                raise MisplacedValue(
+                    f"{kind}_round_minutes",
+                    f"a {kind} round of {default} min is outside its range of {shortest} to "
+                    f"{longest} min ({kind}_round_shortest_minutes, "
+                    f"{kind}_round_longest_minutes): give a length within it, or widen it",
+                    (f"{kind}_round_shortest_minutes", f"{kind}_round_longest_minutes"),
+                )
+        return self
 
     @model_validator(mode="after")
     def _calendar_starts_on_a_date(self) -> TimeScales:
