@@ -124,3 +124,79 @@ def test_ex_sur_3_and_ex_sur_1_turn_into_an_occupied_area(tmp_path: Path, tk: Tk
                "--dice", "6,6,1,1,3,4")  # fmt: skip
     (met,) = records(leapt, "dungeon.encounter")
     assert met["data"]["encounter"]["party_surprised"] and "EX-SUR-1" in str(met["data"])
+
+
+TOMB = """
+[site]
+name = "Tomb"
+wandering = false
+[[levels]]
+number = 1
+[[levels.areas]]
+key = "1"
+name = "Stair"
+[[levels.areas]]
+key = "2"
+name = "Hall of Shields"
+occupants = { name = "Skeleton", count = 4, hd = 1, ac = 7 }
+[[levels.areas]]
+key = "3"
+name = "Old Hall"
+occupants = "4 skeletons"
+"""
+
+
+def _tomb(tmp_path: Path, tk: Tk) -> str:
+    db = new_campaign(tk, tmp_path, "ex", "[supplies]\ntorches = 2\n" + PARTY, 3)
+    site = tmp_path / "tomb.toml"
+    site.write_text(TOMB, encoding="utf-8")
+    tk(db, "site", "enter", str(site), "--area", "1")
+    tk(db, "light", "torch")
+    tk(db, "light", "--set-turns", "1")
+    return db
+
+
+def test_ex_sur_2_a_turn_into_the_skeletons_stops_there_and_the_fight_starts_lit(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """EX-SUR-2, TP-TIME-2, issue 39: `turn --area 2` into the Hall of Shields meets its four
+    skeletons and time stops there: no "10m pass", the torch of one turn left still burns,
+    and `combat start` sets four skeletons of AC 7 and 4 hp (1 HD) against the party. Going on
+    exploring instead (`site resume`) passes the rest of that turn: then the torch goes out."""
+    db = _tomb(tmp_path, tk)
+    before = tk(db, "status")["now"]
+    met = tk(db, "turn", "--mode", "cautious", "--area", "2", "--dice", "3,4")
+    kinds = [record["kind"] for record in met["records"]]
+    assert "dungeon.encounter" in kinds and "clock.advanced" not in kinds
+    assert "light.out" not in kinds
+    status = tk(db, "status")
+    assert status["now"] == before and status["light"]["source"] == "torch"
+    fight = tk(db, "combat", "start")
+    (started,) = records(fight, "combat.started")
+    foes = [c for c in started["data"]["combatants"] if c["side"] == "opposition"]
+    assert [(c["name"], c["hp"], c["ac"]) for c in foes] == [
+        (f"Skeleton {i}", 4, 7) for i in range(1, 5)
+    ]
+    tk(db, "undo")
+    resumed = tk(db, "site", "resume")
+    assert "light.out" in [record["kind"] for record in resumed["records"]]
+
+
+def test_ex_sur_2_skeletons_in_words_are_numbered_by_the_referee(
+    tmp_path: Path, tk: Tk, shell: Shell
+) -> None:
+    """EX-SUR-2, EX-SUR-5, issue 39: occupants written "4 skeletons" are met as described; the
+    fight asks for the foes instead of one "4 skeletons" of 4 hp, `--meeting` is refused with
+    a way on, and `--monster "Skeleton:hd=1,ac=7,count=4"` starts the fight with the surprise
+    settled at the meeting."""
+    db = _tomb(tmp_path, tk)
+    tk(db, "turn", "--mode", "cautious", "--area", "3", "--dice", "3,4")
+    bare = shell("combat", "start", "--db", db)
+    assert bare.code == 2 and "described in the site's words, not counted" in bare.err
+    told = shell("combat", "start", "--monster", "Skeleton:hd=1,ac=7,count=4",
+                 "--meeting", "occupied", "--db", db)  # fmt: skip
+    assert told.code == 2 and "foes named here (--monster, --foes) fight in their place" in told.err
+    fight = tk(db, "combat", "start", "--monster", "Skeleton:hd=1,ac=7,count=4")
+    (started,) = records(fight, "combat.started")
+    foes = [c["name"] for c in started["data"]["combatants"] if c["side"] == "opposition"]
+    assert foes == [f"Skeleton {i}" for i in range(1, 5)]

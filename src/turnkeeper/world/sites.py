@@ -29,9 +29,17 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
-from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from turnkeeper.dice import DiceSource, Roll, parse, roll
 from turnkeeper.errors import NotFoundError, TurnkeeperError
@@ -51,6 +59,7 @@ __all__ = [
     "Area",
     "EncounterRow",
     "MapNote",
+    "Occupants",
     "OmenRow",
     "PendingEncounter",
     "Site",
@@ -58,6 +67,7 @@ __all__ = [
     "SiteLevel",
     "SiteTable",
     "SiteVisit",
+    "StatLine",
     "Wanderers",
     "load_site",
     "parse_site",
@@ -159,6 +169,107 @@ class SiteTable(_Model, Generic[RowT]):
         raise SiteError(f"the table rolled on {self.dice} has no row for a total of {total}")
 
 
+def _left_out(value: object) -> bool:
+    """A key a file left out, kept out of a journal's copy of the site too."""
+    return value is None
+
+
+class StatLine(_Model):
+    """A foe's numbers, by the keys of a roster's ``[[foes]]`` line and of
+    ``combat start --monster`` (the roster turns them into combatants, one reader for all):
+    whatever is left out takes the roster's default (1 HD, 4 hp a HD, AC 10, a d6)."""
+
+    hd: int | None = Field(
+        None, exclude_if=_left_out, ge=0, description="Hit dice (PG-ATK-2, PG-SAVE-1)."
+    )
+    hp: int | None = Field(
+        None, exclude_if=_left_out, ge=1, description="Hit points each (default 4 a HD)."
+    )
+    ac: int | None = Field(
+        None, exclude_if=_left_out, description="Armour class (default 10, unarmoured)."
+    )
+    damage: str | None = Field(
+        None, exclude_if=_left_out, description="The damage dice of its blow (default d6)."
+    )
+    attack_bonus: int | None = Field(
+        None, exclude_if=_left_out, description="PG-ATK-2: a bonus to hit."
+    )
+    save: int | None = Field(
+        None, exclude_if=_left_out, description="PG-SAVE-1: its save target, if not 19 - HD."
+    )
+    morale: int | None = Field(
+        None, exclude_if=_left_out, description="Morale score: 2d6 at or under it holds."
+    )
+    xp: int | None = Field(
+        None, exclude_if=_left_out, ge=0, description="PG-TRE-1: what overcoming one is worth."
+    )
+    stats: dict[str, int] | None = Field(
+        None, exclude_if=_left_out, description="Stat modifiers: { DEX = 1 }."
+    )
+
+    def line(self) -> dict[str, Any]:
+        """The keys written, as a roster line holds them (the others take its defaults)."""
+        return {
+            key: getattr(self, key)
+            for key in StatLine.model_fields
+            if getattr(self, key) is not None
+        }
+
+
+class Occupants(StatLine):
+    """Who dwells in an area, as foes the engine can fight: ``name`` with a count and a stat
+    line, or ``encounter``, the total of a row of the level's encounter table, whose
+    creature dwells here (their number rolled on the row when they are met, unless ``count``
+    gives it; a stat line may be added, else the roster's defaults)."""
+
+    name: str = Field(
+        "",
+        exclude_if=lambda name: not name,
+        description="What each is called: Skeleton makes Skeleton 1 to 4.",
+    )
+    count: int | None = Field(
+        None, exclude_if=_left_out, ge=1, description="How many dwell here (default 1)."
+    )
+    encounter: int | None = Field(
+        None,
+        exclude_if=_left_out,
+        description="A total of the level's encounter table: its row's creature.",
+    )
+
+    @model_validator(mode="after")
+    def _named_once(self) -> Occupants:
+        if bool(self.name) == (self.encounter is not None):
+            raise ValueError(
+                "write who dwells here once: a name with a count and a stat line "
+                '(occupants = { name = "Skeleton", count = 4, hd = 1, ac = 7 }) or a row of '
+                "the level's encounter table by its total (occupants = { encounter = 3 })"
+            )
+        return self
+
+
+def _occupants_form(value: Any) -> str | None:
+    """Which form of occupants a file wrote: words, or a table of foes."""
+    if isinstance(value, str):
+        return "words"
+    return "Occupants" if isinstance(value, (Mapping, Occupants)) else None
+
+
+#: The occupants of an area: foes (:class:`Occupants`), or the older form, words ("4
+#: skeletons"), kept so old files and journals read: the party meets them described, and
+#: the referee names the foes when a fight starts.
+OccupantsField = Annotated[
+    Annotated[str, Tag("words")] | Annotated[Occupants, Tag("Occupants")],
+    Discriminator(
+        _occupants_form,
+        custom_error_type="occupants_form",
+        custom_error_message=(
+            'expected a table of foes, e.g. { name = "Skeleton", count = 4, hd = 1, ac = 7 } '
+            "or { encounter = 3 }"
+        ),
+    ),
+]
+
+
 class Area(_Model):
     """A keyed place on a level: its description for the party, its notes for the referee."""
 
@@ -168,7 +279,7 @@ class Area(_Model):
     notes: str = Field("", description="For the referee only.")
     occupied: bool = Field(False, description="EX-SUR-2: someone dwells here.")
     # Left out of a journal's copy of the site at their defaults, so old journals replay.
-    occupants: str = Field(
+    occupants: OccupantsField = Field(
         "",
         description="Who dwells here, met when the party enters (implies occupied).",
         exclude_if=lambda occupants: not occupants,
@@ -309,7 +420,12 @@ def roll_wanderers(table: SiteTable[EncounterRow], dice: DiceSource) -> Wanderer
 
 def _dotted(loc: tuple[int | str, ...]) -> str:
     # pydantic puts the generic's name in the path ("SiteTable[EncounterRow]"): drop it
-    parts = [str(part) for part in loc if not str(part).startswith("SiteTable[")]
+    # and the form of occupants it names ("Occupants")
+    parts = [
+        str(part)
+        for part in loc
+        if not str(part).startswith("SiteTable[") and part not in ("Occupants", "words")
+    ]
     return ".".join(parts) or "(top level)"
 
 
@@ -335,7 +451,40 @@ def site_from_data(data: Mapping[str, Any], shown: str = "<site>") -> Site:
         raise SiteError(f"{shown}: {_dotted(tuple(first['loc']))}: {message}{more}") from None
     _check_dice(site, shown)
     _check_names(site, shown)
+    _check_occupants(site, shown)
     return site
+
+
+def _check_occupants(site: Site, shown: str) -> None:
+    """Occupants written as foes are foes the engine can fight: a printable name, damage
+    it can roll, and a row of the level's encounter table where they name one."""
+    for i, level in enumerate(site.levels):
+        for j, area in enumerate(level.areas):
+            occupants = area.occupants
+            if not isinstance(occupants, Occupants):
+                continue
+            where = f"{shown}: levels.{i}.areas.{j}.occupants"
+            if occupants.name:
+                check_name(occupants.name, f"{where}.name", SiteError)
+            if occupants.damage is not None:
+                try:
+                    parse(occupants.damage)
+                except TurnkeeperError as error:
+                    raise SiteError(
+                        f"{where}.damage: expected dice such as d6, got {occupants.damage!r} "
+                        f"({error})"
+                    ) from None
+            if occupants.encounter is None:
+                continue
+            if level.encounters is None:
+                raise SiteError(
+                    f"{where}.encounter: level {level.number} has no encounter table to take "
+                    "a row from: add [levels.encounters] or name the occupants (name = ...)"
+                )
+            try:
+                level.encounters.row_for(occupants.encounter)
+            except SiteError as error:
+                raise SiteError(f"{where}.encounter: {error}") from None
 
 
 def _check_names(site: Site, shown: str) -> None:
@@ -395,6 +544,22 @@ class PendingEncounter(_Model):
     morale_check: bool = False
     concealed: bool = False
     turn: int = 0
+    # Left out of the journal at their defaults, so older journals replay as written.
+    foes: StatLine | None = Field(
+        None,
+        exclude_if=_left_out,
+        description="The stat line of each foe, where the site gives one (else the defaults).",
+    )
+    described: bool = Field(
+        False,
+        exclude_if=lambda described: not described,
+        description="Met as the site's words say, with no count: the referee names the foes.",
+    )
+    turn_ends: int | None = Field(
+        None,
+        exclude_if=_left_out,
+        description="When the turn it was met in would end: the rest of it passes after it.",
+    )
 
     def told(self) -> str:
         """The encounter in words: how many of what, how far, their mood and who is
@@ -402,6 +567,8 @@ class PendingEncounter(_Model):
 
         >>> PendingEncounter(creature="giant leech", number=1, distance_ft=60).told()
         '1 giant leech at 60 ft; no one is surprised'
+        >>> PendingEncounter(creature="4 skeletons", number=1, distance_ft=0, described=True).told()
+        '4 skeletons at 0 ft; no one is surprised'
         """
         mood = f", {self.reaction}" if self.reaction else ""
         if self.reaction_modifier:
@@ -413,8 +580,8 @@ class PendingEncounter(_Model):
         elif self.surprised_members and not self.party_surprised:  # EX-SUR-4: any who lose
             names = [*self.surprised_members, *(["the foes"] if self.foes_surprised else [])]
             surprise = f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} surprised"
-        seen = of_creature(self.number, self.creature)
-        return f"{seen} at {self.distance_ft} ft{mood}; {surprise}"
+        met = self.creature if self.described else of_creature(self.number, self.creature)
+        return f"{met} at {self.distance_ft} ft{mood}; {surprise}"
 
 
 class MapNote(_Model):

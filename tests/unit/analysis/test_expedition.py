@@ -65,10 +65,18 @@ def engine_expedition(plan: Expedition, seed: int) -> dict[str, int]:
     do(EnterSite(plan.site, plan.level))
     start, turn = state.now, state.scales.turn
     out: Counter[str] = Counter()
+    dark = wearied = False
     while (state.now - start) // turn < plan.turns:
         assert state.site is not None
         if state.site.encounter is not None:
+            # the rest of the turn the meeting stopped passes as the party goes on, lit and
+            # wearied as that turn was
+            before = state.now
             do(EndEncounter(fought=plan.fights))
+            spanned = (state.now - before) // turn
+            out["dark_turns"] += dark * spanned
+            out["wearied_turns"] += wearied * spanned
+            continue  # the span may end with that turn
         if state.light.dark:
             for name, source in rules.light.sources.items():
                 if state.supplies.count(source.supply) >= 1:

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from turnkeeper.errors import NotFoundError
-from turnkeeper.world.sites import Site, SiteError, parse_site
+from turnkeeper.kernel.combat_state import Combatant
+from turnkeeper.world.sites import Occupants, Site, SiteError, StatLine, parse_site
 
 MINIMAL = """
 [site]
@@ -71,3 +72,61 @@ def test_a_total_with_no_row_is_the_files_mistake() -> None:
     assert table is not None
     with pytest.raises(SiteError, match="no row for a total of 3"):
         table.row_for(3)
+
+
+TABLED = (
+    MINIMAL
+    + '[levels.encounters]\ndice = "d4"\nrows = [{roll = "1-3", creature = "skeletons"}]\n'
+    + '[[levels.areas]]\nkey = "7"\nname = "Hall of Shields"\n'
+)
+
+
+def test_ex_sur_2_occupants_are_written_as_foes_or_as_a_row_of_the_table() -> None:
+    """EX-SUR-2: who dwells in an occupied place, as foes: a count and a stat line, read by
+    the roster's keys; or a row of the level's encounter table by its total. The older words
+    still read (met as described). A journal's copy leaves out the keys the file left out."""
+    line = 'occupants = { name = "Skeleton", count = 4, hd = 1, ac = 7, stats = { DEX = 1 } }'
+    occupants = parse_site(TABLED + line).level(1).area("7").occupants
+    assert isinstance(occupants, Occupants) and occupants.count == 4
+    assert occupants.line() == {"hd": 1, "ac": 7, "stats": {"DEX": 1}}
+    dumped = parse_site(TABLED + line).model_dump(mode="json")["levels"][0]["areas"][0]
+    assert dumped["occupants"] == {"name": "Skeleton", "count": 4, "hd": 1, "ac": 7,
+                                   "stats": {"DEX": 1}}  # fmt: skip
+    row = parse_site(TABLED + "occupants = { encounter = 2 }").level(1).area("7").occupants
+    assert isinstance(row, Occupants) and row.encounter == 2
+    assert parse_site(TABLED + 'occupants = "4 skeletons"').level(1).area("7").occupants == (
+        "4 skeletons"
+    )
+
+
+def test_a_stat_line_holds_the_keys_a_roster_line_gives_a_foe() -> None:
+    """One reader for a foe's numbers: every key of a site's stat line is a combatant's, so
+    the roster turns the occupants into foes as it does a [[foes]] line."""
+    assert set(StatLine.model_fields) <= set(Combatant.model_fields)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            'occupants = { name = "Skeleton", cnt = 4 }',
+            "levels.0.areas.0.occupants.cnt: unknown key 'cnt'; did you mean 'count'?",
+        ),
+        ("occupants = { count = 4 }", "occupants: write who dwells here once"),
+        ('occupants = { name = "S", encounter = 1 }', "occupants: write who dwells here once"),
+        ("occupants = 4", "occupants: expected a table of foes"),
+        ('occupants = { name = "S", hp = "4" }', "occupants.hp: Input should be a valid integer"),
+        ('occupants = { name = "S", count = 0 }', "occupants.count: Input should be greater"),
+        ('occupants = { name = "S", damage = "2q" }', "occupants.damage: expected dice"),
+        ("occupants = { encounter = 9 }", "occupants.encounter: .* no row for a total of 9"),
+    ],
+)
+def test_occupants_written_wrong_are_one_clear_error(line: str, message: str) -> None:
+    with pytest.raises(SiteError, match=message):
+        parse_site(TABLED + line, "tomb.toml")
+
+
+def test_occupants_from_a_level_with_no_table_say_so() -> None:
+    text = MINIMAL + '[[levels.areas]]\nkey = "7"\noccupants = { encounter = 2 }\n'
+    with pytest.raises(SiteError, match="level 1 has no encounter table to take a row from"):
+        parse_site(text, "tomb.toml")

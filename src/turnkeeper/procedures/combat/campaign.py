@@ -61,8 +61,9 @@ class StartFight:
     PG-SUR-1, CB-SUR-1, carried from the dungeon turn); else the ruleset's method rolls,
     told how the groups met: the ``meeting`` and the party's ``mode`` (default: the mode of
     its last turn in the site, if any). See :func:`meeting_of`.
-    No ``foes`` and an encounter pending: its creatures join, as many as were rolled, each
-    on the roster's defaults (1 HD, 4 hp, AC 10, a d6) since a site table carries no stat lines.
+    No ``foes`` and an encounter pending: its creatures join, as many as were met, each on
+    the stat line the site gives its occupants, else on the roster's defaults (1 HD, 4 hp,
+    AC 10, a d6); occupants the site only describes in words must be named.
     """
 
     foes: tuple[Combatant, ...]
@@ -158,10 +159,15 @@ def _start(state: CampaignState, command: StartFight, dice: DiceSource) -> list[
     surprised, reaction, alone = command.surprised, None, frozenset[str]()
     encounter = state.site.encounter if state.site is not None else None
     told = command.meeting is not None or command.mode is not None
-    if told and (surprised is not None or encounter is not None):
-        already = "given by hand" if surprised is not None else "settled when it was met"
+    if told and surprised is not None:
         raise IllegalCommandError(
-            f"surprise is already {already}: leave out how the groups met (meeting, mode)"
+            "surprise is already given by hand: leave out how the groups met (meeting, mode)"
+        )
+    if told and encounter is not None:
+        raise IllegalCommandError(
+            f"surprise with {encounter.creature} was settled when they were met: leave out "
+            "how the groups met (meeting, mode); foes named here (--monster, --foes) fight "
+            "in their place, with that surprise"
         )
     meeting, aware, attackers = meeting_of(state, command)
     if encounter is not None:
@@ -184,7 +190,15 @@ def _start(state: CampaignState, command: StartFight, dice: DiceSource) -> list[
                 "name the foes: --foes FILE or --monster 'Goblin:hd=1,hp=4,ac=12' "
                 "(with no foes named, a fight starts from the site's pending encounter)"
             )
-        foes = tuple(encounter_foes(encounter.creature, encounter.number))
+        if encounter.described:
+            raise IllegalCommandError(
+                f"the occupants met ({encounter.creature}) are described in the site's "
+                "words, not counted: name the foes, e.g. --monster "
+                "'Skeleton:hd=1,ac=7,count=4' (the surprise settled when they were met "
+                "still holds)"
+            )
+        line = encounter.foes.line() if encounter.foes is not None else None
+        foes = tuple(encounter_foes(encounter.creature, encounter.number, line))
     fighters = party_combatants(state)
     if not fighters and not command.allies:
         fates = ", ".join(

@@ -191,14 +191,19 @@ def parse_surprised(text: str, option: str = "--surprise") -> frozenset[Side]:
     return frozenset({parse_side(choice, option)})
 
 
-def encounter_foes(creature: str, number: int) -> list[Combatant]:
-    """The foes of a rolled encounter, on the roster's defaults: ``creature 1`` to ``number``.
+def encounter_foes(
+    creature: str, number: int, line: Mapping[str, Any] | None = None
+) -> list[Combatant]:
+    """The foes of an encounter met in a site: ``creature 1`` to ``number``, each on the
+    stat ``line`` the site gives (its occupants' keys, read as a ``[[foes]]`` line is).
 
-    A site's encounter table names who comes, not their stat line: each is 1 HD, 4 hp,
-    AC 10 (unarmoured) and strikes with a d6; the referee names foes instead for more.
+    Whatever the site leaves out takes the roster's defaults: 1 HD, 4 hp, AC 10
+    (unarmoured), a d6; a wandering table names who comes, not their stat line.
 
     >>> [(c.name, c.hp, c.ac, c.damage) for c in encounter_foes("giant rats", 2)]
     [('giant rats 1', 4, 10, 'd6'), ('giant rats 2', 4, 10, 'd6')]
+    >>> [(c.name, c.hp, c.ac) for c in encounter_foes("Skeleton", 2, {"hd": 2, "ac": 7})]
+    [('Skeleton 1', 8, 7), ('Skeleton 2', 8, 7)]
     """
-    entry = {"name": creature, "count": max(number, 1), "ac": 10}
+    entry = {"ac": 10, **(line or {}), "name": creature, "count": max(number, 1)}
     return _combatant(entry, Side.OPPOSITION, creature)

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from turnkeeper.dice import DiceSource
+from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.kernel.events import NoteMade, RollRecord, Visibility
 from turnkeeper.kernel.party import Character
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.dungeon.events import EncounterRolled, Perceived, _visit
 from turnkeeper.procedures.dungeon.wandering import (
+    met_by_row,
     reaction_roll,
     roll_encounter,
     surprise_names,
@@ -27,7 +28,7 @@ from turnkeeper.procedures.rest import weariness_penalty
 from turnkeeper.procedures.surprise import Approach, SurpriseSituation, settle_surprise
 from turnkeeper.rules.schema import MovementMode
 from turnkeeper.words import of_creature
-from turnkeeper.world.sites import Area, PendingEncounter
+from turnkeeper.world.sites import Area, EncounterRow, Occupants, PendingEncounter, StatLine
 
 __all__ = ["TurnSituation", "meet_encounter", "meet_occupants"]
 
@@ -46,6 +47,9 @@ class TurnSituation:
     ambush: bool = False
     #: The party rests or waits where it is: no pace (the ruleset's ``surprise.at_rest``).
     still: bool = False
+    turn_ends: int | None = None
+    """When the turn the party meets others in would end: a turn command's meeting stops
+    its time there, and the rest of it passes when the party goes on exploring."""
 
     @property
     def approach(self) -> Approach:
@@ -95,6 +99,7 @@ def meet_encounter(draft: Draft, dice: DiceSource, situation: TurnSituation) -> 
         morale_check=surprise.morale_check,
         concealed=met.concealed,
         turn=visit.turns,
+        turn_ends=situation.turn_ends,
     )
     draft.add(
         EncounterRolled(
@@ -130,6 +135,37 @@ def _party_side(state: CampaignState, situation: TurnSituation) -> SurpriseSitua
     )
 
 
+@dataclass(frozen=True)
+class _Dwellers:
+    """Who dwells in an area as the site writes them: a creature, how many (rolled on the
+    level's table where the row gives the number), their stat line, their row if any."""
+
+    creature: str
+    number: int = 1
+    foes: StatLine | None = None
+    row: EncounterRow | None = None
+    rolled: Roll | None = None
+    described: bool = False
+
+
+def _dwellers(state: CampaignState, area: Area, dice: DiceSource) -> _Dwellers:
+    occupants = area.occupants
+    if not isinstance(occupants, Occupants):
+        # words ("4 skeletons") or only `occupied`: met as described, not counted
+        place = area.name or f"area {area.key}"
+        return _Dwellers(occupants or f"the occupants of {place}", described=True)
+    foes = StatLine.model_validate(occupants.line())
+    if occupants.encounter is None:
+        return _Dwellers(occupants.name, occupants.count or 1, foes)
+    table = _visit(state).current_level.encounters
+    assert table is not None  # the site's check: a row of the level's table
+    row = table.row_for(occupants.encounter)
+    if occupants.count is not None:
+        return _Dwellers(row.creature, occupants.count, foes, row)
+    number = roll(row.number, dice)
+    return _Dwellers(row.creature, number.total, foes, row, number)
+
+
 def meet_occupants(draft: Draft, dice: DiceSource, situation: TurnSituation, area: Area) -> None:
     """The party's movement carries it into an occupied area: it meets who dwells there.
 
@@ -138,18 +174,28 @@ def meet_occupants(draft: Draft, dice: DiceSource, situation: TurnSituation, are
     a cautious one is not surprised unless the occupants lie in ambush (EX-SUR-1, the area's
     ``ambush`` or the turn's). No distance is rolled (EX-ENC-2 is the wandering encounter's):
     they are where the party comes in. Then the reaction (PG-REA-1).
+
+    Occupants written as foes are met as many as they are, with their stat line; a row of
+    the level's table rolls their number first, as a wandering one does, and the row says
+    how they meet the party (its darkness, hunger, Stealth, Notice, discipline). Occupants
+    written in words are met as described, and the referee names the foes for a fight.
     """
     state = draft.state
     ambush = situation.ambush or area.ambush
     meeting = replace(situation, occupied=True, ambush=ambush, hiding=False)
-    surprise = settle_surprise(state.ruleset.surprise, _party_side(state, meeting), dice)
+    who = _dwellers(state, area, dice)
+    side = _party_side(state, meeting)
+    if who.row is not None:
+        side = met_by_row(side, who.row, who.number)
+    elif not who.described:
+        side = replace(side, foe_count=who.number)
+    surprise = settle_surprise(state.ruleset.surprise, side, dice)
     mood = reaction_roll(state.ruleset, state.party.leader_cha, dice, surprise.reaction_modifier)
     place = area.name or f"area {area.key}"
-    creature = area.occupants or f"the occupants of {place}"
     free = surprise.free_round
     pending = PendingEncounter(
-        creature=creature,
-        number=1,
+        creature=who.creature,
+        number=who.number,
         distance_ft=0,
         reaction=mood.result if mood else None,
         reaction_modifier=mood.modifier if mood else 0,
@@ -157,14 +203,29 @@ def meet_occupants(draft: Draft, dice: DiceSource, situation: TurnSituation, are
         foes_surprised=surprise.foes_surprised,
         free_round=free.value if free else None,
         surprised_members=surprise.surprised_members,
+        morale_check=surprise.morale_check,
         turn=_visit(state).turns,
+        turn_ends=situation.turn_ends,
+        foes=who.foes,
+        described=who.described,
     )
-    rolls = (*surprise.rolls, *((mood.roll,) if mood else ()))
-    names = (*surprise_names(surprise), *(("reaction",) if mood else ()))
+    number = (who.rolled,) if who.rolled else ()
+    rolls = (*number, *surprise.rolls, *((mood.roll,) if mood else ()))
+    names = (
+        *(("number",) if who.rolled else ()),
+        *surprise_names(surprise),
+        *(("reaction",) if mood else ()),
+    )
+    seen = (
+        f"{who.creature} in {place}"
+        if who.described
+        else f"{of_creature(who.number, who.creature)} in {place}"
+    )
     draft.add(
         EncounterRolled(
             encounter=pending,
-            text=f"{creature} in {place}" + (", lying in ambush" if ambush else ""),
+            text=seen + (", lying in ambush" if ambush else ""),
+            notes=who.row.notes if who.row is not None else "",
             heard=False,
             surprise_rule=surprise.rule,
             surprise_reason=surprise.reason,
@@ -172,7 +233,18 @@ def meet_occupants(draft: Draft, dice: DiceSource, situation: TurnSituation, are
             roll_names=names,
         )
     )
-    seen = f"{creature} in {place}"
+    if who.described:
+        draft.add(
+            NoteMade(
+                text=(
+                    f"{who.creature} in {place}: the site describes them in words, with no "
+                    "count or stat line; name the foes when the fight starts (combat start "
+                    "--monster 'Skeleton:hd=1,ac=7,count=4'), or write them in the site file "
+                    "as occupants = { name = ..., count = ..., hd = ..., ac = ... }"
+                ),
+                visibility=REFEREE,
+            )
+        )
     if surprise.party_surprised and not surprise.foes_surprised:
         draft.add(Perceived(text=f"Surprise! {seen}."))
     else:

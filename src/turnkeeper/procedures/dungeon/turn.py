@@ -153,7 +153,7 @@ def decide_dungeon(draft: Draft, command: DungeonCommand, dice: DiceSource) -> N
     elif isinstance(command, LeaveSite):
         draft.add(*leave_site(state))
     elif isinstance(command, EndEncounter):
-        draft.add(*end_encounter(state, command.fought))
+        end_encounter(draft, dice, command.fought)
     elif isinstance(command, NoteMap):
         draft.add(*note_map(state, command))
     else:
@@ -209,12 +209,28 @@ def note_map(state: CampaignState, command: NoteMap) -> list[Event]:
     return [PartyMapNoted(note=MapNote(text=text, level=level, area=area))]
 
 
-def end_encounter(state: CampaignState, fought: bool = False) -> list[Event]:
-    """Back to exploring after an encounter; a fight makes a rest due (EX-REST-2)."""
-    if _visit(state).encounter is None:
+def end_encounter(draft: Draft, dice: DiceSource, fought: bool = False) -> None:
+    """Back to exploring after an encounter; a fight makes a rest due (EX-REST-2).
+
+    An encounter met in a turn stopped the turn's time at the meeting: the rest of that
+    turn is the encounter's, and passes now (EX-TIME-1: a turn is ten minutes; TP-TIME-2:
+    every turn is recorded), so the turn's light burns and its rest cadence counts after
+    the meeting, not before it. A fight's end settles the encounter with no more time: its
+    rounds were the encounter's time, and the rest it makes due follows at once."""
+    encounter = _visit(draft.state).encounter
+    if encounter is None:
         raise IllegalCommandError("no encounter is under way")
-    events: list[Event] = [EncounterEnded(fought=fought)]
-    return events + (mark_fight(state) if fought else [])
+    draft.add(EncounterEnded(fought=fought))
+    ends = encounter.turn_ends
+    if ends is not None and draft.state.now < ends:
+        rest_of_turn = draft.fork(_QUIET)  # the turn was counted and checked when taken
+        wait(rest_of_turn, ends - draft.state.now, dice)
+        draft.add(*rest_of_turn.events)
+    _, mode = movement_mode(draft.state, None)
+    if ends is not None and mode is not None and mode.rest_after:
+        draft.add(*mark_running(draft.state))  # EX-REST-2: after the turn of running
+    if fought:
+        draft.add(*mark_fight(draft.state))
 
 
 def movement_mode(state: CampaignState, name: str | None) -> tuple[str | None, MovementMode | None]:
@@ -290,7 +306,13 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
     cleared = state.cleared(visit.site.name, level_number, area_key)
     occupied = bool(area and (area.occupied or area.occupants)) and not cleared
     situation = TurnSituation(
-        mode_name, mode, hiding, occupied, command.both_unaware, command.ambush
+        mode_name,
+        mode,
+        hiding,
+        occupied,
+        command.both_unaware,
+        command.ambush,
+        turn_ends=state.now + state.scales.turn,
     )
     rested = turn_check(this_turn, dice, turn, situation, command.noisy, off_lanes, rolled)
     # EX-SUR-2, EX-SUR-3: moving into an occupied place meets whoever dwells there; one
@@ -300,10 +322,15 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
     site_now = this_turn.state.site
     if area is not None and occupied and entering and site_now and site_now.encounter is None:
         meet_occupants(this_turn, dice, situation, area)
-    if not rested:
+    # The time record stops where the groups meet (TP-TIME-2): the rest of the turn is the
+    # encounter's, played out by the referee (a fight's rounds pass their own time; going
+    # on exploring passes what is left of it), so no light burns out behind the meeting.
+    met = this_turn.state.site is not None and this_turn.state.site.encounter is not None
+    if not rested and not met:
         wait(this_turn, this_turn.state.scales.turn, dice)
-    if mode is not None and mode.rest_after and not resting:
-        this_turn.add(*mark_running(this_turn.state))  # EX-REST-2: at once, after the turn
+    if mode is not None and mode.rest_after and not resting and not met:
+        # EX-REST-2: at once, after the turn (a turn stopped at a meeting ends after it)
+        this_turn.add(*mark_running(this_turn.state))
     draft.add(*this_turn.events)
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "Encounter",
     "WanderingCheck",
     "check_due",
+    "met_by_row",
     "reaction_roll",
     "roll_encounter",
     "wandering_chance",
@@ -150,6 +151,21 @@ def surprise_names(surprise: SurpriseResult) -> tuple[str, ...]:
     return ("surprise",) * len(surprise.rolls)
 
 
+def met_by_row(situation: SurpriseSituation, row: EncounterRow, count: int) -> SurpriseSituation:
+    """The meeting with ``count`` of a table row's creature, as the row describes them: in
+    darkness or not (EX-LIGHT-3), hungry (EX-SUR-5), their Stealth and Notice (EX-SUR-4,
+    CB-SUR-1), undisciplined (CB-SUR-2); for wanderers and for occupants alike."""
+    return replace(
+        situation,
+        foe_count=max(count, 1),
+        foes_in_darkness=situation.foes_in_darkness and row.in_darkness,
+        foes_hungry=row.hungry,
+        foe_stealth=row.stealth,
+        foe_notice=row.notice,
+        foes_undisciplined=row.undisciplined,
+    )
+
+
 def roll_encounter(
     ruleset: Ruleset,
     table: SiteTable[EncounterRow],
@@ -171,15 +187,7 @@ def roll_encounter(
     row, table_roll, number = wanderers.row, wanderers.table_roll, wanderers.number
     distance = roll(ruleset.dungeon.encounter_distance, dice)
     concealed = row.heard and hiding_place
-    situation = replace(
-        situation,
-        foe_count=max(number.total, 1),
-        foes_in_darkness=situation.foes_in_darkness and row.in_darkness,
-        foes_hungry=row.hungry,
-        foe_stealth=row.stealth,
-        foe_notice=row.notice,
-        foes_undisciplined=row.undisciplined,
-    )
+    situation = met_by_row(situation, row, number.total)
     if concealed:
         situation = replace(situation, approach=Approach.PARTY_AMBUSH, party_aware=True)
     surprise = settle_surprise(ruleset.surprise, situation, dice)
