@@ -41,7 +41,7 @@ def test_referee_dashboard_shows_the_table_and_a_form_for_every_verb(served: Ser
     for control in table():
         assert f'id="control-{control.verb}"' in text, control.verb
         assert f'id="f-{control.verb}-dice"' in text, control.verb
-    assert 'data-version="28"' in text
+    assert 'data-version="24"' in text
     assert f"/campaigns/Crypt/live?token={served.tokens[Role.REFEREE]}" in text
     assert 'src="/static/htmx.min.js"' in text and "cdn" not in text.lower()
 
@@ -68,11 +68,11 @@ def test_static_files_are_served_from_the_package(served: Served) -> None:
 
 
 def test_an_htmx_form_runs_and_answers_beside_the_form(served: Served) -> None:
-    response = _post(served, "verb=wait&duration=2+turns&dice=&expected_version=28")
+    response = _post(served, "verb=wait&duration=2+turns&dice=&expected_version=24")
     assert response.status_code == 200, response.text
     assert "Done, version" in response.text
     assert 'id="display" hx-swap-oob="innerHTML"' in response.text
-    assert served.campaigns.state("Crypt").version > 28
+    assert served.campaigns.state("Crypt").version > 24
 
 
 def test_typed_dice_are_faces_separated_by_commas(served: Served) -> None:
@@ -94,10 +94,10 @@ def test_a_refused_htmx_form_is_a_fragment_with_the_status_and_message(served: S
 
 def test_a_plain_form_comes_back_to_the_dashboard(served: Served) -> None:
     token = served.tokens[Role.REFEREE]
-    response = _post(served, "verb=wait&duration=2+turns&expected_version=28", htmx=False)
+    response = _post(served, "verb=wait&duration=2+turns&expected_version=24", htmx=False)
     assert response.status_code == 303, response.text
     assert response.headers["location"] == f"{PAGE}?token={token}"
-    assert served.campaigns.state("Crypt").version > 28
+    assert served.campaigns.state("Crypt").version > 24
 
 
 def test_a_stale_plain_form_is_a_409_page(served: Served) -> None:
@@ -109,7 +109,7 @@ def test_a_stale_plain_form_is_a_409_page(served: Served) -> None:
 def test_a_player_cannot_post_the_form(served: Served) -> None:
     response = _post(served, "verb=wait&duration=1h", role=Role.PLAYER)
     assert response.status_code == 403
-    assert served.campaigns.state("Crypt").version == 28
+    assert served.campaigns.state("Crypt").version == 24
 
 
 def test_the_referee_makes_a_new_players_link_and_keeps_their_own(served: Served) -> None:

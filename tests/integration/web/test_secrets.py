@@ -74,7 +74,9 @@ def test_player_state_is_the_party_view(served: Served) -> None:
     state = served.campaigns.state("Crypt")
     body = served.get("/api/campaigns/Crypt/state", Role.PLAYER).json()
     assert body == player_state(state).model_dump(mode="json")
-    assert [c["name"] for c in body["countdowns"]] == []  # torch smoke ran out; the other is hidden
+    # torch smoke burns on (the third turn stopped at the rat it met, TP-TIME-2); the other
+    # countdown is the referee's
+    assert [c["name"] for c in body["countdowns"]] == ["torch smoke"]
     assert body["site"]["where"] == {"level": 1, "area": "1", "turns": 3}
     assert [a["key"] for a in body["site"]["site"]["levels"][0]["areas"]] == ["1"]
     assert body["wilderness"]["position"] == "0000"
