@@ -295,6 +295,21 @@ class Area(_Model):
     )
 
 
+# Each table a class of its own, not a parametrised SiteTable: a state holding a site is sent
+# to a worker process (a map drawn off the server, turnkeeper.web.lanes), and pickle finds a
+# class by its module's name for it, which a parametrised generic has not.
+class EncounterTable(SiteTable[EncounterRow]):
+    """A level's wandering-monster table."""
+
+
+class OmenTable(SiteTable[OmenRow]):
+    """A level's omen table."""
+
+
+class GoodTable(SiteTable[GoodRow]):
+    """A level's table of good things."""
+
+
 class SiteLevel(_Model):
     """One level (or zone) of a site with its own tables."""
 
@@ -302,9 +317,9 @@ class SiteLevel(_Model):
     name: str = ""
     description: str = ""
     notes: str = Field("", description="For the referee only.")
-    encounters: SiteTable[EncounterRow] | None = None
-    omens: SiteTable[OmenRow] | None = None
-    good: SiteTable[GoodRow] | None = None
+    encounters: EncounterTable | None = None
+    omens: OmenTable | None = None
+    good: GoodTable | None = None
     areas: list[Area] = Field(default_factory=list)
 
     def area(self, key: str) -> Area:

@@ -239,7 +239,7 @@ def test_ex_sur_2_occupants_written_as_a_count_and_stat_line_are_met_and_fought_
     journal = _in_tomb()
     met = _met(journal, Turn(mode="cautious", area="2"), [3, 4])
     assert met is not None and (met.creature, met.number, met.described) == ("Skeleton", 4, False)
-    assert met.told() == "4 Skeleton at 0 ft, neutral; no one is surprised"
+    assert met.told() == "4 Skeletons at 0 ft, neutral; no one is surprised"
     assert _foes(journal) == [(f"Skeleton {i}", 5, 7) for i in range(1, 5)]
 
 
