@@ -12,6 +12,13 @@ Compares, on the same entry costs (TP-WIL-7 floor and TP-WIL-8 applied):
 All engines must agree on every hex's cost (asserted). Targets: ours < 0.5 s, >= 40x
 faster than networkx, no slower than 1.5x scipy, peak memory < 1 GB.
 
+A long route's JSON (--long N, a million hexes by default; 0 skips it): ``turnkeeper route
+--map FILE --json`` run as a user runs it, in a process of its own, on a serpentine map (walls
+of water with a gap at alternate ends) whose only way is about N hexes long. Targets: under
+10 s and 1 GB of the process's peak memory, map reading and start-up included. The baseline,
+measured in the same run, is the same command for a route of one hex on the same map (start-up
+and reading the map).
+
 Exact routes (--exact N, 216 by default): on seeded 80 x 80 maps, routes between random
 hexes for every kind of party (on foot, mounted, carriage, over 50, and their combinations)
 in each weather, planned by best_route and by an independent search written here in plain
@@ -27,7 +34,7 @@ Wall clock (perf_counter) decides the verdict; CPU time (process_time) is shown 
 because on a busy machine it is the steadier figure for single-threaded code.
 
 Run: .venv/bin/python bench/route.py [--size 1000] [--small 250] [--repeat 5] [--no-nx]
-                                     [--exact 240]
+                                     [--exact 240] [--long 1000000]
 """
 
 from __future__ import annotations
@@ -35,10 +42,13 @@ from __future__ import annotations
 import argparse
 import heapq
 import importlib.util
+import json
+import os
 import random
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -56,6 +66,8 @@ from turnkeeper.procedures.wilderness.costs import best_route, route_grid
 from turnkeeper.rules import preset
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Direction, Hex
+from turnkeeper.world.hexmap import HexMap, Terrain
+from turnkeeper.world.mapfile import dumps_map
 from turnkeeper.world.travel import cost_grid, plan_days
 
 T0 = time.perf_counter()
@@ -390,6 +402,65 @@ def run(size: int, repeat: int, with_nx: bool) -> dict[str, float]:
     return res
 
 
+def serpentine(hexes: int, height: int = 2000) -> tuple[HexMap, Hex, Hex]:
+    """A map whose one way from its first hex to its last winds up and down every column:
+    walls of water on the odd columns, each with a gap at the other end from the last."""
+    width = 2 * max(1, -(-hexes // height)) + 1
+    terrain = np.zeros((height, width), np.uint8)
+    for col in range(1, width, 2):
+        terrain[:, col] = Terrain.WATER
+        terrain[height - 1 if col // 2 % 2 == 0 else 0, col] = Terrain.PLAINS
+    last_gap = height - 1 if (width - 2) // 2 % 2 == 0 else 0
+    goal = Hex.from_offset(width - 1, height - 1 - last_gap)
+    return HexMap.build("Serpent", terrain), Hex.from_offset(0, 0), goal
+
+
+def timed_cli(args: list[str], out: str) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds and peak memory (MiB) of ``turnkeeper ARGS`` run in a
+    process of its own, its output written to ``out``."""
+    with open(out, "w") as stdout:
+        began = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-m", "turnkeeper", *args], stdout=stdout)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - began
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise SystemExit(f"turnkeeper {' '.join(args)} failed ({child.returncode})")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def long_route_json(hexes: int) -> bool:
+    """``route --json`` of a route about ``hexes`` long, against a route of one hex."""
+    hexmap, start, goal = serpentine(hexes)
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "serpent.json")
+        with open(path, "w") as file:
+            file.write(dumps_map(hexmap, "json"))
+        out = os.path.join(folder, "route.json")
+        near = start.neighbour(Direction.S).label
+        base = timed_cli(["route", start.label, near, "--map", path, "--json"], out)
+        long = timed_cli(["route", start.label, goal.label, "--map", path, "--json"], out)
+        with open(out) as file:
+            length = len(json.load(file)["hexes"])
+    print(
+        f"\n== route --json across a {hexmap.width} x {hexmap.height} serpentine map: "
+        f"{length:,} hexes =="
+    )
+    print(f"{'':40s} {'wall':>8s} {'CPU':>8s} {'peak':>8s}")
+    for label, (wall, cpu, rss) in (("a route of one hex: the baseline", base), ("the long", long)):
+        print(f"{label:40s} {wall:8.2f} {cpu:8.2f} s {rss:6.0f} MiB")
+    wall, cpu, rss = long
+    print(f"  against the baseline: {wall / base[0]:.1f}x its time [{cpu / base[1]:.1f}x CPU]")
+    # One process on one core: its CPU time is its wall time on a machine not shared.
+    fast, small = cpu < 10, rss < 1024
+    print(
+        f"route --json of {length:,} hexes < 10 s: {cpu:.2f} s CPU ({wall:.2f} s wall)  "
+        f"{check(fast)}"
+    )
+    print(f"  its process's peak < 1 GB: {rss:.0f} MiB  {check(small)}")
+    return fast and small
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--size", type=int, default=1000)
@@ -397,9 +468,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-nx", action="store_true", help="skip networkx (slow: minutes)")
     parser.add_argument("--exact", type=int, default=216, help="routes checked for exactness")
+    parser.add_argument("--long", type=int, default=1_000_000, help="hexes of the long route")
     args = parser.parse_args()
 
     first_call()
+    if args.long:
+        long_route_json(args.long)
     if args.exact:
         exact_routes(args.exact)
     if args.small:

@@ -246,7 +246,7 @@ def route_command(
     data: dict[str, Any] = {
         "from": first.label,
         "to": route.hexes[-1].label,
-        "hexes": [h.label for h in route.hexes],
+        "hexes": route.labels(),
         "tp": exact_tp(route.tp),
         "days": route.days,
         "party": list(conditions) or ["on_foot"],

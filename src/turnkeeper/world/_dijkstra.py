@@ -512,8 +512,8 @@ def fewest_days_path(
     daily: int,
     cap: int,
     bound: tuple[int, int] | None = None,
-) -> list[tuple[int, int]] | None:
-    """The hexes (``(row, col)``, source first) of the way from ``source`` to ``target``
+) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
+    """The rows and columns of the hexes (source first) of the way from ``source`` to ``target``
     that takes fewest travel days, then fewest TP, then fewest hexes, or ``None`` if there
     is none. ``entry`` is each hex's exact TP in whole units of some fraction of a TP
     (``-1``: never entered), ``daily`` a day's TP in those units and ``cap`` the most hexes
@@ -524,8 +524,9 @@ def fewest_days_path(
     >>> import numpy as np
     >>> cols, rows = np.array([0, 1, 1, 0, -1, -1]), np.array([[-1, -1, 0, 1, 0, -1],
     ...                                                         [-1, 0, 1, 1, 1, 0]])
-    >>> fewest_days_path(np.array([[2, 3, -1, 2]]), (0, 0), (0, 1), cols, rows, 8, 8)
-    [(0, 0), (0, 1)]
+    >>> way = fewest_days_path(np.array([[2, 3, -1, 2]]), (0, 0), (0, 1), cols, rows, 8, 8)
+    >>> [hexes.tolist() for hexes in way]
+    [[0, 0], [0, 1]]
     """
     height, width = entry.shape
     padded = np.full((height + 2, width + 2), -1, np.int64)
@@ -564,4 +565,6 @@ def fewest_days_path(
     )
     if nodes.size == 0:
         return None
-    return [(int(n) // flat_width - 1, int(n) % flat_width - 1) for n in nodes[::-1]]
+    # arrays, not a tuple a hex: a way may cross a million hexes
+    nodes = nodes[::-1].astype(np.int64)
+    return nodes // flat_width - 1, nodes % flat_width - 1

@@ -39,10 +39,11 @@ from turnkeeper.world.travel import (
     IMPASSABLE_FACTOR,
     CostGrid,
     effective_cost,
-    plan_days,
+    split_days,
 )
 
 FloatGrid = NDArray[np.float64]
+IntArray = NDArray[np.int64]
 
 
 def _offset_steps() -> list[tuple[int, int, int]]:
@@ -143,13 +144,74 @@ class Route:
     """Where the party camps at each day's end, and the TP that day spent (its own points,
     those put into a move it finishes tomorrow included)."""
 
+    def labels(self) -> list[str]:
+        """The printed-map labels of the route's hexes, as :attr:`Hex.label` writes each,
+        made together: a route may cross a million hexes.
 
-def _exact(costs: FloatGrid | CostGrid, hex_: Hex) -> Fraction | None:
+        >>> Route((Hex(0, 0), Hex(1, 0), Hex(120, -26)), Fraction(3), 1).labels()
+        ['0000', '0100', '120034']
+        """
+        qs = np.fromiter((h.q for h in self.hexes), np.int64, len(self.hexes))
+        rs = np.fromiter((h.r for h in self.hexes), np.int64, len(self.hexes))
+        return offset_labels(qs, rs + (qs - (qs & 1)) // 2)
+
+
+def offset_labels(cols: IntArray, rows: IntArray) -> list[str]:
+    """:attr:`Hex.label` of the hexes at printed-map ``cols`` and ``rows``, in one pass of
+    numpy: column then row digits, each as wide as the wider of the two and at least two.
+
+    >>> offset_labels(np.array([3, 5, 120]), np.array([4, 100, 34]))
+    ['0304', '005100', '120034']
+    """
+    if cols.size and min(int(cols.min()), int(rows.min())) < 0:  # Hex.label names the one
+        pairs = zip(cols.tolist(), rows.tolist(), strict=True)
+        return [Hex.from_offset(col, row).label for col, row in pairs]
+    larger = np.maximum(cols, rows)
+    widths = np.full(cols.shape, 2, np.int64)
+    width = 2
+    while (longer := larger >= 10**width).any():
+        width += 1
+        widths[longer] = width
+    out = np.empty(cols.shape, object)
+    for width in np.unique(widths).tolist():
+        chosen = widths == width
+        places = 10 ** np.arange(width - 1, -1, -1, dtype=np.int64)
+        digits = np.concatenate(
+            [cols[chosen, None] // places % 10, rows[chosen, None] // places % 10], axis=1
+        )
+        text = (digits + ord("0")).astype(np.uint8).view(f"S{2 * width}").ravel()
+        out[chosen] = text.astype(f"U{2 * width}")
+    labels: list[str] = out.tolist()
+    return labels
+
+
+def _exact_units(
+    costs: FloatGrid | CostGrid,
+    rows: IntArray,
+    cols: IntArray,
+    daily_tp: int,
+    impassable_factor: int,
+) -> tuple[list[int | None], int]:
+    """The exact TP of entering each hex at ``rows`` and ``cols``, as whole units of
+    ``1/per_tp`` TP (``None`` where TP-WIL-8 forbids it), and ``per_tp``: the few distinct
+    costs of a route are made exact once each, not once a hex.
+
+    >>> _exact_units(np.array([[0.5, 2 / 3, 9.0]]), np.zeros(3, int), np.arange(3), 4, 2)
+    ([3, 4, None], 6)
+    """
     if isinstance(costs, CostGrid):
-        return costs.exact_at(hex_)
-    value = float(costs[hex_.row, hex_.col])
-    # Float grids come from small rationals (1/2, 2/3, 3/4, ...): recover them exactly.
-    return None if not np.isfinite(value) else Fraction(value).limit_denominator(10**6)
+        kinds, which = np.unique(costs.codes[rows, cols], return_inverse=True)
+        exact = [costs.exact[int(code)] for code in kinds]
+    else:
+        kinds, which = np.unique(costs[rows, cols], return_inverse=True)
+        # Float grids come from small rationals (1/2, 2/3, 3/4, ...): recover them exactly.
+        exact = [
+            Fraction(float(v)).limit_denominator(10**6) if np.isfinite(v) else None for v in kinds
+        ]
+    entered = [effective_cost(cost, daily_tp, impassable_factor) for cost in exact]
+    per_tp = lcm(1, *(cost.denominator for cost in entered if cost is not None))
+    lookup = [None if c is None else c.numerator * (per_tp // c.denominator) for c in entered]
+    return [lookup[kind] for kind in which.tolist()], per_tp
 
 
 #: The finest part of a TP the route search counts in: the costs of one map under one set of
@@ -230,14 +292,20 @@ def plan_route(
             f"no passable route from {start.label} to {goal.label} under these travel "
             "conditions (TP-WIL-8): change the conditions or the destination"
         )
-    # The least-weight way is a route: its days and TP bound the exact search.
-    weighed = [goal]
-    while weighed[-1] != start:
-        node = int(pred[weighed[-1].row, weighed[-1].col])
-        weighed.append(Hex.from_offset(node % hexmap.width, node // hexmap.width))
+    # The least-weight way is a route: its days and TP bound the exact search. Its hexes
+    # are walked back as grid indices, not Hexes: a route may cross a million of them.
     units, per_tp = _tp_units(tp, daily_tp, impassable_factor)
-    weighed_units = [int(units[h.row, h.col]) for h in weighed[:-1]]
-    days = len(plan_days(weighed_units, daily_tp * per_tp, max_movement_points, impassable_factor))
+    # memoryviews index to Python ints several times faster than arrays
+    flat_pred, flat_units = pred.reshape(-1).data, units.reshape(-1).data
+    node, first = goal.row * hexmap.width + goal.col, start.row * hexmap.width + start.col
+    weighed_units = []
+    while node != first:
+        weighed_units.append(flat_units[node])
+        node = flat_pred[node]
+    weighed_units.reverse()  # walked from the goal: the days are split from the start
+    days = len(
+        split_days(weighed_units, 1, daily_tp * per_tp, max_movement_points, impassable_factor)
+    )
     way = fewest_days_path(
         units,
         (start.row, start.col),
@@ -249,14 +317,20 @@ def plan_route(
         bound=(days, sum(weighed_units)),
     )
     assert way is not None, "the exact search finds at least the least-weight route"
-    hexes = tuple(Hex.from_offset(col, row) for row, col in way)
-    costs = [effective_cost(_exact(cost_grid, h), daily_tp, impassable_factor) for h in hexes[1:]]
-    total = sum((c for c in costs if c is not None), start=Fraction(0))
-    plans = plan_days(costs, daily_tp, max_movement_points, impassable_factor)
+    rows, cols = way
+    qs, rs = cols, rows - (cols - (cols & 1)) // 2  # Hex.from_offset, a whole way at once
+    hexes = tuple(map(Hex, qs.tolist(), rs.tolist()))
+    moves, per_move = _exact_units(cost_grid, rows[1:], cols[1:], daily_tp, impassable_factor)
+    splits = split_days(moves, per_move, daily_tp, max_movement_points, impassable_factor)
+    spent: dict[int, Fraction] = {}  # a route's days spend a few amounts, each made once
     ends: list[tuple[Hex, Fraction]] = []
     where = hexes[0]
-    for plan in plans:
-        if plan.completed:
-            where = hexes[plan.completed[-1] + 1]  # move i enters hexes[i + 1]
-        ends.append((where, plan.spent + plan.carried_out))
-    return Route(hexes, total, len(plans), tuple(ends))
+    for split in splits:
+        if split.stop > split.first:
+            where = hexes[split.stop]  # move i enters hexes[i + 1]
+        amount = split.spent + split.carried_out
+        if amount not in spent:
+            spent[amount] = Fraction(amount, per_move)
+        ends.append((where, spent[amount]))
+    total = Fraction(sum(m for m in moves if m is not None), per_move)
+    return Route(hexes, total, len(splits), tuple(ends))

@@ -11,8 +11,9 @@ enough to read them (a window, a region, the players' map), feature names, the p
 and a legend of every kind of mark drawn. The palette stays distinct for readers with
 deuteranopia (a test checks it). It is built to draw any size: each terrain is one invisible
 path through its hexes' centres that carries the terrain's hex shape as a marker at every
-point, so a hex costs only its relative step (about 6 bytes); ``around`` and ``radius`` draw a
-window.
+point, so a hex costs only its relative step (about 6 bytes); roads and the route are drawn
+in runs, hexes in line one stroke, worked out over the map's grids at once; ``around`` and
+``radius`` draw a window.
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 from xml.sax.saxutils import escape
 
 import numpy as np
 
-from turnkeeper.world.hexes import Hex
+from turnkeeper.world.hexes import Direction, Hex
 from turnkeeper.world.hexmap import Feature, HexMap, Road, Terrain, Visibility
 from turnkeeper.world.labels import Board, Box, Placed, Spot
 
@@ -149,8 +151,19 @@ _HEX_PATH = "l1-1h2l1 1-1 1h-2z"
 
 def centre(hex_: Hex) -> tuple[float, float]:
     """Pixel centre of a hex in the drawing."""
-    x = SIZE * (1 + 1.5 * hex_.col)
-    y = SIZE * _SQRT3 * (0.5 + hex_.row + 0.5 * (hex_.col & 1))
+    x, y = centres(hex_.col, hex_.row)
+    return float(x), float(y)
+
+
+def centres(cols: Any, rows: Any) -> tuple[Any, Any]:
+    """Pixel centres of the hexes at printed-map ``cols`` and ``rows``: numbers, or numpy
+    arrays of them (a road or a route across a continent is drawn in one pass).
+
+    >>> centres(np.array([0, 1]), np.array([0, 0]))[1].round(2).tolist()
+    [17.32, 34.64]
+    """
+    x = SIZE * (1 + 1.5 * cols)
+    y = SIZE * _SQRT3 * (0.5 + rows + 0.5 * (cols & 1))
     return x, y
 
 
@@ -240,7 +253,7 @@ def render_svg(
                 body.append(_terrain_path(terrain, cols[chosen], rows[chosen]))
         body.append("</g>")
     legend.extend(_terrain_key(t) for t in Terrain if (codes == t.value).any())
-    body.extend(_roads(hexmap, cols, rows, visible, legend))
+    body.extend(_roads(hexmap, visible, legend))
     steps = _track(track, party_at, visible, grow)
     if steps:
         body.append(steps)
@@ -454,24 +467,72 @@ def _symbols(hexmap: HexMap, cols: np.ndarray, rows: np.ndarray, board: Board) -
     return "\n".join(out)
 
 
-def _roads(
-    hexmap: HexMap, cols: np.ndarray, rows: np.ndarray, visible: _InDrawing, legend: list[Key]
-) -> Iterator[str]:
-    """One path per kind of road: a segment between neighbouring road hexes, each pair once;
-    each kind drawn is added to ``legend``."""
-    segments: dict[Road, list[str]] = {}
-    on_road = hexmap.road[rows, cols] != 0
-    for col, row in zip(cols[on_road].tolist(), rows[on_road].tolist(), strict=True):
-        hex_ = Hex.from_offset(col, row)
-        kind = Road(int(hexmap.road[row, col]))
-        x1, y1 = centre(hex_)
-        for other in hex_.neighbours()[:3]:  # n, ne, se: each pair drawn once
-            if visible(other) and hexmap.road[other.row, other.col]:
-                x2, y2 = centre(other)
-                segments.setdefault(kind, []).append(f"M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}")
-    for kind in sorted(segments, key=lambda k: k.value):
-        yield f'<path {_ROAD_STROKES[kind]} stroke-linecap="round" d="{"".join(segments[kind])}"/>'
-        legend.append(Key(kind.name.lower(), _line(_ROAD_STROKES[kind])))
+def _roads(hexmap: HexMap, visible: _InDrawing, legend: list[Key]) -> Iterator[str]:
+    """One path per kind of road, with a segment between neighbouring road hexes both in
+    the drawing, drawn from the hex of that kind; each kind drawn is added to ``legend``.
+    Segments in line are one stroke (:func:`_runs`): a road across a continent is a few
+    strokes, not one a hex."""
+    road = np.where(visible.mask, hexmap.road, 0)
+    on_road = road != 0
+    for kind in sorted(Road, key=lambda k: k.value):
+        if kind is Road.NONE:
+            continue
+        parts = []
+        for direction in (Direction.N, Direction.NE, Direction.SE):  # each pair drawn once
+            goes = (road == kind) & _shifted(on_road, direction)
+            parts.extend(_runs(goes, direction))
+        if parts:
+            yield f'<path {_ROAD_STROKES[kind]} stroke-linecap="round" d="{"".join(parts)}"/>'
+            legend.append(Key(kind.name.lower(), _line(_ROAD_STROKES[kind])))
+
+
+def _offset_step(direction: Direction) -> tuple[int, int, int]:
+    """A step to the neighbour on side ``direction`` in the map's grid: the column's step,
+    and the row's from an even column and from an odd one."""
+    even = Hex.from_offset(0, 5).neighbour(direction)
+    odd = Hex.from_offset(1, 5).neighbour(direction)
+    return even.col, even.row - 5, odd.row - 5
+
+
+def _shifted(grid: np.ndarray, direction: Direction) -> np.ndarray:
+    """``grid`` at each hex's neighbour on side ``direction`` (``False`` off the map)."""
+    height, width = grid.shape
+    padded = np.pad(grid, 1)
+    out = np.zeros_like(grid)
+    step, even, odd = _offset_step(direction)
+    for parity, down in ((0, even), (1, odd)):
+        out[:, parity::2] = padded[1 + down : 1 + down + height, 1 + step + parity :: 2][
+            :, : (width - parity + 1) // 2
+        ]
+    return out
+
+
+def _runs(goes: np.ndarray, direction: Direction) -> list[str]:
+    """The strokes of the segments from each hex marked in ``goes`` to its neighbour on
+    side ``direction``, those in line joined: one ``M`` and ``l`` for each unbroken run."""
+    back = {Direction.N: Direction.S, Direction.NE: Direction.SW, Direction.SE: Direction.NW}
+    starts = goes & ~_shifted(goes, back[direction])
+    ends = goes & ~_shifted(goes, direction)
+    # Along a side's direction one axial coordinate holds (its line) and q or r counts on.
+    lines = []
+    for marked in (starts, ends):
+        row, col = np.nonzero(marked)
+        q = col
+        r = row - (col - (col & 1)) // 2
+        line, along = {Direction.N: (q, -r), Direction.NE: (q + r, q), Direction.SE: (r, q)}[
+            direction
+        ]
+        order = np.lexsort((along, line))
+        lines.append((col[order], row[order], along[order]))
+    (col, row, first), (_, _, last) = lines
+    xs, ys = centres(col, row)
+    dq, dr = direction.step
+    step_x, step_y = SIZE * 1.5 * dq, SIZE * _SQRT3 * (dr + dq / 2)
+    hexes = last - first + 1
+    return [
+        f"M{x:.1f} {y:.1f}l{n * step_x:.1f} {n * step_y:.1f}"
+        for x, y, n in zip(xs.tolist(), ys.tolist(), hexes.tolist(), strict=True)
+    ]
 
 
 def _features(
@@ -559,7 +620,16 @@ def _track(
 
 
 def _route(route: Sequence[Hex], grow: float = 1.0) -> str:
-    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(centre, route))
+    """The route as one line through its turns: the hexes it crosses in a straight line
+    between two turns add no point (a route across a continent turns some thousands of
+    times, not a million)."""
+    qs = np.fromiter((h.q for h in route), np.int64, len(route))
+    rs = np.fromiter((h.r for h in route), np.int64, len(route))
+    steps = np.stack([np.diff(qs), np.diff(rs)], axis=1)
+    turns = np.flatnonzero((np.diff(steps, axis=0) != 0).any(axis=1)) + 1
+    kept = np.unique(np.concatenate([[0], turns, [len(route) - 1]]))
+    xs, ys = centres(qs[kept], rs[kept] + (qs[kept] - (qs[kept] & 1)) // 2)
+    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs.tolist(), ys.tolist(), strict=True))
     return f'<polyline points="{points}" {_stroke(_ROUTE_STROKE, grow)} stroke-linecap="round"/>'
 
 

@@ -12,10 +12,11 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import prod
+from math import lcm, prod
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -130,6 +131,68 @@ class DayPlan:
     unused: Fraction
 
 
+class DaySplit(NamedTuple):
+    """One travel day in whole units of a TP (see :func:`split_days`): the moves it
+    completes are ``range(first, stop)``; the rest are :class:`DayPlan`'s, in units."""
+
+    first: int
+    stop: int
+    carried_in: int
+    spent: int
+    carried_out: int
+    unused: int
+
+
+def split_days(
+    units: Sequence[int | None],
+    per_tp: int,
+    daily_tp: int = DAILY_TP,
+    max_movement_points: int = 2 * DAILY_TP,
+    impassable_factor: int = IMPASSABLE_FACTOR,
+) -> list[DaySplit]:
+    """:func:`plan_days` over hex costs in whole units of ``1/per_tp`` TP (``None``: a
+    multiplier of 0): the same days, counted in integers, so a route of a million hexes
+    splits in a second (Fractions take a minute).
+
+    >>> [(d.first, d.stop, d.carried_out) for d in split_days([12, 12, 8], per_tp=4)]
+    [(0, 1, 4), (1, 3, 0)]
+    """
+    daily = daily_tp * per_tp
+    dearest = impassable_factor * daily  # TP-WIL-8: this much or more is impassable
+    splits: list[DaySplit] = []
+    left, carried_in, spent, first = daily, 0, 0, 0
+    for index, cost in enumerate(units):
+        if cost is None or cost >= dearest:
+            shown = "x0" if cost is None else f"{Fraction(cost, per_tp)} TP"
+            raise IllegalCommandError(
+                f"move {index + 1} enters an impassable hex ({shown}; at least "
+                f"{impassable_factor * daily_tp} TP is impassable, TP-WIL-8): change the "
+                "travel conditions"
+            )
+        need = cost
+        if index - first >= max_movement_points:  # TP-WIL-7: the day's movement points are spent
+            splits.append(DaySplit(first, index, carried_in, spent, 0, left))
+            left, carried_in, spent, first = daily, 0, 0, index
+        if need > left:
+            if left + daily >= need and left > 0:
+                need -= left
+                splits.append(DaySplit(first, index, carried_in, spent, left, 0))
+                left, carried_in, spent, first = daily, left, 0, index
+            else:
+                if left < daily:  # part of today is spent: camp, begin it fresh
+                    splits.append(DaySplit(first, index, carried_in, spent, 0, left))
+                    left, carried_in, spent, first = daily, 0, 0, index
+                while need > daily:
+                    need -= daily
+                    splits.append(DaySplit(first, index, carried_in, spent, daily, 0))
+                    left, carried_in, spent, first = daily, daily, 0, index
+        left -= need
+        spent += need
+    if len(units) > first or carried_in:
+        splits.append(DaySplit(first, len(units), carried_in, spent, 0, left))
+    return splits
+
+
 def plan_days(
     costs: Iterable[Fraction | int | None],
     daily_tp: int = DAILY_TP,
@@ -152,46 +215,21 @@ def plan_days(
     >>> [(len(d.completed), d.spent) for d in plan_days([Fraction(1, 4)] * 4 + [1] * 3)]
     [(7, Fraction(4, 1))]
     """
-    plans: list[DayPlan] = []
-    left = Fraction(daily_tp)
-    carried_in = Fraction(0)
-    spent = Fraction(0)
-    done: list[int] = []
-
-    def close(carried_out: Fraction, unused: Fraction) -> None:
-        nonlocal left, carried_in, spent, done
-        plans.append(DayPlan(len(plans) + 1, tuple(done), carried_in, spent, carried_out, unused))
-        left, carried_in, spent, done = Fraction(daily_tp), carried_out, Fraction(0), []
-
-    for index, raw in enumerate(costs):
-        cost = None if raw is None else Fraction(raw)
-        if is_impassable(cost, daily_tp, impassable_factor):
-            shown = "x0" if cost is None else f"{cost} TP"
-            raise IllegalCommandError(
-                f"move {index + 1} enters an impassable hex ({shown}; at least "
-                f"{impassable_factor * daily_tp} TP is impassable, TP-WIL-8): change the "
-                "travel conditions"
-            )
-        assert cost is not None
-        need = cost
-        if len(done) >= max_movement_points:  # TP-WIL-7: the day's movement points are spent
-            close(carried_out=Fraction(0), unused=left)
-        if need > left:
-            if left + daily_tp >= need and left > 0:
-                need -= left
-                close(carried_out=left, unused=Fraction(0))
-            else:
-                if left < daily_tp:  # part of today is spent: camp, begin it fresh
-                    close(carried_out=Fraction(0), unused=left)
-                while need > daily_tp:
-                    need -= daily_tp
-                    close(carried_out=Fraction(daily_tp), unused=Fraction(0))
-        left -= need
-        spent += need
-        done.append(index)
-    if done or carried_in:
-        close(carried_out=Fraction(0), unused=left)
-    return plans
+    exact = [None if raw is None else Fraction(raw) for raw in costs]
+    per_tp = lcm(1, *{cost.denominator for cost in exact if cost is not None})
+    units = [None if c is None else c.numerator * (per_tp // c.denominator) for c in exact]
+    splits = split_days(units, per_tp, daily_tp, max_movement_points, impassable_factor)
+    return [
+        DayPlan(
+            day,
+            tuple(range(split.first, split.stop)),
+            Fraction(split.carried_in, per_tp),
+            Fraction(split.spent, per_tp),
+            Fraction(split.carried_out, per_tp),
+            Fraction(split.unused, per_tp),
+        )
+        for day, split in enumerate(splits, start=1)
+    ]
 
 
 @dataclass(frozen=True, eq=False)

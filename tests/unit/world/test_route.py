@@ -16,13 +16,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from turnkeeper.errors import IllegalCommandError
+from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.world import _dijkstra
 from turnkeeper.world._dijkstra import shortest_paths
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import HexMap, Road, Terrain
-from turnkeeper.world.route import _COL_STEPS, _ROW_STEPS, effective_grid, plan_route, route_costs
+from turnkeeper.world.route import (
+    _COL_STEPS,
+    _ROW_STEPS,
+    Route,
+    effective_grid,
+    offset_labels,
+    plan_route,
+    route_costs,
+)
 from turnkeeper.world.travel import cost_grid, plan_days
 
 COSTS = [0.25, 0.5, 2 / 3, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, np.inf]
@@ -138,6 +146,57 @@ def test_a_route_exists_where_the_search_reaches_and_costs_its_hexes_exactly(
     assert route.hexes[0] == start and route.hexes[-1] == goal
     assert all(b in a.neighbours() for a, b in zip(route.hexes, route.hexes[1:], strict=False))
     assert float(route.tp) == pytest.approx(sum(float(tp[h.row, h.col]) for h in route.hexes[1:]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), st.sampled_from([[], [F(2)], [F(1, 2)]]))
+def test_a_routes_days_split_as_plan_days_splits_its_exact_costs(
+    data: st.DataObject, party: list[F]
+) -> None:
+    # rule: TP-WIL-6 (a move may carry into tomorrow), TP-WIL-7 (at most 8 hexes a day): the
+    # route splits its days in whole units of a TP; they are the days plan_days makes of the
+    # same hexes' exact Fractions, day for day, camp for camp.
+    height, width = data.draw(st.integers(1, 8)), data.draw(st.integers(2, 8))
+    terrain = np.array(
+        data.draw(
+            st.lists(
+                st.sampled_from(list(Terrain)), min_size=height * width, max_size=height * width
+            )
+        ),
+        np.uint8,
+    ).reshape(height, width)
+    road = np.array(
+        data.draw(
+            st.lists(st.sampled_from(list(Road)), min_size=height * width, max_size=height * width)
+        ),
+        np.uint8,
+    ).reshape(height, width)
+    hexmap = HexMap.build("r", terrain, road)
+    grid = cost_grid(hexmap, party=party)
+    start, goal = Hex.from_offset(0, 0), Hex.from_offset(width - 1, height - 1)
+    try:
+        route = plan_route(hexmap, start, goal, grid)
+    except IllegalCommandError:
+        return
+    costs = [grid.exact_at(h) for h in route.hexes[1:]]
+    plans = plan_days(costs)
+    assert route.tp == sum(c for c in costs if c is not None) and route.days == len(plans)
+    where, ends = start, []
+    for plan in plans:
+        where = route.hexes[plan.completed[-1] + 1] if plan.completed else where
+        ends.append((where, plan.spent + plan.carried_out))
+    assert list(route.day_ends) == ends
+
+
+@given(st.lists(st.tuples(st.integers(0, 12_000), st.integers(0, 12_000)), max_size=40))
+def test_a_routes_labels_are_its_hexes_labels(places: list[tuple[int, int]]) -> None:
+    hexes = tuple(Hex.from_offset(col, row) for col, row in places)
+    assert Route(hexes, F(0), 0).labels() == [h.label for h in hexes]
+
+
+def test_a_label_off_the_printed_map_is_refused_as_hex_label_refuses_it() -> None:
+    with pytest.raises(TurnkeeperError, match="off the printed map"):
+        offset_labels(np.array([0, 3]), np.array([1, -1]))
 
 
 def test_bucket_queue_refuses_free_hexes_and_auto_falls_back_to_the_heap() -> None:

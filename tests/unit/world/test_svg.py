@@ -9,6 +9,8 @@ import re
 from xml.etree import ElementTree
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
@@ -108,6 +110,74 @@ def test_a_big_map_costs_few_bytes_a_hex_and_writes_no_labels() -> None:
     big = generate_map(250, 250, seed=1)  # 62,500 hexes: past the labelled drawing's bound
     svg = render_svg(big)
     assert len(svg) / 62_500 < 30 and not labels(svg)
+
+
+def _road_pairs(svg: str, stroke: str) -> set[frozenset[Hex]]:
+    """The neighbouring hexes a road path joins: each stroke's run cut at every hex."""
+    path = re.search(rf'<path fill="none" stroke="#7a4a1a" {stroke}[^>]* d="([^"]*)"', svg)
+    if path is None:
+        return set()
+    pairs = set()
+    for x, y, dx, dy in re.findall(r"M([-\d.]+) ([-\d.]+)l([-\d.]+) ([-\d.]+)", path[1]):
+        x0, y0, step_x, step_y = float(x), float(y), float(dx), float(dy)
+        hexes = round(abs(step_x) / 30) if abs(step_x) > 1 else round(abs(step_y) / 34.641)
+        along = [
+            _hex_at(x0 + step_x * i / hexes, y0 + step_y * i / hexes) for i in range(hexes + 1)
+        ]
+        pairs |= {frozenset(pair) for pair in itertools.pairwise(along)}
+    return pairs
+
+
+def _hex_at(x: float, y: float) -> Hex:
+    """The hex whose centre is nearest ``(x, y)``."""
+    return min(_GRID, key=lambda h: math.dist(centre(h), (x, y)))
+
+
+_GRID = [Hex.from_offset(col, row) for col in range(9) for row in range(9)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(list(Road)), min_size=81, max_size=81),
+    st.sets(st.sampled_from(_GRID)),
+)
+def test_roads_join_every_two_neighbouring_road_hexes_drawn_and_no_others(
+    roads: list[Road], unknown: set[Hex]
+) -> None:
+    """Issue 38: a road is drawn in runs, a stroke for hexes in line; what it joins is every
+    pair of neighbouring road hexes both in the drawing, in the kind of the hex it leaves
+    northward (n, ne, se), in both views."""
+    road = np.array(roads, np.uint8).reshape(9, 9)
+    hexmap = HexMap.build("Roads", np.zeros((9, 9), np.uint8), road)
+    known = set(_GRID) - unknown
+    for svg, drawn in (
+        (render_svg(hexmap), set(_GRID)),
+        (render_svg(hexmap, known=known, player=True), known),
+    ):
+        on_road = {h for h in drawn if road[h.row, h.col]}
+        for kind, stroke in ((Road.ROAD, 'stroke-width="3"'), (Road.TRAIL, 'stroke-width="2"')):
+            expected = {
+                frozenset((h, n))
+                for h in on_road
+                if road[h.row, h.col] == kind
+                for n in h.neighbours()[:3]
+                if n in on_road
+            }
+            assert _road_pairs(svg, stroke) == expected
+
+
+def test_a_road_in_line_is_one_stroke_and_a_straight_route_two_points() -> None:
+    """Issue 38: a map with a road in every hex drew a segment per pair of hexes (8 s for
+    500 x 500, 189 s and 2 GB for 2000 x 2000); hexes in line are one stroke now."""
+    column = HexMap.build("Column", np.zeros((40, 1), np.uint8), np.ones((40, 1), np.uint8))
+    svg = render_svg(column, route=[Hex.from_offset(0, row) for row in range(40)])
+    road = re.search(r'stroke-width="3" stroke-linecap="round" d="([^"]*)"', svg)
+    assert road is not None and road[1].count("M") == 1
+    route = re.search(r'<polyline points="([^"]*)"', svg)
+    assert route is not None and len(route[1].split()) == 2
+    everywhere = HexMap.build("Roads", np.zeros((30, 30), np.uint8), np.ones((30, 30), np.uint8))
+    strokes = re.findall(r"M", render_svg(everywhere).split('stroke-width="3"')[1])
+    assert len(strokes) < 200  # in line n, ne and se: 30 + 44 + 44 runs, not 2,581 pairs
 
 
 def test_a_map_file_numbers_its_hexes_up_to_fifty_thousand_and_a_page_up_to_four() -> None:
