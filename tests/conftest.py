@@ -94,6 +94,14 @@ def _docs_summary(terminalreporter: pytest.TerminalReporter) -> None:
         for report in terminalreporter.stats.get(kind, [])
         if report.when == "call" and "doc_blocks" in dict(report.user_properties)
     ]
+    together = [
+        dict(report.user_properties)["docs_in_one_folder"]
+        for kind in ("passed", "failed")
+        for report in terminalreporter.stats.get(kind, [])
+        if report.when == "call" and "docs_in_one_folder" in dict(report.user_properties)
+    ]
+    for line in together:
+        terminalreporter.write_sep("-", f"documents in one folder, in reading order: {line}")
     if not reports:
         return
     blocks = sum(report["doc_blocks"] for report in reports)

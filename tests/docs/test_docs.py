@@ -1,10 +1,15 @@
 """Documentation as tests: every shell block of README.md and docs/*.md runs, as documented.
 
-Each document runs as one test (its blocks depend on one another: a campaign made in one is
-played in the next, so they run in order and in one process; pytest-xdist spreads the
-documents): in a fresh temporary folder, with a fresh store (``TURNKEEPER_DB`` and
-``XDG_DATA_HOME`` point into that folder), and the venv's ``turnkeeper`` first on ``PATH``.
-Sybil's Markdown lexers find the fenced blocks and the HTML comments that mark them.
+The documents run twice, as a newcomer may follow them. Each document runs as one test (its
+blocks depend on one another: a campaign made in one is played in the next, so they run in
+order and in one process; pytest-xdist spreads the documents): in a fresh temporary folder,
+with a fresh store (``TURNKEEPER_DB`` and ``XDG_DATA_HOME`` point into that folder), and the
+venv's ``turnkeeper`` first on ``PATH``. Then all of them run in one test, in one folder and
+one store, in reading order (:data:`READING_ORDER`: the README, then each document of docs/ in
+the order the README first links it), so one document's campaigns and files must not collide
+with another's. Either way the first command that does not do what its document says stops
+the run there. Sybil's Markdown lexers find the fenced blocks and the HTML comments that mark
+them.
 
 A block is read by its language and by the marks in HTML comments just above it:
 
@@ -12,6 +17,10 @@ A block is read by its language and by the marks in HTML comments just above it:
   joined by ``;`` or ``&&``; ``\\`` continues a line; ``#`` starts a comment. When some lines
   start with ``$ ``, those are the commands and the lines under each are its expected
   output, where ``...`` stands for any text (a path, a timing, a token).
+- A comment beside a command says what it prints: text in double quotes in it (``turn  #
+  "Area 1 has been cleared"``) must be in what the line's commands print (stdout or stderr,
+  runs of spaces and line breaks read as one space), ``...`` standing for any text. Words
+  outside quotes are the reader's, unchecked (what the command does, a rule ID).
 - ``<!-- skip: why -->``: the block does not run (it sets up the machine, it serves until
   stopped); the reason is printed in the run's count.
 - ``<!-- fails: message -->``: each command must exit 2 and say ``message`` on stderr.
@@ -19,7 +28,8 @@ A block is read by its language and by the marks in HTML comments just above it:
   replaced (a long simulation with fewer runs); several marks may stand above one block.
 - ``<!-- file: vale.toml -->`` above a block of any language (a TOML map, a CSV grid): the
   block's text is written to that file in the folder before the document's first command
-  (a document may show a file after the commands that read it).
+  (a document may show a file after the commands that read it). In the one-folder run a file
+  of that name already there with other text is a collision, and fails.
 """
 
 from __future__ import annotations
@@ -38,6 +48,16 @@ from sybil.parsers.markdown.lexers import DirectiveInHTMLCommentLexer, FencedCod
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def reading_order(readme: Path) -> list[Path]:
+    """``readme``, then each document of its ``docs/`` folder in the order the README first
+    links it: the order a newcomer reads them in."""
+    linked = re.findall(r"\bdocs/([\w-]+\.md)\b", readme.read_text(encoding="utf-8"))
+    return [readme, *(readme.parent / "docs" / name for name in dict.fromkeys(linked))]
+
+
+READING_ORDER = reading_order(ROOT / "README.md")
 #: The venv's ``bin``: the ``turnkeeper`` the documents run, whatever runs pytest.
 BIN = Path(sys.executable).parent
 MARKS = "skip|fails|smaller|file"
@@ -70,6 +90,8 @@ class Command:
     text: str
     line: int
     output: list[str] | None = None
+    #: The quoted texts of the comment beside it, on the last command of its line.
+    says: list[str] = field(default_factory=list)
 
 
 def blocks(path: Path) -> list[Block]:
@@ -131,13 +153,17 @@ def commands(block: Block) -> list[Command]:
             pending += text.rstrip()[:-1].rstrip() + " "
             continue
         text, pending = pending + text, ""
-        for part in _split(_uncommented(text)):
-            found.append(Command(part, number, [] if prompted else None))
+        command, comment = _uncommented(text)
+        parts = [Command(part, number, [] if prompted else None) for part in _split(command)]
+        if parts:
+            parts[-1].says = re.findall(r'"([^"]+)"', comment)
+        found += parts
     return found
 
 
-def _uncommented(line: str) -> str:
-    """``line`` without its shell comment (a ``#`` outside quotes, after a space)."""
+def _uncommented(line: str) -> tuple[str, str]:
+    """``line`` without its shell comment (a ``#`` outside quotes, after a space), and the
+    comment."""
     quote = None
     for place, char in enumerate(line):
         if quote:
@@ -145,8 +171,8 @@ def _uncommented(line: str) -> str:
         elif char in "'\"":
             quote = char
         elif char == "#" and (place == 0 or line[place - 1].isspace()):
-            return line[:place].rstrip()
-    return line.rstrip()
+            return line[:place].rstrip(), line[place + 1 :].strip()
+    return line.rstrip(), ""
 
 
 def _split(line: str) -> list[str]:
@@ -176,6 +202,14 @@ def matches(expected: list[str], printed: str) -> bool:
     return re.fullmatch(pattern, got, re.DOTALL) is not None
 
 
+def says(quoted: str, printed: str) -> bool:
+    """Whether ``printed`` holds ``quoted`` (a comment's quoted text), runs of spaces and line
+    breaks read as one space and ``...`` standing for any text."""
+    got = " ".join(printed.split())
+    pieces = [re.escape(" ".join(piece.split())) for piece in quoted.split("...")]
+    return re.search(".*?".join(pieces), got, re.DOTALL) is not None
+
+
 @dataclass
 class Tally:
     """What a document's run did, for the count printed at the end of the run."""
@@ -188,6 +222,12 @@ class Tally:
 def run_document(path: Path, folder: Path, tally: Tally) -> None:
     """Run every block of ``path`` in order in ``folder``, counting in ``tally``; fail on the
     first command that does not do what the document says."""
+    run_documents([path], folder, tally)
+
+
+def run_documents(paths: list[Path], folder: Path, tally: Tally) -> None:
+    """Run every block of the documents at ``paths``, one after the other, in one folder and
+    one store in ``folder``, as a reader following them all at one machine would."""
     env = {
         **os.environ,
         "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -200,11 +240,21 @@ def run_document(path: Path, folder: Path, tally: Tally) -> None:
     (folder / "store").mkdir()
     work = folder / "work"
     work.mkdir()
+    for path in paths:
+        _run_blocks(path, work, env, tally)
+
+
+def _run_blocks(path: Path, work: Path, env: dict[str, str], tally: Tally) -> None:
     found = blocks(path)
     for block in found:  # the files a document shows, there before its first command
         file = block.mark("file")
         if file:
-            (work / file).write_text(block.source, encoding="utf-8")
+            there = work / file
+            assert not there.exists() or there.read_text(encoding="utf-8") == block.source, (
+                f"{block.where}: {file} is there already, another document's: give it a "
+                "name of its own"
+            )
+            there.write_text(block.source, encoding="utf-8")
     for block in found:
         if block.language != "sh" or block.mark("file"):
             continue
@@ -214,7 +264,9 @@ def run_document(path: Path, folder: Path, tally: Tally) -> None:
             continue
         tally.blocks += 1
         fails = block.mark("fails")
-        for command in commands(block):
+        printed = ""  # what the commands of one line print, for the comment beside it
+        listed = commands(block)
+        for number, command in enumerate(listed):
             tally.commands += 1
             result = subprocess.run(
                 ["bash", "-c", command.text],
@@ -236,6 +288,11 @@ def run_document(path: Path, folder: Path, tally: Tally) -> None:
                 assert matches(command.output, result.stdout), f"{said}\nexpected:\n" + "\n".join(
                     command.output
                 )
+            printed += result.stdout + "\n" + result.stderr + "\n"
+            for quoted in command.says:
+                assert says(quoted, printed), f'{said}\nthe comment says it prints "{quoted}"'
+            if number + 1 == len(listed) or listed[number + 1].line != command.line:
+                printed = ""
 
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=[str(p.relative_to(ROOT)) for p in DOCUMENTS])
@@ -250,3 +307,20 @@ def test_document_runs_as_written(
         record_property("doc_commands", tally.commands)
         record_property("doc_skipped", tally.skipped)
         record_property("doc_seconds", round(time.monotonic() - started, 1))
+
+
+def test_the_documents_run_in_one_folder_in_reading_order(
+    tmp_path: Path, record_property: pytest.RecordProperty
+) -> None:
+    """README.md and docs/ followed in one folder and one store, in the order a newcomer reads
+    them: no campaign or file of one collides with another's (issue 42)."""
+    assert sorted(READING_ORDER) == sorted(DOCUMENTS), "the README links every document of docs/"
+    started, tally = time.monotonic(), Tally()
+    try:
+        run_documents(READING_ORDER, tmp_path, tally)
+    finally:
+        record_property(
+            "docs_in_one_folder",
+            f"{tally.blocks} shell blocks, {tally.commands} commands ran "
+            f"({time.monotonic() - started:.0f} s)",
+        )

@@ -8,7 +8,16 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_docs import Tally, blocks, commands, matches, run_document
+from test_docs import (
+    Tally,
+    blocks,
+    commands,
+    matches,
+    reading_order,
+    run_document,
+    run_documents,
+    says,
+)
 
 DOC = """\
 # A document
@@ -97,3 +106,50 @@ def test_a_command_that_fails_unmarked_fails_the_document(tmp_path: Path) -> Non
     (tmp_path / "run").mkdir()
     with pytest.raises(AssertionError, match="`false` exited 1"):
         run_document(path, tmp_path / "run", Tally())
+
+
+def test_a_comment_says_in_quotes_what_its_line_prints(tmp_path: Path) -> None:
+    path = tmp_path / "said.md"
+    path.write_text(
+        '```sh\necho "lit: 30 ft"; echo "3   turns"   # the torch: "30 ft", "3 turns"\n```\n',
+        encoding="utf-8",
+    )
+    found = commands(blocks(path)[0])
+    assert [c.says for c in found] == [[], ["30 ft", "3 turns"]]  # the line's, on its last
+    (tmp_path / "run").mkdir()
+    run_document(path, tmp_path / "run", Tally())
+
+
+def test_a_comment_that_says_what_is_not_printed_fails_the_document(tmp_path: Path) -> None:
+    path = tmp_path / "wrong.md"
+    path.write_text('```sh\necho "no winner"   # "the rest flee"\n```\n', encoding="utf-8")
+    (tmp_path / "run").mkdir()
+    with pytest.raises(AssertionError, match='the comment says it prints "the rest flee"'):
+        run_document(path, tmp_path / "run", Tally())
+
+
+def test_quoted_text_matches_across_spaces_and_ellipses() -> None:
+    assert says("combat over: no winner", "x\ncombat over:   no\nwinner; y")
+    assert says("referee http://localhost...token=...", "referee  http://localhost:8765/k?token=ab")
+    assert not says("the rest flee", "combat over: no winner")
+
+
+def test_the_reading_order_is_the_readmes_links_in_order(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        "See docs/b.md, then [a](docs/a.md), and docs/b.md again.\n", encoding="utf-8"
+    )
+    assert reading_order(readme) == [readme, tmp_path / "docs" / "b.md", tmp_path / "docs" / "a.md"]
+
+
+def test_documents_in_one_folder_share_it_and_may_not_collide(tmp_path: Path) -> None:
+    first, second, third = (tmp_path / name for name in ("first.md", "second.md", "third.md"))
+    first.write_text("```sh\necho made > made.txt\n```\n", encoding="utf-8")
+    second.write_text("```sh\ngrep made made.txt\n```\n", encoding="utf-8")
+    third.write_text("<!-- file: made.txt -->\n```text\nother\n```\n", encoding="utf-8")
+    (tmp_path / "one").mkdir()
+    run_documents([first, second], tmp_path / "one", Tally())  # the second reads the first's
+    (tmp_path / "two").mkdir()
+    with pytest.raises(AssertionError, match=r"made\.txt is there already"):
+        run_documents([first, third], tmp_path / "two", Tally())

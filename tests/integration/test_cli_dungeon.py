@@ -171,6 +171,19 @@ def test_ex_map_2_site_show_player_shows_visited_areas_and_the_party_map(
     assert "true map" in text and "the party's map" in text and "a stair down" in text
 
 
+def test_the_players_site_shows_the_level_entered_and_no_empty_table(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """rule: EX-MAP-2 - entered at a level and no area, the party's view says the level's name
+    and description, as docs/site-format.md says, and draws no empty table (issue 42)."""
+    db = str(tmp_path / "view.db")
+    tk(db, "new", "Abbey", "--ruleset", "ex", "--solo", "--seed", "3")
+    tk(db, "site", "enter", SITE, "--level", "1")
+    shown = " ".join(runner.invoke(app, ["site", "show", "--player", "--db", db]).output.split())
+    assert "level 1 The Cloister: Mossy arcades around a flooded garth" in shown
+    assert "no area of it entered yet" in shown and "┏" not in shown
+
+
 def test_ex_mov_1_turn_without_a_mode_says_which_mode_it_used_and_why(
     tmp_path: Path, tk: Tk
 ) -> None:

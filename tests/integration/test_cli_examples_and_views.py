@@ -76,6 +76,22 @@ def test_examples_into_a_folder_refuses_to_overwrite_without_force(tmp_path: Pat
     assert "[[characters]]" in (folder / "party.toml").read_text(encoding="utf-8")
 
 
+def test_examples_again_in_one_folder_keeps_the_files_as_shipped(tmp_path: Path) -> None:
+    """The README and a doc followed in one folder each copy the examples (issue 42): the
+    second copy finds them as shipped, changes nothing and is no error."""
+    folder = tmp_path / "ex"
+    assert _run("examples", str(folder))[0] == 0
+    (folder / "foes.toml").unlink()
+    code, out = _run("examples", str(folder), "--json")
+    assert code == 0, out
+    said = json.loads(out)
+    assert said["files"] == [str(folder / "foes.toml")]
+    assert len(said["already"]) == len(EXAMPLES) - 1
+    code, out = _run("examples", str(folder))
+    assert code == 0, out
+    assert f"The example files are in {folder} already, as shipped" in " ".join(out.split())
+
+
 def test_a_missing_example_file_points_at_the_examples_verb(tmp_path: Path) -> None:
     with pytest.raises(Exception, match=r"`turnkeeper examples .*` copies the example files"):
         _run(

@@ -80,7 +80,12 @@ def _render_site(data: dict[str, Any], player: bool) -> None:
         console().print("[bold]true map[/] (referee only)")
     visited = {(place[0], place[1]) for place in data.get("visited", [])}
     for level in site["levels"]:
-        table = Table(title=text(f"level {level['number']} {level['name']}"), show_lines=False)
+        described = f": {level['description']}" if level.get("description") else ""
+        say((f"level {level['number']} {level['name']}", "bold"), described)
+        if player and not level["areas"]:  # entered at no area: nothing of it to list yet
+            console().print("  [dim]no area of it entered yet[/]")
+            continue
+        table = Table(show_lines=False)
         table.add_column("area")
         table.add_column("description")
         if not player:

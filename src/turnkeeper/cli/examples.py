@@ -31,26 +31,47 @@ def examples_command(
     The party (party.toml), two newcomers for a world of several parties (newcomers.toml),
     the two-level site (site.toml) and the fighters and foes of `simulate fight`
     (fighters.toml, foes.toml): the files the README and docs/ use as `examples/...`. A
-    file already there is replaced only with --force.
+    file already there as shipped is left as it is; one that differs is replaced only with
+    --force.
 
     Example: `turnkeeper examples`; `turnkeeper examples ~/keep --force`.
     """
     shipped = package_files("turnkeeper.examples")
     if folder.exists() and not folder.is_dir():
         raise TurnkeeperError(f"{folder}: is not a folder; give a folder for the examples")
-    targets = [(folder / name, shipped / name) for name in files.EXAMPLES]
+    targets = [
+        (folder / name, (shipped / name).read_text(encoding="utf-8")) for name in files.EXAMPLES
+    ]
+    # a second `examples` in one folder (the README, then a doc) changes nothing and is no error
+    kept = [target for target, text in targets if not force and _holds(target, text)]
     if folder.is_dir():  # every file checked before any is written: all or nothing
         for target, _ in targets:
-            check_out(target, "example file", force)
+            if target not in kept:
+                check_out(target, "example file", force)
     folder.mkdir(parents=True, exist_ok=True)
-    for target, source in targets:
-        files.write_text(target, source.read_text(encoding="utf-8"), "example file")
-    written = [str(target) for target, _ in targets]
+    for target, text in targets:
+        if target not in kept:
+            files.write_text(target, text, "example file")
+    copied = [target for target, _ in targets if target not in kept]
     emit(
-        {"folder": str(folder), "files": written},
+        {
+            "folder": str(folder),
+            "files": [str(target) for target in copied],
+            "already": [str(target) for target in kept],
+        },
         as_json,
         lambda: say(
-            f"Copied {len(written)} example files into {folder}: ",
-            ", ".join(target.name for target, _ in targets),
+            f"Copied {len(copied)} example files into {folder}: "
+            if copied
+            else f"The example files are in {folder} already, as shipped: ",
+            ", ".join(target.name for target in copied or kept),
         ),
     )
+
+
+def _holds(target: Path, text: str) -> bool:
+    """Whether ``target`` is a regular file holding ``text`` as shipped."""
+    try:
+        return target.is_file() and target.read_text(encoding="utf-8") == text
+    except (OSError, UnicodeDecodeError):
+        return False

@@ -110,6 +110,13 @@ def _render(links: list[dict[str, Any]]) -> None:
             console().print(f"  {role.value:8} {shown}", highlight=False, soft_wrap=True)
 
 
+def server_address(host: str, port: int) -> str:
+    """The server's address as its links show it: a loopback or any-address host reads as
+    ``localhost``, the name a browser on this machine opens."""
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    return f"http://{shown}:{port}"
+
+
 @verbs.command("tokens")
 def tokens_command(
     name: str = typer.Argument(..., help="The campaign whose web access tokens to make."),
@@ -121,7 +128,9 @@ def tokens_command(
         typer.Option("--role", help="Only this role's token: referee or player (default: both)."),
     ] = None,
     base: str = typer.Option(
-        "http://127.0.0.1:8765", "--base", help="The server's address, for the printed links."
+        server_address("127.0.0.1", 8765),
+        "--base",
+        help="The server's address, for the printed links (`serve`'s by default).",
     ),
     db: str | None = DbOption,
     as_json: bool = JsonOption,
@@ -152,17 +161,17 @@ def serve_command(
 
     from turnkeeper.web.app import create_app
 
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    url = server_address(host, port)
     check_address(host, port)
     with open_campaigns(db) as campaigns:
-        url = getattr(campaigns.store, "url", "")
-        if workers > 1 and not url.startswith("postgresql"):
+        store_url = getattr(campaigns.store, "url", "")
+        if workers > 1 and not store_url.startswith("postgresql"):
             raise TurnkeeperError(
                 f"--workers {workers}: several server processes share a PostgreSQL store "
                 "(--db postgresql+psycopg://user@host/db); serve a SQLite file with one worker"
             )
-        links = _links(f"http://{shown}:{port}", campaigns, campaigns.names(), rotate=False)
-        emit({"url": f"http://{shown}:{port}", "campaigns": links}, as_json, lambda: _render(links))
+        links = _links(url, campaigns, campaigns.names(), rotate=False)
+        emit({"url": url, "campaigns": links}, as_json, lambda: _render(links))
         if not links and not as_json:
             console().print("No campaigns yet: start one with `turnkeeper new NAME --ruleset ex`.")
         # SIGTERM or Ctrl-C stops it: open pages' live streams are given a few seconds to

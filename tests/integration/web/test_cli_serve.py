@@ -60,6 +60,14 @@ def test_tokens_are_made_once_and_rotated_on_demand(db: str) -> None:
         store.close()
 
 
+def test_tokens_print_the_links_serve_prints(db: str) -> None:
+    """`tokens` and `serve` print one address for the same server: localhost, as
+    docs/http-api.md shows it (issue 42: `tokens` printed 127.0.0.1)."""
+    made = _json("tokens", "Keep", "--db", db)
+    assert made["referee"].startswith("http://localhost:8765/campaigns/Keep?token=")
+    assert made["player"].startswith("http://localhost:8765/campaigns/Keep?token=")
+
+
 def test_rotating_one_role_keeps_the_other_roles_link(db: str) -> None:
     """A leaked player link is replaced; the referee's link keeps working, and back again."""
     first = _json("tokens", "Keep", "--db", db)
