@@ -178,7 +178,7 @@ def serve_command(
         # close, then the server ends whatever is still open
         if workers > 1:
             # each worker opens the store itself: the processes share it, and nothing else
-            os.environ[WORKERS_STORE] = url
+            os.environ[WORKERS_STORE] = store_url
             uvicorn.run(
                 f"{__name__}:worker_app",
                 factory=True,
