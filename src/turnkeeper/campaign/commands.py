@@ -45,6 +45,7 @@ from turnkeeper.procedures.combat import (
     with_countdowns,
 )
 from turnkeeper.procedures.dungeon import DungeonCommand, EncounterEnded, decide_dungeon
+from turnkeeper.procedures.factions import FactionCommand, decide_factions
 from turnkeeper.procedures.parties import (
     BringAllForward,
     BringForward,
@@ -520,6 +521,7 @@ HANDLERS: dict[type, Handler] = {
     **dict.fromkeys(get_args(WildernessCommand), _passing_time(decide_wilderness)),
     **dict.fromkeys(get_args(PartyCommand), _passing_time(decide_parties)),
     **dict.fromkeys((*get_args(CombatCommand), StartFight), _fight),
+    **dict.fromkeys(get_args(FactionCommand), lambda s, c, d: decide_factions(s, c)),
 }
 
 Command = (
@@ -527,7 +529,7 @@ Command = (
     | NightRest | UseSupply | AddSupply | Damage | Heal | AddMonster | CountdownAdd | CountdownTick
     | CountdownOutcome | CountdownEnd | CountdownTrigger | Note | Undo | Redo
     | SceneCommand | DungeonCommand | WildernessCommand | CombatCommand | StartFight
-    | PartyCommand | AsParty | BringAllForward
+    | PartyCommand | AsParty | BringAllForward | FactionCommand
 )  # fmt: skip
 
 

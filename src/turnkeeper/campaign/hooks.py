@@ -4,7 +4,8 @@ Order matters within one instant: the light burns down first, then the rest cade
 checked, then countdowns tick and end; last, the turn's own check is made (a dungeon
 turn's wandering check or die, a downtime day's encounter die, the night camp's wilderness
 die), so it sees the light and the rest as they are once the turn is over; after them
-a new travel day's TP (TP-WIL-1), once the night camp's die has rolled. The command
+a new travel day's TP (TP-WIL-1), once the night camp's die has rolled; and at a month's
+boundary the world's month turn (its factions act), once the party's own day has begun. The command
 table opens each command's draft with this list (:func:`turnkeeper.campaign.commands.decide`).
 
 A fight's rounds run :data:`FIGHT_HOOKS` instead: light burns and countdowns of turns and
@@ -20,6 +21,7 @@ from __future__ import annotations
 from turnkeeper.kernel.schedule import Hook
 from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK, ROUND_FRAMES
 from turnkeeper.procedures.dungeon import DOWNTIME_HOOK, DUNGEON_HOOK
+from turnkeeper.procedures.factions import MONTH_HOOK
 from turnkeeper.procedures.light import LIGHT_HOOK
 from turnkeeper.procedures.rest import REST_HOOK
 from turnkeeper.procedures.wilderness import NIGHT_CAMP_HOOK, TRAVEL_DAY_HOOK
@@ -32,6 +34,7 @@ HOOKS: tuple[Hook, ...] = (
     DOWNTIME_HOOK,
     NIGHT_CAMP_HOOK,
     TRAVEL_DAY_HOOK,
+    MONTH_HOOK,
 )
 
 FIGHT_HOOKS: tuple[Hook, ...] = tuple(

@@ -123,6 +123,9 @@ VERBS: dict[str, Verb] = {
         CAMPAIGN,
     ),
     "countdown": Verb("campaign", "Countdowns: start, tick, list and end them.", CAMPAIGN),
+    "faction": Verb(
+        "from_table", "The world's factions: lay them out, reveal a deed as a rumour.", CAMPAIGN
+    ),
     "undo": Verb(
         "from_table",
         "Undo the latest command (recorded in the log, forgotten by the state).",

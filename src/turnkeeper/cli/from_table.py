@@ -240,3 +240,11 @@ def _file(path: str, what: str) -> dict[str, str]:
 #: (:data:`turnkeeper.cli.app.VERBS`); a group's verbs join its group where it is made.
 verbs = typer.Typer()
 attach(verbs)
+
+faction_app = typer.Typer(
+    help="The world's factions: lay them out, reveal a deed as a rumour.\n\n"
+    "Example: `turnkeeper faction load factions.toml`.",
+    no_args_is_help=True,
+)
+verbs.add_typer(faction_app, name="faction")
+attach(faction_app, "faction")

@@ -1,8 +1,9 @@
 """Durations as people write them: ``3h``, ``2d``, ``10m``, ``90s``, ``3 turns``, ``2 watches``.
 
-Clock units (``s m h d w``) are fixed; game units (``round``, ``turn``, ``watch``, ``month``,
-``exploration round``, ``social round``) come from the ruleset's ``time`` section, so
-``1 round`` is 10 s under TP-TIME-1, 1 min under PG-TIME-1 and 6 s under DG-RND-1/CB-RND-1.
+Clock units (``s m h d w``) are fixed; game units (``round``, ``turn``, ``watch``, ``month``
+and its haven, domain and faction turns, ``exploration round``, ``social round``) come from
+the ruleset's ``time`` section, so ``1 round`` is 10 s under TP-TIME-1, 1 min under
+PG-TIME-1 and 6 s under DG-RND-1/CB-RND-1.
 :func:`format_duration` writes the canonical clock form, which :func:`parse_duration` reads
 back to the same number of seconds.
 
@@ -33,6 +34,9 @@ _GAME_WORDS: dict[str, str] = {
     "exploration round": "exploration_round", "exploration rounds": "exploration_round",
     "turn": "turn", "turns": "turn", "watch": "watch", "watches": "watch",
     "month": "month", "months": "month",
+    # TP-TIME-1: "Haven/Domain Turn / Faction Turn: 1 month"
+    "haven turn": "month", "haven turns": "month", "domain turn": "month",
+    "domain turns": "month", "faction turn": "month", "faction turns": "month",
 }  # fmt: skip
 #: The longest duration a referee may give, in seconds: 100 years of 365 days.
 MAX_DURATION = 100 * 365 * 86400
@@ -41,7 +45,7 @@ _LONGEST = "a duration is at most 100 years (36,500 days)"
 _MOST_DIGITS = 12
 
 # [0-9], not \d: \d takes any script's digits ("٣h" was read as 3 hours)
-_PART = re.compile(r"\s*([0-9]+)\s*([a-z]+(?: rounds?)?)\s*,?", re.IGNORECASE)
+_PART = re.compile(r"\s*([0-9]+)\s*([a-z]+(?: rounds?| turns?)?)\s*,?", re.IGNORECASE)
 
 
 def _unit_seconds(unit: str, time: TimeScales) -> int | None:

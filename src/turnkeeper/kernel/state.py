@@ -19,6 +19,7 @@ from turnkeeper.kernel.scene_state import SceneState
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.words import did_you_mean
+from turnkeeper.world.factions import Factions
 from turnkeeper.world.sites import SiteVisit
 
 #: What hit points make of a character (PG-HP-1): the dead are not also unconscious.
@@ -199,6 +200,11 @@ class CampaignState(PartyFields):
         (),
         description="Every change of the weather over a map's region, in the order made: a "
         "party behind the world's present lives through the others' as its time passes them.",
+    )
+    factions: Factions | None = Field(
+        None,
+        description="The world's factions as its month turns leave them (None: none loaded).",
+        exclude_if=lambda factions: factions is None,
     )
     undoable: int | None = Field(
         None, description="The latest command an undo would take back (None: nothing to undo)."

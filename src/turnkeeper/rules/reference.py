@@ -175,6 +175,9 @@ def preset_value(rules: Any, data: Any, key: str) -> Any:
         model = model.get(part) if isinstance(model, dict) else getattr(model, part, None)
     if found is None and isinstance(model, str | int | float | bool | list):
         return model
+    if found is None and isinstance(model, list) and model:
+        # a table of rows (the faction table) at its default
+        return [row.model_dump(mode="json", exclude_none=True) for row in model]
     return found
 
 

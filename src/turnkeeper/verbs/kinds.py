@@ -184,6 +184,12 @@ COUNTDOWN = Kind("countdown", "NAME", lambda state, given: [c.name for c in stat
 OTHER_PARTY = Kind("party", "PARTY", lambda state, given: [p.name for p in state.away])
 #: Any party of the world.
 PARTY = Kind("party", "PARTY", lambda state, given: list(state.companies))
+#: A faction of the world (its factions file).
+FACTION = Kind(
+    "faction",
+    "FACTION",
+    lambda state, given: [f.name for f in state.factions.factions] if state.factions else [],
+)
 COUNTDOWN_TYPE = _of_the_rules(
     "countdown type", "TYPE", lambda state: state.ruleset.countdowns.types
 )

@@ -98,6 +98,7 @@ from turnkeeper.procedures.dungeon import (
     Turn,
     movement_mode,
 )
+from turnkeeper.procedures.factions import LoadFactions, RevealDeed
 from turnkeeper.procedures.parties import (
     BringAllForward,
     BringForward,
@@ -143,6 +144,7 @@ from turnkeeper.verbs.kinds import (
     DICE,
     DICE_OR_NUMBER,
     DURATION,
+    FACTION,
     FEATURE,
     FIGHTER,
     HEX,
@@ -169,6 +171,7 @@ from turnkeeper.verbs.kinds import (
     foe,
 )
 from turnkeeper.words import words
+from turnkeeper.world.factions import parse_factions
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import MapFile, format_for, loads_map, map_to_data
 from turnkeeper.world.sites import parse_site, site_from_data
@@ -1826,6 +1829,46 @@ class SceneCloseBody(_Verb, title="Close the scene"):
 
     def command(self, state: CampaignState) -> Command:
         return CloseScene()
+
+
+# --- the world's month: its factions (issue 43) --------------------------------------------
+
+
+class FactionLoadBody(_Verb, title="Lay out the world's factions"):
+    """Lay out the world's factions: each acts at every month turn [TP-TIME-1].
+
+    The factions file is docs/factions.md's; the ruleset's faction table says what a roll does."""
+
+    example: ClassVar[str] = "faction load factions.toml"
+
+    verb: Literal["faction_load"]
+    factions_text: Annotated[
+        FileText, _as_file("factions_text"), Arg("FILE", file="factions file")
+    ] = Field(description="The factions file's text (TOML).")
+
+    def command(self, state: CampaignState) -> Command:
+        return LoadFactions(parse_factions(self.factions_text.text, self.factions_text.name))
+
+
+class FactionRevealBody(_Verb, title="Reveal a faction's deed"):
+    """Tell a faction's deed as a rumour to a party's players (--as) [TP-TIME-1].
+
+    A deed is the referee's until told; a party hears only what the world did by its present."""
+
+    example: ClassVar[str] = 'faction reveal "Red Hand" --as Scouts'
+    as_lines = True
+
+    verb: Literal["faction_reveal"]
+    faction: Annotated[str, FACTION, Arg()] = Field(min_length=1, description="The faction.")
+    deed: int | None = Field(
+        None, ge=1, description="Which of its deeds, from 1 (default: the latest the party lived)."
+    )
+    text: str | None = Field(
+        None, min_length=1, description="The rumour in the referee's words (default: the deed)."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return RevealDeed(self.faction, self.deed, self.text)
 
 
 if TYPE_CHECKING:

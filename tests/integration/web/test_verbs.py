@@ -49,6 +49,7 @@ from turnkeeper.procedures.combat import (
     Surrender,
 )
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
+from turnkeeper.procedures.factions import LoadFactions, RevealDeed
 from turnkeeper.procedures.parties import (
     BringForward,
     ClearArea,
@@ -155,6 +156,11 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     "dread_spend": ({"amount": 1, "what": "strikes twice", "creature": "ogre"}, SpendDread),
     "scene_compromise": ({"player": "ulfarmi"}, Compromise),
     "scene_close": ({}, CloseScene),
+    "faction_load": (
+        {"factions_text": '[[factions]]\nname = "Red Hand"\ngoal = "g"\nsegments = 4'},
+        LoadFactions,
+    ),
+    "faction_reveal": ({"faction": "Red Hand", "deed": 1}, RevealDeed),
 }
 
 _body: TypeAdapter[Any] = TypeAdapter(CommandBody)

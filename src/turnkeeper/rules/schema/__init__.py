@@ -35,6 +35,7 @@ from turnkeeper.rules.schema.dungeon import (
     MovementMode,
     RestRules,
 )
+from turnkeeper.rules.schema.months import FactionRow, FactionRules
 from turnkeeper.rules.schema.ruleset import Ruleset, RulesetInfo
 from turnkeeper.rules.schema.scenes import CountdownRules, CountdownType, DreadRules, SpotlightRules
 from turnkeeper.rules.schema.time import (
@@ -64,6 +65,8 @@ __all__ = [
     "DungeonRules",
     "Face",
     "FaceEvent",
+    "FactionRow",
+    "FactionRules",
     "HitPointRules",
     "InitiativeRules",
     "LightRules",

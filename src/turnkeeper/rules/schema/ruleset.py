@@ -17,6 +17,7 @@ from turnkeeper.rules.schema.combat import (
     SurpriseRules,
 )
 from turnkeeper.rules.schema.dungeon import DayRules, DungeonRules, LightRules, RestRules
+from turnkeeper.rules.schema.months import FactionRules
 from turnkeeper.rules.schema.scenes import CountdownRules, DreadRules, SpotlightRules
 from turnkeeper.rules.schema.time import OverloadedDie, RangedTable, TimeScales
 from turnkeeper.rules.schema.wilderness import LostRules, TravelRules, WeatherRules, WildernessRules
@@ -96,6 +97,11 @@ class Ruleset(Rules):
     countdowns: CountdownRules = CountdownRules()
     spotlight: SpotlightRules = SpotlightRules()
     dread: DreadRules = DreadRules()
+    factions: FactionRules = Field(
+        FactionRules(),
+        # as days: a journal's ruleset that keeps the default table is written as before
+        exclude_if=lambda factions: factions == FactionRules(),
+    )
 
     @field_validator("usage_die")
     @classmethod
