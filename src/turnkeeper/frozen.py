@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Self
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 _set = object.__setattr__
 
@@ -56,6 +56,13 @@ class Frozen(BaseModel):
         _set(copied, "__pydantic_extra__", None)
         _set(copied, "__pydantic_private__", None)
         return copied
+
+
+class Strict(Frozen):
+    """Base of the game's data: immutable, and a key it does not know is an error, in a file,
+    a journal read back and a copy alike."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 def _unknown(model: BaseModel, update: Mapping[str, Any]) -> TypeError:

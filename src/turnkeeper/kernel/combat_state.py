@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from turnkeeper.errors import NotFoundError
-from turnkeeper.frozen import Frozen as Copied
+from turnkeeper.frozen import Strict
 from turnkeeper.rules.schema import FaceEvent, Side
 from turnkeeper.rules.schema.combat import ActionKind
 from turnkeeper.words import did_you_mean
@@ -64,13 +64,7 @@ def other_side(side: Side) -> Side:
     return Side.OPPOSITION if side is Side.PARTY else Side.PARTY
 
 
-class Frozen(Copied):
-    """Base of the combat models: immutable, unknown keys are errors (in a copy too)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-
-class Combatant(Frozen):
+class Combatant(Strict):
     """One participant: a character, an ally or a monster.
 
     ``stats`` holds modifiers (``{"STR": 1, "DEX": -1}``), not scores. ``hd`` is set for
@@ -121,7 +115,7 @@ class Phase(StrEnum):
     ENDED = "ended"
 
 
-class Action(Frozen):
+class Action(Strict):
     """One thing an actor means to do this round.
 
     ``target`` names a combatant; a move with a foe for target closes into melee with it, a
@@ -153,7 +147,7 @@ class Action(Frozen):
         return text + (f", rolling {', '.join(map(str, self.rolled))}" if self.rolled else "")
 
 
-class Declaration(Frozen):
+class Declaration(Strict):
     """What one actor announced for this round, in the order they will do it."""
 
     actor: str
@@ -168,7 +162,7 @@ class Declaration(Frozen):
         return any(action.kind is ActionKind.INSTANT for action in self.actions)
 
 
-class CombatState(Frozen):
+class CombatState(Strict):
     """The whole fight: combatants, the round, initiative and what has been declared.
 
     ``order`` is the round's sequence of beats: each beat is a group of names that act at

@@ -21,19 +21,13 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from turnkeeper.dice import Roll
-from turnkeeper.frozen import Frozen as Copied
+from turnkeeper.frozen import Strict
 
 #: The time frames that tick countdowns (DG-CD-1), named as ``CountdownType.ticks_on`` names them.
 Frame = Literal["combat_round", "social_round", "exploration_round"]
-
-
-class Frozen(Copied):
-    """Base of the scene models: immutable, unknown fields refused (in a copy too)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class SceneKind(StrEnum):
@@ -113,14 +107,14 @@ class SceneSide(StrEnum):
         return SceneSide.GM if self is SceneSide.PLAYERS else SceneSide.PLAYERS
 
 
-class Seat(Frozen):
+class Seat(Strict):
     """A player at the table and the spotlight tokens they hold (DG-SPOT-2)."""
 
     name: str
     tokens: int
 
 
-class ActionRecord(Frozen):
+class ActionRecord(Strict):
     """The last action of a scene, kept so a compromise can be taken on it (DG-DREAD-1)."""
 
     number: int
@@ -141,7 +135,7 @@ class ActionRecord(Frozen):
         return self.target - self.total
 
 
-class Scene(Frozen):
+class Scene(Strict):
     """One scene in play (DG-LOOP-1): who is in it and where its round stands.
 
     ``turn`` is the side holding the spotlight; ``spotlit`` the player holding it, if the
@@ -180,7 +174,7 @@ class Scene(Frozen):
         return self.free_used.count(name)
 
 
-class DreadSpend(Frozen):
+class DreadSpend(Strict):
     """What the GM bought with dread: an enhancement of a creature they control (DG-DREAD-1)."""
 
     amount: int
@@ -188,7 +182,7 @@ class DreadSpend(Frozen):
     creature: str | None = None
 
 
-class SceneState(Frozen):
+class SceneState(Strict):
     """The whole Dungeoneers table: seats and tokens, the dread pool, the scene in play.
 
     Tokens and dread outlast a scene; ``scene`` is None between scenes.

@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import (
-    ConfigDict,
     Discriminator,
     Field,
     Tag,
@@ -52,7 +51,7 @@ from turnkeeper.files import (
     read_text,
     unknown_key,
 )
-from turnkeeper.frozen import Frozen as Copied
+from turnkeeper.frozen import Strict
 from turnkeeper.words import of_creature
 
 __all__ = [
@@ -79,14 +78,10 @@ class SiteError(TurnkeeperError):
     """A site file that is broken: names the file, the key path and what was expected."""
 
 
-class _Model(Copied):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-
 _BAND = re.compile(r"^\s*(-?[0-9]+)\s*(?:-\s*(-?[0-9]+)\s*)?$")  # ASCII digits, not \d
 
 
-class _Row(_Model):
+class _Row(Strict):
     """One band of a site table: the totals ``low`` to ``high`` of the table's dice."""
 
     roll: int | str = Field(description="A total (3) or a band ('1-2') of the table's dice.")
@@ -143,7 +138,7 @@ class GoodRow(_Row):
 RowT = TypeVar("RowT", bound="_Row")
 
 
-class SiteTable(_Model, Generic[RowT]):
+class SiteTable(Strict, Generic[RowT]):
     """A table read by the total of its dice; rows may not overlap."""
 
     dice: str = Field("d6", description="The dice rolled on the table, e.g. d8 or 2d6.")
@@ -174,7 +169,7 @@ def _left_out(value: object) -> bool:
     return value is None
 
 
-class StatLine(_Model):
+class StatLine(Strict):
     """A foe's numbers, by the keys of a roster's ``[[foes]]`` line and of
     ``combat start --monster`` (the roster turns them into combatants, one reader for all):
     whatever is left out takes the roster's default (1 HD, 4 hp a HD, AC 10, a d6)."""
@@ -270,7 +265,7 @@ OccupantsField = Annotated[
 ]
 
 
-class Area(_Model):
+class Area(Strict):
     """A keyed place on a level: its description for the party, its notes for the referee."""
 
     key: str = Field(min_length=1, description="The map key, e.g. '1' or 'B3'.")
@@ -310,7 +305,7 @@ class GoodTable(SiteTable[GoodRow]):
     """A level's table of good things."""
 
 
-class SiteLevel(_Model):
+class SiteLevel(Strict):
     """One level (or zone) of a site with its own tables."""
 
     number: int
@@ -331,7 +326,7 @@ class SiteLevel(_Model):
         raise NotFoundError(f"level {self.number} has no area {key!r}; areas: {known}")
 
 
-class SiteInfo(_Model):
+class SiteInfo(Strict):
     name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
     kind: Literal["dungeon", "ruin", "cave", "site"] = "dungeon"
     description: str = ""
@@ -340,7 +335,7 @@ class SiteInfo(_Model):
     lit: bool = Field(False, description="True if the site is lit; most sites are dark.")
 
 
-class Site(_Model):
+class Site(Strict):
     """A whole site: its name and kind, and its levels by number."""
 
     site: SiteInfo
@@ -540,7 +535,7 @@ def load_site(path: str | Path) -> Site:
     return parse_site(read_text(path, "site file", SiteError), str(path))
 
 
-class PendingEncounter(_Model):
+class PendingEncounter(Strict):
     """An encounter rolled in a site and not yet resolved: what combat starts from.
 
     The surprise result is carried over to combat (EX-SUR-5, PG-SUR-1, CB-SUR-1): the side
@@ -599,7 +594,7 @@ class PendingEncounter(_Model):
         return f"{met} at {self.distance_ft} ft{mood}; {surprise}"
 
 
-class MapNote(_Model):
+class MapNote(Strict):
     """A note on the party's own map (EX-MAP-2): what the mapper recorded, right or wrong.
 
     The referee does not correct it: it is kept apart from the true map and never checked
@@ -611,7 +606,7 @@ class MapNote(_Model):
     area: str | None = Field(None, description="The party's label for the place, if any.")
 
 
-class SiteVisit(_Model):
+class SiteVisit(Strict):
     """The party inside a site: which one (embedded, so replay needs no file), where, how long.
 
     ``visited`` and ``map_notes`` are the party's knowledge (EX-MAP-2): the places it has
