@@ -39,6 +39,7 @@ from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState, PartyAway, PartyFields, party_key, same_party
 from turnkeeper.procedures.days import pass_days
 from turnkeeper.procedures.parting import PARTING, Leaving, Meeting, supplies_text
+from turnkeeper.words import words
 from turnkeeper.world.hexes import Hex
 
 REFEREE = Visibility.REFEREE
@@ -253,11 +254,13 @@ class DowntimeBegun(Event):
 
 @dataclass(frozen=True)
 class SplitParty:
-    """``characters`` leave the party run now as the party ``name``, taking ``supplies``."""
+    """``characters`` leave the party run now as the party ``name``, taking ``supplies`` by
+    count and the usage dice of ``whole`` whole (PG-USE-1: a usage die is not divided)."""
 
     name: str
     characters: tuple[str, ...]
     supplies: Mapping[str, int] = field(default_factory=dict)
+    whole: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -350,7 +353,7 @@ def decide_parties(draft: Draft, command: PartyCommand, dice: DiceSource) -> Non
     if isinstance(command, NewParty):
         _newcomers(state, command.party)
     if isinstance(command, SplitParty):
-        draft.add(split(state, command.name, command.characters, command.supplies))
+        draft.add(split(state, command.name, command.characters, command.supplies, command.whole))
     elif isinstance(command, NewParty):
         name = _new_name(state, command.name)
         # the party run now did not see them come: a new party is the referee's news
@@ -443,9 +446,18 @@ def _no_fight(state: CampaignState, what: str) -> None:
 
 
 def split(
-    state: CampaignState, name: str, characters: tuple[str, ...], supplies: Mapping[str, int]
+    state: CampaignState,
+    name: str,
+    characters: tuple[str, ...],
+    supplies: Mapping[str, int],
+    whole: tuple[str, ...] = (),
 ) -> PartySplit:
-    """Characters of the party run now leave it as the party ``name``."""
+    """Characters of the party run now leave it as the party ``name``.
+
+    The leavers take counted supplies by count, and a usage-die supply whole: the project's
+    reading of PG-USE-1, whose die tracks one stock and cannot be divided, so it goes to one
+    side of a split, the leavers' where they take it.
+    """
     name = _new_name(state, name)
     if not characters:
         raise IllegalCommandError("name the characters who leave: `party split NAME Aldo,Bea`")
@@ -455,22 +467,40 @@ def split(
             f"everyone would leave {state.company}: leave someone behind, or rename nothing "
             "and go on as one party"
         )
+    carried = state.supplies
     counted: dict[str, int] = {}
     for item, amount in supplies.items():
-        has = state.supplies.count(item)
+        has = carried.count(item)
+        if has == 0 and item in carried.dice:
+            raise IllegalCommandError(
+                f"{state.company} carries {words(item)} as a usage die (d{carried.dice[item]}), "
+                f"which cannot be divided: it goes whole to one side; write --take {item} for "
+                "the leavers to take it all, or leave it out to keep it (PG-USE-1)"
+            )
         if amount < 1 or amount > has:
             raise IllegalCommandError(
                 f"{state.company} carries {has} {item}: the leavers can take 1 to {has}"
             )
         counted[item] = amount
-    leaving = Leaving(frozenset(going), Supplies(counted=counted), state.company)
+    dice: dict[str, int] = {}
+    for item in whole:
+        if item not in carried.dice:
+            has = carried.count(item)
+            raise IllegalCommandError(
+                f"{state.company} carries {has} {words(item)}, counted, not a usage die: write "
+                f"--take {item}=N, 1 to {has}"
+                if has
+                else f"{state.company} carries no {words(item)}; it carries "
+                f"{supplies_text(carried) or 'nothing'}"
+            )
+        dice[item] = carried.dice[item]
+    taken = Supplies(counted=counted, dice=dice)
+    leaving = Leaving(frozenset(going), taken, state.company)
     for field_name, parting in PARTING.items():
         balked = parting.balk(getattr(state, field_name), leaving)
         if balked is not None:
             raise IllegalCommandError(balked)
-    return PartySplit(
-        name=name, left=state.company, characters=going, supplies=Supplies(counted=counted)
-    )
+    return PartySplit(name=name, left=state.company, characters=going, supplies=taken)
 
 
 def _place(state: PartyFields) -> tuple[object, ...]:

@@ -120,9 +120,10 @@ def _meet_party(ours: Party, theirs: Party) -> Party:
 
 
 def less(supplies: Supplies, taken: Supplies) -> Supplies:
-    """What is left of ``supplies`` once ``taken`` is taken."""
+    """What is left of ``supplies`` once ``taken`` is taken: a usage die taken goes whole."""
     counted = {k: v - taken.counted.get(k, 0) for k, v in supplies.counted.items()}
-    return supplies.model_copy(update={"counted": counted})
+    dice = {k: v for k, v in supplies.dice.items() if k not in taken.dice}
+    return supplies.model_copy(update={"counted": counted, "dice": dice})
 
 
 def more(supplies: Supplies, added: Supplies) -> Supplies:

@@ -281,6 +281,35 @@ _LOWERED = BeforeValidator(lambda value: value.strip().lower() if isinstance(val
 #: Pairs of names, as ``{name: value}``, ``[[name, value]]`` or ``NAME=VALUE`` texts.
 Pairs = Annotated[tuple[tuple[str, str], ...], BeforeValidator(_pairs)]
 
+
+def _takes(value: Any) -> Any:
+    """What leavers take: ``ITEM=COUNT`` of a counted supply, or ``ITEM`` alone for a usage
+    die, which goes whole (PG-USE-1); as texts, each of them comma-separated
+    (``rations=2,torches=1``), or a mapping (``{"arrows": null}`` for a whole die)."""
+    if isinstance(value, Mapping):
+        return list(value.items())
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple):
+        return value
+    takes: list[Any] = []
+    for item in value:
+        if not isinstance(item, str):
+            takes.append(item)
+            continue
+        for part in (part.strip() for part in item.split(",")):
+            if not part:
+                continue
+            name, sep, count = part.partition("=")
+            if not name.strip() or (sep and not count.strip()):
+                raise ValueError(f"{part!r}: write ITEM=COUNT, e.g. rations=2, or ITEM for a die")
+            takes.append((name.strip(), count.strip() if sep else None))
+    return takes
+
+
+#: Supplies taken, each ``(item, count)``: a count None takes a usage die whole.
+Takes = Annotated[tuple[tuple[str, str | None], ...], BeforeValidator(_takes)]
+
 #: The sides as the referee names them (the CLI's words: party, foes).
 SideName = Literal["party", "foes"]
 _SIDES: Mapping[str, Side] = {"party": Side.PARTY, "foes": Side.OPPOSITION}
@@ -820,20 +849,30 @@ _MOST_DIGITS = 18
 class PartySplitBody(_Verb, title="Split the party"):
     """Characters leave the party as a party of their own, at the same place and time."""
 
-    example: ClassVar[str] = 'party split "Grey Band" Bea --take rations=2 --take torches=2'
+    example: ClassVar[str] = (
+        'party split "Grey Band" Bea --take rations=2,torches=2; '
+        'party split "Grey Band" Bea --take rations=2 --take arrows'
+    )
 
     verb: Literal["party_split"]
     name: Annotated[str, Arg()] = Field(min_length=1, description="The new party's name.")
     characters: Annotated[Names, CHARACTER, Arg()] = Field(
         min_length=1, description="The characters who leave (henchmen and hirelings too)."
     )
-    take: Annotated[Pairs, SUPPLY] = Field(
-        (), description="What they take of the party's supplies: ITEM=COUNT, again for more."
+    take: Annotated[Takes, SUPPLY] = Field(
+        (),
+        description="What they take of the party's supplies: ITEM=COUNT of a counted one, "
+        "ITEM alone for a usage die, which goes whole [PG-USE-1]; comma-separated or again "
+        "for more: rations=2,arrows.",
     )
 
     def command(self, state: CampaignState) -> Command:
         taken: dict[str, int] = {}
+        whole: list[str] = []
         for item, count in self.take:
+            if count is None:
+                whole.append(item)
+                continue
             # ASCII digits only: "²" is a digit to isdigit and no number to int (an internal
             # error), and int reads "٣" (an Arabic-Indic three) as 3
             written = count.strip()
@@ -848,7 +887,7 @@ class PartySplitBody(_Verb, title="Split the party"):
                     "count the leavers take"
                 )
             taken[item] = taken.get(item, 0) + int(written)
-        return SplitParty(self.name, self.characters, taken)
+        return SplitParty(self.name, self.characters, taken, tuple(dict.fromkeys(whole)))
 
 
 class PartyNewBody(_Verb, title="A new party"):
