@@ -424,3 +424,13 @@ def test_a_picture_drawn_small_keeps_its_route_and_legend_at_page_size() -> None
     assert small.count('r="3"') == page.count('r="3"') == len(marks) + 1  # + the legend's
     assert 0 < len(re.findall(r">day \d+:", small)) <= len(marks)
     assert _overlaps(_drawn_words(small)) == []
+
+
+def test_a_picture_of_tiles_draws_its_roads_as_sharp_as_its_tiles() -> None:
+    """Issue 38: an 8,000 px PNG of 2000 x 2000 with a road in every hex took minutes, most
+    of it smoothing the edges of roads drawn under a pixel wide; where the hexes are tiles,
+    the roads are as crisp as they are, and drawn in full only at a size that reads."""
+    roads = HexMap.build("Roads", np.zeros((6, 6), np.uint8), np.ones((6, 6), np.uint8))
+    small, large = render_svg(roads, zoom=0.2), render_svg(roads, zoom=2.0)
+    for svg, edges in ((small, 'shape-rendering="crispEdges"'), (large, 'stroke-linecap="round"')):
+        assert re.search(rf'<path fill="none" stroke="#7a4a1a" [^>]*{edges} d="M', svg)
