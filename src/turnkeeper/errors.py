@@ -20,6 +20,10 @@ class DiceInputError(TurnkeeperError):
     """A typed-in physical die that cannot be (a d6 showing 7), or too few typed-in dice."""
 
 
+class TooFewDiceError(DiceInputError):
+    """Fewer typed-in dice than the command rolls: the caller may say which dice it rolls."""
+
+
 class RulesetError(TurnkeeperError):
     """A ruleset file that is broken: names the file, the key path and what was expected."""
 

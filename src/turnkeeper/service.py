@@ -60,8 +60,14 @@ from turnkeeper.campaign.time_record import (
     whereabouts,
     world_parties,
 )
-from turnkeeper.dice import DiceSource, TypedDice
-from turnkeeper.errors import ConflictError, DiceInputError, NotFoundError, TurnkeeperError
+from turnkeeper.dice import DiceSource, TypedDice, too_few
+from turnkeeper.errors import (
+    ConflictError,
+    DiceInputError,
+    NotFoundError,
+    TooFewDiceError,
+    TurnkeeperError,
+)
 from turnkeeper.files import check_numbers, parse_json
 from turnkeeper.kernel.events import (
     UNDO_EVENTS,
@@ -424,7 +430,14 @@ class Campaigns:
         # A long wait makes 100,000 records that all stay: the collector walking them again
         # and again would hold every other thread of a server for a quarter second at a time.
         with gc_paused():
-            records, after = journal.outcome(command, dice)
+            try:
+                records, after = journal.outcome(command, dice)
+            except TooFewDiceError:
+                if typed_dice is None:
+                    raise
+                # every die it rolls in one error, not another die per try
+                asked = journal.dice_asked(command, typed_dice)
+                raise TooFewDiceError(too_few(asked, len(typed_dice))) from None
             if typed is not None and typed.remaining:
                 raise DiceInputError(
                     f"{typed.remaining} typed-in dice left over: this command rolled fewer dice"
@@ -441,6 +454,11 @@ class Campaigns:
         if caches.snapshot is not None:
             self._unkept.discard(name)
         return records
+
+    def dice_asked(self, name: str, command: Command) -> tuple[int, ...]:
+        """The sides of the dice ``command`` would roll now, in order (each counted showing its
+        lowest face): what to type in before it is run. Nothing is appended."""
+        return self.journal(name).dice_asked(command)
 
     def _recalled(self, name: str, command: int) -> tuple[str, str]:
         """A command in the referee's words, from its first records (a command's first record

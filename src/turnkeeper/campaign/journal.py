@@ -16,7 +16,7 @@ from turnkeeper.campaign.commands import Command, decide
 from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.clock.calendar import start_offset
 from turnkeeper.clock.durations import MAX_DURATION
-from turnkeeper.dice import DiceSource, SeededDice
+from turnkeeper.dice import AskedDice, DiceSource, SeededDice
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.files import check_name, check_seed
 from turnkeeper.kernel.events import (
@@ -309,6 +309,14 @@ class Journal:
                 Recorded(number + offset, number, state.now, event, party=state.record_party)
             )
         return records, state
+
+    def dice_asked(self, command: Command, faces: Sequence[int] = ()) -> tuple[int, ...]:
+        """The sides of the dice ``command`` rolls, in order: ``faces`` are the first of them,
+        each die after those the lowest it shows (a face that calls for more dice, a wandering
+        check's 1, calls for them here). Nothing is appended."""
+        asked = AskedDice(faces)
+        self.outcome(command, asked)
+        return asked.asked
 
     def execute(self, command: Command, dice: DiceSource | None = None) -> list[Recorded]:
         """Decide ``command`` (dice: :func:`command_dice` by default) and append its records."""

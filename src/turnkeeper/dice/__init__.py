@@ -26,13 +26,21 @@ from turnkeeper.dice.expression import (
 )
 from turnkeeper.dice.nodes import EXPLODE_DEPTH
 from turnkeeper.dice.rolling import DieFace, Roll
-from turnkeeper.dice.sources import DiceSource, SeededDice, TypedDice, parse_faces
+from turnkeeper.dice.sources import (
+    AskedDice,
+    DiceSource,
+    SeededDice,
+    TypedDice,
+    parse_faces,
+    too_few,
+)
 from turnkeeper.dice.usage import DEFAULT_CHAIN, UsageDie, UsageLifetime, usage_lifetime
 from turnkeeper.errors import DiceInputError, DiceNotationError
 
 __all__ = [
     "DEFAULT_CHAIN",
     "EXPLODE_DEPTH",
+    "AskedDice",
     "DiceInputError",
     "DiceNotationError",
     "DiceSource",
@@ -49,5 +57,6 @@ __all__ = [
     "parse",
     "parse_faces",
     "roll",
+    "too_few",
     "usage_lifetime",
 ]

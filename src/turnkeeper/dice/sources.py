@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
-from turnkeeper.errors import DiceInputError
+from turnkeeper.errors import DiceInputError, TooFewDiceError
 
 
 @runtime_checkable
@@ -111,7 +111,7 @@ class TypedDice:
     def die(self, sides: int) -> int:
         """Take the next typed-in face, checked against a die of ``sides`` faces."""
         if self._next >= len(self._faces):
-            raise DiceInputError(
+            raise TooFewDiceError(
                 f"not enough typed-in dice: {len(self._faces)} given, another d{sides} needed"
             )
         face = self._faces[self._next]
@@ -134,3 +134,53 @@ class TypedDice:
 
     def __repr__(self) -> str:
         return f"TypedDice({list(self._faces[self._next :])})"
+
+
+def too_few(asked: Sequence[int], given: int) -> str:
+    """What a referee who typed too few dice is told: every die the command rolls, at once.
+
+    >>> print(too_few([6, 6, 4, 6, 8], 2).split(" (")[0])
+    not enough typed-in dice: this command rolls 5 dice, d6, d6, d4, d6, d8; 2 given, type 3 more
+    """
+    rolls = ", ".join(f"d{sides}" for sides in asked)
+    return (
+        f"not enough typed-in dice: this command rolls {len(asked)} dice, {rolls}; "
+        f"{given} given, type {len(asked) - given} more "
+        "(counted with the dice not given showing 1: other faces may roll more or fewer)"
+    )
+
+
+class AskedDice:
+    """The dice a command asks for, written down as it rolls them: the typed-in faces first
+    (checked as :class:`TypedDice` checks them), then each die's lowest face. Run a command
+    against it to say, before it is typed, how many dice of which kinds it rolls.
+
+    >>> asked = AskedDice([5])
+    >>> asked.die(6), asked.die(4), asked.die(8), asked.asked
+    (5, 1, 1, (6, 4, 8))
+    """
+
+    __slots__ = ("_asked", "_typed")
+
+    def __init__(self, faces: Iterable[int] = ()) -> None:
+        self._typed = TypedDice(faces)
+        self._asked: list[int] = []
+
+    def die(self, sides: int) -> int:
+        """The next typed-in face while there is one, then the die's lowest face."""
+        self._asked.append(sides)
+        return self._typed.die(sides) if self._typed.remaining else 1
+
+    @property
+    def asked(self) -> tuple[int, ...]:
+        """The sides of every die asked for, in the order rolled."""
+        return tuple(self._asked)
+
+    @property
+    def typed_in(self) -> bool:
+        """Asked as a typed-in roll is: a procedure that rolls differently for the table's own
+        dice rolls here as it would for them."""
+        return True
+
+    def __repr__(self) -> str:
+        return f"AskedDice(asked={self._asked})"

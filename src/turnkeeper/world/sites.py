@@ -570,6 +570,11 @@ class PendingEncounter(Strict):
         exclude_if=_left_out,
         description="When the turn it was met in would end: the rest of it passes after it.",
     )
+    notes: str = Field(
+        "",
+        exclude_if=lambda notes: not notes,
+        description="The notes of the row it was met from: for the referee only, while pending.",
+    )
 
     def told(self) -> str:
         """The encounter in words: how many of what, how far, their mood and who is

@@ -11,12 +11,21 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from tests.integration.web.conftest import TestClient
 
+from turnkeeper.campaign import parse_party
+from turnkeeper.procedures.dungeon import EnterSite, Turn
+from turnkeeper.rules.loader import preset
+from turnkeeper.service import Campaigns
+from turnkeeper.store import open_store
 from turnkeeper.views import player_state
-from turnkeeper.web.tokens import Role
+from turnkeeper.web.app import create_app
+from turnkeeper.web.tokens import Role, issue_tokens
+from turnkeeper.world.sites import parse_site
 
 if TYPE_CHECKING:
     from tests.integration.web.conftest import Served
@@ -303,3 +312,55 @@ def test_a_characters_phone_shows_no_foe_stat_or_plan(
         assert "ZQOGREPLAN" not in now and "Ogre 2:" not in now
         shown = {what: re.findall(pattern, text) for what, pattern in STATS.items()}
         assert not any(shown.values()), f"{path} shows Aldo's player {shown}"
+
+
+def test_the_referees_page_shows_each_note_where_it_applies(
+    served: Served, markers: dict[str, str]
+) -> None:
+    """Issue 40 item 5: the notes of the site and of the level the party is on, and of the
+    pending encounter's row, are on the referee's page (the site's panel), never the
+    players'."""
+    assert served.campaigns.state("Crypt").site.encounter is not None, "the fixture meets one"
+    page = served.get("/campaigns/Crypt", Role.REFEREE).text
+    panel = page[page.index('<section class="site">') :]
+    panel = panel[: panel.index("</section>")]
+    shown = ("site notes", "level notes", "encounter notes")
+    missing = [what for what in shown if markers[what] not in panel]
+    assert not missing, f"the referee's site panel lacks {missing}"
+    player = served.get("/campaigns/Crypt", Role.PLAYER).text
+    assert not [what for what in shown if markers[what] in player]
+
+
+def test_an_omens_notes_are_on_the_referees_page_alone(tmp_path: Path) -> None:
+    """TP-DUN-2: the omen rolled (face 2 of the dungeon die) is read with its row's notes on
+    the referee's page; the players' page has neither the notes nor the roll."""
+    site = """
+[site]
+name = "Barrow"
+[[levels]]
+number = 1
+[levels.omens]
+dice = "d1"
+[[levels.omens.rows]]
+roll = 1
+text = "A cold wind."
+notes = "ZQOMENNOTE"
+[[levels.areas]]
+key = "1"
+"""
+    store = open_store(str(tmp_path / "omen.db"))
+    campaigns = Campaigns(store)
+    party = parse_party('[[characters]]\nname = "Aldo"\nhp = 8\n[supplies]\ntorches = 3')
+    campaigns.new("Barrow", preset("tp"), party, seed=5)
+    campaigns.execute("Barrow", EnterSite(parse_site(site), 1, "1"))
+    campaigns.execute("Barrow", Turn(), typed_dice=[2, 1])  # the dungeon die's 2: an omen
+    tokens = issue_tokens(store, "Barrow")
+    with TestClient(create_app(campaigns)) as client:
+
+        def page(role: Role) -> str:
+            headers = {"Authorization": f"Bearer {tokens[role]}"}
+            return client.get("/campaigns/Barrow", headers=headers).text
+
+        assert "ZQOMENNOTE" in page(Role.REFEREE)
+        assert "ZQOMENNOTE" not in page(Role.PLAYER)
+    store.close()

@@ -100,6 +100,7 @@ def meet_encounter(draft: Draft, dice: DiceSource, situation: TurnSituation) -> 
         concealed=met.concealed,
         turn=visit.turns,
         turn_ends=situation.turn_ends,
+        notes=met.notes,
     )
     draft.add(
         EncounterRolled(
@@ -208,6 +209,7 @@ def meet_occupants(draft: Draft, dice: DiceSource, situation: TurnSituation, are
         turn_ends=situation.turn_ends,
         foes=who.foes,
         described=who.described,
+        notes=who.row.notes if who.row is not None else "",
     )
     number = (who.rolled,) if who.rolled else ()
     rolls = (*number, *surprise.rolls, *((mood.roll,) if mood else ()))
