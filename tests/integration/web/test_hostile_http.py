@@ -149,7 +149,7 @@ def test_a_fault_is_a_generic_json_500_with_the_safe_headers(
     def broken(state: Any) -> Any:
         raise RuntimeError("ZQFAULT: a bug of ours, naming the journal's secrets")
 
-    monkeypatch.setattr("turnkeeper.web.app.referee_state", broken)
+    monkeypatch.setattr("turnkeeper.web.routes.campaign.referee_state", broken)
     client = type(served.client)(served.client.app, raise_server_exceptions=False)
     with client:
         answer = client.get("/api/campaigns/Crypt/state", headers=referee(served))

@@ -26,8 +26,9 @@ from tests.integration.web.conftest import SseEvents, plant_secrets
 
 from turnkeeper.service import Campaigns
 from turnkeeper.store.sql import SqlStore
-from turnkeeper.web.app import PAGE_HEADER, create_app
+from turnkeeper.web.app import create_app
 from turnkeeper.web.live import Watcher
+from turnkeeper.web.routes.pages import PAGE_HEADER
 from turnkeeper.web.tokens import Role, issue_tokens
 
 HOUR = 3600.0
