@@ -22,7 +22,7 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.party import Monster
 from turnkeeper.kernel.scene_state import SceneKind, SceneState
 from turnkeeper.kernel.state import PARTY_FIELDS, LightState, PartyFields
-from turnkeeper.procedures.combat import StartFight
+from turnkeeper.procedures.combat import Combatant, Side, StartFight
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite
 from turnkeeper.procedures.parties import (
     ClearArea,
@@ -173,7 +173,11 @@ def test_tp_time_2_the_leavers_do_not_take_the_pending_encounter(world: Campaign
     band = state.as_party(BAND)
     assert band.site is not None and band.site.encounter is None
     assert "no foes" in refused(world, AsParty(BAND, StartFight(foes=())))
-    world.execute("Company", AsParty("Company", StartFight(foes=())))  # the company fights
+    # the company fights the ghouls, named (the site says them in words: "3 ghouls")
+    ghouls = tuple(
+        Combatant(name=f"Ghoul {n}", hp=9, max_hp=9, ac=13, side=Side.OPPOSITION) for n in (1, 2, 3)
+    )
+    world.execute("Company", AsParty("Company", StartFight(foes=ghouls)))
 
 
 def test_a_leaver_in_the_scene_in_play_must_see_it_closed_first(tmp_path: Path) -> None:

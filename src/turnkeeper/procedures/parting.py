@@ -300,7 +300,12 @@ def _site_brought(ours: SiteVisit | None, theirs: SiteVisit | None) -> str | Non
     told = []
     if theirs.encounter is not None and ours.encounter is None:
         met = theirs.encounter
-        many = singular(met.creature) if met.number == 1 else of_creature(met.number, met.creature)
+        if met.described:  # the site's own words ("3 ghouls"), not a count of a creature
+            many = met.creature
+        elif met.number == 1:
+            many = singular(met.creature)
+        else:
+            many = of_creature(met.number, met.creature)
         told.append(f"the encounter with {many}")
     areas = [v for v in theirs.visited if v not in ours.visited]
     notes = [n for n in theirs.map_notes if n not in ours.map_notes]
