@@ -43,7 +43,7 @@ from pydantic.fields import FieldInfo
 from turnkeeper import verbs as command_table
 from turnkeeper.dice import parse_faces
 from turnkeeper.files import parse_json
-from turnkeeper.verbs.table import SHARED, FileText
+from turnkeeper.verbs.body import SHARED, FileText
 
 Kind = Literal["text", "longtext", "number", "checkbox", "select", "list", "json"]
 
