@@ -9,6 +9,8 @@ way, so it only ever shrinks.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+import turnkeeper.verbs
 from turnkeeper.campaign import parse_party
 from turnkeeper.cli.app import VERBS as CLI_VERBS
 from turnkeeper.cli.app import app, load_verb
@@ -25,7 +28,7 @@ from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
 from turnkeeper.store.sql import SqlStore
-from turnkeeper.verbs import VERBS, cli_of
+from turnkeeper.verbs import VERBS, VerbBody, cli_of
 from turnkeeper.verbs.kinds import NOT_ON_THE_LINE
 from turnkeeper.verbs.line import DEFAULT_WORD, flags_of
 from turnkeeper.web.app import create_app
@@ -55,6 +58,17 @@ def _command(words: tuple[str, ...]) -> click.Command | None:
 
 def _made_from_table(command: click.Command) -> bool:
     return getattr(command.callback, "__module__", "") == "turnkeeper.cli.from_table"
+
+
+def test_every_body_a_group_declares_is_in_the_table() -> None:
+    # the table gathers the groups' modules by name: one left out would lose its verbs
+    declared = {
+        value
+        for module in pkgutil.iter_modules(turnkeeper.verbs.__path__, "turnkeeper.verbs.")
+        for value in vars(importlib.import_module(module.name)).values()
+        if isinstance(value, type) and issubclass(value, VerbBody) and value is not VerbBody
+    }
+    assert declared - set(VERBS.values()) == set()
 
 
 def test_every_verb_of_the_table_has_a_command_line_made_from_it() -> None:

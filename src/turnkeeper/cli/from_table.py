@@ -1,7 +1,7 @@
 """The command line's verbs, made from the verb table: one Typer command per verb, no verb or
 argument written here.
 
-Each field of a verb's body model (:mod:`turnkeeper.verbs.table`) becomes an argument or an
+Each field of a verb's body model (:mod:`turnkeeper.verbs.body`) becomes an argument or an
 option as its :class:`~turnkeeper.verbs.kinds.Cli` marker says (by default ``--field-name``),
 with the field's description as its help and its kind's name of what to type; the command's
 help is the model's docstring and its worked example. The command builds the body from what
@@ -39,7 +39,7 @@ from turnkeeper.cli.options import (
 from turnkeeper.cli.runner import run
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.files import read_text
-from turnkeeper.verbs import VERBS, Place, cli_of, kind_of
+from turnkeeper.verbs import VERBS, Place, VerbBody, cli_of, kind_of
 from turnkeeper.verbs.kinds import DURATION
 from turnkeeper.verbs.line import (
     DEFAULT_WORD,
@@ -51,7 +51,6 @@ from turnkeeper.verbs.line import (
     problem_as_typed,
     said_in_words,
 )
-from turnkeeper.verbs.table import _Verb
 
 #: The options every verb made here takes, after its own.
 _COMMON: tuple[tuple[str, Any, Any], ...] = (
@@ -117,14 +116,14 @@ def attach(
         )
 
 
-def help_of(body: type[_Verb]) -> str:
+def help_of(body: type[VerbBody]) -> str:
     """A verb's help: its docstring, then its worked examples as typed."""
     text = inspect.cleandoc(body.__doc__ or "")
     examples = "; ".join(f"`turnkeeper {e.strip()}`" for e in body.example.split(";"))
     return f"{text}\n\nExample: {examples}." if body.example else text
 
 
-def _signed(body: type[_Verb]) -> bool:
+def _signed(body: type[VerbBody]) -> bool:
     """Whether a verb's first argument may begin with a minus (``wait -3h``), which the line
     must hand to the verb to refuse in words rather than take for an option."""
     return any(kind_of(field) is DURATION for field in body.arguments().values())
@@ -173,7 +172,7 @@ def _parameter(name: str, field: FieldInfo) -> inspect.Parameter:
 
 
 def command_of(
-    body: type[_Verb], details: Details | None = None, where: Footer | None = None
+    body: type[VerbBody], details: Details | None = None, where: Footer | None = None
 ) -> Callable[..., None]:
     """The Typer callback of one verb: read what was typed into the body, run its command."""
     fields = on_the_line(body)

@@ -38,8 +38,8 @@ from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.state import in_darkness
 from turnkeeper.service import Campaigns
 from turnkeeper.verbs import VERBS as TABLE
+from turnkeeper.verbs import VerbBody
 from turnkeeper.verbs.line import DEFAULT_WORD, quoted, split_words, values_next
-from turnkeeper.verbs.table import _Verb
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -312,7 +312,7 @@ VALUE_FLAGS = (*CAMPAIGN_FLAGS, "--db")
 NAMES_A_CAMPAIGN = frozenset({("use",), ("campaigns", "delete")})
 
 
-def _body_of(path: tuple[str, ...]) -> type[_Verb] | None:
+def _body_of(path: tuple[str, ...]) -> type[VerbBody] | None:
     """The verb of the table a command's words name (``combat attack``), if any."""
     return next((b for b in TABLE.values() if b.line_words() == path), None)
 

@@ -2,23 +2,15 @@
 that know what they name in the game (:mod:`turnkeeper.verbs.kinds`): the command line, the
 HTTP API, the dashboard's forms and ``play``'s completer are all built from them."""
 
-from turnkeeper.verbs.table import (
-    SHARED,
-    VERBS,
-    CommandBody,
-    Place,
-    cli_of,
-    kind_of,
-    places_now,
-    problem,
-    verbs_now,
-)
+from turnkeeper.verbs.body import SHARED, Place, VerbBody, cli_of, kind_of, places_now
+from turnkeeper.verbs.table import VERBS, CommandBody, problem, verbs_now
 
 __all__ = [
     "SHARED",
     "VERBS",
     "CommandBody",
     "Place",
+    "VerbBody",
     "cli_of",
     "kind_of",
     "places_now",

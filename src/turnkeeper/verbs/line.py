@@ -29,8 +29,9 @@ from pydantic.fields import FieldInfo
 
 from turnkeeper.campaign import CampaignState
 from turnkeeper.errors import IllegalCommandError
+from turnkeeper.verbs.body import VerbBody, cli_of, kind_of, said
 from turnkeeper.verbs.kinds import Cli
-from turnkeeper.verbs.table import VERBS, _Verb, cli_of, kind_of, said
+from turnkeeper.verbs.table import VERBS
 
 #: The word a verb's words may be followed by before its destination: ``travel to ne``.
 DEFAULT_WORD = "to"
@@ -51,7 +52,7 @@ def flags_of(name: str, field: FieldInfo) -> tuple[str, ...]:
     return (f"--{name.replace('_', '-')}",)
 
 
-def on_the_line(body: type[_Verb]) -> dict[str, FieldInfo]:
+def on_the_line(body: type[VerbBody]) -> dict[str, FieldInfo]:
     """The fields a command line types (not those given as data only)."""
     return {n: f for n, f in body.arguments().items() if (cli_of(f) or Cli()).flags != ("",)}
 
@@ -87,7 +88,7 @@ def metavar_of(name: str, field: FieldInfo) -> str | None:
     return None if field.annotation is bool else name.upper()
 
 
-def shown(body: type[_Verb], name: str) -> str:
+def shown(body: type[VerbBody], name: str) -> str:
     """How a person typed a field: its flag, or its argument's name in capitals."""
     field = body.arguments().get(name)
     if field is None:
@@ -96,7 +97,7 @@ def shown(body: type[_Verb], name: str) -> str:
     return flags[0].split("/")[0] if flags else (metavar_of(name, field) or name.upper())
 
 
-def problem_as_typed(body: type[_Verb], error: ValidationError) -> str:
+def problem_as_typed(body: type[VerbBody], error: ValidationError) -> str:
     """The first problem with what was typed, named as the person typed it."""
     first = error.errors()[0]
     where = first.get("loc", ())
@@ -107,7 +108,7 @@ def problem_as_typed(body: type[_Verb], error: ValidationError) -> str:
     return f"{named}{value}: {words}"
 
 
-def verb_of(words: Sequence[str]) -> tuple[type[_Verb], int] | None:
+def verb_of(words: Sequence[str]) -> tuple[type[VerbBody], int] | None:
     """The verb a line's first words name, and how many words name it (``travel to`` is two:
     the verb's, and :data:`DEFAULT_WORD` after a verb that is also a group of the shell's)."""
     for body in VERBS.values():
@@ -221,7 +222,7 @@ def _give(values: dict[str, Any], name: str, field: FieldInfo, value: str) -> No
         values[name] = value
 
 
-def body_of_line(line: str, **shared: Any) -> _Verb:
+def body_of_line(line: str, **shared: Any) -> VerbBody:
     """The validated body a line asks for (:func:`read_line`), with ``shared`` fields every
     verb takes from its front door (``expected_version``); its problems named as typed."""
     values = read_line(line)
@@ -235,7 +236,7 @@ def body_of_line(line: str, **shared: Any) -> _Verb:
 def complete(
     text: str,
     state: CampaignState,
-    extra: Callable[[type[_Verb]], Sequence[str]] = lambda body: (DICE_FLAG,),
+    extra: Callable[[type[VerbBody]], Sequence[str]] = lambda body: (DICE_FLAG,),
 ) -> tuple[int, list[str]]:
     """What may come next on a line that ends with ``text``: where the word being typed
     starts, and the words that fit there now (each quoted as it must be typed): a verb's
@@ -254,7 +255,7 @@ def _next_words(
     done: list[str],
     current: str,
     state: CampaignState,
-    extra: Callable[[type[_Verb]], Sequence[str]],
+    extra: Callable[[type[VerbBody]], Sequence[str]],
 ) -> list[str]:
     found = verb_of(done)
     if found is None:
@@ -281,7 +282,7 @@ def _next_words(
 
 
 def values_next(
-    body: type[_Verb],
+    body: type[VerbBody],
     typed: Sequence[str],
     state: CampaignState,
     foreign: Collection[str] = (),
@@ -320,7 +321,7 @@ def values_next(
             elif flag == DICE_FLAG and not equals:
                 expecting = ("dice", FieldInfo(annotation=str))
             elif flag == AS_FLAG and not equals:
-                expecting = ("as_party", _Verb.model_fields["as_party"])
+                expecting = ("as_party", VerbBody.model_fields["as_party"])
             continue
         if not positional:  # one more than the verb takes
             return []

@@ -40,10 +40,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, BeforeValidator
 from pydantic.fields import FieldInfo
 
-from turnkeeper import verbs as command_table
 from turnkeeper.dice import parse_faces
 from turnkeeper.files import parse_json
-from turnkeeper.verbs.table import SHARED, FileText
+from turnkeeper.verbs import SHARED, VERBS
+from turnkeeper.verbs.body import FileText
 
 Kind = Literal["text", "longtext", "number", "checkbox", "select", "list", "json"]
 
@@ -152,24 +152,10 @@ class Control:
         return dataclasses.replace(self, fields=tuple(f for f in self.fields if f.name != name))
 
 
-def bodies() -> dict[str, type[BaseModel]]:
-    """Every verb's body model, by verb: the table's ``VERBS`` when it has one, else the
-    members of the ``CommandBody`` union."""
-    verbs = getattr(command_table, "VERBS", None)
-    if isinstance(verbs, Mapping):
-        return {str(verb): model for verb, model in verbs.items()}
-    union = typing.get_args(command_table.CommandBody)[0]
-    found: dict[str, type[BaseModel]] = {}
-    for model in typing.get_args(union):
-        verb = typing.get_args(model.model_fields["verb"].annotation)[0]
-        found[str(verb)] = model
-    return found
-
-
 @cache
 def table() -> tuple[Control, ...]:
     """Every verb's control, in the command table's order (the table does not change)."""
-    return tuple(_control(verb, model) for verb, model in bodies().items())
+    return tuple(_control(verb, model) for verb, model in VERBS.items())
 
 
 @cache

@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from turnkeeper.files import check_seed
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.hexmap import Feature, HexMap, Road, Terrain, Visibility
+from turnkeeper.world.hexmap import Concealment, Feature, HexMap, Road, Terrain
 from turnkeeper.world.mapfile import check_map_size
 
 _ADJECTIVES = ("Old", "Grey", "Broken", "Silent", "Red", "Hollow", "Sunken", "Black", "Pale")
@@ -103,9 +103,9 @@ def _terrain(rng: np.random.Generator, height: int, width: int) -> NDArray[np.ui
 
 
 def _feature(rng: np.random.Generator, fid: str, hex_: Hex) -> Feature:
-    visibility = Visibility(rng.choice(["overt", "hidden", "secret"], p=[0.55, 0.3, 0.15]))
+    visibility = Concealment(rng.choice(["overt", "hidden", "secret"], p=[0.55, 0.3, 0.15]))
     name = f"{rng.choice(_ADJECTIVES)} {rng.choice(_THINGS)}"
-    landmark = visibility is Visibility.OVERT and bool(rng.random() < 1 / 6)  # TP-DISC-1
+    landmark = visibility is Concealment.OVERT and bool(rng.random() < 1 / 6)  # TP-DISC-1
     notes = f"Referee: {rng.choice(_SECRETS)} near {hex_.label}."
     return Feature(
         id=fid,

@@ -87,7 +87,7 @@ ROAD_LETTERS: dict[Road, str] = {Road.NONE: ".", Road.ROAD: "R", Road.TRAIL: "t"
 VIEW_BLOCKING_TERRAIN: frozenset[Terrain] = frozenset({Terrain.HIGH_MOUNTAINS, Terrain.DEEP_FOREST})
 
 
-class Visibility(StrEnum):
+class Concealment(StrEnum):
     """How a feature is found (TP-DISC-1..3)."""
 
     OVERT = "overt"
@@ -102,8 +102,9 @@ class Feature(BaseModel):
 
     id: str = Field(min_length=1, description="Unique across the map, e.g. 'f-0304-1'.")
     name: str = Field(min_length=1, description="What the party calls it once found.")
-    visibility: Visibility = Field(
-        default=Visibility.OVERT, description="overt, hidden or secret (TP-DISC-1)."
+    # the file's word for a feature's concealment, kept so that maps written already load
+    visibility: Concealment = Field(
+        default=Concealment.OVERT, description="overt, hidden or secret (TP-DISC-1)."
     )
     landmark: bool = Field(
         default=False,

@@ -29,7 +29,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from turnkeeper.world.hexes import Direction, Hex
-from turnkeeper.world.hexmap import Feature, HexMap, Road, Terrain, Visibility
+from turnkeeper.world.hexmap import Concealment, Feature, HexMap, Road, Terrain
 from turnkeeper.world.labels import Board, Box, Placed, Spot
 
 SIZE = 20.0
@@ -141,9 +141,9 @@ INK = {
     for terrain, colour in TERRAIN_COLOURS.items()
 }
 _VISIBILITY_COLOURS = {
-    Visibility.OVERT: "#222222",
-    Visibility.HIDDEN: "#a85a00",
-    Visibility.SECRET: "#c00000",
+    Concealment.OVERT: "#222222",
+    Concealment.HIDDEN: "#a85a00",
+    Concealment.SECRET: "#c00000",
 }
 #: The outline of a hex in path units, from its west corner, back to it.
 _HEX_PATH = "l1-1h2l1 1-1 1h-2z"
@@ -550,10 +550,10 @@ def _features(
     """Each feature drawn: a mark (a triangle for a landmark) and its name where the board
     placed it; each kind of mark drawn is added to ``legend`` (in the players' view, only
     "found")."""
-    marks: set[tuple[Visibility, bool]] = set()
+    marks: set[tuple[Concealment, bool]] = set()
     for (hex_, feature), name in zip(shown, names, strict=True):
         x, y = centre(hex_)
-        seen_as = Visibility.OVERT if player else feature.visibility
+        seen_as = Concealment.OVERT if player else feature.visibility
         colour = _VISIBILITY_COLOURS[seen_as]
         marks.add((seen_as, feature.landmark))
         tip = f"{feature.name}: {feature.text}" if feature.text else feature.name
@@ -564,9 +564,9 @@ def _features(
         yield f"{shape}><title>{escape(tip)}</title></{tag}>"
         if name is not None:  # None: too small to read on this picture
             yield _text(feature.name, name, f'fill="{colour}" stroke-width="1.5"')
-    for seen_as, landmark in sorted(marks, key=lambda m: (list(Visibility).index(m[0]), m[1])):
+    for seen_as, landmark in sorted(marks, key=lambda m: (list(Concealment).index(m[0]), m[1])):
         thing = "landmark" if landmark else "feature"
-        shown_as = "found" if player else "" if seen_as is Visibility.OVERT else seen_as.value
+        shown_as = "found" if player else "" if seen_as is Concealment.OVERT else seen_as.value
         meaning = f"{shown_as} {thing}".strip()
         legend.append(Key(meaning, _feature_mark(_VISIBILITY_COLOURS[seen_as], landmark)))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from turnkeeper.world.generate import generate_map
-from turnkeeper.world.hexmap import Road, Terrain, Visibility
+from turnkeeper.world.hexmap import Concealment, Road, Terrain
 
 
 def test_same_seed_same_map_and_other_seed_other_map() -> None:
@@ -22,16 +22,16 @@ def test_plausible_terrain_roads_and_features() -> None:
     assert not (m.road[m.terrain == Terrain.WATER]).any()
     features = [f for _, f in m.all_features()]
     kinds = {f.visibility for f in features}
-    assert kinds == set(Visibility)
+    assert kinds == set(Concealment)
     assert all(f.notes for f in features)
     assert len({f.id for f in features}) == len(features)
 
 
 def test_tp_disc_1_about_one_in_six_overt_features_are_landmarks() -> None:
     m = generate_map(200, 150, seed=1)
-    overt = [f for _, f in m.all_features() if f.visibility is Visibility.OVERT]
+    overt = [f for _, f in m.all_features() if f.visibility is Concealment.OVERT]
     landmarks = [f for f in overt if f.landmark]
-    assert all(f.visibility is Visibility.OVERT for _, f in m.all_features() if f.landmark)
+    assert all(f.visibility is Concealment.OVERT for _, f in m.all_features() if f.landmark)
     assert 0.10 < len(landmarks) / len(overt) < 0.25
 
 

@@ -13,7 +13,7 @@ from turnkeeper.errors import NotFoundError, TurnkeeperError
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.hexmap import Feature, HexMap, Road, Terrain, Visibility
+from turnkeeper.world.hexmap import Concealment, Feature, HexMap, Road, Terrain
 from turnkeeper.world.mapfile import dumps_map, loads_map, map_from_data, map_json_schema
 
 SCHEMA = Path(__file__).parents[3] / "src/turnkeeper/world/map.schema.json"
@@ -41,8 +41,8 @@ GOOD = {
 def test_tp_disc_1_features_have_visibility_and_landmarks() -> None:
     m = map_from_data(GOOD)
     tower, crypt = m.features_at(Hex.from_label("0101"))
-    assert tower.visibility is Visibility.OVERT and tower.landmark
-    assert crypt.visibility is Visibility.SECRET and not crypt.landmark
+    assert tower.visibility is Concealment.OVERT and tower.landmark
+    assert crypt.visibility is Concealment.SECRET and not crypt.landmark
     assert m.find_feature("c1") == (Hex.from_label("0101"), crypt)
     with pytest.raises(ValidationError):
         Feature(id="x", name="X", visibility="invisible")  # type: ignore[arg-type]
@@ -128,4 +128,4 @@ def test_docs_example_is_a_valid_map() -> None:
     doc = (Path(__file__).parents[3] / "docs/map-format.md").read_text(encoding="utf-8")
     example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
     m = loads_map(example, "toml", where="docs/map-format.md")
-    assert m.find_feature("crypt")[1].visibility is Visibility.SECRET
+    assert m.find_feature("crypt")[1].visibility is Concealment.SECRET

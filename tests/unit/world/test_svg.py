@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.hexmap import Feature, HexMap, Road, Terrain, Visibility
+from turnkeeper.world.hexmap import Concealment, Feature, HexMap, Road, Terrain
 from turnkeeper.world.route import plan_route
 from turnkeeper.world.svg import (
     INK,
@@ -35,9 +35,9 @@ MAP = HexMap.build(
     {
         HERE: (
             Feature(id="inn", name="Prancing Pony", notes="REFNOTE-innkeeper-is-a-spy"),
-            Feature(id="cave", name="Hidden Cave", visibility=Visibility.HIDDEN),
+            Feature(id="cave", name="Hidden Cave", visibility=Concealment.HIDDEN),
         ),
-        THERE: (Feature(id="vault", name="Secret Vault", visibility=Visibility.SECRET),),
+        THERE: (Feature(id="vault", name="Secret Vault", visibility=Concealment.SECRET),),
     },
 )
 

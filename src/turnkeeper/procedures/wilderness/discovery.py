@@ -20,8 +20,7 @@ from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Shown, Visibil
 from turnkeeper.kernel.state import CampaignState, wilderness_of, with_wilderness
 from turnkeeper.kernel.wilderness_state import TRACK_HEXES, WildernessState
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.hexmap import Feature, HexMap
-from turnkeeper.world.hexmap import Visibility as Seen
+from turnkeeper.world.hexmap import Concealment, Feature, HexMap
 
 How = Literal["stumbled", "search", "named_search", "all_day"]
 
@@ -43,7 +42,9 @@ def landmarks_in_sight(hexmap: HexMap, at: Hex, radius: int = 2) -> list[tuple[H
         if hex_ not in hexmap:
             continue
         marks = [
-            f for f in hexmap.features.get(hex_, ()) if f.landmark and f.visibility is Seen.OVERT
+            f
+            for f in hexmap.features.get(hex_, ())
+            if f.landmark and f.visibility is Concealment.OVERT
         ]
         if not marks:
             continue
@@ -88,7 +89,7 @@ class HexEntered(Event):
 def enter_hex(wild: WildernessState, hex_: Hex, radius: int = 2) -> HexEntered:
     """The event of arriving in ``hex_``: overt features known, landmarks in sight seen."""
     hexmap = wild.hexmap
-    overt = [f for f in hexmap.features_at(hex_) if f.visibility is Seen.OVERT]
+    overt = [f for f in hexmap.features_at(hex_) if f.visibility is Concealment.OVERT]
     sighted = [(h, f) for h, f in landmarks_in_sight(hexmap, hex_, radius) if h != hex_]
     new_marks = [(h, f) for h, f in sighted if f.id not in wild.found]
     seen = sorted({n for n in hex_.neighbours() if n in hexmap} | {h for h, _ in sighted})
@@ -126,7 +127,7 @@ class FeaturesFound(Event):
         return f"the party {ways[self.how]} {', '.join(self.names)} (hex {self.hex.label})"
 
 
-def unfound(wild: WildernessState, hex_: Hex, kind: Seen) -> list[Feature]:
+def unfound(wild: WildernessState, hex_: Hex, kind: Concealment) -> list[Feature]:
     """Features of ``kind`` in the hex that the party has not found yet, in map order."""
     return [
         f for f in wild.hexmap.features_at(hex_) if f.visibility is kind and f.id not in wild.found
@@ -143,7 +144,7 @@ def _nothing(why: str) -> list[Event]:
 def find_one_hidden(state: CampaignState, dice: DiceSource, how: How) -> list[Event]:
     """TP-DISC-2: one hidden feature of the party's hex, at random (the die picks it)."""
     wild = wilderness_of(state)
-    hidden = unfound(wild, wild.position, Seen.HIDDEN)
+    hidden = unfound(wild, wild.position, Concealment.HIDDEN)
     if not hidden:
         return _nothing(f"no unfound hidden feature in hex {wild.position.label}")
     rolls: tuple[RollRecord, ...] = ()
@@ -167,7 +168,7 @@ def find_named(state: CampaignState, wanted: str) -> list[Event]:
             continue
         if feature.id in wild.found:
             return _nothing(f"{feature.name} is already known")
-        if feature.visibility is Seen.SECRET:
+        if feature.visibility is Concealment.SECRET:
             return _nothing(f"{feature.name} is secret: only a whole day's search finds it")
         return [
             FeaturesFound(
@@ -180,7 +181,8 @@ def find_named(state: CampaignState, wanted: str) -> list[Event]:
 def find_all_day(state: CampaignState) -> list[Event]:
     """TP-DISC-3: a whole day's search finds the hex's secret (and hidden) features."""
     wild = wilderness_of(state)
-    found = unfound(wild, wild.position, Seen.SECRET) + unfound(wild, wild.position, Seen.HIDDEN)
+    found = unfound(wild, wild.position, Concealment.SECRET)
+    found += unfound(wild, wild.position, Concealment.HIDDEN)
     if not found:
         return _nothing(f"nothing hidden or secret is left in hex {wild.position.label}")
     return [
