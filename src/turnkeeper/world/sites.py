@@ -42,15 +42,9 @@ from pydantic import (
 
 from turnkeeper.dice import DiceSource, Roll, parse, roll
 from turnkeeper.errors import NotFoundError, TurnkeeperError
-from turnkeeper.files import (
-    MAX_NAME_LENGTH,
-    check_name,
-    first_error,
-    keys_at,
-    parse_toml,
-    read_text,
-    unknown_key,
-)
+from turnkeeper.files.keys import first_error, keys_at, unknown_key
+from turnkeeper.files.names import MAX_NAME_LENGTH, check_name
+from turnkeeper.files.reading import parse_toml, read_text
 from turnkeeper.frozen import Strict
 from turnkeeper.words import of_creature
 

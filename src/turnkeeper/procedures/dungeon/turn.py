@@ -21,7 +21,7 @@ from typing import Literal
 
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.files import check_name
+from turnkeeper.files.names import check_name
 from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Visibility
 from turnkeeper.kernel.schedule import Draft, wait
 from turnkeeper.kernel.state import CampaignState
