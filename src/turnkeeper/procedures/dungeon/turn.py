@@ -54,7 +54,8 @@ from turnkeeper.procedures.rest import (
 )
 from turnkeeper.rules.schema import FaceEvent, MovementMode
 from turnkeeper.tables import FaceResult, roll_overloaded
-from turnkeeper.world.sites import MapNote, Site, SiteVisit
+from turnkeeper.world.sites import Site
+from turnkeeper.world.visits import MapNote, SiteVisit
 
 __all__ = [
     "DungeonCommand",
