@@ -68,7 +68,7 @@ from turnkeeper.errors import (
     TooFewDiceError,
     TurnkeeperError,
 )
-from turnkeeper.files import check_numbers, parse_json
+from turnkeeper.files.reading import check_numbers, parse_json
 from turnkeeper.kernel.events import (
     UNDO_EVENTS,
     CampaignStarted,
@@ -708,7 +708,7 @@ def _parse_journal(text: str) -> tuple[list[Recorded], list[str] | None]:
 
     The lines are read as one JSON array: every record validated from the text in one go
     (as a store's journal is read back), where a record at a time cost five times as much,
-    and its numbers checked as any file's (:func:`~turnkeeper.files.check_numbers`). Only a
+    and its numbers checked as any file's (:func:`~turnkeeper.files.reading.check_numbers`). Only a
     journal that fails (a blank line between its records fails too) is read again a line at
     a time, numbered (:func:`_lines`), to name the line at fault, each line checked whole.
     """

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from turnkeeper.cli.app import INTERNAL_ERROR
-from turnkeeper.files import MAX_DEPTH, MAX_FILE_BYTES
+from turnkeeper.files.reading import MAX_DEPTH, MAX_FILE_BYTES
 from turnkeeper.service import Campaigns
 
 PARTY = str(files("turnkeeper.examples") / "party.toml")

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import turnkeeper.cli  # noqa: F401  (registers the verbs)
 from turnkeeper.cli.app import app
-from turnkeeper.files import EXAMPLES
+from turnkeeper.files.reading import EXAMPLES
 
 runner = CliRunner()
 

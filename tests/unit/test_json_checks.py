@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from turnkeeper.campaign.registry import EVENTS
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import MAX_DEPTH, check_numbers, parse_json
+from turnkeeper.files.reading import MAX_DEPTH, check_numbers, parse_json
 
 #: Strings that look like what the checks look for: brackets, quotes, escapes, long digits.
 TRICKY = st.sampled_from(

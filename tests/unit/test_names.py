@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import MAX_NAME_LENGTH, check_name, unprintable
+from turnkeeper.files.names import MAX_NAME_LENGTH, check_name, unprintable
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,7 @@ from turnkeeper.dice import parse
 from turnkeeper.dice.exact import distribution, quartiles
 from turnkeeper.dice.sampling import sample
 from turnkeeper.errors import IllegalCommandError, NotFoundError
-from turnkeeper.files import check_seed
+from turnkeeper.files.names import check_seed
 from turnkeeper.kernel.party import Party
 from turnkeeper.procedures.dungeon.wandering import wandering_chance
 from turnkeeper.procedures.surprise import check_dice_for, pace_surprise

@@ -22,7 +22,7 @@ from matplotlib.ticker import MaxNLocator
 from turnkeeper.dice import format_mixed
 from turnkeeper.dice.exact import quartiles
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import write_bytes
+from turnkeeper.files.writing import write_bytes
 
 #: The picture formats a plot is written in, by the file's extension.
 FORMATS = (".png", ".svg")

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from turnkeeper.campaign.hooks import FIGHT_HOOKS, HOOKS
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.files import MAX_INT, MAX_TEXT_LENGTH, check_number
+from turnkeeper.files.names import MAX_INT, MAX_TEXT_LENGTH, check_number
 from turnkeeper.kernel.combat_state import Combatant, Condition, Phase
 from turnkeeper.kernel.events import (
     ClockAdvanced,

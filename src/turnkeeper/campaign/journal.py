@@ -18,7 +18,7 @@ from turnkeeper.clock.calendar import start_offset
 from turnkeeper.clock.durations import MAX_DURATION
 from turnkeeper.dice import AskedDice, DiceSource, SeededDice
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import check_name, check_seed
+from turnkeeper.files.names import check_name, check_seed
 from turnkeeper.kernel.events import (
     UNDO_EVENTS,
     CampaignStarted,

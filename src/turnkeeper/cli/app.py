@@ -331,7 +331,7 @@ def _bounded_numbers(command: Command) -> None:
     """Every whole number a verb takes, within 64 bits, and every ``--seed`` from 0: the
     one check of the CLI's numbers (the journal keeps them, and a journal holding a larger
     one cannot be imported again), put on every option and argument as its verb loads."""
-    from turnkeeper.files import check_number, check_seed  # with the verb, not for --help
+    from turnkeeper.files.names import check_number, check_seed  # with the verb, not for --help
 
     def bounded(inner: Callable[..., Any] | None, seed: bool) -> Callable[..., Any]:
         def check(ctx: Context, param: Any, value: Any) -> Any:

@@ -39,12 +39,9 @@ from turnkeeper.cli.options import (
 )
 from turnkeeper.cli.runner import open_campaigns, records_data, show_lines, show_records
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import (
-    MAX_JOURNAL_BYTES,
-    check_name,
-    read_text,
-    write_text,
-)
+from turnkeeper.files.names import check_name
+from turnkeeper.files.reading import MAX_JOURNAL_BYTES, read_text
+from turnkeeper.files.writing import write_text
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.store import sqlite_file
 from turnkeeper.views import perceived_by, referee_record

@@ -21,7 +21,7 @@ from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.verbs import Place
 from turnkeeper.words import counted
-from turnkeeper.world.sites import PendingEncounter
+from turnkeeper.world.visits import PendingEncounter
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()

@@ -9,10 +9,11 @@ from typing import Annotated
 
 import typer
 
-from turnkeeper import files
 from turnkeeper.cli.app import JsonOption, emit, say
 from turnkeeper.cli.options import ForceOption, check_out
 from turnkeeper.errors import TurnkeeperError
+from turnkeeper.files.reading import EXAMPLES
+from turnkeeper.files.writing import write_text
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()
@@ -39,9 +40,7 @@ def examples_command(
     shipped = package_files("turnkeeper.examples")
     if folder.exists() and not folder.is_dir():
         raise TurnkeeperError(f"{folder}: is not a folder; give a folder for the examples")
-    targets = [
-        (folder / name, (shipped / name).read_text(encoding="utf-8")) for name in files.EXAMPLES
-    ]
+    targets = [(folder / name, (shipped / name).read_text(encoding="utf-8")) for name in EXAMPLES]
     # a second `examples` in one folder (the README, then a doc) changes nothing and is no error
     kept = [target for target, text in targets if not force and _holds(target, text)]
     if folder.is_dir():  # every file checked before any is written: all or nothing
@@ -51,7 +50,7 @@ def examples_command(
     folder.mkdir(parents=True, exist_ok=True)
     for target, text in targets:
         if target not in kept:
-            files.write_text(target, text, "example file")
+            write_text(target, text, "example file")
     copied = [target for target, _ in targets if target not in kept]
     emit(
         {

@@ -38,7 +38,7 @@ from turnkeeper.cli.options import (
 )
 from turnkeeper.cli.runner import run
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
-from turnkeeper.files import read_text
+from turnkeeper.files.reading import read_text
 from turnkeeper.verbs import VERBS, Place, VerbBody, cli_of, kind_of
 from turnkeeper.verbs.kinds import DURATION
 from turnkeeper.verbs.line import (

@@ -43,7 +43,9 @@ from turnkeeper.cli.options import (
 from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.dice import format_fraction, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError
-from turnkeeper.files import parse_json, read_text, unknown_key, write_bytes, write_text
+from turnkeeper.files.keys import unknown_key
+from turnkeeper.files.reading import parse_json, read_text
+from turnkeeper.files.writing import write_bytes, write_text
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.words import words
 from turnkeeper.world.errors import MapError

@@ -25,7 +25,7 @@ from turnkeeper.dice import (
     usage_lifetime,
 )
 from turnkeeper.errors import DiceNotationError, TurnkeeperError
-from turnkeeper.files import digits
+from turnkeeper.files.names import digits
 from turnkeeper.words import counted
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import typer
 
-from turnkeeper import files
 from turnkeeper.dice import parse_faces
 from turnkeeper.errors import DiceNotationError
+from turnkeeper.files import names
+from turnkeeper.files.writing import check_output
 
 
 def _campaign_given(name: str | None) -> str | None:
@@ -118,12 +119,13 @@ def set_values(items: list[str] | None) -> dict[str, int]:
 
 
 def check_seed(seed: int | None, option: str = "--seed") -> int | None:
-    """A seed as given, if SQLite and numpy can keep it (:func:`turnkeeper.files.check_seed`).
+    """A seed as given, if SQLite and numpy can keep it
+    (:func:`turnkeeper.files.names.check_seed`).
 
     >>> check_seed(7), check_seed(None)
     (7, None)
     """
-    return None if seed is None else files.check_seed(seed, option)
+    return None if seed is None else names.check_seed(seed, option)
 
 
 def check_out(
@@ -133,7 +135,7 @@ def check_out(
     db: str | None = None,
     inputs: Iterable[tuple[str | Path | None, str]] = (),
 ) -> None:
-    """Refuse an output file before any work (:func:`turnkeeper.files.check_output`): the
+    """Refuse an output file before any work (:func:`~turnkeeper.files.writing.check_output`): the
     campaign store ``--db`` names (or the default one) and its companion files, the
     command's own ``inputs`` (``(path or None, what it is)``), a file that is not a regular
     one, and one that exists unless ``--force``.
@@ -147,7 +149,7 @@ def check_out(
     if store is not None:
         keep.append((store, "the campaign store"))
         keep += [(f"{store}{end}", "a file of the campaign store") for end in _STORE_COMPANIONS]
-    files.check_output(out, what, force=force, keep=keep)
+    check_output(out, what, force=force, keep=keep)
 
 
 def ruleset_files(*rulesets: str | None) -> list[tuple[str, str]]:

@@ -20,7 +20,7 @@ from rich.table import Table
 from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.cli.options import ForceOption, check_out, ruleset_files
 from turnkeeper.errors import NotFoundError, TurnkeeperError
-from turnkeeper.files import read_text
+from turnkeeper.files.reading import read_text
 from turnkeeper.kernel.combat_state import Combatant
 from turnkeeper.kernel.party import Character, Party, load_party
 from turnkeeper.procedures.combat.roster import (

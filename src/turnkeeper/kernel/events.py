@@ -24,7 +24,7 @@ from typing_extensions import TypedDict
 from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DieFace, Roll, TypedDice, parse
 from turnkeeper.errors import DiceInputError, DiceNotationError, TurnkeeperError
-from turnkeeper.files import MAX_INT, MAX_TEXT_LENGTH
+from turnkeeper.files.names import MAX_INT, MAX_TEXT_LENGTH
 from turnkeeper.kernel.party import Party
 from turnkeeper.kernel.state import CampaignState, RestState
 from turnkeeper.rules.schema import Ruleset

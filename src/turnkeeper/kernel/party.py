@@ -17,16 +17,9 @@ from pydantic import ConfigDict, Field, ValidationError, field_validator, model_
 
 from turnkeeper.dice import UsageDie, parse
 from turnkeeper.errors import DiceNotationError, TurnkeeperError
-from turnkeeper.files import (
-    MAX_NAME_LENGTH,
-    MAX_PARTY_BYTES,
-    check_name,
-    first_error,
-    keys_at,
-    parse_toml,
-    read_text,
-    unknown_key,
-)
+from turnkeeper.files.keys import first_error, keys_at, unknown_key
+from turnkeeper.files.names import MAX_NAME_LENGTH, check_name
+from turnkeeper.files.reading import MAX_PARTY_BYTES, parse_toml, read_text
 from turnkeeper.frozen import Frozen
 from turnkeeper.rules.schema import ActionRules, Ruleset
 

@@ -20,7 +20,7 @@ from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.words import did_you_mean
 from turnkeeper.world.factions import Factions
-from turnkeeper.world.sites import SiteVisit
+from turnkeeper.world.visits import SiteVisit
 
 #: What hit points make of a character (PG-HP-1): the dead are not also unconscious.
 FATES = frozenset({Condition.DEAD.value, Condition.UNCONSCIOUS.value})

@@ -39,7 +39,7 @@ from turnkeeper.clock.countdowns import (
 )
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.errors import DiceNotationError, IllegalCommandError
-from turnkeeper.files import check_name
+from turnkeeper.files.names import check_name
 from turnkeeper.kernel.events import Event, RollRecord, Shown, Visibility
 from turnkeeper.kernel.scene_state import Frame
 from turnkeeper.kernel.schedule import Draft, Hook

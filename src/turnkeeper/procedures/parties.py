@@ -32,7 +32,7 @@ from turnkeeper.clock.calendar import day_number
 from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.files import check_name, unprintable
+from turnkeeper.files.names import check_name, unprintable
 from turnkeeper.kernel.events import Event, Shown, Visibility
 from turnkeeper.kernel.party import MAX_CHARACTERS, Party, Supplies
 from turnkeeper.kernel.schedule import Draft

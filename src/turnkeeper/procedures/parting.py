@@ -32,7 +32,7 @@ from turnkeeper.kernel.scene_state import SceneState
 from turnkeeper.kernel.state import PARTY_FIELDS, LightState, RestState
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.words import of_creature, of_item, singular, words
-from turnkeeper.world.sites import SiteVisit
+from turnkeeper.world.visits import SiteVisit
 
 SplitWord = Literal["carry", "divide", "keep", "refuse"]
 JoinWord = Literal["same", "merge", "refuse"]

@@ -30,15 +30,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from turnkeeper.errors import NotFoundError, RulesetError
-from turnkeeper.files import (
-    check_name,
-    first_error,
-    keys_at,
-    parse_toml,
-    read_text,
-    real_path,
-    unknown_key,
-)
+from turnkeeper.files.keys import first_error, keys_at, unknown_key
+from turnkeeper.files.names import check_name
+from turnkeeper.files.paths import real_path
+from turnkeeper.files.reading import parse_toml, read_text
 from turnkeeper.rules.schema import Ruleset, RulesetInfo
 from turnkeeper.rules.schema.base import MisplacedValue
 

@@ -22,8 +22,8 @@ from urllib.parse import quote
 
 import platformdirs
 
-from turnkeeper import files
 from turnkeeper.errors import NotFoundError, TurnkeeperError
+from turnkeeper.files.paths import check_path_length
 from turnkeeper.store.base import (
     Caches,
     EventStore,
@@ -94,7 +94,7 @@ def _check_file(path: Path, given: str, create: bool, default: bool = False) -> 
     """Every check of a SQLite file before a store opens it, reading only: its path fits the
     system, it exists unless ``create``, and its tables are turnkeeper's."""
     what = "default campaign store" if default else "campaign store"
-    files.check_path_length(path, what, StoreUnavailable)
+    check_path_length(path, what, StoreUnavailable)
     if not create:
         _must_exist(path, given)
     _own_tables(path, given)

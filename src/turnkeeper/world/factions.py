@@ -28,7 +28,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import check_name, first_error, keys_at, parse_toml, unknown_key
+from turnkeeper.files.keys import first_error, keys_at, unknown_key
+from turnkeeper.files.names import check_name
+from turnkeeper.files.reading import parse_toml
 from turnkeeper.world.hexes import Hex
 
 #: A clock of more segments than this is no month's work to fill.

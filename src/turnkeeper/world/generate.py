@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from turnkeeper.files import check_seed
+from turnkeeper.files.names import check_seed
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import Concealment, Feature, HexMap, Road, Terrain

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import digits
+from turnkeeper.files.names import digits
 
 
 class Direction(Enum):

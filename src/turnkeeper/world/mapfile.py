@@ -21,15 +21,9 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import (
-    MAX_NAME_LENGTH,
-    check_name,
-    first_error,
-    keys_at,
-    parse_json,
-    parse_toml,
-    unknown_key,
-)
+from turnkeeper.files.keys import first_error, keys_at, unknown_key
+from turnkeeper.files.names import MAX_NAME_LENGTH, check_name
+from turnkeeper.files.reading import parse_json, parse_toml
 from turnkeeper.world.errors import MapError
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import ROAD_LETTERS, TERRAIN_LETTERS, Feature, HexMap

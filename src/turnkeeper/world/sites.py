@@ -9,6 +9,9 @@ A table row covers a single total (``roll = 3``) or a band (``roll = "1-2"``) of
 dice. Whatever is wrong with a file comes out as ONE :class:`SiteError` naming the file, the
 key path and what was expected.
 
+A party inside a site (where it is, the encounter it has met, its own map) is a
+:class:`~turnkeeper.world.visits.SiteVisit`, which embeds the site.
+
 >>> site = parse_site('''
 ... [site]
 ... name = "Crypt"
@@ -42,30 +45,20 @@ from pydantic import (
 
 from turnkeeper.dice import DiceSource, Roll, parse, roll
 from turnkeeper.errors import NotFoundError, TurnkeeperError
-from turnkeeper.files import (
-    MAX_NAME_LENGTH,
-    check_name,
-    first_error,
-    keys_at,
-    parse_toml,
-    read_text,
-    unknown_key,
-)
+from turnkeeper.files.keys import first_error, keys_at, unknown_key
+from turnkeeper.files.names import MAX_NAME_LENGTH, check_name
+from turnkeeper.files.reading import parse_toml, read_text
 from turnkeeper.frozen import Strict
-from turnkeeper.words import of_creature
 
 __all__ = [
     "Area",
     "EncounterRow",
-    "MapNote",
     "Occupants",
     "OmenRow",
-    "PendingEncounter",
     "Site",
     "SiteError",
     "SiteLevel",
     "SiteTable",
-    "SiteVisit",
     "StatLine",
     "Wanderers",
     "load_site",
@@ -164,7 +157,7 @@ class SiteTable(Strict, Generic[RowT]):
         raise SiteError(f"the table rolled on {self.dice} has no row for a total of {total}")
 
 
-def _left_out(value: object) -> bool:
+def left_out(value: object) -> bool:
     """A key a file left out, kept out of a journal's copy of the site too."""
     return value is None
 
@@ -175,31 +168,31 @@ class StatLine(Strict):
     whatever is left out takes the roster's default (1 HD, 4 hp a HD, AC 10, a d6)."""
 
     hd: int | None = Field(
-        None, exclude_if=_left_out, ge=0, description="Hit dice (PG-ATK-2, PG-SAVE-1)."
+        None, exclude_if=left_out, ge=0, description="Hit dice (PG-ATK-2, PG-SAVE-1)."
     )
     hp: int | None = Field(
-        None, exclude_if=_left_out, ge=1, description="Hit points each (default 4 a HD)."
+        None, exclude_if=left_out, ge=1, description="Hit points each (default 4 a HD)."
     )
     ac: int | None = Field(
-        None, exclude_if=_left_out, description="Armour class (default 10, unarmoured)."
+        None, exclude_if=left_out, description="Armour class (default 10, unarmoured)."
     )
     damage: str | None = Field(
-        None, exclude_if=_left_out, description="The damage dice of its blow (default d6)."
+        None, exclude_if=left_out, description="The damage dice of its blow (default d6)."
     )
     attack_bonus: int | None = Field(
-        None, exclude_if=_left_out, description="PG-ATK-2: a bonus to hit."
+        None, exclude_if=left_out, description="PG-ATK-2: a bonus to hit."
     )
     save: int | None = Field(
-        None, exclude_if=_left_out, description="PG-SAVE-1: its save target, if not 19 - HD."
+        None, exclude_if=left_out, description="PG-SAVE-1: its save target, if not 19 - HD."
     )
     morale: int | None = Field(
-        None, exclude_if=_left_out, description="Morale score: 2d6 at or under it holds."
+        None, exclude_if=left_out, description="Morale score: 2d6 at or under it holds."
     )
     xp: int | None = Field(
-        None, exclude_if=_left_out, ge=0, description="PG-TRE-1: what overcoming one is worth."
+        None, exclude_if=left_out, ge=0, description="PG-TRE-1: what overcoming one is worth."
     )
     stats: dict[str, int] | None = Field(
-        None, exclude_if=_left_out, description="Stat modifiers: { DEX = 1 }."
+        None, exclude_if=left_out, description="Stat modifiers: { DEX = 1 }."
     )
 
     def line(self) -> dict[str, Any]:
@@ -223,11 +216,11 @@ class Occupants(StatLine):
         description="What each is called: Skeleton makes Skeleton 1 to 4.",
     )
     count: int | None = Field(
-        None, exclude_if=_left_out, ge=1, description="How many dwell here (default 1)."
+        None, exclude_if=left_out, ge=1, description="How many dwell here (default 1)."
     )
     encounter: int | None = Field(
         None,
-        exclude_if=_left_out,
+        exclude_if=left_out,
         description="A total of the level's encounter table: its row's creature.",
     )
 
@@ -533,117 +526,3 @@ def _check_dice(site: Site, shown: str) -> None:
 def load_site(path: str | Path) -> Site:
     """Load a site file; a missing or broken file is one clear error."""
     return parse_site(read_text(path, "site file", SiteError), str(path))
-
-
-class PendingEncounter(Strict):
-    """An encounter rolled in a site and not yet resolved: what combat starts from.
-
-    The surprise result is carried over to combat (EX-SUR-5, PG-SUR-1, CB-SUR-1): the side
-    in ``free_round`` acts a full round before initiative is rolled.
-    """
-
-    creature: str
-    number: int
-    distance_ft: int
-    reaction: str | None = None
-    reaction_modifier: int = Field(0, description="EX-SUR-5: a hungry foe that won surprise.")
-    party_surprised: bool = False
-    foes_surprised: bool = False
-    free_round: Literal["party", "opposition"] | None = None
-    surprised_members: tuple[str, ...] = ()
-    morale_check: bool = False
-    concealed: bool = False
-    turn: int = 0
-    # Left out of the journal at their defaults, so older journals replay as written.
-    foes: StatLine | None = Field(
-        None,
-        exclude_if=_left_out,
-        description="The stat line of each foe, where the site gives one (else the defaults).",
-    )
-    described: bool = Field(
-        False,
-        exclude_if=lambda described: not described,
-        description="Met as the site's words say, with no count: the referee names the foes.",
-    )
-    turn_ends: int | None = Field(
-        None,
-        exclude_if=_left_out,
-        description="When the turn it was met in would end: the rest of it passes after it.",
-    )
-    notes: str = Field(
-        "",
-        exclude_if=lambda notes: not notes,
-        description="The notes of the row it was met from: for the referee only, while pending.",
-    )
-
-    def told(self) -> str:
-        """The encounter in words: how many of what, how far, their mood and who is
-        surprised.
-
-        >>> PendingEncounter(creature="giant leech", number=1, distance_ft=60).told()
-        '1 giant leech at 60 ft; no one is surprised'
-        >>> PendingEncounter(creature="4 skeletons", number=1, distance_ft=0, described=True).told()
-        '4 skeletons at 0 ft; no one is surprised'
-        """
-        mood = f", {self.reaction}" if self.reaction else ""
-        if self.reaction_modifier:
-            mood += f" (reaction {self.reaction_modifier:+d} (EX-SUR-5))"
-        who = {"party": "the foes are surprised", "opposition": "the party is surprised"}
-        surprise = who.get(self.free_round or "", "no one is surprised")
-        if self.party_surprised and self.foes_surprised:
-            surprise = "both sides are surprised"
-        elif self.surprised_members and not self.party_surprised:  # EX-SUR-4: any who lose
-            names = [*self.surprised_members, *(["the foes"] if self.foes_surprised else [])]
-            surprise = f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} surprised"
-        met = self.creature if self.described else of_creature(self.number, self.creature)
-        return f"{met} at {self.distance_ft} ft{mood}; {surprise}"
-
-
-class MapNote(Strict):
-    """A note on the party's own map (EX-MAP-2): what the mapper recorded, right or wrong.
-
-    The referee does not correct it: it is kept apart from the true map and never checked
-    against it (checking would tell the party what is there).
-    """
-
-    text: str = Field(min_length=1)
-    level: int
-    area: str | None = Field(None, description="The party's label for the place, if any.")
-
-
-class SiteVisit(Strict):
-    """The party inside a site: which one (embedded, so replay needs no file), where, how long.
-
-    ``visited`` and ``map_notes`` are the party's knowledge (EX-MAP-2): the places it has
-    stood in, and what its mapper wrote down.
-    """
-
-    site: Site
-    level: int
-    area: str | None = None
-    entered_at: int = 0
-    turns: int = Field(0, description="Dungeon turns taken inside (EX-ENC-1 counts them).")
-    last_mode: str | None = None
-    encounter: PendingEncounter | None = None
-    visited: tuple[tuple[int, str | None], ...] = Field(
-        (), description="EX-MAP-2: (level, area) pairs the party has been in, in order."
-    )
-    map_notes: tuple[MapNote, ...] = Field((), description="EX-MAP-2: the party's own map.")
-
-    @property
-    def current_level(self) -> SiteLevel:
-        return self.site.level(self.level)
-
-    def been_at(self, level: int, area: str | None) -> SiteVisit:
-        """This visit with the party having been at ``level`` (and ``area``)."""
-        if (level, area) in self.visited:
-            return self
-        return self.model_copy(update={"visited": (*self.visited, (level, area))})
-
-    def player_view(self) -> dict[str, Any]:
-        """The party's picture (EX-MAP-2): visited places, its own map notes, where it is."""
-        return {
-            "site": self.site.player_view(self.visited),
-            "party_map": [note.model_dump(mode="json") for note in self.map_notes],
-            "where": {"level": self.level, "area": self.area, "turns": self.turns},
-        }

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from tests.integration.hostile.refusals import TURNKEEPER, digest, refused_in
 
-from turnkeeper.files import MAX_INT
+from turnkeeper.files.names import MAX_INT
 
 HUGE = str(10**20)
 LIMIT = f"{MAX_INT:,}"

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from tests.integration.hostile.refusals import FOES, HANG, PARTY, refused, refused_apart
 
-from turnkeeper.files import MAX_PARTY_BYTES
+from turnkeeper.files.reading import MAX_PARTY_BYTES
 
 
 @pytest.fixture

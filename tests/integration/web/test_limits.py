@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from tests.integration.web.conftest import Served
 
-from turnkeeper.files import MAX_NAME_LENGTH
+from turnkeeper.files.names import MAX_NAME_LENGTH
 from turnkeeper.web.guard import BODY_LIMIT, NUMBER_LIMIT, PAGE_POLICY, TEXT_LIMIT
 from turnkeeper.web.tokens import Role
 

@@ -86,7 +86,7 @@ def test_an_encounter_names_its_creatures_in_the_number_rolled() -> None:
     """Issue 42: a table row names its creature as its author likes ("giant rats" for 2d4,
     "drowned monk" for 1d3): a roll of 1 read "1 giant rats", a roll of 3 "3 drowned monk"."""
     from turnkeeper.procedures.dungeon.encounter import _perceived
-    from turnkeeper.world.sites import PendingEncounter
+    from turnkeeper.world.visits import PendingEncounter
 
     def met(creature: str, number: int) -> PendingEncounter:
         return PendingEncounter(creature=creature, number=number, distance_ft=30)

@@ -18,7 +18,8 @@ from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, Turn
 from turnkeeper.procedures.surprise import Meeting
 from turnkeeper.rules.loader import preset
 from turnkeeper.rules.schema import FaceEvent
-from turnkeeper.world.sites import PendingEncounter, parse_site
+from turnkeeper.world.sites import parse_site
+from turnkeeper.world.visits import PendingEncounter
 
 ABBEY = parse_site(
     """

@@ -41,7 +41,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.files import check_name, digits, first_error, keys_at, parse_toml, unknown_key
+from turnkeeper.files.keys import first_error, keys_at, unknown_key
+from turnkeeper.files.names import check_name, digits
+from turnkeeper.files.reading import parse_toml
 from turnkeeper.kernel.combat_state import Combatant, Side
 
 __all__ = ["MAX_COMBATANTS", "RosterError", "encounter_foes", "parse_monster", "parse_roster"]

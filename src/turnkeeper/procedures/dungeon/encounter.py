@@ -28,7 +28,8 @@ from turnkeeper.procedures.rest import weariness_penalty
 from turnkeeper.procedures.surprise import Approach, SurpriseSituation, settle_surprise
 from turnkeeper.rules.schema import MovementMode
 from turnkeeper.words import of_creature
-from turnkeeper.world.sites import Area, EncounterRow, Occupants, PendingEncounter, StatLine
+from turnkeeper.world.sites import Area, EncounterRow, Occupants, StatLine
+from turnkeeper.world.visits import PendingEncounter
 
 __all__ = ["TurnSituation", "meet_encounter", "meet_occupants"]
 

@@ -16,7 +16,8 @@ from turnkeeper.kernel.events import Event, Shown, Visibility
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.rules.schema import FaceEvent
 from turnkeeper.words import counted
-from turnkeeper.world.sites import MapNote, PendingEncounter, Site, SiteVisit
+from turnkeeper.world.sites import Site
+from turnkeeper.world.visits import MapNote, PendingEncounter, SiteVisit
 
 
 def _visit(state: CampaignState) -> SiteVisit:

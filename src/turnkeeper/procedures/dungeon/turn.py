@@ -21,7 +21,7 @@ from typing import Literal
 
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.files import check_name
+from turnkeeper.files.names import check_name
 from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Visibility
 from turnkeeper.kernel.schedule import Draft, wait
 from turnkeeper.kernel.state import CampaignState
@@ -54,7 +54,8 @@ from turnkeeper.procedures.rest import (
 )
 from turnkeeper.rules.schema import FaceEvent, MovementMode
 from turnkeeper.tables import FaceResult, roll_overloaded
-from turnkeeper.world.sites import MapNote, Site, SiteVisit
+from turnkeeper.world.sites import Site
+from turnkeeper.world.visits import MapNote, SiteVisit
 
 __all__ = [
     "DungeonCommand",

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.files import check_name
+from turnkeeper.files.names import check_name
 from turnkeeper.kernel.events import RollRecord
 from turnkeeper.kernel.scene_state import (
     Outcome,

@@ -30,7 +30,7 @@ from fractions import Fraction
 
 from turnkeeper.dice import DiceSource, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError
-from turnkeeper.files import check_name
+from turnkeeper.files.names import check_name
 from turnkeeper.kernel.events import Event, NoteMade
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState, wilderness_of

@@ -10,7 +10,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from turnkeeper.dice import parse
 from turnkeeper.dice.nodes import MAX_DICE, MAX_SIDES
 from turnkeeper.errors import DiceNotationError
-from turnkeeper.files import MAX_TEXT_LENGTH
+from turnkeeper.files.names import MAX_TEXT_LENGTH
 
 
 def _parses_as_dice(text: str) -> str:
