@@ -99,6 +99,7 @@ from turnkeeper.procedures.dungeon import (
     movement_mode,
 )
 from turnkeeper.procedures.factions import LoadFactions, RevealDeed
+from turnkeeper.procedures.haven import HavenTurn
 from turnkeeper.procedures.parties import (
     BringAllForward,
     BringForward,
@@ -135,6 +136,7 @@ from turnkeeper.procedures.wilderness import (
 )
 from turnkeeper.verbs.kinds import (
     ACTION,
+    ACTIVITY,
     AREA,
     CHARACTER,
     COUNTDOWN,
@@ -1908,6 +1910,32 @@ class FactionRevealBody(_Verb, title="Reveal a faction's deed"):
 
     def command(self, state: CampaignState) -> Command:
         return RevealDeed(self.faction, self.deed, self.text)
+
+
+class HavenBody(_Verb, title="Spend a month at a haven"):
+    """A character spends a month at a haven on an activity: pays its cost and a month's
+    living, the party's month passes as a wait's days, the result is rolled [TP-TIME-1].
+
+    A haven is off the maps: in no site, on no wilderness map. The ruleset's haven table
+    (DEFAULT) gives each activity's cost, roll and bands."""
+
+    example: ClassVar[str] = "haven Aldo work"
+    as_lines = True
+
+    verb: Literal["haven"]
+    character: Annotated[str, CHARACTER, Arg()] = Field(
+        min_length=1, description="Who spends the month."
+    )
+    activity: Annotated[str, ACTIVITY, Arg()] = Field(
+        min_length=1, description="recover, train, research, work or carouse (the ruleset's)."
+    )
+
+    @classmethod
+    def fits(cls, state: CampaignState) -> bool:
+        return state.site is None and state.wilderness is None and not state.fight_running
+
+    def command(self, state: CampaignState) -> Command:
+        return HavenTurn(self.character, self.activity)
 
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from turnkeeper.rules.schema.combat import (
     SurpriseRules,
 )
 from turnkeeper.rules.schema.dungeon import DayRules, DungeonRules, LightRules, RestRules
-from turnkeeper.rules.schema.months import FactionRules
+from turnkeeper.rules.schema.months import FactionRules, HavenRules
 from turnkeeper.rules.schema.scenes import CountdownRules, DreadRules, SpotlightRules
 from turnkeeper.rules.schema.time import OverloadedDie, RangedTable, TimeScales
 from turnkeeper.rules.schema.wilderness import LostRules, TravelRules, WeatherRules, WildernessRules
@@ -101,6 +101,11 @@ class Ruleset(Rules):
         FactionRules(),
         # as days: a journal's ruleset that keeps the default table is written as before
         exclude_if=lambda factions: factions == FactionRules(),
+    )
+    haven: HavenRules = Field(
+        HavenRules(),
+        # as factions: a journal's ruleset that keeps the default haven is written as before
+        exclude_if=lambda haven: haven == HavenRules(),
     )
 
     @field_validator("usage_die")
