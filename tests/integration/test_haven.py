@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 import pytest
 
 from turnkeeper.campaign import parse_party
-from turnkeeper.errors import IllegalCommandError
+from turnkeeper.errors import IllegalCommandError, RulesetError
 from turnkeeper.procedures.factions import FactionActed, LoadFactions, MonthTurned
 from turnkeeper.procedures.haven import CoinsChanged, HavenResult, HavenTurn, HavenTurnBegun
 from turnkeeper.procedures.hit_points import HitPointsChanged
 from turnkeeper.procedures.supplies import SupplyUsed
 from turnkeeper.procedures.wilderness import LoadMap
-from turnkeeper.rules.loader import preset
+from turnkeeper.rules.loader import load_ruleset, preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
 from turnkeeper.world.factions import parse_factions
@@ -158,3 +158,27 @@ def test_the_haven_verb_on_the_command_line(tmp_path: Path, tk: Tk) -> None:
     assert "Aldo's work (14): works well" in out
     assert "Aldo earns 30 coins (a month's work): 120 left" in out
     assert tk(db, "status")["party"]["characters"][0]["coins"] == 120
+
+
+def test_tp_time_1_a_ruleset_changes_one_activity_and_keeps_the_others(tmp_path: Path) -> None:
+    """DEFAULT haven table: a ruleset naming one activity changes that one; a roll naming a
+    stat the ruleset lacks is refused as the file is read."""
+    path = tmp_path / "h.toml"
+    path.write_text(
+        'extends = "ex"\n[ruleset]\nname = "h"\n[haven]\nliving = 5\n'
+        '[haven.activities.work]\nroll = "2d6+DEX"\n'
+        'bands = [{ up_to = 7, text = "odd jobs", coins = 3 }, { text = "a trade", coins = 12 }]\n',
+        encoding="utf-8",
+    )
+    rules = load_ruleset(path).haven
+    assert rules.living == 5
+    assert list(rules.activities) == ["recover", "train", "research", "work", "carouse"]
+    assert rules.activities["work"].band_for(8).coins == 12
+    assert rules.activities["recover"].roll == "2d6+CON"
+    path.write_text(
+        'extends = "ex"\n[ruleset]\nname = "h"\n[haven.activities.work]\n'
+        'roll = "2d6+LUCK"\nbands = [{ text = "odd jobs" }]\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(RulesetError, match=r"haven\.activities\.work\.roll: 'LUCK' is not one"):
+        load_ruleset(path)

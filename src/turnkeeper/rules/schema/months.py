@@ -190,3 +190,12 @@ class HavenRules(Rules):
         default_factory=_default_activities,
         description="The activities, each its cost, roll and bands (DEFAULT: see the section).",
     )
+
+    @field_validator("activities", mode="before")
+    @classmethod
+    def _over_the_defaults(cls, given: object) -> object:
+        # the presets leave the haven to its defaults: a ruleset's file that names one
+        # activity changes that one, and the others stay the table's
+        if not isinstance(given, dict):
+            return given
+        return {**_default_activities(), **given}
