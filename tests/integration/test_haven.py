@@ -182,3 +182,29 @@ def test_tp_time_1_a_ruleset_changes_one_activity_and_keeps_the_others(tmp_path:
     )
     with pytest.raises(RulesetError, match=r"haven\.activities\.work\.roll: 'LUCK' is not one"):
         load_ruleset(path)
+
+
+def test_tp_time_1_faction_list_shows_each_clock_resources_and_holdings(
+    tmp_path: Path, tk: Tk
+) -> None:
+    """TP-TIME-1's faction turns, read: `faction list` gives the referee each faction's clock,
+    resources and holdings, after a month turn's advance (2d6 (3, 4) + 1 = 8)."""
+    party = tmp_path / "party.toml"
+    party.write_text(PARTY, encoding="utf-8")
+    factions = tmp_path / "factions.toml"
+    factions.write_text(
+        'map = "Vale"\n[[factions]]\nname = "Red Hand"\ngoal = "rule the ford"\nsegments = 4\n'
+        'resources = { force = 2, wealth = -1 }\nhexes = ["0304"]\nsites = ["Barrow"]\n',
+        encoding="utf-8",
+    )
+    db = str(tmp_path / "c.db")
+    tk(db, "new", "Keep", "--ruleset", "ex", "--party", str(party), "--seed", "3")
+    assert "No factions" in tk(db, "faction", "list", as_json=False)
+    tk(db, "faction", "load", str(factions))
+    tk(db, "wait", "30 days", "--dice", "3,4")
+    listed = tk(db, "faction", "list")
+    assert [(f["name"], f["filled"], f["segments"]) for f in listed] == [("Red Hand", 1, 4)]
+    assert listed[0]["resources"] == {"force": 2, "wealth": -1}
+    out = " ".join(tk(db, "faction", "list", as_json=False).split())
+    told = "Red Hand: rule the ford 1/4; resources force +2, wealth -1; holds hex 0304, Barrow"
+    assert told in out
