@@ -1913,11 +1913,11 @@ class FactionRevealBody(_Verb, title="Reveal a faction's deed"):
 
 
 class HavenBody(_Verb, title="Spend a month at a haven"):
-    """A character spends a month at a haven on an activity: pays its cost and a month's
-    living, the party's month passes as a wait's days, the result is rolled [TP-TIME-1].
+    """A character's month at a haven: an activity, its cost and living paid, its result.
 
-    A haven is off the maps: in no site, on no wilderness map. The ruleset's haven table
-    (DEFAULT) gives each activity's cost, roll and bands."""
+    The party's month passes as a wait's days [TP-TIME-1]. A haven is off the maps: in no
+    site, on no wilderness map. The ruleset's haven table (DEFAULT) gives each activity's
+    cost, roll and bands."""
 
     example: ClassVar[str] = "haven Aldo work"
     as_lines = True
