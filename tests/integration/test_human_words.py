@@ -177,6 +177,8 @@ PLACE_OF = {
 #: An example that cannot run as written in a prepared campaign, and the line that runs
 #: instead (its reason in the comment).
 VARIANTS = {
+    # the example party carries no coins: a month at a haven costs some
+    "haven Aldo work": "haven Ulfarmi work",
     # 20,000 journeys take a minute; 20 print the same words
     "simulate journey --map wild.toml --from 0505 --to 1019 --season winter --runs 20000 "
     "--plot days.png": "simulate journey --map wild.toml --from 0304 --to 0506 --season winter "
@@ -214,6 +216,7 @@ PARTY_EXTRA = """
 [[characters]]
 name = "Ulfarmi"
 hp = 7
+coins = 40
 
 [[characters]]
 name = "Brenna"

@@ -46,6 +46,7 @@ from turnkeeper.procedures.combat import (
 )
 from turnkeeper.procedures.dungeon import DungeonCommand, EncounterEnded, decide_dungeon
 from turnkeeper.procedures.factions import FactionCommand, decide_factions
+from turnkeeper.procedures.haven import HavenTurn, haven_turn
 from turnkeeper.procedures.parties import (
     BringAllForward,
     BringForward,
@@ -522,6 +523,7 @@ HANDLERS: dict[type, Handler] = {
     **dict.fromkeys(get_args(PartyCommand), _passing_time(decide_parties)),
     **dict.fromkeys((*get_args(CombatCommand), StartFight), _fight),
     **dict.fromkeys(get_args(FactionCommand), lambda s, c, d: decide_factions(s, c)),
+    HavenTurn: _passing_time(haven_turn),
 }
 
 Command = (
@@ -529,7 +531,7 @@ Command = (
     | NightRest | UseSupply | AddSupply | Damage | Heal | AddMonster | CountdownAdd | CountdownTick
     | CountdownOutcome | CountdownEnd | CountdownTrigger | Note | Undo | Redo
     | SceneCommand | DungeonCommand | WildernessCommand | CombatCommand | StartFight
-    | PartyCommand | AsParty | BringAllForward | FactionCommand
+    | PartyCommand | AsParty | BringAllForward | FactionCommand | HavenTurn
 )  # fmt: skip
 
 

@@ -10,7 +10,16 @@ from __future__ import annotations
 from turnkeeper.kernel import events as kernel_events
 from turnkeeper.kernel import schedule
 from turnkeeper.kernel.events import EventRegistry
-from turnkeeper.procedures import countdowns, factions, hit_points, light, parties, rest, supplies
+from turnkeeper.procedures import (
+    countdowns,
+    factions,
+    haven,
+    hit_points,
+    light,
+    parties,
+    rest,
+    supplies,
+)
 from turnkeeper.procedures.combat import events as combat_events
 from turnkeeper.procedures.combat import outcomes as combat_outcomes
 from turnkeeper.procedures.dungeon import events as dungeon_events
@@ -37,4 +46,5 @@ EVENTS = EventRegistry(
     *scene_events.EVENTS,
     *parties.EVENTS,
     *factions.EVENTS,
+    *haven.EVENTS,
 )

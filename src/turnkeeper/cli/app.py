@@ -126,6 +126,11 @@ VERBS: dict[str, Verb] = {
     "faction": Verb(
         "from_table", "The world's factions: lay them out, reveal a deed as a rumour.", CAMPAIGN
     ),
+    "haven": Verb(
+        "from_table",
+        "A character's month at a haven: an activity, its cost and living paid, its result.",
+        CAMPAIGN,
+    ),
     "undo": Verb(
         "from_table",
         "Undo the latest command (recorded in the log, forgotten by the state).",

@@ -28,7 +28,7 @@ from typer._click import Context
 from typer.core import TyperGroup
 
 from turnkeeper.campaign import CampaignState, Command
-from turnkeeper.cli.app import JsonOption, say
+from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.options import (
     AsPartyOption,
     CampaignOption,
@@ -36,7 +36,7 @@ from turnkeeper.cli.options import (
     DiceOption,
     PlayerOption,
 )
-from turnkeeper.cli.runner import run
+from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.files.reading import read_text
 from turnkeeper.verbs import VERBS, Place, VerbBody, cli_of, kind_of
@@ -247,3 +247,32 @@ faction_app = typer.Typer(
 )
 verbs.add_typer(faction_app, name="faction")
 attach(faction_app, "faction")
+
+
+@faction_app.command("list")
+def faction_list(
+    campaign: str | None = CampaignOption, db: str | None = DbOption, as_json: bool = JsonOption
+) -> None:
+    """The world's factions as they stand: each goal's clock, resources and holdings (the
+    referee's: the players hear of a faction only by `faction reveal`).
+
+    Example: `turnkeeper faction list`.
+    """
+    with open_campaigns(db) as campaigns:
+        world = campaigns.state(campaigns.resolve(campaign)).factions
+    factions = world.factions if world is not None else ()
+    data = [f.model_dump(mode="json") for f in factions]
+
+    def render() -> None:
+        if not factions:
+            console().print("No factions: lay them out with `faction load`.")
+        for f in factions:
+            resources = ", ".join(f"{name} {value:+d}" for name, value in f.resources.items())
+            held = [*(f"hex {h}" for h in f.hexes), *f.sites]
+            say(
+                f"{f.name}: {f.goal} {f.filled}/{f.segments}"
+                f"; resources {resources or 'none'}; holds {', '.join(held) or 'nothing'}",
+                (" (referee)", "magenta"),
+            )
+
+    emit(data, as_json, render)

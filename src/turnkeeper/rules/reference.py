@@ -178,6 +178,9 @@ def preset_value(rules: Any, data: Any, key: str) -> Any:
     if found is None and isinstance(model, list) and model:
         # a table of rows (the faction table) at its default
         return [row.model_dump(mode="json", exclude_none=True) for row in model]
+    if found is None and isinstance(model, dict) and model:
+        # a table of named entries (the haven's activities) at its default
+        return {name: v.model_dump(mode="json", exclude_none=True) for name, v in model.items()}
     return found
 
 

@@ -1,4 +1,5 @@
-"""The world's factions' verbs: lay them out, reveal a deed as a rumour."""
+"""The month's verbs: lay out the world's factions, reveal a deed as a rumour, and a
+character's month at a haven."""
 
 from __future__ import annotations
 
@@ -13,12 +14,15 @@ from turnkeeper.campaign import (
     Command,
 )
 from turnkeeper.procedures.factions import LoadFactions, RevealDeed
+from turnkeeper.procedures.haven import HavenTurn
 from turnkeeper.verbs.body import (
     FileText,
     VerbBody,
     as_file,
 )
 from turnkeeper.verbs.kinds import (
+    ACTIVITY,
+    CHARACTER,
     FACTION,
     Arg,
 )
@@ -60,3 +64,29 @@ class FactionRevealBody(VerbBody, title="Reveal a faction's deed"):
 
     def command(self, state: CampaignState) -> Command:
         return RevealDeed(self.faction, self.deed, self.text)
+
+
+class HavenBody(VerbBody, title="Spend a month at a haven"):
+    """A character's month at a haven: an activity, its cost and living paid, its result.
+
+    The party's month passes as a wait's days [TP-TIME-1]. A haven is off the maps: in no
+    site, on no wilderness map. The ruleset's haven table (DEFAULT) gives each activity's
+    cost, roll and bands."""
+
+    example: ClassVar[str] = "haven Aldo work"
+    as_lines = True
+
+    verb: Literal["haven"]
+    character: Annotated[str, CHARACTER, Arg()] = Field(
+        min_length=1, description="Who spends the month."
+    )
+    activity: Annotated[str, ACTIVITY, Arg()] = Field(
+        min_length=1, description="recover, train, research, work or carouse (the ruleset's)."
+    )
+
+    @classmethod
+    def fits(cls, state: CampaignState) -> bool:
+        return state.site is None and state.wilderness is None and not state.fight_running
+
+    def command(self, state: CampaignState) -> Command:
+        return HavenTurn(self.character, self.activity)

@@ -160,6 +160,8 @@ TARGET = Kind("target", "NAME", _living)
 WOUNDED = Kind("wounded", "NAME", _wounded)
 FIGHTER = Kind("fighter", "NAME", _fighters)
 COMBATANT = Kind("combatant", "NAME", _everyone)
+#: An activity of the ruleset's haven turn.
+ACTIVITY = Kind("activity", "ACTIVITY", lambda state, given: list(state.ruleset.haven.activities))
 
 
 def foe(actor_field: str) -> Kind:

@@ -50,6 +50,7 @@ from turnkeeper.procedures.combat import (
 )
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
 from turnkeeper.procedures.factions import LoadFactions, RevealDeed
+from turnkeeper.procedures.haven import HavenTurn
 from turnkeeper.procedures.parties import (
     BringForward,
     ClearArea,
@@ -161,6 +162,7 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
         LoadFactions,
     ),
     "faction_reveal": ({"faction": "Red Hand", "deed": 1}, RevealDeed),
+    "haven": ({"character": "Aldo", "activity": "work"}, HavenTurn),
 }
 
 _body: TypeAdapter[Any] = TypeAdapter(CommandBody)

@@ -35,7 +35,7 @@ from turnkeeper.rules.schema.dungeon import (
     MovementMode,
     RestRules,
 )
-from turnkeeper.rules.schema.months import FactionRow, FactionRules
+from turnkeeper.rules.schema.months import FactionRow, FactionRules, HavenRules
 from turnkeeper.rules.schema.ruleset import Ruleset, RulesetInfo
 from turnkeeper.rules.schema.scenes import CountdownRules, CountdownType, DreadRules, SpotlightRules
 from turnkeeper.rules.schema.time import (
@@ -67,6 +67,7 @@ __all__ = [
     "FaceEvent",
     "FactionRow",
     "FactionRules",
+    "HavenRules",
     "HitPointRules",
     "InitiativeRules",
     "LightRules",

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from turnkeeper.rules.schema.base import DiceExpression, Rules, Whole
+from turnkeeper.rules.schema.base import DiceExpression, NonNegative, Rules, Whole
 
 #: What a faction may do with its month (the project's words).
 FactionAct = Literal["trouble", "lie_low", "advance", "expand", "strike"]
@@ -81,3 +81,121 @@ class FactionRules(Rules):
             if row.up_to is None or total <= row.up_to:
                 return row.act
         raise AssertionError("the last row takes every total")
+
+
+# --- the haven turn -----------------------------------------------------------------------
+
+#: The haven's activities (the project's words): what a character may spend a month on.
+HavenActivity = Literal["recover", "train", "research", "work", "carouse"]
+
+
+class HavenBand(Rules):
+    """One band of an activity's result: totals up to ``up_to`` (the last band: any higher)
+    say ``text`` and do what the band's numbers say."""
+
+    up_to: Whole | None = None
+    text: str = Field(min_length=1, description="What the month came to, as the players hear it.")
+    heal: NonNegative = Field(0, description="Hit points healed (not above the most).")
+    cure: list[str] = Field(default_factory=list, description="Conditions the month removes.")
+    coins: Whole = Field(0, description="Coins earned (or, below 0, spent: at most those held).")
+
+
+class HavenActivityRules(Rules):
+    """An activity of the haven turn: its cost in coins, its roll, its bands."""
+
+    cost: NonNegative = Field(0, description="Coins it costs, besides the cost of living.")
+    roll: DiceExpression = Field("2d6", description="The result roll; a stat's name adds it.")
+    bands: list[HavenBand] = Field(min_length=1, description="Bands of totals, lowest first.")
+
+    @field_validator("bands")
+    @classmethod
+    def _bands_ascend(cls, bands: list[HavenBand]) -> list[HavenBand]:
+        if bands[-1].up_to is not None:
+            raise ValueError("the last band of a haven activity takes any higher total: no up_to")
+        tops = [band.up_to for band in bands[:-1] if band.up_to is not None]
+        if len(tops) < len(bands) - 1:
+            raise ValueError("only the last band of a haven activity may leave out up_to")
+        if any(a >= b for a, b in pairwise(tops)):
+            raise ValueError("a haven activity's bands go up: each up_to above the one before")
+        return bands
+
+    def band_for(self, total: int) -> HavenBand:
+        """The band ``total`` falls in."""
+        return next(b for b in self.bands if b.up_to is None or total <= b.up_to)
+
+
+def _default_activities() -> dict[HavenActivity, HavenActivityRules]:
+    band = HavenBand
+    return {
+        "recover": HavenActivityRules(
+            roll="2d6+CON",
+            bands=[
+                band(up_to=6, text="rests poorly", heal=2),
+                band(up_to=9, text="recovers", heal=4, cure=["wearied"]),
+                band(text="recovers fully", heal=8, cure=["wearied"]),
+            ],
+        ),
+        "train": HavenActivityRules(
+            cost=50,
+            roll="2d6+INT",
+            bands=[
+                band(up_to=6, text="trains without progress"),
+                band(text="trains well: a mark of progress toward the next level"),
+            ],
+        ),
+        "research": HavenActivityRules(
+            cost=20,
+            roll="2d6+INT",
+            bands=[
+                band(up_to=6, text="learns nothing of use"),
+                band(up_to=9, text="hears a rumour (the referee tells it)"),
+                band(text="finds an answer (the referee tells it)"),
+            ],
+        ),
+        "work": HavenActivityRules(
+            roll="2d6+STR",
+            bands=[
+                band(up_to=6, text="finds poor work", coins=5),
+                band(up_to=9, text="works steadily", coins=15),
+                band(text="works well", coins=30),
+            ],
+        ),
+        "carouse": HavenActivityRules(
+            cost=30,
+            roll="2d6+CHA",
+            bands=[
+                band(up_to=4, text="a complication: a brawl, a debt, a grudge", coins=-20),
+                band(up_to=9, text="makes friends and hears the town's gossip"),
+                band(text="wins a patron's favour"),
+            ],
+        ),
+    }
+
+
+class HavenRules(Rules):
+    """The haven turn, a character's month at a haven (TP-TIME-1: "Haven/Domain Turn: 1 month").
+
+    DEFAULT (the texts give only the month): the character pays ``living`` coins and the
+    activity's ``cost`` from their own coins, the party's month passes as any wait's days,
+    and the activity's ``roll`` (a stat's name adds the character's modifier) falls in a band
+    that heals, cures, earns or spends coins and says what the month came to. Recover 2d6+CON
+    (up to 6 heals 2, up to 9 heals 4 and cures wearied, higher heals 8 and cures wearied);
+    train 50 coins, 2d6+INT (7+ a mark of progress); research 20 coins, 2d6+INT (7-9 a rumour,
+    10+ an answer); work 2d6+STR (earns 5, 15 or 30 coins); carouse 30 coins, 2d6+CHA (up to 4
+    a complication costing 20 coins more, 10+ a patron).
+    """
+
+    living: NonNegative = Field(10, description="Coins a month's living costs (DEFAULT).")
+    activities: dict[HavenActivity, HavenActivityRules] = Field(
+        default_factory=_default_activities,
+        description="The activities, each its cost, roll and bands (DEFAULT: see the section).",
+    )
+
+    @field_validator("activities", mode="before")
+    @classmethod
+    def _over_the_defaults(cls, given: object) -> object:
+        # the presets leave the haven to its defaults: a ruleset's file that names one
+        # activity changes that one, and the others stay the table's
+        if not isinstance(given, dict):
+            return given
+        return {**_default_activities(), **given}

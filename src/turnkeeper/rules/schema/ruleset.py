@@ -6,6 +6,7 @@ from itertools import pairwise
 
 from pydantic import Field, field_validator, model_validator
 
+from turnkeeper.dice import parse
 from turnkeeper.rules.schema.base import DiceExpression, MisplacedValue, Rules, Whole
 from turnkeeper.rules.schema.combat import (
     ActionRules,
@@ -17,7 +18,7 @@ from turnkeeper.rules.schema.combat import (
     SurpriseRules,
 )
 from turnkeeper.rules.schema.dungeon import DayRules, DungeonRules, LightRules, RestRules
-from turnkeeper.rules.schema.months import FactionRules
+from turnkeeper.rules.schema.months import FactionRules, HavenRules
 from turnkeeper.rules.schema.scenes import CountdownRules, DreadRules, SpotlightRules
 from turnkeeper.rules.schema.time import OverloadedDie, RangedTable, TimeScales
 from turnkeeper.rules.schema.wilderness import LostRules, TravelRules, WeatherRules, WildernessRules
@@ -102,6 +103,11 @@ class Ruleset(Rules):
         # as days: a journal's ruleset that keeps the default table is written as before
         exclude_if=lambda factions: factions == FactionRules(),
     )
+    haven: HavenRules = Field(
+        HavenRules(),
+        # as factions: a journal's ruleset that keeps the default haven is written as before
+        exclude_if=lambda haven: haven == HavenRules(),
+    )
 
     @field_validator("usage_die")
     @classmethod
@@ -112,13 +118,18 @@ class Ruleset(Rules):
     def _named_stats_exist(self) -> Ruleset:
         # the stats a procedure reads by name are stats of the ruleset: a ruleset of no
         # stats (or another list) names its own here
-        named = {
-            "attack.melee_stat": self.attack.melee_stat,
-            "attack.ranged_stat": self.attack.ranged_stat,
-            "surprise.stealth_stat": self.surprise.stealth_stat,
-            "surprise.notice_stat": self.surprise.notice_stat,
-        }
-        for key, stat in named.items():
+        named = [
+            ("attack.melee_stat", self.attack.melee_stat),
+            ("attack.ranged_stat", self.attack.ranged_stat),
+            ("surprise.stealth_stat", self.surprise.stealth_stat),
+            ("surprise.notice_stat", self.surprise.notice_stat),
+        ]
+        named += [
+            (f"haven.activities.{activity}.roll", stat)
+            for activity, table in self.haven.activities.items()
+            for stat in sorted(parse(table.roll).names)
+        ]
+        for key, stat in named:
             if stat not in self.stats:
                 raise MisplacedValue(
                     key,
