@@ -408,7 +408,7 @@ def import_command(
     """
     if name is not None:
         check_name(name, "campaign name")
-    from turnkeeper.service import gc_paused
+    from turnkeeper.service.collector import gc_paused
 
     journal = read_text(file, "journal", limit=MAX_JOURNAL_BYTES)
     with open_campaigns(db, create=True) as campaigns:
