@@ -10,8 +10,8 @@ from typing import Annotated
 import typer
 
 from turnkeeper import files
-from turnkeeper.cli.app import JsonOption, emit, say
 from turnkeeper.cli.options import ForceOption, check_out
+from turnkeeper.cli.output import JsonOption, emit, say
 from turnkeeper.errors import TurnkeeperError
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).

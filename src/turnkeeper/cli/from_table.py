@@ -28,7 +28,6 @@ from typer._click import Context
 from typer.core import TyperGroup
 
 from turnkeeper.campaign import CampaignState, Command
-from turnkeeper.cli.app import JsonOption, say
 from turnkeeper.cli.options import (
     AsPartyOption,
     CampaignOption,
@@ -36,6 +35,7 @@ from turnkeeper.cli.options import (
     DiceOption,
     PlayerOption,
 )
+from turnkeeper.cli.output import JsonOption, say
 from turnkeeper.cli.runner import run
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.files import read_text
