@@ -70,7 +70,8 @@ from turnkeeper.campaign import (
 )
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.rules.loader import preset
-from turnkeeper.service import Campaigns, said
+from turnkeeper.service import Campaigns
+from turnkeeper.service.moving import said
 from turnkeeper.store.sql import SqlStore
 
 PARTY = parse_party(

@@ -10,19 +10,11 @@ from __future__ import annotations
 from turnkeeper.kernel import events as kernel_events
 from turnkeeper.kernel import schedule
 from turnkeeper.kernel.events import EventRegistry
-from turnkeeper.procedures import (
-    countdowns,
-    factions,
-    haven,
-    hit_points,
-    light,
-    parties,
-    rest,
-    supplies,
-)
+from turnkeeper.procedures import countdowns, factions, haven, hit_points, light, rest, supplies
 from turnkeeper.procedures.combat import events as combat_events
 from turnkeeper.procedures.combat import outcomes as combat_outcomes
 from turnkeeper.procedures.dungeon import events as dungeon_events
+from turnkeeper.procedures.parties import events as party_events
 from turnkeeper.procedures.scenes import events as scene_events
 from turnkeeper.procedures.wilderness import discovery, reveal, weather
 from turnkeeper.procedures.wilderness import events as wilderness_events
@@ -44,7 +36,7 @@ EVENTS = EventRegistry(
     *combat_events.EVENTS,
     *combat_outcomes.EVENTS,
     *scene_events.EVENTS,
-    *parties.EVENTS,
+    *party_events.EVENTS,
     *factions.EVENTS,
     *haven.EVENTS,
 )

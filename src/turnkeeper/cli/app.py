@@ -1,42 +1,39 @@
 """The Typer application: the verb table, and the one place where errors become exit codes.
 
-Every verb takes ``--json``; people get Rich tables and colour. A user's mistake
-(:class:`~turnkeeper.errors.TurnkeeperError`) exits 2 with one line on stderr, no traceback.
+Every verb takes ``--json``; people get Rich tables and colour (:mod:`turnkeeper.cli.output`
+prints both). A user's mistake (:class:`~turnkeeper.errors.TurnkeeperError`) exits 2 with one
+line on stderr, no traceback.
 
 The root command knows every verb by name from :data:`VERBS` and imports a verb's module
 only when that verb runs, so ``--help`` and ``roll`` never load the campaign, its store or
-the web server (how ``gh``, ``uv`` and ``pip`` keep their help instant).
+the web server (how ``gh``, ``uv`` and ``pip`` keep their help instant). As a verb loads, its
+help is put in plain words (:mod:`turnkeeper.cli.help_pages`) and its numbers bounded.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import sys
 import traceback
-import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from difflib import get_close_matches
-from functools import cache, partial
+from functools import cache
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 import typer
 from typer._click import Command, Context
 from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
-from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+from typer.core import TyperCommand, TyperGroup
 
 from turnkeeper import __version__
+from turnkeeper.cli.help_pages import flags_as_flags, readable_help
+from turnkeeper.cli.output import print_error
 from turnkeeper.errors import TurnkeeperError
 
 if TYPE_CHECKING:
-    from rich.console import Console
-    from rich.segment import Segment
-    from rich.text import Text
-
     from turnkeeper.service import Campaigns
 
 #: The exit code of a bug in turnkeeper (an exception no check turned into a user's error):
@@ -248,88 +245,10 @@ def load_verb(name: str) -> Command:
     group = typer.main.get_group(module.verbs)
     assert isinstance(group, TyperGroup)
     command = group.commands[name]
-    _flags_as_flags(command)
-    _readable_help(command)
+    flags_as_flags(command)
+    readable_help(command)
     _bounded_numbers(command)
     return command
-
-
-#: A Rich markup tag (``[bold]``, ``[/]``, ``[allies]``): Rich's own pattern, so a help text
-#: that means ``[[allies]]`` literally is escaped before Typer reads it as markup. A rule ID
-#: (``[TP-DISC-2]``) is no tag and stays as written.
-_MARKUP_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
-
-
-def _plain(help_text: str | None) -> str | None:
-    r"""Help text as written, never read as Rich markup.
-
-    >>> print(_plain("its [[allies]] join [CB-SIDE-1]"))
-    its [\[allies]] join [CB-SIDE-1]
-    """
-    if not help_text:
-        return help_text
-    # a tag already escaped by hand (an odd number of backslashes before it) stays
-    return _MARKUP_TAG.sub(lambda m: m[0] if len(m[1]) % 2 else f"{m[1]}{m[1]}\\{m[2]}", help_text)
-
-
-def _number_range(low: object, high: object) -> str | None:
-    """A number's bounds in words, for the help's ``[...]`` after the type."""
-    if low is None and high is None:
-        return None
-    if high is None:
-        return f"{low} or more"
-    if low is None:
-        return f"at most {high}"
-    return f"{low} to {high}"
-
-
-#: Options that take a hex, whatever their name says.
-_HEX_OPTIONS = frozenset({"--at", "--around", "--from", "--to"})
-
-
-def _metavar(param: Any) -> str:
-    """What to type for a value, in plain words: an argument's name in capitals (its help
-    says the rest); for an option a choice's choices, N for a whole number, FILE for a path,
-    HEX for a hex, else its name in capitals (--terrain TERRAIN)."""
-    if isinstance(param, TyperArgument):
-        return (param.name or "value").replace("_", "-").upper()
-    if _HEX_OPTIONS & set(param.opts):
-        return "HEX"
-    kind = param.type_descriptor
-    if kind.is_choice and kind.choices:
-        return "|".join(str(getattr(c, "value", c)) for c in kind.choices)
-    annotation = kind.annotation
-    if typing.get_origin(annotation) is list:
-        annotation = typing.get_args(annotation)[0]
-    if annotation is int:
-        return "N"
-    if annotation is float:
-        return "NUMBER"
-    if kind.is_path or kind.is_file:
-        return "FILE"
-    longs = [o for o in param.opts if o.startswith("--")]
-    word = longs[0].lstrip("-") if longs else (param.name or "value")
-    return word.replace("_", "-").upper()
-
-
-def _readable_help(command: Command) -> None:
-    """Every help page in plain words (issue 24): a value's metavar is what to type (NAME, N,
-    FILE, a choice's choices), never Typer's ``<list[str]>`` or ``{target}``; a number's range
-    in words ("1 or more", not ``[x>=1]``); help text shown as written, never as Rich markup.
-    The one place for every verb, as it loads."""
-    command.help = _plain(command.help)
-    for param in command.params:
-        if getattr(param, "help", None):
-            param.help = _plain(param.help)  # type: ignore[attr-defined]
-        if param.metavar is None and not getattr(param, "is_flag", False):
-            param.metavar = _metavar(param)
-        if isinstance(param, TyperArgument | TyperOption):
-            bounds = getattr(param, "min", None), getattr(param, "max", None)
-            param._get_number_range_help_str = partial(_number_range, *bounds)  # type: ignore[method-assign]
-        if isinstance(param, TyperArgument):
-            param.__class__ = _PlainArgument
-    for sub in getattr(command, "commands", {}).values():
-        _readable_help(sub)
 
 
 def _bounded_numbers(command: Command) -> None:
@@ -356,28 +275,6 @@ def _bounded_numbers(command: Command) -> None:
         _bounded_numbers(sub)
 
 
-def _flags_as_flags(command: Command) -> None:
-    """A flag's help shows no value to give (Typer labels every option with its type)."""
-    help_option = command.get_help_option(Context(command))
-    for param in (*command.params, *([help_option] if help_option else [])):
-        if getattr(param, "is_flag", False):
-            param.metavar = ""
-    for sub in getattr(command, "commands", {}).values():
-        _flags_as_flags(sub)
-
-
-class _PlainArgument(TyperArgument):
-    """An argument shown by its metavar alone: ``NAME`` (``[NAME]`` when optional) on the
-    usage line, never Typer's ``{name}``, and no type beside it in the table."""
-
-    def _usage_display_name(self) -> str:
-        name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
-        return name if self.nargs == 1 or name.endswith("...") else f"{name}..."
-
-    def display_type_rich(self, ctx: Context) -> str | None:
-        return None
-
-
 class Verbs(TyperGroup):
     """The root command: every verb listed from :data:`VERBS`, each loaded when it runs."""
 
@@ -385,7 +282,7 @@ class Verbs(TyperGroup):
         return list(VERBS)
 
     def format_help(self, ctx: Context, formatter: Any) -> None:
-        _flags_as_flags(self)
+        flags_as_flags(self)
         super().format_help(ctx, formatter)
 
     def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
@@ -451,123 +348,6 @@ def root(
     ),
 ) -> None:
     """turnkeeper keeps the strict time record of an old-school campaign."""
-
-
-@cache
-def console() -> Console:
-    """The console people read, made on first use: a ``--json`` verb never loads Rich's."""
-    return _plain_console()()
-
-
-#: Control characters a user's text may hold (C0 but tab and new line, DEL, C1), none of which
-#: reaches a terminal: an ESC or a CSI in a name or a note would drive it (retitle it, recolour
-#: it, move the cursor) instead of being read. Rich leaves ESC in text; its own styling and
-#: cursor moves are separate segments, untouched.
-_CONTROLS = dict.fromkeys([*range(0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)])
-
-#: The same controls as JSON writes them escaped: JSON escapes C0 itself but lets DEL and C1
-#: stand raw in a string, where a terminal would obey them.
-_CONTROLS_ESCAPED = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
-
-
-def for_terminal(text: str, *, json_text: bool = False) -> str:
-    r"""``text`` written straight to a terminal (an export, a log), not through the console:
-    the user's controls dropped (:data:`_CONTROLS`), or in JSON escaped, which reads back as
-    the same data. Written to a file or a pipe, text stays byte for byte as stored.
-
-    >>> for_terminal("Ab\x1b]0;pwned\x07bey"), for_terminal('"a\x9bb"', json_text=True)
-    ('Ab]0;pwnedbey', '"a\\u009bb"')
-    """
-    return text.translate(_CONTROLS_ESCAPED if json_text else _CONTROLS)
-
-
-@cache
-def _plain_console() -> type[Console]:
-    """The console class every verb prints through (stdout and stderr): Rich's, with the
-    controls of :data:`_CONTROLS` taken out of the text it writes."""
-    from rich.console import Console  # loaded only when something is drawn for people
-
-    class PlainConsole(Console):
-        def _render_buffer(self, buffer: Iterable[Segment]) -> str:
-            # The one place text meets the terminal, after the layout: a control is zero
-            # cells wide to Rich, so taking it out moves nothing.
-            return super()._render_buffer(
-                segment
-                if segment.control
-                else segment._replace(text=segment.text.translate(_CONTROLS))
-                for segment in buffer
-            )
-
-    return PlainConsole
-
-
-#: A piece of a line for people: text as written, or ``(text, style)`` drawn in Rich's style.
-Piece = str | tuple[str, str]
-
-
-def text(*pieces: Piece) -> Text:
-    """Pieces as one Rich text for a line, a table's cell or a title: each piece as written,
-    never read as markup (a name such as ``[/oops]`` prints as ``[/oops]``)."""
-    from rich.text import Text  # loaded with the console, only when something is drawn
-
-    return Text.assemble(*pieces)
-
-
-def say(*pieces: Piece) -> None:
-    """Print one line for people, every piece as text (:func:`text`): the one way a verb
-    prints what a user wrote (names, notes, paths) among its own words.
-
-    >>> say("Started ", ("[/oops]", "bold"), " under ex.")
-    Started [/oops] under ex.
-    """
-    console().print(text(*pieces), highlight=False)
-
-
-def print_error(message: str) -> None:
-    """One line on stderr: ``error:`` and what is wrong (printed as text, never as markup)."""
-    from rich.markup import escape
-
-    # A message quotes what the user gave; a megabyte of it would take Rich minutes to lay out.
-    shown = message if len(message) <= 2000 else f"{message[:2000]}... (cut)"
-    # One line however it was made: a path or a name holding a new line (or any control) is
-    # shown escaped, as repr shows it, never broken over two lines or sent to the terminal.
-    shown = shown.translate(_ESCAPED)
-    _plain_console()(stderr=True).print(
-        f"[bold red]error:[/] {escape(shown)}", highlight=False, soft_wrap=True
-    )
-
-
-#: Every control character as repr shows it (``\\n``, ``\\x1b``), for :func:`print_error`.
-_ESCAPED = {c: repr(chr(c))[1:-1] for c in [*range(0x20), *range(0x7F, 0xA0)]}
-
-
-JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables.")
-
-
-def emit(data: Any, as_json: bool, render: Callable[[], None]) -> None:
-    """Print ``data`` as JSON for machines, or call ``render`` to draw it for people."""
-    if as_json:
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=ascii_json(), default=str) + "\n")
-    else:
-        render()
-
-
-def ascii_json() -> bool:
-    """Whether JSON written to stdout escapes non-ASCII: it stays whole on a terminal that is
-    not UTF-8 (escaped, never a "?" in a name)."""
-    return (sys.stdout.encoding or "").lower().replace("-", "") != "utf8"
-
-
-def emit_pieces(head: dict[str, Any], key: str, pieces: Iterable[str]) -> None:
-    """Print ``head`` with ``key`` holding the text of ``pieces``, as :func:`emit` prints it,
-    writing each piece as it comes: a streamed export is never whole in memory."""
-    ascii_only = ascii_json()
-    opening = json.dumps({**head, key: ""}, indent=2, ensure_ascii=ascii_only)
-    sys.stdout.write(opening[: -len('"\n}')])  # up to the empty text's opening quote
-    for piece in pieces:
-        # escapes are per character, so a piece escaped alone reads as part of the whole
-        sys.stdout.write(json.dumps(piece, ensure_ascii=ascii_only)[1:-1])
-    sys.stdout.write('"\n}\n')
 
 
 def fail(message: str) -> None:

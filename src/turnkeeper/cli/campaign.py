@@ -20,15 +20,6 @@ import typer
 from turnkeeper.campaign import (
     load_party,
 )
-from turnkeeper.cli.app import (
-    JsonOption,
-    ascii_json,
-    console,
-    emit,
-    emit_pieces,
-    for_terminal,
-    say,
-)
 from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import (
     CampaignOption,
@@ -36,6 +27,15 @@ from turnkeeper.cli.options import (
     ForceOption,
     check_out,
     check_seed,
+)
+from turnkeeper.cli.output import (
+    JsonOption,
+    ascii_json,
+    console,
+    emit,
+    emit_pieces,
+    for_terminal,
+    say,
 )
 from turnkeeper.cli.runner import open_campaigns, records_data, show_lines, show_records
 from turnkeeper.errors import TurnkeeperError
@@ -405,7 +405,7 @@ def import_command(
     """
     if name is not None:
         check_name(name, "campaign name")
-    from turnkeeper.service import gc_paused
+    from turnkeeper.service.collector import gc_paused
 
     journal = read_text(file, "journal", limit=MAX_JOURNAL_BYTES)
     with open_campaigns(db, create=True) as campaigns:

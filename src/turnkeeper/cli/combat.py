@@ -13,9 +13,9 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import CampaignOption, DbOption
+from turnkeeper.cli.output import JsonOption, console, emit
 from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.combat_state import CombatState, Side

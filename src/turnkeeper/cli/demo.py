@@ -19,8 +19,8 @@ from sqlalchemy.engine import make_url
 
 from turnkeeper.campaign import Command, Light, Recorded, Rest, load_party
 from turnkeeper.campaign.glance import glance_of
-from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.options import DbOption, check_seed
+from turnkeeper.cli.output import JsonOption, console, emit, say
 from turnkeeper.cli.runner import open_campaigns, records_data, show_lines
 from turnkeeper.cli.status import status_panel
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, Turn

@@ -10,8 +10,8 @@ import typer
 from rich.text import Text
 
 from turnkeeper import __version__
-from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import DiceOption, SetOption, set_values, typed_faces
+from turnkeeper.cli.output import JsonOption, console, emit
 from turnkeeper.dice import (
     DiceSource,
     SeededDice,

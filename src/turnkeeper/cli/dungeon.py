@@ -14,9 +14,9 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import CampaignOption, DbOption, PlayerOption
+from turnkeeper.cli.output import JsonOption, console, emit, say, text
 from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.verbs import Place

@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
-from turnkeeper.cli.app import JsonOption, emit, say
 from turnkeeper.cli.options import ForceOption, check_out
+from turnkeeper.cli.output import JsonOption, emit, say
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.files.reading import EXAMPLES
 from turnkeeper.files.writing import write_text

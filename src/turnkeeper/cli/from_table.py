@@ -28,7 +28,6 @@ from typer._click import Context
 from typer.core import TyperGroup
 
 from turnkeeper.campaign import CampaignState, Command
-from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.options import (
     AsPartyOption,
     CampaignOption,
@@ -36,6 +35,7 @@ from turnkeeper.cli.options import (
     DiceOption,
     PlayerOption,
 )
+from turnkeeper.cli.output import JsonOption, console, emit, say
 from turnkeeper.cli.runner import open_campaigns, run
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.files.reading import read_text

@@ -28,7 +28,6 @@ import typer
 from rich.table import Table
 
 from turnkeeper.campaign import CampaignState
-from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import (
     PNG_MOST,
@@ -40,6 +39,7 @@ from turnkeeper.cli.options import (
     check_out,
     check_seed,
 )
+from turnkeeper.cli.output import JsonOption, console, emit, say, text
 from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.dice import format_fraction, format_mixed
 from turnkeeper.errors import IllegalCommandError, NotFoundError, TurnkeeperError

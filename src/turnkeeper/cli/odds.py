@@ -12,8 +12,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.options import ForceOption, SetOption, check_out, ruleset_files, set_values
+from turnkeeper.cli.output import JsonOption, console, emit, say
 from turnkeeper.dice import (
     DEFAULT_CHAIN,
     UsageDie,

@@ -2,7 +2,7 @@
 
 ``--db`` and ``--campaign`` pick the stored campaign, ``--dice`` takes the faces of physical
 dice, ``--set`` gives the values dice notation names, ``--player`` shows the party's view.
-``--json`` stays with the app (:data:`turnkeeper.cli.app.JsonOption`).
+``--json`` stays with the output (:data:`turnkeeper.cli.output.JsonOption`).
 """
 
 from __future__ import annotations

@@ -13,9 +13,9 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import CampaignOption, DbOption, PlayerOption
+from turnkeeper.cli.output import JsonOption, console, emit, say
 from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.views import party_perceives, record_line, stretch_data, timeline
 

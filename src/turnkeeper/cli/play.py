@@ -30,9 +30,10 @@ from typer._click import Command, Parameter
 from typer.core import TyperArgument
 
 from turnkeeper.campaign import CampaignState
-from turnkeeper.cli.app import VERBS, invoke, load_verb, say
+from turnkeeper.cli.app import VERBS, invoke, load_verb
 from turnkeeper.cli.from_table import DefaultVerb
 from turnkeeper.cli.options import DbOption
+from turnkeeper.cli.output import say
 from turnkeeper.cli.runner import open_campaigns, session
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.state import in_darkness

@@ -18,8 +18,8 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.cli.options import SetOption, set_values
+from turnkeeper.cli.output import JsonOption, console, emit, say, text
 from turnkeeper.dice import SeededDice, exact_json, format_fraction, parse
 from turnkeeper.errors import DiceNotationError, IllegalCommandError, NotFoundError
 from turnkeeper.rules import Ruleset, find_ruleset, load_ruleset, presets

@@ -13,8 +13,9 @@ from typing import Any
 from rich.table import Table
 
 from turnkeeper.campaign import AsParty, CampaignState, Command, Recorded, Visibility
-from turnkeeper.cli.app import SESSION, Piece, console, emit, say, text
+from turnkeeper.cli.app import SESSION
 from turnkeeper.cli.options import typed_faces
+from turnkeeper.cli.output import Piece, console, emit, say, text
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.state import same_party

@@ -17,9 +17,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from turnkeeper.campaign import CampaignState
-from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import CampaignOption, DbOption
+from turnkeeper.cli.output import JsonOption, console, emit
 from turnkeeper.cli.runner import open_campaigns
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).

@@ -18,8 +18,8 @@ from urllib.parse import quote
 import typer
 from rich.markup import escape
 
-from turnkeeper.cli.app import JsonOption, console, emit
 from turnkeeper.cli.options import DbOption
+from turnkeeper.cli.output import JsonOption, console, emit
 from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.service import Campaigns

@@ -17,8 +17,8 @@ from typing import Annotated, Any, Protocol
 import typer
 from rich.table import Table
 
-from turnkeeper.cli.app import JsonOption, console, emit, say, text
 from turnkeeper.cli.options import ForceOption, check_out, ruleset_files
+from turnkeeper.cli.output import JsonOption, console, emit, say, text
 from turnkeeper.errors import NotFoundError, TurnkeeperError
 from turnkeeper.files.reading import read_text
 from turnkeeper.kernel.combat_state import Combatant

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from turnkeeper.cli.app import SESSION, JsonOption, console, emit, text
+from turnkeeper.cli.app import SESSION
 from turnkeeper.cli.options import CampaignOption, DbOption
+from turnkeeper.cli.output import JsonOption, console, emit, text
 from turnkeeper.store import resolve_url
 from turnkeeper.store.glance import read_glance
 

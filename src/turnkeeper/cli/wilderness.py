@@ -14,7 +14,6 @@ from typing import Annotated, Any
 
 import typer
 
-from turnkeeper.cli.app import JsonOption, console, emit, say
 from turnkeeper.cli.from_table import DefaultVerb, attach
 from turnkeeper.cli.maps import (
     campaign_map,
@@ -34,6 +33,7 @@ from turnkeeper.cli.options import (
     check_out,
     ruleset_files,
 )
+from turnkeeper.cli.output import JsonOption, console, emit, say
 from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.dice import format_mixed
 from turnkeeper.errors import IllegalCommandError

@@ -133,7 +133,7 @@ class PartyFields(Model):
     (:class:`CampaignState` is made of them), every other party on its away record
     (:class:`PartyAway`), and switching swaps exactly these (:meth:`CampaignState.switched_to`).
 
-    What a split and a join do with each is the table ``procedures.parties.PARTING``, which
+    What a split and a join do with each is the table ``procedures.parting.PARTING``, which
     refuses to load while a field here is missing from it; everything else on the state is
     the world's, the same whichever party is run.
     """

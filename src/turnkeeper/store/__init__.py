@@ -39,7 +39,7 @@ from turnkeeper.store.glance import GLANCES
 ENV = "TURNKEEPER_DB"
 
 TABLES = frozenset({"campaigns", "events", "snapshots", GLANCES, "tokens", "settings"})
-"""The tables a SQLite store of turnkeeper's holds (those :mod:`turnkeeper.store.sql` makes;
+"""The tables a SQLite store of turnkeeper's holds (those :mod:`turnkeeper.store.schema` declares;
 a test keeps the two lists one). A file holding any other table is another program's."""
 
 _COMPANIONS = ("-wal", "-shm", "-journal")

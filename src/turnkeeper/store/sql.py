@@ -1,24 +1,14 @@
 """The event store over SQLAlchemy 2: one SQLite file by default, PostgreSQL for a shared server.
 
-Two main tables. ``campaigns`` holds each campaign's version (how many records its journal has);
-``events`` holds the records, keyed by ``(campaign, seq)``. The fields a query may want
-(``seq``, ``command``, ``at``, ``kind``, ``visibility``) are copied into columns; the whole
-record is the ``data`` JSON, so the store stays opaque to the shape of events and a journal
-is read back with one JSON parse.
+Its tables are declared in :mod:`turnkeeper.store.schema`, the engine and SQLite's settings
+made in :mod:`turnkeeper.store.engine`, and what a writer does inside its transaction lies in
+:mod:`turnkeeper.store.writes`; this module is the store itself, its reads and its waits.
 
 An append is one transaction that first moves ``campaigns.version`` from the expected version
 to the new one (compare-and-set: ``UPDATE ... WHERE version = :expected``) and then inserts the
 records. A stale writer updates no row and gets ConflictError; if two writers ever slipped past
 the compare-and-set, the primary key on ``(campaign, seq)`` would refuse the second one. Either
 way the transaction rolls back whole, so nothing partial is ever visible.
-
-SQLite runs in WAL mode with ``synchronous=NORMAL`` by default. That is durable under SIGKILL:
-a commit has written its frames to the WAL file (into the OS page cache) before it returns,
-and the OS keeps them when the process dies; the SIGKILL tests check exactly that. What NORMAL
-gives up is the last few commits on a power cut or kernel crash (never consistency: the WAL
-is checksummed and a torn tail is ignored). ``FULL`` closes that gap with an fsync per
-commit, which on this project's VM costs 0.5 to 7 ms per command against 0.02 ms, so it is
-opt-in: ``sqlite:///path/turnkeeper.db?synchronous=full``.
 
 Screens that follow the table live wait for versions to move
 (:meth:`SqlStore.wait_for_change`). On PostgreSQL every append sends ``NOTIFY
@@ -30,35 +20,20 @@ next to nothing beside drawing a page).
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic_core import from_json
 from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Column,
     Connection,
-    DateTime,
-    Engine,
-    ForeignKey,
-    Index,
-    Integer,
-    MetaData,
-    PrimaryKeyConstraint,
-    String,
-    Table,
     Text,
     cast,
-    create_engine,
     delete,
-    event,
     func,
     insert,
     inspect,
@@ -66,13 +41,12 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError
 
 from turnkeeper.errors import ConflictError, TurnkeeperError
 from turnkeeper.store.base import (
     CURRENT,
-    SNAPSHOTS_KEPT,
     Caches,
     Record,
     StoredLine,
@@ -82,121 +56,27 @@ from turnkeeper.store.base import (
     numbered,
     stale,
 )
-from turnkeeper.store.glance import GLANCES
-
-metadata = MetaData()
-
-campaigns_table = Table(
-    "campaigns",
+from turnkeeper.store.engine import SYNC_MODES, make_engine
+from turnkeeper.store.schema import (
+    campaigns_table,
+    events_table,
+    glances_table,
+    kinds_index,
     metadata,
-    Column("name", String(200), primary_key=True),
-    Column("version", Integer, nullable=False),
-    Column("created", DateTime(timezone=True), nullable=False),
+    settings_table,
+    snapshots_table,
+    tokens_table,
 )
-
-events_table = Table(
-    "events",
-    metadata,
-    Column(
-        "campaign", String(200), ForeignKey("campaigns.name", ondelete="CASCADE"), nullable=False
-    ),
-    Column("seq", Integer, nullable=False),
-    Column("command", Integer),
-    Column("at", BigInteger),
-    Column("kind", String(100)),
-    Column("visibility", String(20)),
-    # Plain JSON on every database: PostgreSQL's json keeps the text as written, key order
-    # included (jsonb sorts keys, which would reorder a ruleset's light sources on replay).
-    Column("data", JSON(), nullable=False),
-    # The record's line as people read it, written with it: a log streams these without
-    # reading an event back. Null in a record stored before lines were kept.
-    Column("line", Text),
-    PrimaryKeyConstraint("campaign", "seq"),
+from turnkeeper.store.writes import (
+    CHANGES,
+    insert_events,
+    insert_written,
+    keep_snapshot,
+    notify,
 )
-
-kinds_index = Index(
-    "ix_events_campaign_kind_seq", events_table.c.campaign, events_table.c.kind, events_table.c.seq
-)
-"""Finds a campaign's records of one kind (its undos, for a page of the log) in seq order
-without reading the rest; pages by seq use the primary key. With ``seq`` in it, SQLite takes
-this index over the primary key for a query on a kind ordered by seq."""
-
-snapshots_table = Table(
-    "snapshots",
-    metadata,
-    Column(
-        "campaign", String(200), ForeignKey("campaigns.name", ondelete="CASCADE"), nullable=False
-    ),
-    Column("version", Integer, nullable=False),
-    Column("format", String(40), nullable=False),
-    Column("state", Text, nullable=False),
-    PrimaryKeyConstraint("campaign", "version"),
-)
-"""Folded states kept to speed up rebuilds (a cache: dropping the table changes no state)."""
-
-glances_table = Table(
-    GLANCES,
-    metadata,
-    Column(
-        "campaign", String(200), ForeignKey("campaigns.name", ondelete="CASCADE"), primary_key=True
-    ),
-    Column("version", Integer, nullable=False),
-    Column("format", String(40), nullable=False),
-    Column("document", Text, nullable=False),
-)
-"""Each campaign's glance at its latest version (a cache: see turnkeeper.store.glance)."""
-
-tokens_table = Table(
-    "tokens",
-    metadata,
-    Column(
-        "campaign", String(200), ForeignKey("campaigns.name", ondelete="CASCADE"), nullable=False
-    ),
-    Column("role", String(20), nullable=False),
-    Column("token_hash", String(64), nullable=False),
-    PrimaryKeyConstraint("campaign", "role"),
-)
-"""The web server's access tokens, one per campaign and role, as SHA-256 hex digests."""
-
-settings_table = Table(
-    "settings",
-    metadata,
-    Column("key", String(100), primary_key=True),
-    Column("value", String(200), nullable=False),
-)
-
-COLUMNS = ("command", "at", "kind", "visibility")
-"""Record fields copied into their own columns for queries; ``data`` holds the whole record."""
-
-CHANGES = "turnkeeper_changes"
-"""The PostgreSQL channel an append notifies, with the campaign's name as the payload."""
 
 POLL_SECONDS = 0.25
 """How often a waiter on SQLite reads the versions: well inside a second, and cheap."""
-
-POOL_SIZE, POOL_OVERFLOW = 16, 32
-"""Connections a store keeps open, and how many more it opens under load: a server's worker
-threads (40) each find one at once (SQLAlchemy's 5 and 10 had 100 clients wait seconds on the
-pool). Two server processes on one PostgreSQL stay within its 100 connections."""
-
-
-SYNC_MODES = ("normal", "full")
-
-
-def _sqlite_pragmas(synchronous: str, read_only: bool) -> Callable[[Any, Any], None]:
-    def on_connect(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        # WAL mode is kept in the file: asking for it again is a write, which a read-only
-        # file refuses, so it is asked for only where it is not on yet
-        (mode,) = cursor.execute("PRAGMA journal_mode").fetchone()
-        if not read_only and str(mode).lower() != "wal":
-            cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
-        cursor.close()
-
-    return on_connect
 
 
 class SqlStore:
@@ -234,7 +114,7 @@ class SqlStore:
         )
         self._read_only = False
         try:
-            self._engine = _engine(parsed, synchronous, schema, read_only=False)
+            self._engine = make_engine(parsed, synchronous, schema, read_only=False)
             metadata.create_all(self._engine)
         except OperationalError as error:
             # a full disk is no folder we may not write: opened immutable, it would be called
@@ -250,7 +130,7 @@ class SqlStore:
                 {"immutable": "1", "uri": "true"}
             )
             try:
-                self._engine = _engine(immutable, synchronous, schema, read_only=True)
+                self._engine = make_engine(immutable, synchronous, schema, read_only=True)
                 metadata.create_all(self._engine)
             except DBAPIError as again:
                 raise self._unavailable(again) from None
@@ -364,10 +244,10 @@ class SqlStore:
                         name=campaign, version=version, created=datetime.now(UTC)
                     )
                 )
-                _insert_events(conn, campaign, rows, lines)
-                _insert_written(conn, campaign, written)
+                insert_events(conn, campaign, rows, lines)
+                insert_written(conn, campaign, written)
                 self._keep(conn, campaign, version, caches)
-                _notify(conn, campaign)
+                notify(conn, campaign)
         except IntegrityError:
             raise ConflictError(
                 f"a campaign named {campaign!r} already exists: choose another name, "
@@ -404,7 +284,7 @@ class SqlStore:
                     settings_table.c.key == CURRENT, settings_table.c.value == campaign
                 )
             )
-            _notify(conn, campaign)
+            notify(conn, campaign)
 
     # -- the journal -----------------------------------------------------------------------
 
@@ -441,9 +321,9 @@ class SqlStore:
                     if actual is None:
                         raise missing(campaign)
                     raise stale(campaign, int(actual), expected_version)
-                _insert_events(conn, campaign, rows, lines)
+                insert_events(conn, campaign, rows, lines)
                 self._keep(conn, campaign, new_version, caches)
-                _notify(conn, campaign)
+                notify(conn, campaign)
         except IntegrityError:
             # The second guard: the compare-and-set was passed but a seq is taken.
             raise stale(campaign, self.version(campaign), expected_version) from None
@@ -478,7 +358,7 @@ class SqlStore:
         events. SQLite joins the texts itself (``group_concat`` over the ordered rows: one
         string crosses into Python, not a row object per record, about twice as fast); other
         databases hand back a row per record, joined here. A stored record never holds a raw
-        newline (``_dumps`` writes compact JSON, which escapes it), so a newline separates
+        newline (``writes.dumps`` writes compact JSON, which escapes it), so a newline separates
         records safely.
         """
         separator = "\n" if lines else ","
@@ -598,7 +478,7 @@ class SqlStore:
         let go.
         """
         with suppress(IntegrityError), self._writing() as conn:
-            _keep_snapshot(conn, campaign, version, tag, state)
+            keep_snapshot(conn, campaign, version, tag, state)
 
     def _keep(self, conn: Connection, campaign: str, version: int, caches: Caches | None) -> None:
         """Write a writer's caches of ``version`` inside its transaction."""
@@ -606,7 +486,7 @@ class SqlStore:
             return
         if caches.snapshot is not None:
             tag, state = caches.snapshot
-            _keep_snapshot(conn, campaign, version, tag, state)
+            keep_snapshot(conn, campaign, version, tag, state)
         if caches.glance is not None and self.keeps_glances():
             tag, document = caches.glance
             table = glances_table
@@ -701,64 +581,6 @@ class SqlStore:
         return f"SqlStore({self._engine.url.render_as_string(hide_password=True)!r})"
 
 
-def _engine(url: URL, synchronous: str, schema: str | None, *, read_only: bool) -> Engine:
-    pooled = url.get_backend_name() == "postgresql" or url.database not in (None, "", ":memory:")
-    # a connection for each worker thread of a server (anyio's 40) and a few more: a request
-    # never waits on the pool, and never holds the event loop waiting on it
-    sizes = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW} if pooled else {}
-    engine = create_engine(url, json_serializer=_dumps, **sizes)
-    if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas(synchronous, read_only))
-    if schema is not None:
-        return engine.execution_options(schema_translate_map={None: schema})
-    return engine
-
-
-def _keep_snapshot(conn: Connection, campaign: str, version: int, tag: str, state: str) -> None:
-    """Keep a snapshot at ``version`` and the newest :data:`SNAPSHOTS_KEPT` in all.
-
-    Older ones are dropped: an undo folds from the newest snapshot older than the command it
-    takes back, and a run of undos rarely reaches back past several cadence marks.
-    """
-    table = snapshots_table
-    mine = table.c.campaign == campaign
-    conn.execute(delete(table).where(mine, table.c.version == version))  # another format, say
-    conn.execute(insert(table).values(campaign=campaign, version=version, format=tag, state=state))
-    oldest_kept = conn.execute(
-        select(table.c.version)
-        .where(mine)
-        .order_by(table.c.version.desc())
-        .offset(SNAPSHOTS_KEPT - 1)
-        .limit(1)
-    ).scalar_one_or_none()
-    if oldest_kept is not None:
-        conn.execute(delete(table).where(mine, table.c.version < oldest_kept))
-
-
-def _notify(conn: Any, campaign: str) -> None:
-    """Tell PostgreSQL's listeners that ``campaign`` moved; sent when the transaction commits."""
-    if conn.dialect.name == "postgresql":
-        conn.execute(select(func.pg_notify(CHANGES, campaign)))
-
-
-def _row(campaign: str, record: Mapping[str, object], line: str | None) -> dict[str, object]:
-    row: dict[str, object] = {
-        "campaign": campaign,
-        "seq": record["seq"],
-        "data": record,
-        "line": line,
-    }
-    for name in COLUMNS:
-        row[name] = record.get(name)
-    return row
-
-
-INSERT_EVENTS = (
-    "INSERT INTO events (campaign, seq, command, at, kind, visibility, data, line) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-)
-"""The events insert as SQLite's driver takes it: one ``executemany`` of plain tuples."""
-
 SELECT_LINES = (
     "SELECT command, at, data, line FROM events "
     "WHERE campaign = ? AND seq > ? AND seq <= ? ORDER BY seq"
@@ -766,83 +588,7 @@ SELECT_LINES = (
 """A page of records with their lines as SQLite's driver takes it (:meth:`SqlStore.read_lines`)."""
 
 
-def _insert_events(
-    conn: Connection,
-    campaign: str,
-    records: Sequence[Mapping[str, object]],
-    lines: Sequence[str] | None,
-) -> None:
-    """Insert ``records`` (numbered) in ``conn``'s transaction, each written as ``_dumps``
-    writes it, with its line of ``lines`` beside it.
-
-    On SQLite the rows go to the driver's ``executemany`` as tuples with the JSON made here:
-    SQLAlchemy's own executemany processes every row's parameters one by one (the JSON
-    type's serializer, the row's dictionary), which cost an import of 50,000 records about
-    as much as the rest of storing them. Other databases take the Core insert, which knows
-    their parameter style and schema.
-    """
-    if not records:
-        return
-    said: Sequence[str | None] = [None] * len(records) if lines is None else lines
-    if len(said) != len(records):
-        raise ValueError(f"{len(said)} lines for {len(records)} records")
-    if conn.dialect.name == "sqlite":
-        conn.exec_driver_sql(
-            INSERT_EVENTS,
-            [
-                (
-                    campaign,
-                    record["seq"],
-                    record.get("command"),
-                    record.get("at"),
-                    record.get("kind"),
-                    record.get("visibility"),
-                    _dumps(record),
-                    line,
-                )
-                for record, line in zip(records, said, strict=True)
-            ],
-        )
-    else:
-        rows = [_row(campaign, record, line) for record, line in zip(records, said, strict=True)]
-        conn.execute(insert(events_table), rows)
-
-
-def _insert_written(conn: Connection, campaign: str, written: Sequence[Written]) -> None:
-    """Insert records written already in ``conn``'s transaction, their texts as they are: on
-    SQLite each row as the driver takes it, elsewhere through the Core insert (whose JSON
-    column takes data, not its text)."""
-    if not written:
-        return
-    if conn.dialect.name == "sqlite":
-        conn.exec_driver_sql(INSERT_EVENTS, [(campaign, *row) for row in written])
-        return
-    rows = [
-        {
-            "campaign": campaign,
-            "seq": seq,
-            "command": command,
-            "at": at,
-            "kind": kind,
-            "visibility": visibility,
-            "data": from_json(text),
-            "line": line,
-        }
-        for seq, command, at, kind, visibility, text, line in written
-    ]
-    conn.execute(insert(events_table), rows)
-
-
 def _parse(text: str) -> list[Record]:
     records = from_json(text)
     assert isinstance(records, list)
     return records
-
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-"""``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` made once, not per call
-(``dumps`` with options builds an encoder each time)."""
-
-
-def _dumps(value: object) -> str:
-    return _ENCODER.encode(value)

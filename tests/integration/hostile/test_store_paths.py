@@ -89,7 +89,7 @@ def test_an_empty_file_a_new_path_and_a_store_stay_fine(tmp_path: Path, shell, d
 def test_turnkeepers_tables_are_the_stores_own() -> None:
     # the list a store's tables are checked against is the list the store makes
     from turnkeeper.store import TABLES
-    from turnkeeper.store.sql import metadata
+    from turnkeeper.store.schema import metadata
 
     assert set(metadata.tables) == TABLES
 

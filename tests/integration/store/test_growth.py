@@ -33,7 +33,7 @@ from turnkeeper.cli.app import app as cli
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
-from turnkeeper.store import sql
+from turnkeeper.store import writes
 from turnkeeper.store.sql import SqlStore
 from turnkeeper.views import player_log, undone_commands
 from turnkeeper.web.app import create_app
@@ -222,7 +222,7 @@ def test_undos_in_new_processes_give_the_fold_of_the_journal(
     live = 0  # commands after the prefix not yet undone: undos never reach into the prefix
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(
-            sql, "SNAPSHOTS_KEPT", 100, raising=False
+            writes, "SNAPSHOTS_KEPT", 100, raising=False
         )  # every undo finds the snapshot it needs
         for step in steps:
             undo = step == len(SMALL) and live > 0

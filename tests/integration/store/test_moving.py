@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 import pytest
 from typer.testing import CliRunner
 
-from turnkeeper import service
 from turnkeeper.campaign import Light, Note, Rest, Undo, Visibility, Wait, render_markdown
 from turnkeeper.cli.app import app as cli
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.rules.loader import preset
-from turnkeeper.service import Campaigns
+from turnkeeper.service import Campaigns, moving
+from turnkeeper.service import campaigns as service_campaigns
 from turnkeeper.store.sql import SqlStore
 from turnkeeper.views import referee_record
 
@@ -40,7 +40,8 @@ def store(backend: Backend) -> Iterator[SqlStore]:
 @pytest.fixture
 def small_pages(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pages of 3 records, so a short journal is read in many pages."""
-    monkeypatch.setattr(service, "PAGE", 3)
+    monkeypatch.setattr(service_campaigns, "PAGE", 3)
+    monkeypatch.setattr(moving, "PAGE", 3)
 
 
 def played(campaigns: Campaigns, name: str = "Keep") -> None:

@@ -439,11 +439,11 @@ def test_cli_a_full_disk_is_one_line_and_exit_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
     """The issue's full disk printed an 81-line traceback: now one line, exit 2."""
-    import turnkeeper.store.sql as sql
+    import turnkeeper.store.engine as engine
 
     db = str(tmp_path / "keep.db")
     assert _cli(db, "new", "Keep", "--ruleset", "ex", "--solo", "--seed", "1") == 0
-    pragmas = sql._sqlite_pragmas
+    pragmas = engine.sqlite_pragmas
 
     def and_no_room(synchronous: str, read_only: bool) -> Any:
         first = pragmas(synchronous, read_only)
@@ -458,7 +458,7 @@ def test_cli_a_full_disk_is_one_line_and_exit_2(
         return on_connect
 
     before = _store_as_it_is(db)
-    monkeypatch.setattr(sql, "_sqlite_pragmas", and_no_room)
+    monkeypatch.setattr(engine, "sqlite_pragmas", and_no_room)
     capfd.readouterr()
     assert _cli(db, "note", "x" * 9_000, "-c", "Keep") == 2
     lines = capfd.readouterr().err.strip().splitlines()

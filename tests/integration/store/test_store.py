@@ -19,7 +19,8 @@ from sqlalchemy import insert
 
 from turnkeeper.errors import ConflictError, NotFoundError, TurnkeeperError
 from turnkeeper.store import open_store, resolve_url
-from turnkeeper.store.sql import SqlStore, events_table
+from turnkeeper.store.schema import events_table
+from turnkeeper.store.sql import SqlStore
 
 if TYPE_CHECKING:
     from tests.conftest import Backend

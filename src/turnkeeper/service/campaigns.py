@@ -1,36 +1,14 @@
-"""The application service: runs a campaign's commands against an event store.
-
-Each front door (CLI, HTTP, a bot) goes through :class:`Campaigns`: it loads a campaign's
-records from the store, folds them into the live state, decides a command with the right dice
-and appends the new records carrying the version it folded from. If another writer got there
-first, the store refuses with ConflictError, nothing is appended, and the caller reloads.
-
-Dice: a command starting at version ``v`` rolls :func:`~turnkeeper.campaign.command_dice`
-``(seed, v)``, so the same seed and commands give the same journal in any process; faces typed
-in from physical dice replace them, and every one of them must be used.
-
->>> from turnkeeper.store import open_store
->>> from turnkeeper.campaign import Wait, parse_party
->>> from turnkeeper.rules.loader import preset
->>> import tempfile, os
->>> campaigns = Campaigns(open_store(os.path.join(tempfile.mkdtemp(), "t.db")))
->>> party = parse_party('[[characters]]\\nname = "Aldo"\\nhp = 6')
->>> campaigns.new("Keep", preset("ex"), party, seed=7).version
-1
->>> [r.seq for r in campaigns.execute("Keep", Wait(600))]
-[2]
->>> campaigns.state("Keep").now
-600
-"""
+"""The service itself: :class:`Campaigns`, which loads a campaign's journal (from its newest
+snapshot where there is one), runs commands against it and appends their records with the
+caches a writer keeps, reads pages and time records by the store's indexes, and moves
+journals in and out."""
 
 from __future__ import annotations
 
 import contextlib
-import gc
-import json
 import operator
 import secrets
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple, cast
 
 from turnkeeper.campaign import (
@@ -66,9 +44,7 @@ from turnkeeper.errors import (
     DiceInputError,
     NotFoundError,
     TooFewDiceError,
-    TurnkeeperError,
 )
-from turnkeeper.files.reading import check_numbers, parse_json
 from turnkeeper.kernel.events import (
     UNDO_EVENTS,
     CampaignStarted,
@@ -78,14 +54,12 @@ from turnkeeper.kernel.events import (
 )
 from turnkeeper.procedures.parties import PartyArrived, PartySplit, PartySwitched
 from turnkeeper.rules.schema import Ruleset
+from turnkeeper.service.collector import gc_paused
+from turnkeeper.service.moving import PAGE, SaidLine, dumps, imported, said
 from turnkeeper.store import Caches, EventStore, GlanceStore, JsonStore, SnapshotStore
 from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable, missing
 from turnkeeper.store.glance import GLANCE_FORMAT
 from turnkeeper.words import unknown
-
-PAGE = 2000
-"""Records a whole-journal reader (an export, ``log --json``) reads at a time: about a
-megabyte of stored text, whatever the journal's length."""
 
 STAND_IN = Party(characters=(Character(name="Adventurer", hp=6),))
 """The party of a campaign started without a party file: one stand-in character."""
@@ -221,7 +195,7 @@ class Campaigns:
         glance = None
         store = self.store
         if isinstance(store, GlanceStore) and store.keeps_glances() and state.wilderness is None:
-            document = json.dumps(glance_of(state), ensure_ascii=False, separators=(",", ":"))
+            document = dumps(glance_of(state))
             glance = (GLANCE_FORMAT, document)
         return Caches(snapshot=snapshot, glance=glance)
 
@@ -540,7 +514,7 @@ class Campaigns:
         line: as stored when the store hands them back so, else as its records are written."""
         if isinstance(self.store, JsonStore):
             return self.store.read_json(name, since, limit, lines=True)
-        return "\n".join(_dumps(r) for r in self.store.read(name, since, limit))
+        return "\n".join(dumps(r) for r in self.store.read(name, since, limit))
 
     def import_jsonl(self, text: str, name: str | None = None) -> CampaignState:
         """Make a campaign from an exported journal; ``name`` renames it.
@@ -549,23 +523,7 @@ class Campaigns:
         forward, the referee's events stay the referee's: :func:`~turnkeeper.campaign.journal.
         replay`) before anything is written; then it is stored in one transaction.
         """
-        records, texts = _parse_journal(text)
-        if not records:
-            raise TurnkeeperError("the journal to import is empty")
-        seqs = [r.seq for r in records]
-        if seqs != list(range(1, len(records) + 1)):
-            raise TurnkeeperError(
-                "the journal to import must number its records 1, 2, 3... in order"
-            )
-        first = records[0]
-        if not isinstance(first.event, CampaignStarted):
-            raise TurnkeeperError("the journal to import must begin with campaign.started")
-        if name is not None and name != first.event.name:
-            # a world's founding party keeps its name: its records name it (a switch to it)
-            world = any(isinstance(r.event, PartySplit | PartyArrived) for r in records)
-            founders = first.event.company if world else first.event.party_name
-            renamed = first.event.model_copy(update={"name": name, "party_name": founders})
-            records[0] = Recorded(first.seq, first.command, first.at, renamed, first.party)
+        records, texts = imported(text, name)
         start = records[0].event
         assert isinstance(start, CampaignStarted)
         start_campaign(start.name, start.ruleset, start.party, start.seed)  # name, calendar
@@ -579,7 +537,7 @@ class Campaigns:
             rows = [r.to_record() for r in journal.records]
             self.store.create(target, rows, caches=caches, lines=lines)
         else:
-            texts[0] = _dumps(records[0].to_record())  # renamed, perhaps
+            texts[0] = dumps(records[0].to_record())  # renamed, perhaps
             written = [
                 (*r.columns(), text, line)
                 for r, text, line in zip(journal.records, texts, lines, strict=True)
@@ -647,113 +605,5 @@ class Campaigns:
         return current
 
 
-@contextlib.contextmanager
-def gc_paused(*, freeze: bool = False) -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a whole journal is read and folded (or a
-    command makes many records, or an adapter shapes them).
-
-    A rebuild makes hundreds of thousands of objects that all stay alive (the records, their
-    events) or are dropped by reference counting (the states folded past); none of them form
-    cycles. The collector, triggered every few hundred new objects, would walk the growing
-    heap again and again: with it on, a 100,000-record rebuild takes about twice as long, and
-    in a server every other thread waits while it walks. Reference counting frees memory as
-    usual meanwhile; the collector resumes afterwards if it was on, even on an error.
-
-    ``freeze``, for a journal read whole: ``gc.freeze`` then moves what survived (the journal,
-    alive as long as the campaign is loaded) out of the collector's sight, so the first
-    collection after the pause does not walk it all at once (0.15 s for 100,000 records).
-    Never after a single command: whatever cyclic garbage it left would be frozen for the
-    life of the process.
-    """
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if freeze:
-            gc.freeze()
-        if was_on:
-            gc.enable()
-
-
-SaidLine = tuple[int | None, int, str, str]
-"""A record as the store keeps it (:data:`~turnkeeper.store.base.StoredLine`), its line said."""
-
 _LINE = operator.itemgetter(3)
 """A stored record's line (:data:`~turnkeeper.store.base.StoredLine`)."""
-
-
-def said(records: Iterable[Recorded]) -> list[str]:
-    """Each record's line as people read it, kept beside it by the store."""
-    return [r.event.describe() for r in records]
-
-
-def _lines(text: str) -> list[tuple[int, str]]:
-    r"""The JSON Lines of ``text``, numbered: split at line feeds only, since str.splitlines
-    also breaks at U+2028 and its kin, which a JSON string may hold as they are.
-
-    >>> _lines('{"text": "a\u2028b"}\r\n\n{}')
-    [(1, '{"text": "a\u2028b"}'), (3, '{}')]
-    """
-    return [
-        (n, line.removesuffix("\r"))
-        for n, line in enumerate(text.split("\n"), start=1)
-        if line.strip()
-    ]
-
-
-def _parse_journal(text: str) -> tuple[list[Recorded], list[str] | None]:
-    """The records of a journal's lines, in their order, checked as a user's file is, and
-    the lines themselves where they are the records as a store writes them (else None).
-
-    The lines are read as one JSON array: every record validated from the text in one go
-    (as a store's journal is read back), where a record at a time cost five times as much,
-    and its numbers checked as any file's (:func:`~turnkeeper.files.reading.check_numbers`). Only a
-    journal that fails (a blank line between its records fails too) is read again a line at
-    a time, numbered (:func:`_lines`), to name the line at fault, each line checked whole.
-    """
-    if not text or text.isspace():
-        return [], None
-    texts = text.split("\n")
-    if not texts[-1]:
-        texts.pop()  # the newline ending the last line; a blank line elsewhere goes the long way
-    if "\r" in text:
-        texts = [line.removesuffix("\r") for line in texts]
-    try:
-        # Its nesting is not measured: a text that reads as records nests no deeper than
-        # their schema lets it, within the files' limit (a test walks the schema), and one
-        # that does not read is read again below, a line at a time, each line measured.
-        # A page at a time (a page's records stay in the processor's cache from their
-        # validation to their check, a sixth faster than the whole at once), with the
-        # schema of every kind the journal names.
-        kinds = EVENTS.kinds_named(text.encode("utf-8", "surrogatepass"))
-        records: list[Recorded] = []
-        stored_as_written = True
-        for start in range(0, len(texts), PAGE):
-            page = ",".join(texts[start : start + PAGE])
-            raw = f"[{page}]".encode("utf-8", "surrogatepass")
-            read, as_written = EVENTS.journal_json(raw, kinds)
-            # a text as pydantic-core writes records holds no NaN nor infinity (it writes null)
-            check_numbers(raw, "the journal", reals=not as_written)
-            records += read
-            stored_as_written = stored_as_written and as_written
-        return records, texts if stored_as_written else None
-    except TurnkeeperError:
-        # the line at fault raises here; if every line reads alone (records out of order,
-        # say), the caller's checks say what is wrong
-        return [_parse_line(number, line) for number, line in _lines(text)], None
-
-
-def _parse_line(number: int, line: str) -> Recorded:
-    record = parse_json(line, f"line {number}")
-    if not isinstance(record, dict):
-        raise TurnkeeperError(f"line {number}: a journal record is a JSON object")
-    try:
-        return EVENTS.record(record)
-    except TurnkeeperError as error:
-        raise TurnkeeperError(f"line {number}: {error}") from None
-
-
-def _dumps(record: object) -> str:
-    """A record as compact JSON, as a store writes it."""
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))

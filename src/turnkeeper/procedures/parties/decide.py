@@ -1,350 +1,47 @@
-"""Parties in one world: they form, split, meet and are brought forward in time.
-
-"You can not have a meaningful campaign if strict time records are not kept": a campaign is a
-world in which several parties live, each at its own present. The referee runs one party at a
-time (its fields are the state's own; the others wait in ``state.away``), and every party's
-command is in the one journal, so the journal is the world's time record.
-
-- A party splits (some characters leave with what they take), a new party of characters
-  arrives at the world's present, and two parties join into one when they stand at the same
-  place at the same time: characters who join must first be brought to the same time.
-- One order of events: a party may not act on a place (a site's area, a map's hex, a
-  region's weather on a day) that another party changed later in game time than the
-  party's present. The place ledger keeps every change to a place with its game time and
-  party (``state.places``, ``state.weather_changes``): a history, never only the latest.
-- Bringing a party forward is downtime: its days pass as every command's days do
-  (``procedures.days``: the day's meal at its hour, the night's healing, the ruleset's
-  downtime die at each day's start, TP-TIME-1, TP-ENC-1; no light burns, no turns count).
-- World time passes once: a world countdown ticks only where the party run is the first to
-  live through an instant (``procedures.countdowns``); a party's own countdowns tick with it.
+"""The procedures of a world of parties: each command checked against the state (one clear
+refusal, nothing changed) and turned into its events; bringing a party forward passes its days.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import ClassVar
-
-from pydantic import Field
 
 from turnkeeper.clock.calendar import day_number
 from turnkeeper.clock.durations import format_duration
 from turnkeeper.dice import DiceSource
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.files.names import check_name, unprintable
-from turnkeeper.kernel.events import Event, Shown, Visibility
+from turnkeeper.kernel.events import Event
 from turnkeeper.kernel.party import MAX_CHARACTERS, Party, Supplies
 from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState, PartyAway, PartyFields, party_key, same_party
 from turnkeeper.procedures.days import pass_days
+from turnkeeper.procedures.parties.commands import (
+    ClearArea,
+    ClearHex,
+    JoinParty,
+    NewParty,
+    PartyCommand,
+    SetDoing,
+    ShareKnowledge,
+    SplitParty,
+    SwitchParty,
+)
+from turnkeeper.procedures.parties.events import (
+    AreaCleared,
+    DowntimeBegun,
+    HexCleared,
+    KnowledgeShared,
+    PartiesJoined,
+    PartyArrived,
+    PartyOccupied,
+    PartySplit,
+    PartySwitched,
+)
 from turnkeeper.procedures.parting import PARTING, Leaving, Meeting, supplies_text
 from turnkeeper.words import words
 from turnkeeper.world.hexes import Hex
-
-REFEREE = Visibility.REFEREE
-
-# --- events -------------------------------------------------------------------------------
-
-
-class PartySplit(Event):
-    """Characters leave the party run now as a party of their own, with what they take."""
-
-    kind: ClassVar[str] = "party.split"
-    shown: ClassVar[Shown] = Shown.PARTY
-    name: str
-    left: str = ""
-    characters: tuple[str, ...]
-    supplies: Supplies = Supplies()
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        leaving = Leaving(frozenset(self.characters), self.supplies, state.company)
-        stays: dict[str, object] = {}
-        goes: dict[str, object] = {}
-        for name, parting in PARTING.items():  # every field of a party, as the table says
-            stays[name], goes[name] = parting.part(getattr(state, name), leaving)
-        new = PartyAway(name=self.name, **goes)
-        return state.model_copy(update={**stays, "away": (*state.away, new)})
-
-    def describe(self) -> str:
-        taking = supplies_text(self.supplies)
-        leave = "leaves" if len(self.characters) == 1 else "leave"
-        return f"{', '.join(self.characters)} {leave} {self.left} as {self.name}" + (
-            f", taking {taking}" if taking else ""
-        )
-
-
-class PartyArrived(Event):
-    """A party of characters new to the world arrives at its present."""
-
-    kind: ClassVar[str] = "party.arrived"
-    shown: ClassVar[Shown] = Shown.REFEREE
-    name: str
-    party: Party
-    at: int
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        new = PartyAway(name=self.name, now=self.at, party=self.party, supplies=self.party.supplies)
-        return state.model_copy(update={"away": (*state.away, new)})
-
-    def describe(self) -> str:
-        names = ", ".join(c.name for c in self.party.characters)
-        return f"{self.name} enters the world: {names}"
-
-
-class PartySwitched(Event):
-    """The referee turns to another party: the commands that follow are that party's."""
-
-    kind: ClassVar[str] = "party.switched"
-    shown: ClassVar[Shown] = Shown.REFEREE
-    to: str
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        return state.switched_to(self.to)
-
-    def describe(self) -> str:
-        return f"the time record turns to {self.to}"
-
-
-class PartyOccupied(Event):
-    """The referee says what the party is doing and where it is bound, in words: what the
-    timeline and a character's whereabouts say of it until it is told otherwise."""
-
-    kind: ClassVar[str] = "party.doing"
-    shown: ClassVar[Shown] = Shown.PARTY
-    doing: str
-    bound_for: str = Field("", exclude_if=lambda bound_for: not bound_for)
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        told = state.whereabouts.model_copy(
-            update={"doing": self.doing, "bound_for": self.bound_for}
-        )
-        return state.model_copy(update={"whereabouts": told})
-
-    def describe(self) -> str:
-        if not self.doing:
-            return "the party's doings are no longer told"
-        bound = f", bound for {self.bound_for}" if self.bound_for else ""
-        return f"the party is {self.doing}{bound}"
-
-
-class PartiesJoined(Event):
-    """Another party joins the party run now: same place, same time, one party."""
-
-    kind: ClassVar[str] = "party.joined"
-    shown: ClassVar[Shown] = Shown.PARTY
-    name: str
-    into: str = ""
-    brought: tuple[str, ...] = Field(
-        (),
-        description="What the joiners bring, in words (their light, their encounter, what "
-        "they found...): every field of theirs is merged as procedures.parting.PARTING says.",
-        exclude_if=lambda brought: not brought,  # the joins recorded before it stay as they were
-    )
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        other = state.away_party(self.name)
-        update = {
-            name: parting.meet(getattr(state, name), getattr(other, name))
-            for name, parting in PARTING.items()
-        }
-        return state.model_copy(
-            update={**update, "away": tuple(p for p in state.away if p is not other)}
-        )
-
-    def describe(self) -> str:
-        line = f"{self.name} joins {self.into}"
-        return line + (f", bringing {'; '.join(self.brought)}" if self.brought else "")
-
-
-class AreaCleared(Event):
-    """The party run now cleared an area (its dwellers are met no more): a change to the
-    world that every party finds, and that no party behind in time may act against."""
-
-    kind: ClassVar[str] = "site.area_cleared"
-    shown: ClassVar[Shown] = Shown.PARTY
-    site: str
-    level: int
-    area: str
-    what: str = "cleared"
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        return state.changed(self.site, self.level, self.area, self.what)
-
-    def describe(self) -> str:
-        return f"area {self.area} of {self.site} (level {self.level}): {self.what}"
-
-
-class HexCleared(Event):
-    """The party run now cleared a hex of its wilderness map (slew the dragon in its lair,
-    burnt the bandits' camp): a change to the world that no party behind in time may act
-    against, nor travel into, until brought forward."""
-
-    kind: ClassVar[str] = "map.hex_cleared"
-    shown: ClassVar[Shown] = Shown.PARTY
-    map: str
-    hex: str
-    what: str = "cleared"
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        return state.changed(self.map, 0, self.hex, self.what, hex=True)
-
-    def describe(self) -> str:
-        return f"hex {self.hex} of {self.map}: {self.what}"
-
-
-class KnowledgeShared(Event):
-    """The party run now shares what it found with another party: the hexes it saw and
-    visited and the features it found on their common map, the areas it stood in and its map
-    notes in their common site. Until then, what a party found is its own."""
-
-    kind: ClassVar[str] = "party.shared"
-    shown: ClassVar[Shown] = Shown.PARTY
-    to: str
-    giver: str = ""
-
-    def apply(self, state: CampaignState) -> CampaignState:
-        other = state.away_party(self.to)
-        update: dict[str, object] = {}
-        mine, theirs = state.wilderness, other.wilderness
-        if mine is not None and theirs is not None and mine.map.name == theirs.map.name:
-            update["wilderness"] = theirs.model_copy(
-                update={
-                    "visited": theirs.visited | mine.visited,
-                    "seen": theirs.seen | mine.seen,
-                    "found": theirs.found | mine.found,
-                }
-            )
-        here, there = state.site, other.site
-        if here is not None and there is not None and here.site.name == there.site.name:
-            visited = (*there.visited, *(v for v in here.visited if v not in there.visited))
-            notes = (*there.map_notes, *(n for n in here.map_notes if n not in there.map_notes))
-            update["site"] = there.model_copy(update={"visited": visited, "map_notes": notes})
-        informed = other.model_copy(update=update)
-        away = tuple(informed if p is other else p for p in state.away)
-        return state.model_copy(update={"away": away})
-
-    def describe(self) -> str:
-        return f"{self.giver} shares what it found with {self.to}"
-
-
-class DowntimeBegun(Event):
-    """The party spends days in downtime, brought forward in the world's time."""
-
-    kind: ClassVar[str] = "party.downtime"
-    shown: ClassVar[Shown] = Shown.PARTY
-    party: str
-    days: int
-    where: str
-    seconds_more: int = Field(
-        0,
-        description="The seconds beyond the whole days (a lag of 1 h 50 min is no day); the "
-        "records made before it counted a part day as a day.",
-        exclude_if=lambda seconds: not seconds,
-    )
-
-    def describe(self) -> str:
-        days = "1 day" if self.days == 1 else f"{self.days} days" if self.days else ""
-        part = format_duration(self.seconds_more) if self.seconds_more else ""
-        return f"{self.party} spends {' and '.join(p for p in (days, part) if p)} {self.where}"
-
-
-# --- commands -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SplitParty:
-    """``characters`` leave the party run now as the party ``name``, taking ``supplies`` by
-    count and the usage dice of ``whole`` whole (PG-USE-1: a usage die is not divided)."""
-
-    name: str
-    characters: tuple[str, ...]
-    supplies: Mapping[str, int] = field(default_factory=dict)
-    whole: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class NewParty:
-    """A party of new characters enters the world at its present."""
-
-    name: str
-    party: Party
-
-
-@dataclass(frozen=True)
-class SwitchParty:
-    """Run the party ``name`` from now on (its present, its place, its affairs)."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class JoinParty:
-    """The party ``name`` joins the party run now; both must be at the same place and time."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class ClearArea:
-    """The party cleared ``area`` of its site (the area it stands in by default)."""
-
-    area: str | None = None
-    level: int | None = None
-    what: str = "cleared"
-
-
-@dataclass(frozen=True)
-class ClearHex:
-    """The party cleared ``hex`` of its map (the hex it is in by default)."""
-
-    hex: str | None = None
-    what: str = "cleared"
-
-
-@dataclass(frozen=True)
-class BringForward:
-    """Downtime: ``days`` days, or (None) as many as bring the party to the world's present."""
-
-    days: int | None = None
-
-
-@dataclass(frozen=True)
-class BringAllForward:
-    """Downtime for every party behind the world's present, each to it in turn (the command
-    table runs it as :class:`BringForward` sent as each of them)."""
-
-
-@dataclass(frozen=True)
-class SetDoing:
-    """Say what the party run now is doing ("riding to the oracle", "in Brindle, training")
-    and where it is bound; an empty ``doing`` stops telling it."""
-
-    doing: str
-    bound_for: str = ""
-
-
-@dataclass(frozen=True)
-class ShareKnowledge:
-    """The party run now shares what it found (its map, its site's areas) with ``name``."""
-
-    name: str
-
-
-PartyCommand = (
-    SplitParty
-    | NewParty
-    | SwitchParty
-    | JoinParty
-    | ClearArea
-    | ClearHex
-    | BringForward
-    | ShareKnowledge
-    | SetDoing
-)
-
-
-# --- procedures ---------------------------------------------------------------------------
 
 
 def decide_parties(draft: Draft, command: PartyCommand, dice: DiceSource) -> None:
@@ -676,17 +373,3 @@ def _days_between(state: CampaignState, earlier: int, later: int) -> str:
     if days == 0:
         return format_duration(later - earlier)
     return "1 day" if days == 1 else f"{days} days"
-
-
-#: The events of this procedure, for the command table's registry.
-EVENTS: tuple[type[Event], ...] = (
-    PartySplit,
-    PartyArrived,
-    PartySwitched,
-    PartyOccupied,
-    PartiesJoined,
-    AreaCleared,
-    HexCleared,
-    KnowledgeShared,
-    DowntimeBegun,
-)

@@ -1,0 +1,145 @@
+"""What a writer does inside its transaction: insert the records, keep the caches, tell the
+listeners.
+
+Records go in as compact JSON (:func:`dumps`), which escapes every newline, so a stored
+record never holds a raw one and a newline separates records safely when a journal is read
+back as one text. On PostgreSQL every write sends ``NOTIFY turnkeeper_changes`` in its
+transaction, so the news leaves with the commit and never before it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic_core import from_json
+from sqlalchemy import Connection, delete, func, insert, select
+
+from turnkeeper.store.base import SNAPSHOTS_KEPT, Written
+from turnkeeper.store.schema import COLUMNS, events_table, snapshots_table
+
+CHANGES = "turnkeeper_changes"
+"""The PostgreSQL channel an append notifies, with the campaign's name as the payload."""
+
+
+def keep_snapshot(conn: Connection, campaign: str, version: int, tag: str, state: str) -> None:
+    """Keep a snapshot at ``version`` and the newest :data:`SNAPSHOTS_KEPT` in all.
+
+    Older ones are dropped: an undo folds from the newest snapshot older than the command it
+    takes back, and a run of undos rarely reaches back past several cadence marks.
+    """
+    table = snapshots_table
+    mine = table.c.campaign == campaign
+    conn.execute(delete(table).where(mine, table.c.version == version))  # another format, say
+    conn.execute(insert(table).values(campaign=campaign, version=version, format=tag, state=state))
+    oldest_kept = conn.execute(
+        select(table.c.version)
+        .where(mine)
+        .order_by(table.c.version.desc())
+        .offset(SNAPSHOTS_KEPT - 1)
+        .limit(1)
+    ).scalar_one_or_none()
+    if oldest_kept is not None:
+        conn.execute(delete(table).where(mine, table.c.version < oldest_kept))
+
+
+def notify(conn: Any, campaign: str) -> None:
+    """Tell PostgreSQL's listeners that ``campaign`` moved; sent when the transaction commits."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(select(func.pg_notify(CHANGES, campaign)))
+
+
+def _row(campaign: str, record: Mapping[str, object], line: str | None) -> dict[str, object]:
+    row: dict[str, object] = {
+        "campaign": campaign,
+        "seq": record["seq"],
+        "data": record,
+        "line": line,
+    }
+    for name in COLUMNS:
+        row[name] = record.get(name)
+    return row
+
+
+INSERT_EVENTS = (
+    "INSERT INTO events (campaign, seq, command, at, kind, visibility, data, line) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+"""The events insert as SQLite's driver takes it: one ``executemany`` of plain tuples."""
+
+
+def insert_events(
+    conn: Connection,
+    campaign: str,
+    records: Sequence[Mapping[str, object]],
+    lines: Sequence[str] | None,
+) -> None:
+    """Insert ``records`` (numbered) in ``conn``'s transaction, each written as ``dumps``
+    writes it, with its line of ``lines`` beside it.
+
+    On SQLite the rows go to the driver's ``executemany`` as tuples with the JSON made here:
+    SQLAlchemy's own executemany processes every row's parameters one by one (the JSON
+    type's serializer, the row's dictionary), which cost an import of 50,000 records about
+    as much as the rest of storing them. Other databases take the Core insert, which knows
+    their parameter style and schema.
+    """
+    if not records:
+        return
+    said: Sequence[str | None] = [None] * len(records) if lines is None else lines
+    if len(said) != len(records):
+        raise ValueError(f"{len(said)} lines for {len(records)} records")
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql(
+            INSERT_EVENTS,
+            [
+                (
+                    campaign,
+                    record["seq"],
+                    record.get("command"),
+                    record.get("at"),
+                    record.get("kind"),
+                    record.get("visibility"),
+                    dumps(record),
+                    line,
+                )
+                for record, line in zip(records, said, strict=True)
+            ],
+        )
+    else:
+        rows = [_row(campaign, record, line) for record, line in zip(records, said, strict=True)]
+        conn.execute(insert(events_table), rows)
+
+
+def insert_written(conn: Connection, campaign: str, written: Sequence[Written]) -> None:
+    """Insert records written already in ``conn``'s transaction, their texts as they are: on
+    SQLite each row as the driver takes it, elsewhere through the Core insert (whose JSON
+    column takes data, not its text)."""
+    if not written:
+        return
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql(INSERT_EVENTS, [(campaign, *row) for row in written])
+        return
+    rows = [
+        {
+            "campaign": campaign,
+            "seq": seq,
+            "command": command,
+            "at": at,
+            "kind": kind,
+            "visibility": visibility,
+            "data": from_json(text),
+            "line": line,
+        }
+        for seq, command, at, kind, visibility, text, line in written
+    ]
+    conn.execute(insert(events_table), rows)
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` made once, not per call
+(``dumps`` with options builds an encoder each time)."""
+
+
+def dumps(value: object) -> str:
+    return _ENCODER.encode(value)
