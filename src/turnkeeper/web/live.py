@@ -221,7 +221,9 @@ Drawn = tuple[str, int] | None
 longer opens the campaign."""
 
 KEPT_VERSIONS = 4
-"""How many versions behind a campaign's newest a drawn display is kept for a slow page."""
+"""How many drawn versions of a campaign (the newest first) are kept for a slow page: counted
+in drawings, not in version numbers, since one command may write many records (a wait's
+meals and checks) and a page behind by one command must still be sent only what changed."""
 
 
 class Displays:
@@ -373,11 +375,13 @@ class Displays:
         a campaign whose version went back: deleted and made anew), and forget a drawing
         that failed, so the next page draws again."""
         name, version, _ = key
+        drawn = sorted({k[1] for k in self._tasks if k[0] == name and k[1] <= version})
+        oldest = ([*drawn, version] if version not in drawn else drawn)[-KEPT_VERSIONS - 1 :][0]
         for old in [k for k in self._tasks if k[0] == name]:
-            if old[1] > version or old[1] < version - KEPT_VERSIONS:
+            if old[1] > version or old[1] < oldest:
                 del self._tasks[old]
         for gone in [k for k in self._changes if k[0] == name]:
-            if gone[2] > version or gone[1] < version - KEPT_VERSIONS:
+            if gone[2] > version or gone[1] < oldest:
                 del self._changes[gone]
         self._tasks[key] = task
 
