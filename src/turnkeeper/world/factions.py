@@ -25,12 +25,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.files.keys import first_error, keys_at, unknown_key
 from turnkeeper.files.names import check_name
 from turnkeeper.files.reading import parse_toml
+from turnkeeper.frozen import Strict
 from turnkeeper.world.hexes import Hex
 
 #: A clock of more segments than this is no month's work to fill.
@@ -45,11 +46,7 @@ class FactionsError(TurnkeeperError):
     """A factions file that does not read, or says something that cannot be."""
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-
-class Faction(_Frozen):
+class Faction(Strict):
     """One faction: its goal's clock, its resources, holdings, the hexes it covets, its
     relations."""
 
@@ -75,7 +72,7 @@ class Faction(_Frozen):
         return self.filled >= self.segments
 
 
-class Deed(_Frozen):
+class Deed(Strict):
     """What a faction did, at its game time: the referee's until revealed as a rumour."""
 
     faction: str
@@ -83,7 +80,7 @@ class Deed(_Frozen):
     text: str
 
 
-class FactionsFile(_Frozen):
+class FactionsFile(Strict):
     """A factions file: the map its hexes are of, and the factions."""
 
     map: str | None = None
