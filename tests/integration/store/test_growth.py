@@ -11,7 +11,7 @@ import contextlib
 import hashlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -138,9 +138,16 @@ def test_every_get_leaves_the_store_byte_for_byte(long_store: Path) -> None:
     before = _digest(long_store)
     store = SqlStore(f"sqlite:///{long_store}")
     app = create_app(Campaigns(store))
+
+    def every(routes: list[Any]) -> Iterator[Any]:
+        # the areas' routers are included whole (FastAPI keeps each as one entry)
+        for route in routes:
+            inner = getattr(route, "original_router", None)
+            yield from every(inner.routes) if inner is not None else (route,)
+
     gets = [
         route.path
-        for route in app.routes
+        for route in every(app.routes)
         if "GET" in getattr(route, "methods", ()) and not route.path.endswith("/live")
     ]
     assert "/api/campaigns/{name}/log" in gets
