@@ -2,9 +2,9 @@
 
 Every value taken from a campaign is escaped by the template engine; the one piece of markup
 passed through whole is the map's SVG, which :func:`turnkeeper.world.svg.render_svg` escapes
-itself. The players' fragments are drawn from :func:`~turnkeeper.views.player_state`,
-:func:`~turnkeeper.views.player_record` and the party's map only: the template never sees the
-referee's state, so it cannot show what it was not given.
+itself. The players' fragments are drawn from :func:`~turnkeeper.views.party.player_state`,
+:func:`~turnkeeper.views.journal.player_record` and the party's map only: the template never
+sees the referee's state, so it cannot show what it was not given.
 
 A page is a frame (the campaign's name, the controls) around a *display*, the part that
 changes with every command. The live stream (:mod:`turnkeeper.web.live`) sends the display
@@ -28,14 +28,10 @@ from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.combat_state import CombatState, Declaration, Phase, Side
 from turnkeeper.kernel.state import in_darkness
 from turnkeeper.verbs import places_now
-from turnkeeper.views import (
-    page_map_svg,
-    party_perceives,
-    player_record,
-    player_state,
-    timeline,
-    undone_commands,
-)
+from turnkeeper.views.journal import party_perceives, player_record, undone_commands
+from turnkeeper.views.maps import page_map_svg
+from turnkeeper.views.party import player_state
+from turnkeeper.views.timeline import timeline
 from turnkeeper.web import phone
 from turnkeeper.web.controls import grouped, table
 from turnkeeper.words import words

@@ -22,7 +22,7 @@ from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns, moving
 from turnkeeper.service import campaigns as service_campaigns
 from turnkeeper.store.sql import SqlStore
-from turnkeeper.views import referee_record
+from turnkeeper.views.journal import referee_record
 
 if TYPE_CHECKING:
     from tests.conftest import Backend

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 from turnkeeper.campaign import Recorded
 from turnkeeper.files import MAX_NAME_LENGTH
 from turnkeeper.service import Campaigns
-from turnkeeper.views import record_line, stretch_data, timeline
+from turnkeeper.views.timeline import record_line, stretch_data, timeline
 from turnkeeper.web import render
 from turnkeeper.web.core import Referee, on, to_json
 
