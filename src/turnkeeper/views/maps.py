@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from turnkeeper.campaign import CampaignState
 from turnkeeper.errors import NotFoundError
+from turnkeeper.world.drawing import LABELLED_HEXES
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.svg import LABELLED_HEXES, render_svg
+from turnkeeper.world.svg import render_svg
 
 PAGE_WINDOW_HEXES = 10_000
 """Maps of more hexes than this are drawn on a page as a window around the party."""
