@@ -1,0 +1,71 @@
+"""The house a new contributor enters (issue 42): rooms small enough to read, and the way of a
+command through them as docs/architecture.md tells it, name by name."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT / "src" / "turnkeeper"
+MOST_LINES = 600
+
+
+def test_no_module_is_over_600_lines() -> None:
+    """A module past 600 lines is split along a seam the game names (style: about 400 lines
+    is asking to be split)."""
+    long = {
+        str(path.relative_to(SOURCE)): lines
+        for path in sorted(SOURCE.rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES
+    }
+    assert long == {}
+
+
+def _walk() -> str:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    start = text.index("## One command from each front door")
+    return text[start : text.index("\n## ", start + 1)]
+
+
+def _dotted_names() -> list[str]:
+    """Every dotted name in backticks in the walk (a module, class or function of turnkeeper,
+    written as the document writes them, without the package's own name)."""
+    names = re.findall(r"`([a-z_]+(?:\.[A-Za-z_]+)+)`", _walk())
+    return sorted(set(names))
+
+
+def test_the_walk_names_a_good_many_places() -> None:
+    """The walk goes through every layer: a section that lost its names would pass below."""
+    names = _dotted_names()
+    assert len(names) > 30
+    assert {name.split(".")[0] for name in names} >= {
+        "cli",
+        "web",
+        "verbs",
+        "service",
+        "views",
+        "campaign",
+        "procedures",
+        "store",
+    }
+
+
+@pytest.mark.parametrize("name", _dotted_names())
+def test_every_name_the_walk_gives_exists(name: str) -> None:
+    """Each name of the walk is where the document says: the longest module of its dotted
+    path is imported and the rest looked up on it, so a move or a rename fails here."""
+    parts = f"turnkeeper.{name}".split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for attribute in parts[cut:]:
+            assert hasattr(found, attribute), f"{name}: no {attribute!r} in {found!r}"
+            found = getattr(found, attribute)
+        return
+    pytest.fail(f"{name}: no module of turnkeeper")
