@@ -40,10 +40,10 @@ from turnkeeper.kernel.events import (
 from turnkeeper.procedures.parties import PartySwitched
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.service.collector import gc_paused
-from turnkeeper.service.moving import dumps, imported, said
+from turnkeeper.service.moving import imported, said
 from turnkeeper.service.reader import CampaignReader
 from turnkeeper.store import Caches, GlanceStore, SnapshotStore
-from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable, missing
+from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable, dumps, missing
 from turnkeeper.store.glance import GLANCE_FORMAT
 
 STAND_IN = Party(characters=(Character(name="Adventurer", hp=6),))

@@ -39,8 +39,9 @@ from turnkeeper.kernel.events import (
 )
 from turnkeeper.procedures.parties import PartyArrived, PartySplit, PartySwitched
 from turnkeeper.service.collector import gc_paused
-from turnkeeper.service.moving import PAGE, SaidLine, dumps, said
+from turnkeeper.service.moving import PAGE, SaidLine, said
 from turnkeeper.store import EventStore, JsonStore, SnapshotStore
+from turnkeeper.store.base import dumps
 from turnkeeper.words import unknown
 
 

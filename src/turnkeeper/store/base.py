@@ -10,6 +10,7 @@ The store treats a record as opaque JSON; it only reads ``seq`` to check that se
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -23,6 +24,17 @@ SNAPSHOTS_KEPT = 8
 """How many snapshots a store keeps per campaign, newest first: the cadence's marks and the
 states after undos, enough for an undo (or a run of them) reaching several thousand records
 back to fold from a snapshot; an undo reaching further folds the whole journal."""
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` made once, not per call
+(``dumps`` with options builds an encoder each time)."""
+
+
+def dumps(value: object) -> str:
+    """A record (or any JSON value) as compact JSON, as a store writes it: one line (every
+    newline escaped), characters beyond ASCII as they are."""
+    return _ENCODER.encode(value)
+
 
 CURRENT = "current_campaign"
 """The settings key naming the campaign that bare CLI verbs act on (``turnkeeper use``)."""

@@ -358,7 +358,7 @@ class SqlStore:
         events. SQLite joins the texts itself (``group_concat`` over the ordered rows: one
         string crosses into Python, not a row object per record, about twice as fast); other
         databases hand back a row per record, joined here. A stored record never holds a raw
-        newline (``writes.dumps`` writes compact JSON, which escapes it), so a newline separates
+        newline (``base.dumps`` writes compact JSON, which escapes it), so a newline separates
         records safely.
         """
         separator = "\n" if lines else ","
