@@ -4,10 +4,13 @@ command through them as docs/architecture.md tells it, name by name."""
 from __future__ import annotations
 
 import importlib
+import math
 import re
 from pathlib import Path
 
 import pytest
+
+from turnkeeper.world import drawing
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "src" / "turnkeeper"
@@ -69,3 +72,19 @@ def test_every_name_the_walk_gives_exists(name: str) -> None:
             found = getattr(found, attribute)
         return
     pytest.fail(f"{name}: no module of turnkeeper")
+
+
+def test_the_pages_hex_geometry_is_the_drawings() -> None:
+    """The dashboard's script finds the hex under a press with the drawing's own geometry
+    (``world.drawing.centres``): the same size and the same centres, so a press chooses the
+    hex the map shows there."""
+    script = (SOURCE / "web" / "static" / "turnkeeper.js").read_text(encoding="utf-8")
+    size = re.search(r"var SIZE = ([\d.]+), ROW = SIZE \* Math\.sqrt\(3\);", script)
+    assert size is not None and float(size[1]) == drawing.SIZE
+    assert "cx = SIZE * (1 + 1.5 * col), cy = ROW * (0.5 + row + 0.5 * (col & 1))" in script
+    for col, row in [(0, 0), (1, 0), (3, 7), (12, 5)]:
+        x, y = drawing.centres(col, row)
+        row_unit = drawing.SIZE * math.sqrt(3)
+        assert (x, y) == pytest.approx(
+            (drawing.SIZE * (1 + 1.5 * col), row_unit * (0.5 + row + 0.5 * (col & 1)))
+        )
