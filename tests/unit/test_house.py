@@ -3,6 +3,7 @@ command through them as docs/architecture.md tells it, name by name."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import math
 import re
@@ -88,3 +89,29 @@ def test_the_pages_hex_geometry_is_the_drawings() -> None:
         assert (x, y) == pytest.approx(
             (drawing.SIZE * (1 + 1.5 * col), row_unit * (0.5 + row + 0.5 * (col & 1)))
         )
+
+
+def test_the_reader_asks_the_store_only_to_read() -> None:
+    """Reads never write (docs/architecture.md): what the service reads lives in
+    ``service.reader``, which asks the store for nothing but reads; a write there (an
+    append, a snapshot, the current campaign) belongs to ``service.campaigns``."""
+    tree = ast.parse((SOURCE / "service" / "reader.py").read_text(encoding="utf-8"))
+    asked = {
+        node.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "store"
+    }
+    reads = {
+        "campaigns",
+        "current",
+        "load_snapshot",
+        "read",
+        "read_json",
+        "read_kind",
+        "read_lines",
+        "version",
+    }
+    assert asked <= reads, asked - reads
+    assert {"version", "read"} <= asked  # the walk found the reader's asks
