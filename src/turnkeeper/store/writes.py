@@ -1,9 +1,9 @@
 """What a writer does inside its transaction: insert the records, keep the caches, tell the
 listeners.
 
-Records go in as compact JSON (:func:`~turnkeeper.store.base.dumps`), which escapes every newline, so a stored
-record never holds a raw one and a newline separates records safely when a journal is read
-back as one text. On PostgreSQL every write sends ``NOTIFY turnkeeper_changes`` in its
+Records go in as compact JSON (:func:`~turnkeeper.store.base.dumps`), which escapes every
+newline, so a stored record never holds a raw one and a newline separates records safely when
+a journal is read back as one text. On PostgreSQL every write sends ``NOTIFY turnkeeper_changes`` in its
 transaction, so the news leaves with the commit and never before it.
 """
 
