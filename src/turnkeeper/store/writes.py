@@ -3,8 +3,9 @@ listeners.
 
 Records go in as compact JSON (:func:`~turnkeeper.store.base.dumps`), which escapes every
 newline, so a stored record never holds a raw one and a newline separates records safely when
-a journal is read back as one text. On PostgreSQL every write sends ``NOTIFY turnkeeper_changes`` in its
-transaction, so the news leaves with the commit and never before it.
+a journal is read back as one text. On PostgreSQL every write sends
+``NOTIFY turnkeeper_changes`` in its transaction, so the news leaves with the commit and never
+before it.
 """
 
 from __future__ import annotations
