@@ -53,7 +53,7 @@ from turnkeeper.rules.schema import Ruleset
 from turnkeeper.rules.schema.months import RESOURCES, FactionAct
 from turnkeeper.world.factions import FactionsFile
 
-__all__ = ["CHUNK", "MAX_MONTHS", "Months", "MonthsOdds", "simulate_months"]
+__all__ = ["CHUNK", "MAX_MONTHS", "Months", "MonthsOdds", "milestones", "simulate_months"]
 
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
@@ -118,7 +118,8 @@ class MonthsOdds:
 
     def shares(self, faction: int) -> NDArray[np.float64]:
         """The faction's share for every month, the start first (month 0)."""
-        return self.reached[faction] / self.runs
+        shares: NDArray[np.float64] = self.reached[faction] / self.runs
+        return shares
 
     def half_by(self, faction: int) -> int | None:
         """The first month by which at least half the runs had reached the goal, if any."""
@@ -151,6 +152,19 @@ class MonthsOdds:
             "seed": self.seed,
             "factions": factions,
         }
+
+
+def milestones(months: int) -> list[int]:
+    """The months a table shows of a span: about six, whole years once the span is six years
+    or more, and always the last.
+
+    >>> milestones(120), milestones(30), milestones(12), milestones(1)
+    ([24, 48, 72, 96, 120], [5, 10, 15, 20, 25, 30], [2, 4, 6, 8, 10, 12], [1])
+    """
+    step = -(-months // 6)
+    if months >= 72:
+        step = -(-step // 12) * 12
+    return sorted({*range(step, months + 1, step), months})
 
 
 class _Model:
