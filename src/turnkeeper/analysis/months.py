@@ -229,7 +229,7 @@ class _Model:
         if expand.any():
             covets = self.covets[f]
             open_ = holders[covets] != f  # (coveted, n): not its own yet
-            has = open_.any(axis=0) if covets.size else np.zeros_like(expand)
+            has = open_.any(axis=0)
             seize = np.flatnonzero(expand & has)
             if seize.size:
                 target = covets[open_[:, seize].argmax(axis=0)]
