@@ -216,7 +216,8 @@ VERBS: dict[str, Verb] = {
     ),
     "simulate": Verb(
         "simulate",
-        "Simulate procedures many times over: delves into a site, journeys, fights.",
+        "Simulate procedures many times over: delves into a site, journeys, fights, the "
+        "factions' months.",
         DESIGNER,
     ),
     "rulesets": Verb("rules", "List the shipped presets: one per seed text.", DESIGNER),
