@@ -57,7 +57,7 @@ from turnkeeper.store.base import (
     stale,
 )
 from turnkeeper.store.engine import SYNC_MODES, make_engine
-from turnkeeper.store.timed import timed_query
+from turnkeeper.store.timed import timed_texts
 from turnkeeper.store.schema import (
     campaigns_table,
     events_table,
@@ -349,8 +349,7 @@ class SqlStore:
     def read_timed(self, campaign: str, kinds: Collection[str], span: Span) -> list[Record]:
         """The records of ``kinds`` in ``span`` of game time, by the index on it."""
         with self._engine.connect() as conn:
-            texts = list(conn.execute(timed_query(campaign, kinds, span)).scalars())
-        return _parse("[" + ",".join(texts) + "]")
+            return _parse(timed_texts(conn, campaign, kinds, span))
 
     def read_json(
         self, campaign: str, since: int = 0, limit: int | None = None, *, lines: bool = False
