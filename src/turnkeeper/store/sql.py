@@ -48,8 +48,8 @@ from turnkeeper.store.base import (
     CURRENT,
     Caches,
     Record,
-    StoredLine,
     Span,
+    StoredLine,
     StoreUnavailable,
     Written,
     missing,
@@ -57,18 +57,18 @@ from turnkeeper.store.base import (
     stale,
 )
 from turnkeeper.store.engine import SYNC_MODES, make_engine
-from turnkeeper.store.timed import timed_texts
 from turnkeeper.store.schema import (
     campaigns_table,
     events_table,
     glances_table,
     kinds_index,
-    times_index,
     metadata,
     settings_table,
     snapshots_table,
+    times_index,
     tokens_table,
 )
+from turnkeeper.store.timed import timed_texts
 from turnkeeper.store.writes import (
     CHANGES,
     insert_events,
