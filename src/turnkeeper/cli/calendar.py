@@ -60,7 +60,8 @@ def draw(view: MonthCalendar) -> None:
     whose = "the players' calendar" if view.player else "the calendar"
     table = Table(
         title=f"{escape(view.campaign)}: {whose} of month {view.month}",
-        caption=f"present: {view.present}" + (f"; earlier: {view.before}" if view.before else "")
+        caption=f"present: {view.present}"
+        + (f"; earlier: {view.before}" if view.before else "")
         + (f"; later: {view.after}" if view.after else ""),
         show_lines=True,
     )
