@@ -114,7 +114,7 @@ def places_before(
     the month, latest game time first) only until each party has its latest place, or its
     start (a party split off takes the place of the party it left there, which must then be
     placed as it was before the split)."""
-    needs = {name: None for name in parties}  # party -> placed before this seq (None: now)
+    needs: dict[str, int | None] = dict.fromkeys(parties)  # placed before this seq (None: now)
     kept: list[Recorded] = []
     for page in pages:
         for record in page:
