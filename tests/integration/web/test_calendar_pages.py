@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from turnkeeper.campaign import Note, Visibility, Wait, parse_party
+from turnkeeper.campaign import Wait, parse_party
 from turnkeeper.procedures.parties import SplitParty, SwitchParty
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
@@ -27,7 +27,7 @@ DAY = 24 * 3600
 @pytest.fixture
 def world(tmp_path: Path) -> Iterator[tuple[TestClient, dict[str, str]]]:
     """Keep and the Oracle Ride, split on day 1; the Ride rides 40 days into month 2, the
-    Keep waits 3 days; a referee's note and a party's note each."""
+    Keep waits 3 days."""
     campaigns = Campaigns(open_store(str(tmp_path / "w.db")))
     party = parse_party(
         '[[characters]]\nname = "Aldo"\nhp = 8\n[[characters]]\nname = "Bea"\nhp = 6\n'
