@@ -23,7 +23,7 @@ verbs = typer.Typer()
 def calendar_command(
     month: str = typer.Argument(
         "",
-        metavar="[MONTH]",
+        metavar="MONTH",
         help="3 (month 3 of this year), 2-03 (month 3 of year 2); none: the party's month.",
         show_default=False,
     ),
@@ -37,10 +37,12 @@ def calendar_command(
     db: str | None = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """A month of the world as a grid: each day, each party's whereabouts, the world's
-    events (the month turn, the factions' deeds, places changed) and countdowns that end.
+    """A month as a grid of days: each party's whereabouts, the world's events, countdowns.
 
-    Example: `turnkeeper calendar 3`, `turnkeeper calendar --player --party Scouts`.
+    Each day holds where each party was (· a day it has not lived yet), the world's events
+    (the month turn, the factions' deeds, places changed) and the countdowns that ended.
+
+    Example: `turnkeeper calendar 1`, `turnkeeper calendar --player`.
     """
     with open_campaigns(db) as campaigns:
         name = campaigns.resolve(campaign)
