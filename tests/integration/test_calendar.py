@@ -236,3 +236,21 @@ def test_the_calendar_verb_draws_the_grid_and_refuses_in_one_line(
     done = shell("calendar", "13", "--db", db, "--campaign", "World")
     assert (done.code, done.out) == (2, "")
     assert done.err.startswith("error: no such month '13'") and done.err.count("\n") == 1
+
+
+def test_a_party_split_off_before_the_month_starts_it_where_it_parted(tmp_path: Path) -> None:
+    """The Riders split off on the map at hex 0101; the company went on to hex 0201 before
+    month 2. Month 2 finds each where it last was: the walk back placing the Riders at their
+    split reads on for where the company stood then."""
+    campaigns = Campaigns(open_store(str(tmp_path / "t.db")))
+    campaigns.new("World", preset("ex"), parse_party(PARTY), seed=5)
+    campaigns.execute("World", LoadMap(VALE, Hex.from_label("0101")))
+    campaigns.execute("World", SplitParty("Riders", ("Bea",), {"rations": 100, "water": 100}))
+    campaigns.execute("World", LoadMap(VALE, Hex.from_label("0201")))
+    wait_to(campaigns, MONTH_2 + DAY)
+    wait_to(campaigns, MONTH_2 + DAY, party="Riders")
+    view = calendar_of(campaigns, "World", "2")
+    assert [(p.party, p.where) for p in view.days[0].parties] == [
+        ("World", ["at hex 0201 of Vale"]),
+        ("Riders", ["at hex 0101 of Vale"]),
+    ]
