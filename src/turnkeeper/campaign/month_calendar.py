@@ -174,18 +174,16 @@ def month_calendar(
     offset = start_offset(time)
     first_day = (offset + start) // day_length
     followed: dict[str, _Party] = {}
+    place: dict[str, str] = {}
+    doing: dict[str, str] = {}
+    maps: dict[str, str] = {}  # each party's map, to name the hexes it moves to
     for name in state.companies:
         lived = state.as_party(name)
         followed[name] = _Party(present=lived.now)
+        if lived.wilderness is not None:
+            maps[name] = lived.wilderness.hexmap.name
     for name in joined:
         followed.setdefault(name, _Party())
-    place: dict[str, str] = {}
-    doing: dict[str, str] = {}
-    maps: dict[str, str] = {}
-    for name in state.companies:
-        wild = state.as_party(name).wilderness
-        if wild is not None:
-            maps[name] = wild.hexmap.name
     events: dict[int, list[str]] = {}
     ended: dict[int, list[str]] = {}
     starts: dict[str, tuple[str, str]] = {}  # each party's place and doings as the month began
@@ -209,8 +207,9 @@ def month_calendar(
             starts[event.name] = (place.get(event.name, "in town"), doing.get(event.name, ""))
         if isinstance(event, PartiesJoined):
             followed.setdefault(event.name, _Party()).until = record.at
-        for name in (running, getattr(event, "name", None)):
-            if isinstance(name, str) and name in place:
+        told = event.name if isinstance(event, PartySplit | PartyArrived | PartiesJoined) else None
+        for name in (running, told):
+            if name is not None and name in place:
                 _seen(followed.setdefault(name, _Party()), day, place[name], doing.get(name, ""))
         if keep is not None and not keep(record):
             return
