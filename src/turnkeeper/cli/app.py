@@ -96,6 +96,11 @@ VERBS: dict[str, Verb] = {
     "log": Verb(
         "campaign", "Show the time record: every event, its game time and its rolls.", CAMPAIGN
     ),
+    "calendar": Verb(
+        "calendar",
+        "A month as a grid of days: each party's whereabouts, the world's events, countdowns.",
+        CAMPAIGN,
+    ),
     "note": Verb(
         "from_table",
         "Write a note into the time record, for the whole table or the referee alone.",

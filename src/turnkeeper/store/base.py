@@ -11,7 +11,7 @@ The store treats a record as opaque JSON; it only reads ``seq`` to check that se
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -154,6 +154,27 @@ class SnapshotStore(Protocol):
 
     def drop_snapshots(self, campaign: str | None = None) -> None:
         """Forget the snapshots of ``campaign`` (None: of every campaign)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Span:
+    """Which records by game time: from ``start`` to before ``end`` in seq order; with
+    ``newest``, only that many, latest game time first (then latest seq), read back from
+    ``before`` (a game time and a seq) if given, for a reader walking back a page at a time."""
+
+    start: int | None = None
+    end: int | None = None
+    newest: int | None = None
+    before: tuple[int, int] | None = None
+
+
+@runtime_checkable
+class TimedStore(Protocol):
+    """A store that finds records by game time (an index on it), not only by seq."""
+
+    def read_timed(self, campaign: str, kinds: Collection[str], span: Span) -> list[Record]:
+        """The records of ``kinds`` in ``span`` of game time."""
         ...
 
 

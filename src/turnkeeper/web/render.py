@@ -22,6 +22,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
+from turnkeeper.campaign.month_calendar import MonthCalendar
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.dice import format_mixed
 from turnkeeper.errors import TurnkeeperError
@@ -74,6 +75,7 @@ class Links:
     line: str
     complete: str
     route: str
+    calendar: str
 
 
 def page(name: str, **context: Any) -> str:
@@ -231,6 +233,21 @@ def player_page(state: CampaignState, links: Links, display: str, hand: str | No
 
 
 # -- shared ------------------------------------------------------------------------------------
+
+
+def calendar_page(view: MonthCalendar, links: Links, token: str) -> str:
+    """A month of the calendar as a grid (the referee's every party, the players' their own),
+    with the months before and after it a link away, and the way back to the dashboard."""
+    role = "the players' calendar" if view.player else "the calendar"
+    return page(
+        "calendar",
+        title=f"{view.campaign}: {role} of {view.month}",
+        view=view,
+        links=links,
+        month=lambda month: f"{links.calendar}&month={month}",
+        path=links.calendar.split("?", 1)[0],
+        token=token,
+    )
 
 
 def error_page(status: int, message: str) -> str:

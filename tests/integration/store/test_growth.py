@@ -117,6 +117,8 @@ VERBS = [
     ["campaigns"],
     ["party", "show"],
     ["combat", "status"],
+    ["calendar"],
+    ["calendar", "--player", "--json"],
 ]
 
 
