@@ -20,7 +20,7 @@ class DomainGrantBody(VerbBody, title="Grant a domain"):
     Its income, upkeep and people's mood are the ruleset's domain table (DEFAULT). Send it
     --as the holder's party where the holder is with another."""
 
-    example: ClassVar[str] = "domain grant Aldo --hex 0304"
+    example: ClassVar[str] = "domain grant Aldo --hex 0304 --name Ford"
     as_lines = True
 
     verb: Literal["domain_grant"]
@@ -50,7 +50,7 @@ class DomainCollectBody(VerbBody, title="Draw from a domain's coffers"):
 
     Only at a present not behind the coffers' last settlement (`party forward` first)."""
 
-    example: ClassVar[str] = 'domain collect "Vale 0304" --amount 50'
+    example: ClassVar[str] = "domain collect Ford --amount 50"
     as_lines = True
 
     verb: Literal["domain_collect"]
@@ -66,7 +66,7 @@ class DomainCollectBody(VerbBody, title="Draw from a domain's coffers"):
 class DomainDropBody(VerbBody, title="Give up a domain"):
     """The holder gives up a domain (or it is taken): the month turn settles it no more."""
 
-    example: ClassVar[str] = 'domain drop "Vale 0304" --reason "sold to the abbey"'
+    example: ClassVar[str] = 'domain drop Ford --reason "sold to the abbey"'
     as_lines = True
 
     verb: Literal["domain_drop"]
