@@ -48,8 +48,8 @@ from turnkeeper.procedures.combat import (
     StartFight,
     Surrender,
 )
-from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
 from turnkeeper.procedures.domains import DrawCoffers, DropDomain, GrantDomain
+from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
 from turnkeeper.procedures.factions import LoadFactions, RevealDeed
 from turnkeeper.procedures.haven import HavenTurn
 from turnkeeper.procedures.parties import (

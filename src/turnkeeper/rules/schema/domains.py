@@ -33,7 +33,9 @@ class MoodRow(Rules):
         100, le=MOST_SHARE, description="The share of the month's income that comes in (%)."
     )
     carry: Whole = Field(0, ge=-20, le=20, description="Added to next month's mood roll.")
-    trouble: str = Field("", description="What the mood brings, for the referee to play out.")
+    trouble: str = Field(
+        "", description="What the mood brings, for the referee to play out (a revolt, unrest)."
+    )
 
 
 def _default_moods() -> list[MoodRow]:
@@ -43,9 +45,9 @@ def _default_moods() -> list[MoodRow]:
             mood="rebellious",
             income=0,
             carry=-1,
-            trouble="the people rise: no dues come in, and the referee says what they do",
+            trouble="revolt",
         ),
-        MoodRow(up_to=6, mood="restless", income=50, trouble="unrest: half the dues come in"),
+        MoodRow(up_to=6, mood="restless", income=50, trouble="unrest"),
         MoodRow(up_to=9, mood="content"),
         MoodRow(mood="loyal", carry=1),
     ]
