@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -32,6 +33,9 @@ from turnkeeper.store import open_store
 from turnkeeper.views import perceived_by
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import MapFile
+
+if TYPE_CHECKING:
+    from tests.integration.conftest import Tk
 
 DAY = 24 * 3600
 #: The ex calendar starts at 08:00 of day 1; month 2 begins at midnight before day 31.
@@ -162,6 +166,7 @@ def test_tp_time_1_the_holder_draws_only_what_the_party_has_lived(world: Campaig
             "the coffers of Vale 0302 hold 10 coins: draw from 0 to 10",
         ),
         (DropDomain("Vale 0302"), "Bea is with Scouts, not World: to give up Vale 0302"),
+        (AsParty("Scouts", DropDomain("Vale 0302", reason="sold\x1b[2J")), "--reason 'sold"),
     ],
 )
 def test_a_refused_domain_command_changes_nothing(
@@ -193,3 +198,28 @@ def test_a_domain_given_up_is_settled_no_more(world: Campaigns) -> None:
     assert world.state("World").domains == ()
     wait_to(world, MONTH_2 + 3600, dice=[])
     assert settlements(world) == []
+
+
+def test_the_domain_verbs_on_the_command_line(tmp_path: Path, tk: Tk) -> None:
+    db = str(tmp_path / "t.db")
+    party = tmp_path / "party.toml"
+    party.write_text(PARTY, encoding="utf-8")
+    vale = tmp_path / "vale.toml"
+    vale.write_text(
+        'name = "Vale"\nwidth = 6\nheight = 4\nterrain = ["pppppp", "pppppp", "pppppp", '
+        '"pppppp"]\n',
+        encoding="utf-8",
+    )
+    tk(db, "new", "Keep", "--ruleset", "ex", "--party", str(party), "--seed", "3")
+    assert "No domains" in tk(db, "domain", "list", as_json=False)
+    tk(db, "map", "load", str(vale), "--at", "0101")
+    said = tk(db, "domain", "grant", "Aldo", "--hex", "0203", "--name", "Mill", as_json=False)
+    assert "Aldo holds the domain Mill (hex 0203 of Vale)" in said
+    tk(db, "wait", "30 days", "--dice", "5,5,2,2")  # 10 loyal; 40 in, 30 paid
+    [mill] = tk(db, "domain", "list")
+    assert (mill["coffers"], mill["mood"], mill["party"]) == (10, "loyal", "Keep")
+    assert [e["change"] for e in mill["ledger"]] == [10]
+    said = tk(db, "domain", "collect", "Mill", as_json=False)
+    assert "Aldo draws 10 coins from the coffers of Mill: 0 left; its people are loyal" in said
+    tk(db, "domain", "drop", "Mill", "--reason", "sold to the abbey")
+    assert tk(db, "domain", "list") == []

@@ -38,8 +38,8 @@ from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.clock.calendar import date_at
 from turnkeeper.dice import DiceSource, roll
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
-from turnkeeper.files.names import check_name
-from turnkeeper.kernel.events import Event, RollRecord, Shown, Text
+from turnkeeper.files.names import check_name, unprintable
+from turnkeeper.kernel.events import Amount, Event, RollRecord, Shown, Text
 from turnkeeper.kernel.schedule import Draft, Hook
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.kernel.wilderness_state import WildernessState
@@ -62,7 +62,7 @@ class DomainGranted(Event):
     map: str | None = None
     hex: str | None = None
     site: str | None = None
-    coffers: int = 0
+    coffers: Amount = 0
 
     def apply(self, state: CampaignState) -> CampaignState:
         domain = Domain(
@@ -88,7 +88,7 @@ class DomainDropped(Event):
     shown: ClassVar[Shown] = Shown.PARTY
     domain: str
     holder: str
-    coffers: int = 0
+    coffers: Amount = 0
     reason: Text = ""
 
     def apply(self, state: CampaignState) -> CampaignState:
@@ -111,11 +111,11 @@ class DomainSettled(Event):
     holder: str
     month: str
     mood: str
-    rolled: int
-    income: int
-    upkeep: int
-    paid: int
-    coffers: int
+    rolled: Amount
+    income: Amount
+    upkeep: Amount
+    paid: Amount
+    coffers: Amount
     modifier: int
     trouble: Text = ""
 
@@ -150,8 +150,8 @@ class CoffersDrawn(Event):
     shown: ClassVar[Shown] = Shown.PARTY
     domain: str
     holder: str
-    amount: int
-    coffers: int
+    amount: Amount
+    coffers: Amount
     mood: str | None = None
 
     def apply(self, state: CampaignState) -> CampaignState:
@@ -288,6 +288,12 @@ def drop(state: CampaignState, command: DropDomain) -> list[Event]:
     domain = _domain(state, command.domain)
     _holder_here(state, domain.holder, f"give up {domain.name}")
     _not_behind(state, domain)
+    hidden = unprintable(command.reason)
+    if hidden is not None:
+        raise IllegalCommandError(
+            f"--reason {command.reason[:40]!r} holds {hidden}; say why in printable text on "
+            "one line"
+        )
     return [
         DomainDropped(
             domain=domain.name, holder=domain.holder, coffers=domain.coffers,
@@ -363,10 +369,14 @@ def _in_the_world_s_month(state: CampaignState) -> None:
 
 
 def _not_behind(state: CampaignState, domain: Domain) -> None:
+    """Refuse a party whose present is behind the domain's grant or its ledger's last entry."""
     last = domain.last_entry
     if last is not None and last > state.now:
         deed = f"the coffers of {domain.name} were settled"
         raise state.out_of_order(state.before(deed, last))
+    if domain.granted_at > state.now:
+        deed = f"{domain.holder} was granted {domain.name}"
+        raise state.out_of_order(state.before(deed, domain.granted_at))
 
 
 def _hex_place(state: CampaignState, label: str, map_name: str | None) -> dict[str, str]:
