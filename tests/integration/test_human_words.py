@@ -86,6 +86,10 @@ PLACES: dict[str, tuple[str | None, tuple[str, ...]]] = {
             'map reveal 0405 --feature "Ruined Tower"',
         ),
     ),
+    "domain": (
+        "tp",
+        ("map load wild.toml --at 0506", "domain grant Aldo --hex 0304 --name Ford --coffers 60"),
+    ),
     "fight": ("ex", ("combat start --foes examples/foes.toml", "combat round --dice 6,1")),
     "parties": ("ex", ('party split "Grey Band" Bea --take rations=2',)),
     "sharing": (
@@ -172,6 +176,10 @@ PLACE_OF = {
     "scene compromise": "acted",
     "scene close": "acted",
     "scene dread": "dread",
+    "domain grant": "wilderness",
+    "domain collect": "domain",
+    "domain drop": "domain",
+    "domain list": "domain",
 }
 
 #: An example that cannot run as written in a prepared campaign, and the line that runs

@@ -44,6 +44,7 @@ from turnkeeper.procedures.combat import (
     settle,
     with_countdowns,
 )
+from turnkeeper.procedures.domains import DomainCommand, decide_domains
 from turnkeeper.procedures.dungeon import DungeonCommand, EncounterEnded, decide_dungeon
 from turnkeeper.procedures.factions import FactionCommand, decide_factions
 from turnkeeper.procedures.haven import HavenTurn, haven_turn
@@ -523,6 +524,7 @@ HANDLERS: dict[type, Handler] = {
     **dict.fromkeys(get_args(PartyCommand), _passing_time(decide_parties)),
     **dict.fromkeys((*get_args(CombatCommand), StartFight), _fight),
     **dict.fromkeys(get_args(FactionCommand), lambda s, c, d: decide_factions(s, c)),
+    **dict.fromkeys(get_args(DomainCommand), lambda s, c, d: decide_domains(s, c)),
     HavenTurn: _passing_time(haven_turn),
 }
 
@@ -531,7 +533,7 @@ Command = (
     | NightRest | UseSupply | AddSupply | Damage | Heal | AddMonster | CountdownAdd | CountdownTick
     | CountdownOutcome | CountdownEnd | CountdownTrigger | Note | Undo | Redo
     | SceneCommand | DungeonCommand | WildernessCommand | CombatCommand | StartFight
-    | PartyCommand | AsParty | BringAllForward | FactionCommand | HavenTurn
+    | PartyCommand | AsParty | BringAllForward | FactionCommand | HavenTurn | DomainCommand
 )  # fmt: skip
 
 

@@ -5,8 +5,9 @@ checked, then countdowns tick and end; last, the turn's own check is made (a dun
 turn's wandering check or die, a downtime day's encounter die, the night camp's wilderness
 die), so it sees the light and the rest as they are once the turn is over; after them
 a new travel day's TP (TP-WIL-1), once the night camp's die has rolled; and at a month's
-boundary the world's month turn (its factions act), once the party's own day has begun. The command
-table opens each command's draft with this list (:func:`turnkeeper.campaign.commands.decide`).
+boundary the world's month turn (its factions act, then its domains are settled), once the
+party's own day has begun. The command table opens each command's draft with this list
+(:func:`turnkeeper.campaign.commands.decide`).
 
 A fight's rounds run :data:`FIGHT_HOOKS` instead: light burns and countdowns of turns and
 days tick with the time a fight takes (PG-TIME-1: ten one-minute rounds are a turn), and
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from turnkeeper.kernel.schedule import Hook
 from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK, ROUND_FRAMES
+from turnkeeper.procedures.domains import DOMAIN_HOOK
 from turnkeeper.procedures.dungeon import DOWNTIME_HOOK, DUNGEON_HOOK
 from turnkeeper.procedures.factions import MONTH_HOOK
 from turnkeeper.procedures.light import LIGHT_HOOK
@@ -35,6 +37,7 @@ HOOKS: tuple[Hook, ...] = (
     NIGHT_CAMP_HOOK,
     TRAVEL_DAY_HOOK,
     MONTH_HOOK,
+    DOMAIN_HOOK,
 )
 
 FIGHT_HOOKS: tuple[Hook, ...] = tuple(

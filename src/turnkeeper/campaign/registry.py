@@ -10,7 +10,16 @@ from __future__ import annotations
 from turnkeeper.kernel import events as kernel_events
 from turnkeeper.kernel import schedule
 from turnkeeper.kernel.events import EventRegistry
-from turnkeeper.procedures import countdowns, factions, haven, hit_points, light, rest, supplies
+from turnkeeper.procedures import (
+    countdowns,
+    domains,
+    factions,
+    haven,
+    hit_points,
+    light,
+    rest,
+    supplies,
+)
 from turnkeeper.procedures.combat import events as combat_events
 from turnkeeper.procedures.combat import outcomes as combat_outcomes
 from turnkeeper.procedures.dungeon import events as dungeon_events
@@ -39,4 +48,5 @@ EVENTS = EventRegistry(
     *party_events.EVENTS,
     *factions.EVENTS,
     *haven.EVENTS,
+    *domains.EVENTS,
 )

@@ -128,6 +128,11 @@ VERBS: dict[str, Verb] = {
     "faction": Verb(
         "from_table", "The world's factions: lay them out, reveal a deed as a rumour.", CAMPAIGN
     ),
+    "domain": Verb(
+        "from_table",
+        "Domains: grant a character a hex or a site, list them, draw from their coffers.",
+        CAMPAIGN,
+    ),
     "haven": Verb(
         "from_table",
         "A character's month at a haven: an activity, its cost and living paid, its result.",

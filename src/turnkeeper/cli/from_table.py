@@ -276,3 +276,40 @@ def faction_list(
             )
 
     emit(data, as_json, render)
+
+
+domain_app = typer.Typer(
+    help="Domains: grant a character a hex or a site, list them, draw from their coffers.\n\n"
+    "Example: `turnkeeper domain grant Aldo --hex 0304`.",
+    no_args_is_help=True,
+)
+verbs.add_typer(domain_app, name="domain")
+attach(domain_app, "domain")
+
+
+@domain_app.command("list")
+def domain_list(
+    campaign: str | None = CampaignOption, db: str | None = DbOption, as_json: bool = JsonOption
+) -> None:
+    """The world's domains as they stand: holder, place, coffers and the people's mood (the
+    referee's: the holder's players hear of theirs by `domain collect`).
+
+    Example: `turnkeeper domain list`.
+    """
+    with open_campaigns(db) as campaigns:
+        state = campaigns.state(campaigns.resolve(campaign))
+    domains = state.domains
+    data = [{**d.model_dump(mode="json"), "party": state.party_of(d.holder)} for d in domains]
+
+    def render() -> None:
+        if not domains:
+            console().print("No domains: grant one with `domain grant`.")
+        for d in domains:
+            party = state.party_of(d.holder) or "no party"
+            say(
+                f"{d.name}: {d.place}, held by {d.holder} ({party}); coffers {d.coffers}; "
+                f"the people {d.mood or 'not yet settled'}",
+                (" (referee)", "magenta"),
+            )
+
+    emit(data, as_json, render)

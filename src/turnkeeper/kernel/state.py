@@ -19,6 +19,7 @@ from turnkeeper.kernel.scene_state import SceneState
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.words import did_you_mean
+from turnkeeper.world.domains import Domain
 from turnkeeper.world.factions import Factions
 from turnkeeper.world.visits import SiteVisit
 
@@ -205,6 +206,11 @@ class CampaignState(PartyFields):
         None,
         description="The world's factions as its month turns leave them (None: none loaded).",
         exclude_if=lambda factions: factions is None,
+    )
+    domains: tuple[Domain, ...] = Field(
+        (),
+        description="The world's domains, each with its holder, coffers and people's mood.",
+        exclude_if=lambda domains: not domains,
     )
     undoable: int | None = Field(
         None, description="The latest command an undo would take back (None: nothing to undo)."

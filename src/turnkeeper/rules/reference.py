@@ -28,7 +28,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from turnkeeper.errors import NotFoundError
 from turnkeeper.rules.loader import preset
@@ -155,7 +155,7 @@ def _shown(value: Any) -> str:
     if isinstance(value, dict):
         if all(not isinstance(item, dict | list) for item in value.values()):
             pairs = "{" + ", ".join(f"{key} = {_shown(item)}" for key, item in value.items()) + "}"
-            if len(pairs) <= 72:
+            if len(pairs) <= 80:
                 return pairs
         return "a table of " + ", ".join(str(key) for key in value)
     return str(value)
@@ -173,11 +173,11 @@ def preset_value(rules: Any, data: Any, key: str) -> Any:
     for part in key.split("."):
         found = found.get(part) if isinstance(found, dict) else None
         model = model.get(part) if isinstance(model, dict) else getattr(model, part, None)
+    if found is None and isinstance(model, list) and model and isinstance(model[0], BaseModel):
+        # a table of rows (the faction table) at its default
+        return [row.model_dump(mode="json", exclude_defaults=True) for row in model]
     if found is None and isinstance(model, str | int | float | bool | list):
         return model
-    if found is None and isinstance(model, list) and model:
-        # a table of rows (the faction table) at its default
-        return [row.model_dump(mode="json", exclude_none=True) for row in model]
     if found is None and isinstance(model, dict) and model:
         # a table of named entries (the haven's activities) at its default
         return {name: v.model_dump(mode="json", exclude_none=True) for name, v in model.items()}

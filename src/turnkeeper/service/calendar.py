@@ -43,7 +43,8 @@ def calendar_of(
 ) -> MonthCalendar:
     """The calendar of ``month`` (as :func:`~turnkeeper.clock.calendar.month_named` reads
     it; none: the month of the present of the party run, or of ``party``). For the players of
-    ``party``, ``keep`` is the filter of what they read (:func:`~turnkeeper.views.journal.perceived_by`).
+    ``party``, ``keep`` is the filter of what they read
+    (:func:`~turnkeeper.views.journal.perceived_by`).
 
     A month the world (the party, for its players) has not reached, or one before the
     campaign began, is refused in one line."""

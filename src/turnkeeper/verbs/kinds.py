@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from turnkeeper.procedures.domains import known_sites, maps_of
 from turnkeeper.words import key_of
 
 if TYPE_CHECKING:
@@ -192,6 +193,8 @@ FACTION = Kind(
     "FACTION",
     lambda state, given: [f.name for f in state.factions.factions] if state.factions else [],
 )
+#: A domain of the world (a hex or a site a character holds).
+DOMAIN = Kind("domain", "DOMAIN", lambda state, given: [d.name for d in state.domains])
 COUNTDOWN_TYPE = _of_the_rules(
     "countdown type", "TYPE", lambda state: state.ruleset.countdowns.types
 )
@@ -247,6 +250,10 @@ def _hexes(state: CampaignState, given: Given) -> list[str]:
 DIRECTIONS = ("n", "ne", "se", "s", "sw", "nw")
 
 AREA = Kind("site area", "AREA", _areas)
+#: A site the world knows: one a party is in, one of the place ledger, a faction's.
+SITE = Kind("site", "SITE", lambda state, given: known_sites(state))
+#: A wilderness map some party of the world is on.
+MAP = Kind("map", "MAP", lambda state, given: list(maps_of(state)))
 HEX = Kind("hex", "HEX", _hexes)
 FEATURE = Kind("map feature", "FEATURE", lambda state, given: _found_features(state))
 DESTINATION = Kind(

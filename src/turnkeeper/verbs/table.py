@@ -34,6 +34,7 @@ from turnkeeper.campaign import CampaignState
 from turnkeeper.verbs import (
     combat,
     countdowns,
+    domains,
     factions,
     parties,
     scenes,
@@ -63,7 +64,7 @@ def _gathered(*groups: ModuleType) -> dict[str, type[VerbBody]]:
 
 
 VERBS: Mapping[str, type[VerbBody]] = MappingProxyType(
-    _gathered(upkeep, countdowns, parties, sites, wilderness, combat, scenes, factions)
+    _gathered(upkeep, countdowns, parties, sites, wilderness, combat, scenes, factions, domains)
 )
 """Every verb of the HTTP API, by name, group by group: the one table."""
 

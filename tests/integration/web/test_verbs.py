@@ -48,6 +48,7 @@ from turnkeeper.procedures.combat import (
     StartFight,
     Surrender,
 )
+from turnkeeper.procedures.domains import DrawCoffers, DropDomain, GrantDomain
 from turnkeeper.procedures.dungeon import EndEncounter, EnterSite, LeaveSite, NoteMap, Turn
 from turnkeeper.procedures.factions import LoadFactions, RevealDeed
 from turnkeeper.procedures.haven import HavenTurn
@@ -163,6 +164,9 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     ),
     "faction_reveal": ({"faction": "Red Hand", "deed": 1}, RevealDeed),
     "haven": ({"character": "Aldo", "activity": "work"}, HavenTurn),
+    "domain_grant": ({"character": "Aldo", "hex": "0304", "coffers": 20}, GrantDomain),
+    "domain_collect": ({"domain": "Vale 0304", "amount": 5}, DrawCoffers),
+    "domain_drop": ({"domain": "Vale 0304", "reason": "sold"}, DropDomain),
 }
 
 _body: TypeAdapter[Any] = TypeAdapter(CommandBody)

@@ -28,6 +28,7 @@ from turnkeeper.rules.schema.combat import (
     SaveRules,
     SurpriseRules,
 )
+from turnkeeper.rules.schema.domains import DomainRules, MoodRow
 from turnkeeper.rules.schema.dungeon import (
     DungeonRules,
     LightRules,
@@ -61,6 +62,7 @@ __all__ = [
     "CountdownRules",
     "CountdownType",
     "DiceExpression",
+    "DomainRules",
     "DreadRules",
     "DungeonRules",
     "Face",
@@ -74,6 +76,7 @@ __all__ = [
     "LightSource",
     "LostRules",
     "MagicRules",
+    "MoodRow",
     "MovementMode",
     "OverloadedDie",
     "RangedTable",

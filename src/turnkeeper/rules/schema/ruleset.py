@@ -17,6 +17,7 @@ from turnkeeper.rules.schema.combat import (
     SaveRules,
     SurpriseRules,
 )
+from turnkeeper.rules.schema.domains import DomainRules
 from turnkeeper.rules.schema.dungeon import DayRules, DungeonRules, LightRules, RestRules
 from turnkeeper.rules.schema.months import FactionRules, HavenRules
 from turnkeeper.rules.schema.scenes import CountdownRules, DreadRules, SpotlightRules
@@ -107,6 +108,11 @@ class Ruleset(Rules):
         HavenRules(),
         # as factions: a journal's ruleset that keeps the default haven is written as before
         exclude_if=lambda haven: haven == HavenRules(),
+    )
+    domains: DomainRules = Field(
+        DomainRules(),
+        # as factions: a journal's ruleset that keeps the default domain turn is as before
+        exclude_if=lambda domains: domains == DomainRules(),
     )
 
     @field_validator("usage_die")
