@@ -123,6 +123,11 @@ VERBS: dict[str, Verb] = {
     "faction": Verb(
         "from_table", "The world's factions: lay them out, reveal a deed as a rumour.", CAMPAIGN
     ),
+    "world": Verb(
+        "from_table",
+        "The world between sessions: catch it up by the actual days since the last session.",
+        CAMPAIGN,
+    ),
     "haven": Verb(
         "from_table",
         "A character's month at a haven: an activity, its cost and living paid, its result.",

@@ -206,6 +206,12 @@ class CampaignState(PartyFields):
         description="The world's factions as its month turns leave them (None: none loaded).",
         exclude_if=lambda factions: factions is None,
     )
+    caught_up: str | None = Field(
+        None,
+        description="The actual date (YYYY-MM-DD) the world was last caught up to between "
+        "sessions (`world catch-up`); None: never.",
+        exclude_if=lambda caught_up: caught_up is None,
+    )
     undoable: int | None = Field(
         None, description="The latest command an undo would take back (None: nothing to undo)."
     )

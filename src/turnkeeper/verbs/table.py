@@ -40,6 +40,7 @@ from turnkeeper.verbs import (
     sites,
     upkeep,
     wilderness,
+    world,
 )
 from turnkeeper.verbs.body import VerbBody, said
 
@@ -63,7 +64,7 @@ def _gathered(*groups: ModuleType) -> dict[str, type[VerbBody]]:
 
 
 VERBS: Mapping[str, type[VerbBody]] = MappingProxyType(
-    _gathered(upkeep, countdowns, parties, sites, wilderness, combat, scenes, factions)
+    _gathered(upkeep, countdowns, parties, sites, wilderness, combat, scenes, factions, world)
 )
 """Every verb of the HTTP API, by name, group by group: the one table."""
 
