@@ -41,13 +41,14 @@ def actual_date(text: str | None) -> date:
 class WorldCatchUpBody(VerbBody, title="Catch the world up between sessions"):
     """Every idle party lives the actual days since the last catch-up [TP-TIME-2].
 
-    Under a ruleset whose between_sessions.real_calendar is true (DEFAULT: false), one actual
-    day is one game day (between_sessions.game_days_per_day): each party that is not in a
-    fight, a scene, a site or a move is brought forward in downtime, its days, countdowns,
-    month turns and downtime die as by play. The first catch-up marks the date and moves
-    nothing."""
+    Under a ruleset that follows the real calendar (`between_sessions.real_calendar = true`;
+    DEFAULT: it does not), one actual day is one game day (or
+    `between_sessions.game_days_per_day`): each party that is not in a fight, a scene, a site
+    or a move is brought forward in downtime, its days, countdowns, month turns and downtime
+    die as by play. The first catch-up marks the date and moves nothing; without --today the
+    date is this machine's."""
 
-    example: ClassVar[str] = "world catch-up; world catch-up --today 2026-11-29"
+    example: ClassVar[str] = "world catch-up --today 2026-11-29"
     as_lines = True
 
     verb: Literal["world_catch_up"]

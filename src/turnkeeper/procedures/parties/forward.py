@@ -138,8 +138,8 @@ def catch_up(state: CampaignState, command: CatchUp, forward: Forward) -> list[E
     if not rules.real_calendar:
         raise IllegalCommandError(
             f"the ruleset {state.ruleset.name!r} keeps the world still between sessions: a "
-            "campaign follows the real calendar under a ruleset with [between_sessions] "
-            "real_calendar = true (docs/factions.md)"
+            "campaign follows the real calendar under a ruleset that says so "
+            "(`[between_sessions]` `real_calendar = true`, docs/factions.md)"
         )
     today = command.today.isoformat()
     if state.caught_up is None:
