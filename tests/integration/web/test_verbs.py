@@ -53,6 +53,7 @@ from turnkeeper.procedures.factions import LoadFactions, RevealDeed
 from turnkeeper.procedures.haven import HavenTurn
 from turnkeeper.procedures.parties import (
     BringForward,
+    CatchUp,
     ClearArea,
     ClearHex,
     JoinParty,
@@ -163,6 +164,7 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     ),
     "faction_reveal": ({"faction": "Red Hand", "deed": 1}, RevealDeed),
     "haven": ({"character": "Aldo", "activity": "work"}, HavenTurn),
+    "world_catch_up": ({"today": "2026-11-29"}, CatchUp),
 }
 
 _body: TypeAdapter[Any] = TypeAdapter(CommandBody)
