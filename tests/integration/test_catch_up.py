@@ -19,6 +19,7 @@ from turnkeeper.kernel.combat_state import Combatant, Side
 from turnkeeper.procedures.combat import EndCombat, StartFight
 from turnkeeper.procedures.dungeon import EnterSite
 from turnkeeper.procedures.factions import FactionActed, LoadFactions, MonthTurned
+from turnkeeper.procedures.haven import HavenResult, HavenTurnBegun
 from turnkeeper.procedures.parties import (
     BringForward,
     CatchUp,
@@ -260,3 +261,59 @@ def test_tp_time_2_a_party_in_a_site_is_left_and_told_why(tmp_path: Path) -> Non
         "World lives 2 days",
         f"Scouts is left where it is (in {site.name}: downtime is spent out of sites)",
     ]
+
+
+HAVEN_PARTY = """
+[[characters]]
+name = "Aldo"
+hp = 8
+coins = 100
+stats = { STR = 2 }
+[[characters]]
+name = "Bea"
+hp = 6
+coins = 15
+[supplies]
+rations = 400
+water = 400
+"""
+
+
+def test_tp_time_1_the_whole_months_of_a_catch_up_are_haven_turns_in_turn(
+    tmp_path: Path,
+) -> None:
+    """TP-TIME-1's haven turn in a catch-up: the characters given an activity spend the
+    span's whole months at a haven in turn, as `haven` does (paid, rolled); the days left
+    over are downtime. Bea cannot pay a month's carousing: her turn ends the haven turns,
+    the rest passing as downtime, and the record says why."""
+    campaigns = Campaigns(open_store(str(tmp_path / "t.db")))
+    campaigns.new("World", real(), parse_party(HAVEN_PARTY), seed=5)
+    campaigns.execute("World", LoadFactions(parse_factions(FACTIONS)))
+    start = campaigns.state("World").now
+    catch_up(campaigns, "2026-10-20")
+    havens = (("Aldo", "work"), ("Bea", "carouse"))
+    campaigns.execute("World", CatchUp(date(2026, 12, 29), havens))
+    state = campaigns.state("World")
+    assert state.now - start == 70 * DAY
+    records = campaigns.journal("World").records
+    begun = [r.event for r in records if isinstance(r.event, HavenTurnBegun)]
+    assert [(b.character, b.activity) for b in begun] == [("Aldo", "work")]
+    assert len([r for r in records if isinstance(r.event, HavenResult)]) == 1
+    assert month_turns(campaigns) == ["1-02", "1-03"]
+    told = records[-1].event
+    assert isinstance(told, WorldCaughtUp)
+    (world_,) = told.parties
+    assert world_.haven_turns == ("Aldo work",)
+    assert world_.days == 70
+    assert "Bea has 15 coins; a month's carouse costs 40" in world_.why
+    # Aldo paid 10 of living and earned by his roll; Bea paid nothing
+    assert state.party.character("Bea").coins == 15
+
+
+def test_tp_time_1_a_catch_up_naming_no_character_or_activity_of_the_world_is_refused(
+    tmp_path: Path,
+) -> None:
+    campaigns = world(tmp_path, real())
+    catch_up(campaigns, "2026-10-20")
+    refused(campaigns, CatchUp(date(2026, 11, 1), (("Zed", "work"),)), "no character called 'Zed'")
+    refused(campaigns, CatchUp(date(2026, 11, 1), (("Aldo", "fish"),)), "no haven activity 'fish'")

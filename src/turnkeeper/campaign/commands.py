@@ -52,6 +52,7 @@ from turnkeeper.procedures.parties import (
     BringForward,
     CatchUp,
     Forward,
+    HavenMonth,
     PartyCommand,
     SwitchParty,
     bring_all_forward,
@@ -324,6 +325,11 @@ def _forward(dice: DiceSource) -> Forward:
     return lambda state, party, days: _as_party(state, AsParty(party, BringForward(days)), dice)
 
 
+def _haven(dice: DiceSource) -> HavenMonth:
+    """A character's month at a haven, sent as their party."""
+    return lambda s, party, who, what: _as_party(s, AsParty(party, HavenTurn(who, what)), dice)
+
+
 def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
     if not command.text.strip():
         raise IllegalCommandError("a note needs some text")
@@ -507,7 +513,7 @@ HANDLERS: dict[type, Handler] = {
     Undo: _undo,
     Redo: _redo,
     BringAllForward: lambda s, c, d: bring_all_forward(s, _forward(d)),
-    CatchUp: lambda s, c, d: catch_up(s, c, _forward(d)),
+    CatchUp: lambda s, c, d: catch_up(s, c, _forward(d), _haven(d)),
     **dict.fromkeys(get_args(SceneCommand), _passing_time(campaign_scene_events)),  # DG-LOOP-1
     **dict.fromkeys(get_args(DungeonCommand), _passing_time(decide_dungeon)),
     **dict.fromkeys(get_args(WildernessCommand), _passing_time(decide_wilderness)),

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
 from turnkeeper.campaign import CampaignState, Command
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.parties import CatchUp
-from turnkeeper.verbs.body import VerbBody
+from turnkeeper.verbs.body import Pairs, VerbBody
+from turnkeeper.verbs.kinds import CHARACTER, Opt
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -45,10 +46,11 @@ class WorldCatchUpBody(VerbBody, title="Catch the world up between sessions"):
     DEFAULT: it does not), one actual day is one game day (or
     `between_sessions.game_days_per_day`): each party that is not in a fight, a scene, a site
     or a move is brought forward in downtime, its days, countdowns, month turns and downtime
-    die as by play. The first catch-up marks the date and moves nothing; without --today the
-    date is this machine's."""
+    die as by play; a character given --haven spends the whole months at a haven on that
+    activity, in turn with the others of their party. The first catch-up marks the date and
+    moves nothing; without --today the date is this machine's."""
 
-    example: ClassVar[str] = "world catch-up --today 2026-11-29"
+    example: ClassVar[str] = "world catch-up --today 2026-11-29 --haven Aldo=work"
     as_lines = True
 
     verb: Literal["world_catch_up"]
@@ -57,9 +59,14 @@ class WorldCatchUpBody(VerbBody, title="Catch the world up between sessions"):
         max_length=40,
         description="The actual date, YYYY-MM-DD (default: this machine's date).",
     )
+    havens: Annotated[Pairs, CHARACTER, Opt("--haven", metavar="CHARACTER=ACTIVITY")] = Field(
+        (),
+        description="A character's activity for the months at a haven (the ruleset's: "
+        "recover, train, research, work, carouse); again for more.",
+    )
 
     def command(self, state: CampaignState) -> Command:
-        return CatchUp(actual_date(self.today))
+        return CatchUp(actual_date(self.today), self.havens)
 
     def build(self, state: CampaignState) -> Command:
         if self.as_party is not None:

@@ -52,6 +52,7 @@ from turnkeeper.procedures.parties.events import (
 from turnkeeper.procedures.parties.forward import (
     CatchUp,
     Forward,
+    HavenMonth,
     PartyCaughtUp,
     WorldCaughtUp,
     bring_all_forward,
@@ -68,6 +69,7 @@ __all__ = [
     "ClearHex",
     "DowntimeBegun",
     "Forward",
+    "HavenMonth",
     "HexCleared",
     "JoinParty",
     "KnowledgeShared",

@@ -33,11 +33,14 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.frozen import Strict
 from turnkeeper.kernel.events import Event, Shown, Text
 from turnkeeper.kernel.schedule import WaitBroken
-from turnkeeper.kernel.state import CampaignState
+from turnkeeper.kernel.state import CampaignState, same_party
 
 #: Downtime for a party of the world, sent as that party: ``(state, party, days)`` to the
 #: events (days None: to the world's present). The command table gives it.
 Forward = Callable[[CampaignState, str, int | None], list[Event]]
+#: A character's month at a haven, sent as their party: ``(state, party, character,
+#: activity)`` to the events (``procedures.haven``). The command table gives it.
+HavenMonth = Callable[[CampaignState, str, str, str], list[Event]]
 
 # --- commands -----------------------------------------------------------------------------
 
@@ -45,9 +48,12 @@ Forward = Callable[[CampaignState, str, int | None], list[Event]]
 @dataclass(frozen=True)
 class CatchUp:
     """The world between sessions: every idle party lives the actual days from the last
-    catch-up to ``today`` (the actual date, as the referee's machine or ``--today`` gives it)."""
+    catch-up to ``today`` (the actual date, as the referee's machine or ``--today`` gives it).
+    ``havens``: characters and their activities, who spend the span's whole months at a haven
+    where their party is at one, in turn (``haven``), the days left over as downtime."""
 
     today: date
+    havens: tuple[tuple[str, str], ...] = ()
 
 
 # --- events -------------------------------------------------------------------------------
@@ -60,12 +66,17 @@ class PartyCaughtUp(Strict):
     days: int = Field(ge=0)
     why: Text = Field("", description="Why it was left, or what stopped its days.")
     left: bool = Field(False, description="Left where it is, busy with what must end first.")
+    haven_turns: tuple[Text, ...] = Field(
+        (), description="The months spent at a haven, each 'CHARACTER ACTIVITY'."
+    )
 
     def told(self) -> str:
         lived = "1 day" if self.days == 1 else f"{self.days} days"
         if self.left:
             return f"{self.party} is left where it is ({self.why})"
-        return f"{self.party} lives {lived}" + (f", stopped by {self.why}" if self.why else "")
+        havens = f" ({len(self.haven_turns)} at a haven: {', '.join(self.haven_turns)})"
+        told = f"{self.party} lives {lived}" + (havens if self.haven_turns else "")
+        return told + (f"; {self.why}" if self.why else "")
 
 
 class WorldCaughtUp(Event):
@@ -131,7 +142,9 @@ def busy(state: CampaignState) -> str:
     return ""
 
 
-def catch_up(state: CampaignState, command: CatchUp, forward: Forward) -> list[Event]:
+def catch_up(
+    state: CampaignState, command: CatchUp, forward: Forward, haven: HavenMonth
+) -> list[Event]:
     """The world between sessions (see the module's docstring): every idle party lives the
     game days of the actual days since the last catch-up, one after another."""
     rules = state.ruleset.between_sessions
@@ -141,6 +154,7 @@ def catch_up(state: CampaignState, command: CatchUp, forward: Forward) -> list[E
             "campaign follows the real calendar under a ruleset that says so "
             "(`[between_sessions]` `real_calendar = true`, docs/factions.md)"
         )
+    _check_havens(state, command.havens)
     today = command.today.isoformat()
     if state.caught_up is None:
         return [WorldCaughtUp(today=today)]
@@ -163,33 +177,99 @@ def catch_up(state: CampaignState, command: CatchUp, forward: Forward) -> list[E
         if why:
             lived.append(PartyCaughtUp(party=party, days=0, why=why, left=True))
             continue
-        passed = _live(now, party, days, forward)
+        havens = [(c, a) for c, a in command.havens if same_party(state.party_of(c) or "", party)]
+        living = _Living(forward, haven, havens)
+        passed = living.live(now, party, days)
         events.extend(passed)
         for event in passed:
             now = event.apply(now)
-        stopped = next((e.reason for e in passed if isinstance(e, WaitBroken)), "")
         elapsed = now.as_party(party).now - state.as_party(party).now
-        lived.append(PartyCaughtUp(party=party, days=elapsed // state.scales.day, why=stopped))
+        lived.append(
+            PartyCaughtUp(
+                party=party,
+                days=elapsed // state.scales.day,
+                why=living.stopped,
+                haven_turns=tuple(living.months),
+            )
+        )
     told = WorldCaughtUp(today=today, since=state.caught_up, game_days=days, parties=tuple(lived))
     return [*events, told]
 
 
-def _live(state: CampaignState, party: str, days: int, forward: Forward) -> list[Event]:
-    """``party``'s ``days``, in commands of at most the ruleset's longest wait; an encounter
-    stops them there, for the referee to play out."""
-    longest = max(1, state.ruleset.time.longest_wait // state.scales.day)
-    events: list[Event] = []
-    now, left = state, days
-    while left > 0:
-        step = min(left, longest)
-        passed = forward(now, party, step)
-        events.extend(passed)
-        for event in passed:
-            now = event.apply(now)
-        if any(isinstance(event, WaitBroken) for event in passed):
-            break
-        left -= step
-    return events
+def _check_havens(state: CampaignState, havens: tuple[tuple[str, str], ...]) -> None:
+    """Each character named is of the world, once, and each activity the ruleset's."""
+    activities = state.ruleset.haven.activities
+    named: set[str] = set()
+    for character, activity in havens:
+        if state.party_of(character) is None:
+            raise IllegalCommandError(
+                f"--haven {character}={activity}: no character called {character!r} in the "
+                f"world ({', '.join(state.everyone)})"
+            )
+        if character.casefold() in named:
+            raise IllegalCommandError(
+                f"--haven {character}: one activity a character; name them once"
+            )
+        named.add(character.casefold())
+        if activity not in activities:
+            raise IllegalCommandError(
+                f"--haven {character}={activity}: no haven activity {activity!r}; the "
+                f"ruleset's are {', '.join(activities)}"
+            )
+
+
+class _Living:
+    """One party's days of a catch-up: the whole months at a haven first, each character
+    named in turn (a haven turn is one character's month, the party's month passing with
+    it), then the days left over as downtime; in commands of at most the ruleset's longest
+    wait. An encounter stops its days there, for the referee to play out."""
+
+    def __init__(self, forward: Forward, haven: HavenMonth, havens: list[tuple[str, str]]):
+        self.forward = forward
+        self.haven = haven
+        self.havens = havens
+        self.months: list[str] = []
+        self.stopped = ""
+
+    def live(self, state: CampaignState, party: str, days: int) -> list[Event]:
+        events: list[Event] = []
+        now, left = state, days
+        month = state.ruleset.time.month_days
+        at_haven = now.as_party(party)
+        if self.havens and (at_haven.wilderness is not None):
+            self.stopped = "no haven turns: it is on a map, not at a haven"
+            self.havens = []
+        while self.havens and left >= month:
+            character, activity = self.havens[len(self.months) % len(self.havens)]
+            try:
+                passed = self.haven(now, party, character, activity)
+            except IllegalCommandError as error:
+                self.stopped = f"no more haven turns: {error}"
+                break
+            events.extend(passed)
+            for event in passed:
+                now = event.apply(now)
+            self.months.append(f"{character} {activity}")
+            if self._broken(passed):
+                return events
+            left -= month
+        longest = max(1, state.ruleset.time.longest_wait // state.scales.day)
+        while left > 0:
+            step = min(left, longest)
+            passed = self.forward(now, party, step)
+            events.extend(passed)
+            for event in passed:
+                now = event.apply(now)
+            if self._broken(passed):
+                break
+            left -= step
+        return events
+
+    def _broken(self, passed: list[Event]) -> bool:
+        broken = next((e for e in passed if isinstance(e, WaitBroken)), None)
+        if broken is not None:
+            self.stopped = f"stopped by {broken.reason}"
+        return broken is not None
 
 
 #: The events of this procedure, for the command table's registry.
