@@ -197,8 +197,8 @@ SKIPPED = {
     'faction reveal "Red Hand" --as Scouts': "needs the factions and parties of docs/factions.md",
     # a campaign's ruleset is fixed when it starts, and every preset keeps the world still
     # between sessions: docs/factions.md runs it under a ruleset of its own
-    "world catch-up --today 2026-11-29 --haven Aldo=work": "needs a ruleset that follows the real calendar "
-    "(docs/factions.md runs it)",
+    "world catch-up --today 2026-11-29 --haven Aldo=work": "needs a ruleset that follows the "
+    "real calendar (docs/factions.md runs it)",
 }
 
 

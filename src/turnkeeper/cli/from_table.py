@@ -250,7 +250,7 @@ attach(faction_app, "faction")
 
 world_app = typer.Typer(
     help="The world between sessions: catch it up by the actual days since the last session."
-    "\n\nExample: `turnkeeper world catch-up --today 2026-11-29`.",
+    "\n\nExample: `turnkeeper world catch-up --today 2026-11-29 --haven Aldo=work`.",
     no_args_is_help=True,
 )
 verbs.add_typer(world_app, name="world")
