@@ -65,6 +65,11 @@ class WorldCatchUpBody(VerbBody, title="Catch the world up between sessions"):
         "recover, train, research, work, carouse); again for more.",
     )
 
+    @classmethod
+    def fits(cls, state: CampaignState) -> bool:
+        # a ruleset that keeps the world still between sessions offers no catch-up
+        return state.ruleset.between_sessions.real_calendar
+
     def command(self, state: CampaignState) -> Command:
         return CatchUp(actual_date(self.today), self.havens)
 
