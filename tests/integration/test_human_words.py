@@ -206,6 +206,10 @@ SKIPPED = {
     "simulate months --factions factions.toml --months 120 --runs 20000 --plot goals.png": (
         "needs a factions file (docs/factions.md runs it)"
     ),
+    # a campaign's ruleset is fixed when it starts, and every preset keeps the world still
+    # between sessions: docs/factions.md runs it under a ruleset of its own
+    "world catch-up --today 2026-11-29 --haven Aldo=work": "needs a ruleset that follows the "
+    "real calendar (docs/factions.md runs it)",
 }
 
 
@@ -372,7 +376,7 @@ def test_every_verb_has_its_examples_here() -> None:
     typed = {shlex.split(line)[0] for line in EXAMPLES}
     assert typed >= set(VERBS) - {"tokens", "serve"}, set(VERBS) - typed
     assert set(VARIANTS) <= set(EXAMPLES) and set(SKIPPED) <= set(EXAMPLES)
-    assert len(SKIPPED) == 4, "a new skip is counted here, with its reason in SKIPPED"
+    assert len(SKIPPED) == 5, "a new skip is counted here, with its reason in SKIPPED"
 
 
 RUN = [line for line in EXAMPLES if line not in SKIPPED]

@@ -51,8 +51,13 @@ from turnkeeper.procedures.haven import HavenTurn, haven_turn
 from turnkeeper.procedures.parties import (
     BringAllForward,
     BringForward,
+    CatchUp,
+    Forward,
+    HavenMonth,
     PartyCommand,
     SwitchParty,
+    bring_all_forward,
+    catch_up,
     decide_parties,
     switch,
 )
@@ -316,23 +321,14 @@ def _redo(state: CampaignState, command: Redo, dice: DiceSource) -> list[Event]:
     return [CommandRedone(command=state.redoable[-1], what=command.what, visibility=seen)]
 
 
-def _bring_all_forward(
-    state: CampaignState, command: BringAllForward, dice: DiceSource
-) -> list[Event]:
-    """Every party behind the world's present brought to it in downtime, one after another,
-    each as a command sent as that party (a downtime die's encounter stops that party's
-    downtime alone)."""
-    present = state.present
-    behind = [party for party in state.companies if state.as_party(party).now < present]
-    if not behind:
-        raise IllegalCommandError("every party is at the world's present already")
-    events: list[Event] = []
-    now = state
-    for party in behind:  # (one that cannot, in a site or a fight, refuses the whole command)
-        for event in _as_party(now, AsParty(party, BringForward()), dice):
-            events.append(event)
-            now = event.apply(now)
-    return events
+def _forward(dice: DiceSource) -> Forward:
+    """Downtime for a party, sent as that party: how the parties' procedures bring one on."""
+    return lambda state, party, days: _as_party(state, AsParty(party, BringForward(days)), dice)
+
+
+def _haven(dice: DiceSource) -> HavenMonth:
+    """A character's month at a haven, sent as their party."""
+    return lambda s, party, who, what: _as_party(s, AsParty(party, HavenTurn(who, what)), dice)
 
 
 def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
@@ -517,7 +513,8 @@ HANDLERS: dict[type, Handler] = {
     Note: _note,
     Undo: _undo,
     Redo: _redo,
-    BringAllForward: _bring_all_forward,
+    BringAllForward: lambda s, c, d: bring_all_forward(s, _forward(d)),
+    CatchUp: lambda s, c, d: catch_up(s, c, _forward(d), _haven(d)),
     **dict.fromkeys(get_args(SceneCommand), _passing_time(campaign_scene_events)),  # DG-LOOP-1
     **dict.fromkeys(get_args(DungeonCommand), _passing_time(decide_dungeon)),
     **dict.fromkeys(get_args(WildernessCommand), _passing_time(decide_wilderness)),
@@ -533,7 +530,8 @@ Command = (
     | NightRest | UseSupply | AddSupply | Damage | Heal | AddMonster | CountdownAdd | CountdownTick
     | CountdownOutcome | CountdownEnd | CountdownTrigger | Note | Undo | Redo
     | SceneCommand | DungeonCommand | WildernessCommand | CombatCommand | StartFight
-    | PartyCommand | AsParty | BringAllForward | FactionCommand | HavenTurn | DomainCommand
+    | PartyCommand | AsParty | BringAllForward | CatchUp | FactionCommand | HavenTurn
+    | DomainCommand
 )  # fmt: skip
 
 

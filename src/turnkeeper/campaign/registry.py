@@ -24,6 +24,7 @@ from turnkeeper.procedures.combat import events as combat_events
 from turnkeeper.procedures.combat import outcomes as combat_outcomes
 from turnkeeper.procedures.dungeon import events as dungeon_events
 from turnkeeper.procedures.parties import events as party_events
+from turnkeeper.procedures.parties import forward as forward_events
 from turnkeeper.procedures.scenes import events as scene_events
 from turnkeeper.procedures.wilderness import discovery, reveal, weather
 from turnkeeper.procedures.wilderness import events as wilderness_events
@@ -46,6 +47,7 @@ EVENTS = EventRegistry(
     *combat_outcomes.EVENTS,
     *scene_events.EVENTS,
     *party_events.EVENTS,
+    *forward_events.EVENTS,
     *factions.EVENTS,
     *haven.EVENTS,
     *domains.EVENTS,

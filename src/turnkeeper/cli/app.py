@@ -133,6 +133,11 @@ VERBS: dict[str, Verb] = {
         "Domains: grant a character a hex or a site, list them, draw from their coffers.",
         CAMPAIGN,
     ),
+    "world": Verb(
+        "from_table",
+        "The world between sessions: catch it up by the actual days since the last session.",
+        CAMPAIGN,
+    ),
     "haven": Verb(
         "from_table",
         "A character's month at a haven: an activity, its cost and living paid, its result.",

@@ -248,6 +248,14 @@ faction_app = typer.Typer(
 verbs.add_typer(faction_app, name="faction")
 attach(faction_app, "faction")
 
+world_app = typer.Typer(
+    help="The world between sessions: catch it up by the actual days since the last session."
+    "\n\nExample: `turnkeeper world catch-up --today 2026-11-29 --haven Aldo=work`.",
+    no_args_is_help=True,
+)
+verbs.add_typer(world_app, name="world")
+attach(world_app, "world")
+
 
 @faction_app.command("list")
 def faction_list(

@@ -212,6 +212,12 @@ class CampaignState(PartyFields):
         description="The world's domains, each with its holder, coffers and people's mood.",
         exclude_if=lambda domains: not domains,
     )
+    caught_up: str | None = Field(
+        None,
+        description="The actual date (YYYY-MM-DD) the world was last caught up to between "
+        "sessions (`world catch-up`); None: never.",
+        exclude_if=lambda caught_up: caught_up is None,
+    )
     undoable: int | None = Field(
         None, description="The latest command an undo would take back (None: nothing to undo)."
     )

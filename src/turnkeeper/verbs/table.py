@@ -41,6 +41,7 @@ from turnkeeper.verbs import (
     sites,
     upkeep,
     wilderness,
+    world,
 )
 from turnkeeper.verbs.body import VerbBody, said
 
@@ -64,7 +65,9 @@ def _gathered(*groups: ModuleType) -> dict[str, type[VerbBody]]:
 
 
 VERBS: Mapping[str, type[VerbBody]] = MappingProxyType(
-    _gathered(upkeep, countdowns, parties, sites, wilderness, combat, scenes, factions, domains)
+    _gathered(
+        upkeep, countdowns, parties, sites, wilderness, combat, scenes, factions, domains, world
+    )
 )
 """Every verb of the HTTP API, by name, group by group: the one table."""
 

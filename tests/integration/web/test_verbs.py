@@ -54,6 +54,7 @@ from turnkeeper.procedures.factions import LoadFactions, RevealDeed
 from turnkeeper.procedures.haven import HavenTurn
 from turnkeeper.procedures.parties import (
     BringForward,
+    CatchUp,
     ClearArea,
     ClearHex,
     JoinParty,
@@ -167,6 +168,7 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     "domain_grant": ({"character": "Aldo", "hex": "0304", "coffers": 20}, GrantDomain),
     "domain_collect": ({"domain": "Vale 0304", "amount": 5}, DrawCoffers),
     "domain_drop": ({"domain": "Vale 0304", "reason": "sold"}, DropDomain),
+    "world_catch_up": ({"today": "2026-11-29"}, CatchUp),
 }
 
 _body: TypeAdapter[Any] = TypeAdapter(CommandBody)

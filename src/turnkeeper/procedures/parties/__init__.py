@@ -17,6 +17,8 @@ command is in the one journal, so the journal is the world's time record.
   downtime die at each day's start, TP-TIME-1, TP-ENC-1; no light burns, no turns count).
 - World time passes once: a world countdown ticks only where the party run is the first to
   live through an instant (``procedures.countdowns``); a party's own countdowns tick with it.
+- Between sessions the world may follow the real calendar (:mod:`.forward`, ``world
+  catch-up``): every idle party lives the actual days since the last catch-up.
 
 The commands are :mod:`.commands`, their events :mod:`.events`, and :func:`decide_parties`
 (:mod:`.decide`) runs a command against the state.
@@ -47,20 +49,34 @@ from turnkeeper.procedures.parties.events import (
     PartySplit,
     PartySwitched,
 )
+from turnkeeper.procedures.parties.forward import (
+    CatchUp,
+    Forward,
+    HavenMonth,
+    PartyCaughtUp,
+    WorldCaughtUp,
+    bring_all_forward,
+    busy,
+    catch_up,
+)
 
 __all__ = [
     "AreaCleared",
     "BringAllForward",
     "BringForward",
+    "CatchUp",
     "ClearArea",
     "ClearHex",
     "DowntimeBegun",
+    "Forward",
+    "HavenMonth",
     "HexCleared",
     "JoinParty",
     "KnowledgeShared",
     "NewParty",
     "PartiesJoined",
     "PartyArrived",
+    "PartyCaughtUp",
     "PartyCommand",
     "PartyOccupied",
     "PartySplit",
@@ -69,6 +85,10 @@ __all__ = [
     "ShareKnowledge",
     "SplitParty",
     "SwitchParty",
+    "WorldCaughtUp",
+    "bring_all_forward",
+    "busy",
+    "catch_up",
     "decide_parties",
     "switch",
     "where",

@@ -12,7 +12,7 @@ EX-ENC-*), ``light`` (EX-LIGHT-*, TP-ENC-2), ``rest`` (EX-REST-*), ``surprise``,
 ``initiative``, ``attack``, ``actions``, ``usage_die`` (PG-USE-1), ``countdowns`` (DG-CD-*),
 ``spotlight`` (DG-SPOT-*), ``dread`` (DG-DREAD-1), ``hit_points`` (PG-HP-1, PG-HEAL-1),
 ``saves`` (PG-SAVE-1), ``treasure`` (PG-TRE-1), ``magic`` (TP-MAG-1), ``weather`` (TP-WENC-4
-face 4).
+face 4), ``between_sessions`` (TP-TIME-2: the world's time between sessions).
 
 One module per part: :mod:`.base`, :mod:`.time` (time, dice and tables), :mod:`.wilderness`,
 :mod:`.dungeon` (sites, light, rest), :mod:`.combat`, :mod:`.scenes`, :mod:`.ruleset`.
@@ -39,6 +39,7 @@ from turnkeeper.rules.schema.dungeon import (
 from turnkeeper.rules.schema.months import FactionRow, FactionRules, HavenRules
 from turnkeeper.rules.schema.ruleset import Ruleset, RulesetInfo
 from turnkeeper.rules.schema.scenes import CountdownRules, CountdownType, DreadRules, SpotlightRules
+from turnkeeper.rules.schema.sessions import SessionRules
 from turnkeeper.rules.schema.time import (
     Face,
     FaceEvent,
@@ -85,6 +86,7 @@ __all__ = [
     "Ruleset",
     "RulesetInfo",
     "SaveRules",
+    "SessionRules",
     "Side",
     "SpotlightRules",
     "SurpriseRules",

@@ -21,6 +21,7 @@ from turnkeeper.rules.schema.domains import DomainRules
 from turnkeeper.rules.schema.dungeon import DayRules, DungeonRules, LightRules, RestRules
 from turnkeeper.rules.schema.months import FactionRules, HavenRules
 from turnkeeper.rules.schema.scenes import CountdownRules, DreadRules, SpotlightRules
+from turnkeeper.rules.schema.sessions import SessionRules
 from turnkeeper.rules.schema.time import OverloadedDie, RangedTable, TimeScales
 from turnkeeper.rules.schema.wilderness import LostRules, TravelRules, WeatherRules, WildernessRules
 
@@ -113,6 +114,11 @@ class Ruleset(Rules):
         DomainRules(),
         # as factions: a journal's ruleset that keeps the default domain turn is as before
         exclude_if=lambda domains: domains == DomainRules(),
+    )
+    between_sessions: SessionRules = Field(
+        SessionRules(),
+        # as haven: a journal's ruleset that keeps it off is written as before
+        exclude_if=lambda sessions: sessions == SessionRules(),
     )
 
     @field_validator("usage_die")
