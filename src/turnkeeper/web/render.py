@@ -23,7 +23,7 @@ from markupsafe import Markup
 
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.clock.calendar import calendar
-from turnkeeper.dice import format_mixed
+from turnkeeper.dice import dice_named, format_mixed
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.combat_state import CombatState, Declaration, Phase, Side
 from turnkeeper.kernel.state import in_darkness
@@ -60,6 +60,7 @@ templates = Environment(
     lstrip_blocks=True,
 )
 templates.filters["words"] = words
+templates.filters["dice_named"] = dice_named
 templates.filters["tp"] = lambda amount: format_mixed(Fraction(amount))  # "5/2" is 2½
 
 
@@ -78,6 +79,7 @@ class Links:
     line: str
     complete: str
     route: str
+    dice: str
 
 
 def page(name: str, **context: Any) -> str:
