@@ -11,6 +11,7 @@ from turnkeeper.kernel import events as kernel_events
 from turnkeeper.kernel import schedule
 from turnkeeper.kernel.events import EventRegistry
 from turnkeeper.procedures import countdowns, factions, haven, hit_points, light, rest, supplies
+from turnkeeper.procedures.combat import asking as combat_asking
 from turnkeeper.procedures.combat import events as combat_events
 from turnkeeper.procedures.combat import outcomes as combat_outcomes
 from turnkeeper.procedures.dungeon import events as dungeon_events
@@ -35,6 +36,7 @@ EVENTS = EventRegistry(
     *reveal.EVENTS,
     *combat_events.EVENTS,
     *combat_outcomes.EVENTS,
+    *combat_asking.EVENTS,
     *scene_events.EVENTS,
     *party_events.EVENTS,
     *factions.EVENTS,
