@@ -71,10 +71,10 @@ class Wanted:
     ``""``), and ``key`` which time it is (``declare 3``: round 3's; ``roll 2``: the fight's
     second ask), so that the phone calls its player once for each. ``asked``: the roll the
     referee asks of this player (a save, a check), shown first, with ``ask_die`` and its
-    sides ``ask_sides`` for the phone's "roll". ``choices``: the kinds of action the ruleset has that the phone
-    offers; ``foes``: the foes still standing, whom an attack may take; ``die``: the sides
-    of each die of the ruleset's attack roll, which the player may roll themselves;
-    ``magic_dice``: a caster says how many magic dice they roll (TP-MAG-1).
+    sides ``ask_sides`` for the phone's "roll". ``choices``: the kinds of action the ruleset
+    has that the phone offers; ``foes``: the foes still standing, whom an attack may take;
+    ``die``: the sides of each die of the ruleset's attack roll, which the player may roll
+    themselves; ``magic_dice``: a caster says how many magic dice they roll (TP-MAG-1).
     """
 
     hand: str

@@ -59,8 +59,8 @@ def test_tp_roll_1_a_save_asked_comes_back_as_the_players_own_roll(fight: Journa
     assert _asked(fight) == []
 
 
-def test_tp_opp_1_a_check_asked_keeps_its_defence_from_the_players(fight: Journal) -> None:
-    """TP-OPP-1: d20 + the stat against the defence; the defence is the referee's."""
+def test_tp_roll_1_a_check_asked_keeps_its_defence_from_the_players(fight: Journal) -> None:
+    """TP-ROLL-1 with TP-OPP-1: d20 + the stat against the defence, which is the referee's."""
     (asked,) = fight.execute(AskRoll("Aldo", AskedKind.CHECK, "str", 12))
     assert asked.event.describe() == "Aldo's player is asked to roll a STR check against 12"
     said = player_record(asked, fight.state)["text"]

@@ -327,7 +327,7 @@ def decide_in_campaign(draft: Draft, command: Any, dice: DiceSource) -> None:
         # PG-REA-1: the noise's reaction adds the leader's CHA, as a dungeon encounter's does.
         command = replace(command, leader_cha=state.party.leader_cha)
     if isinstance(command, AskRoll | AnswerRoll):
-        with_countdowns(draft, decide_asking(state, command), dice)
+        with_countdowns(draft, list[Event](decide_asking(state, command)), dice)
         return
     _check_ammunition(state, command)
     with_countdowns(draft, list(decide_combat(combat, command, state.ruleset, dice)), dice)
