@@ -310,7 +310,7 @@ def test_log_json_streams_each_stored_record_as_the_view_writes_it(db: str, enco
 
     from turnkeeper.campaign.registry import EVENTS
     from turnkeeper.service import Campaigns
-    from turnkeeper.views import referee_record_json
+    from turnkeeper.views.journal import referee_record_json
 
     _long_campaign(db)
     store = open_store(db)

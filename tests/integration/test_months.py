@@ -30,7 +30,7 @@ from turnkeeper.procedures.wilderness import LoadMap
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
-from turnkeeper.views import perceived_by
+from turnkeeper.views.journal import perceived_by
 from turnkeeper.world.factions import FactionsError, parse_factions
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import MapFile

@@ -295,3 +295,11 @@ def test_the_dashboards_command_line_completes_as_play_does(
         assert set(on_the_page) <= set(in_play)
     else:
         assert on_the_page == in_play
+
+
+def test_the_calendar_offers_its_options_and_the_worlds_parties(completer: TableCompleter) -> None:
+    """issue 43's calendar in play: the verb, its flags, and a party of the world after
+    ``--party`` (the world of one party here: the campaign's own)."""
+    assert "calendar" in offered(completer, "cal")
+    assert {"--party", "--player", "--json"} <= set(offered(completer, "calendar -"))
+    assert offered(completer, "calendar --party ") == ["keep"]

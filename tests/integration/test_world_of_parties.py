@@ -48,7 +48,8 @@ from turnkeeper.procedures.wilderness import (
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
-from turnkeeper.views import player_state, timeline
+from turnkeeper.views.party import player_state
+from turnkeeper.views.timeline import timeline
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.mapfile import MapFile
 from turnkeeper.world.sites import parse_site

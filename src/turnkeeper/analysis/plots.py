@@ -1,5 +1,6 @@
 """Plots for the designer's bench: an exact distribution as a histogram with its mean and
-quartiles marked, written as PNG or SVG (matplotlib, loaded only when a plot is asked for).
+quartiles marked, or shares that grow month by month as lines, written as PNG or SVG
+(matplotlib, loaded only when a plot is asked for).
 
 >>> import tempfile, os
 >>> from fractions import Fraction
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
@@ -53,9 +55,7 @@ def plot_compared(
     """Histograms side by side, one per ``(label, distribution, mean)`` (a ruleset against
     another: ``--vs``), each with its mean and quartiles marked in its colour; a mean of
     None is the distribution's own."""
-    out = Path(path)
-    if out.suffix.lower() not in FORMATS:
-        raise TurnkeeperError(f"--plot {out}: a plot is a .png or .svg file")
+    out = _picture(path)
     if len(series) > len(COLOURS):
         raise TurnkeeperError(f"a plot compares at most {len(COLOURS)} distributions")
     # A bare Figure draws straight to a file: no pyplot state, no window, no display needed.
@@ -110,6 +110,61 @@ def plot_compared(
     axes.set_xlabel(unit.replace("_", " "))
     axes.set_ylabel("chance (%)")
     axes.legend(loc="best", fontsize=8)
+    _write(figure, out)
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One line of shares over time: ``shares[m]`` at month (or turn) ``m`` from 0, each
+    with its standard error; ``colour`` picks one of :data:`COLOURS` (a faction's), ``dashed``
+    draws a second ruleset's line beside the first's."""
+
+    label: str
+    shares: Sequence[float]
+    errors: Sequence[float]
+    colour: int = 0
+    dashed: bool = False
+
+
+def plot_curves(
+    curves: Sequence[Curve], title: str, path: str | Path, unit: str, what: str
+) -> None:
+    """Lines of shares (as percentages) over ``unit`` (month...), each in a band of two
+    standard errors either side, written to ``path`` (.png or .svg); ``what`` names the
+    share on the vertical axis."""
+    out = _picture(path)
+    figure = Figure(figsize=(8, 4.5))
+    figure.subplots_adjust(left=0.08, right=0.97, bottom=0.12, top=0.9)
+    axes = figure.subplots()
+    for curve in curves:
+        # past the bench's own colours, matplotlib's cycle of ten (a world of many factions)
+        colour = COLOURS[curve.colour] if curve.colour < len(COLOURS) else f"C{curve.colour % 10}"
+        xs = range(len(curve.shares))
+        ys = [100 * s for s in curve.shares]
+        low = [100 * max(s - 2 * e, 0) for s, e in zip(curve.shares, curve.errors, strict=True)]
+        high = [100 * min(s + 2 * e, 1) for s, e in zip(curve.shares, curve.errors, strict=True)]
+        axes.fill_between(xs, low, high, color=colour, alpha=0.2, linewidth=0)
+        style = "--" if curve.dashed else "-"
+        axes.plot(xs, ys, style, color=colour, linewidth=1.8, label=curve.label)
+    axes.set_ylim(0, 100)
+    axes.set_xlim(0, max(len(c.shares) - 1 for c in curves))
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_title(title)
+    axes.set_xlabel(unit)
+    axes.set_ylabel(f"{what} (%)")
+    axes.legend(loc="best", fontsize=8)
+    _write(figure, out)
+
+
+def _picture(path: str | Path) -> Path:
+    """The plot's file, refused unless it is a .png or .svg."""
+    out = Path(path)
+    if out.suffix.lower() not in FORMATS:
+        raise TurnkeeperError(f"--plot {out}: a plot is a .png or .svg file")
+    return out
+
+
+def _write(figure: Figure, out: Path) -> None:
     # drawn in memory, then written as every output file is (beside it, then moved in place)
     drawing = io.BytesIO()
     figure.savefig(drawing, format=out.suffix.lower().lstrip("."))

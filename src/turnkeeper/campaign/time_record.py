@@ -144,7 +144,7 @@ def whereabouts(
         running = follower.running
         event = record.event
         if running is not None and record.command not in undone:
-            _moved(event, running, place, doing, maps)
+            moved(event, running, place, doing, maps)
         if party is None:
             continue
         company = tuple(
@@ -173,7 +173,7 @@ def whereabouts(
         yield current
 
 
-def _moved(
+def moved(
     event: object,
     running: str,
     place: dict[str, str],

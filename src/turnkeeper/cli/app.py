@@ -96,6 +96,11 @@ VERBS: dict[str, Verb] = {
     "log": Verb(
         "campaign", "Show the time record: every event, its game time and its rolls.", CAMPAIGN
     ),
+    "calendar": Verb(
+        "calendar",
+        "A month as a grid of days: each party's whereabouts, the world's events, countdowns.",
+        CAMPAIGN,
+    ),
     "note": Verb(
         "from_table",
         "Write a note into the time record, for the whole table or the referee alone.",
@@ -216,7 +221,8 @@ VERBS: dict[str, Verb] = {
     ),
     "simulate": Verb(
         "simulate",
-        "Simulate procedures many times over: delves into a site, journeys, fights.",
+        "Simulate procedures many times over: delves into a site, journeys, fights, the "
+        "factions' months.",
         DESIGNER,
     ),
     "rulesets": Verb("rules", "List the shipped presets: one per seed text.", DESIGNER),

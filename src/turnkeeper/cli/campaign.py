@@ -44,7 +44,7 @@ from turnkeeper.files.reading import MAX_JOURNAL_BYTES, read_text
 from turnkeeper.files.writing import write_text
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.store import sqlite_file
-from turnkeeper.views import perceived_by, referee_record
+from turnkeeper.views.journal import perceived_by, referee_record
 from turnkeeper.words import counted
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).

@@ -384,7 +384,7 @@ def write_picture(
     """Write a map drawing: SVG, or PNG for printing when ``out`` ends in .png (resvg), drawn
     within :data:`PNG_MOST` pixels (``longest``: its longest side). ``draw(zoom)`` makes the
     SVG; a PNG is drawn again at its zoom, with every hex's number and symbol where they
-    read, whatever the map's size (:func:`~turnkeeper.world.svg.legible`)."""
+    read, whatever the map's size (:func:`~turnkeeper.world.drawing.legible`)."""
     check_picture(out, longest)
     svg = draw(None)
     if out.suffix.lower() != ".png":

@@ -17,7 +17,8 @@ from turnkeeper.cli.from_table import attach
 from turnkeeper.cli.options import CampaignOption, DbOption, PlayerOption
 from turnkeeper.cli.output import JsonOption, console, emit, say
 from turnkeeper.cli.runner import open_campaigns
-from turnkeeper.views import party_perceives, record_line, stretch_data, timeline
+from turnkeeper.views.journal import party_perceives
+from turnkeeper.views.timeline import record_line, stretch_data, timeline
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
 verbs = typer.Typer()

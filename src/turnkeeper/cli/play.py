@@ -297,9 +297,11 @@ class TableCompleter(Completer):
 
     def _of(self, param: Parameter, path: tuple[str, ...], given: dict[str, str]) -> list[str]:
         """The values a parameter of a command written by hand may take: the campaigns for a
-        campaign, else a choice's values."""
+        campaign, the world's parties for a party, else a choice's values."""
         if "--campaign" in param.opts or (path in NAMES_A_CAMPAIGN and param.name == "name"):
             return list(self.campaigns())
+        if path in NAMES_A_PARTY and "--party" in param.opts:
+            return list(self.state().companies)
         described = getattr(param, "type_descriptor", None)
         if described is None or not described.is_choice:
             return []
@@ -311,6 +313,8 @@ CAMPAIGN_FLAGS = ("--campaign", "-c")
 VALUE_FLAGS = (*CAMPAIGN_FLAGS, "--db")
 #: The commands written by hand whose argument ``name`` names a campaign of the store.
 NAMES_A_CAMPAIGN = frozenset({("use",), ("campaigns", "delete")})
+#: The commands written by hand whose ``--party`` names a party of the world.
+NAMES_A_PARTY = frozenset({("calendar",)})
 
 
 def _body_of(path: tuple[str, ...]) -> type[VerbBody] | None:

@@ -21,7 +21,7 @@ from turnkeeper.errors import NotFoundError
 from turnkeeper.kernel.state import same_party
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store, remove_made, unmade
-from turnkeeper.views import party_perceives, player_record, referee_record
+from turnkeeper.views.journal import party_perceives, player_record, referee_record
 from turnkeeper.words import did_you_mean
 
 # Game time passing is in the footer's date; the party's narrative leaves it out.

@@ -1,15 +1,15 @@
 """CLI verb ``simulate``: the designer's bench, many runs of a procedure at once.
 
-``simulate expedition`` (a delve into a site), ``simulate fight`` (who wins); each answers
-for a second ruleset beside the first with ``--vs``, draws a histogram with ``--plot`` and
-gives every column's summary and histogram with ``--json``. numpy and the analysis load only
-when a simulation runs; matplotlib only when a plot is asked for.
+``simulate expedition`` (a delve into a site), ``simulate journey`` (a map crossed),
+``simulate fight`` (who wins), ``simulate months`` (the factions' goals: its own module,
+``cli.simulate_months``); each answers for a second ruleset beside the first with ``--vs``,
+draws a plot with ``--plot`` and gives every figure with ``--json``. numpy and the analysis
+load only when a simulation runs; matplotlib only when a plot is asked for.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Protocol
@@ -19,6 +19,8 @@ from rich.table import Table
 
 from turnkeeper.cli.options import ForceOption, check_out, ruleset_files
 from turnkeeper.cli.output import JsonOption, console, emit, say, text
+from turnkeeper.cli.simulate_months import months_command
+from turnkeeper.cli.simulating import RULESET, RUNS, SEED, VERSUS, each_ruleset, progress_bar
 from turnkeeper.errors import NotFoundError, TurnkeeperError
 from turnkeeper.files.reading import read_text
 from turnkeeper.kernel.combat_state import Combatant
@@ -29,8 +31,6 @@ from turnkeeper.procedures.combat.roster import (
     parse_side,
     parse_surprised,
 )
-from turnkeeper.rules.loader import find_ruleset
-from turnkeeper.rules.schema import Ruleset
 from turnkeeper.words import counted
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.sites import load_site
@@ -39,17 +39,14 @@ from turnkeeper.world.sites import load_site
 verbs = typer.Typer()
 
 simulate_app = typer.Typer(
-    help="Simulate procedures many times over: delves into a site, journeys, fights.\n\n"
+    help="Simulate procedures many times over: delves into a site, journeys, fights, the "
+    "factions' months.\n\n"
     "Example: `turnkeeper simulate expedition --ruleset tp --vs ex --site examples/site.toml "
     "--party examples/party.toml --hours 3`.",
     no_args_is_help=True,
 )
 verbs.add_typer(simulate_app, name="simulate")
 
-_RULESET = typer.Option("tp", "--ruleset", "-r", help="A preset name or a ruleset file.")
-_VERSUS = typer.Option("--vs", help="The same question under a second ruleset, side by side.")
-_RUNS = typer.Option("--runs", help="How many runs (at most 10,000,000).")
-_SEED = typer.Option("--seed", help="The seed: the same seed, the same figures.")
 _PLOT = typer.Option(help="Also draw a histogram, mean and quartiles marked: x.png or x.svg.")
 
 
@@ -58,25 +55,6 @@ def _span(turns: int, minutes: int) -> str:
     hours, left = divmod(turns * minutes, 60)
     said = f"{hours} h" + (f" {left} min" if left else "") if hours else f"{left} min"
     return f"{counted(turns, 'turn')} ({said})"
-
-
-def _rulesets(ruleset: str, versus: str | None) -> list[Ruleset]:
-    return [find_ruleset(name) for name in ([ruleset] if versus is None else [ruleset, versus])]
-
-
-@contextmanager
-def _progress(show: bool, label: str, total: int) -> Iterator[Callable[[int], None] | None]:
-    """A progress bar on the terminal for people (none for ``--json``): told how far."""
-    if not show:
-        yield None
-        return
-    from rich.progress import Progress
-
-    screen = console()
-    # Off a terminal (a pipe, a file) a bar would leave blank lines: none is drawn.
-    with Progress(console=screen, transient=True, disable=not screen.is_terminal) as progress:
-        task = progress.add_task(label, total=total)
-        yield lambda done: progress.update(task, completed=done)
 
 
 def _plot(
@@ -100,8 +78,8 @@ def expedition_command(
     party: Annotated[
         Path, typer.Option("--party", help="A party file (TOML), e.g. examples/party.toml.")
     ],
-    ruleset: str = _RULESET,
-    versus: Annotated[str | None, _VERSUS] = None,
+    ruleset: str = RULESET,
+    versus: Annotated[str | None, VERSUS] = None,
     turns: Annotated[
         int | None, typer.Option("--turns", help="The delve's length in turns (default: 3 hours).")
     ] = None,
@@ -123,8 +101,8 @@ def expedition_command(
         bool,
         typer.Option("--fight", help="Fight every encounter: a rest falls due after [EX-REST-2]."),
     ] = False,
-    runs: Annotated[int, _RUNS] = 10_000,
-    seed: Annotated[int, _SEED] = 0,
+    runs: Annotated[int, RUNS] = 10_000,
+    seed: Annotated[int, SEED] = 0,
     plot: Annotated[Path | None, _PLOT] = None,
     column: Annotated[
         str, typer.Option("--column", help="What --plot draws, e.g. torches_used or rests.")
@@ -158,7 +136,7 @@ def expedition_command(
         raise TurnkeeperError("give --turns or --hours for the delve's length, not both")
     place = load_site(site)
     found = []
-    for rules in _rulesets(ruleset, versus):
+    for rules in each_ruleset(ruleset, versus):
         span = turns if turns is not None else (3 if hours is None else hours) * 60
         if turns is None:
             span //= rules.time.turn_minutes
@@ -182,7 +160,7 @@ def expedition_command(
     results = []
     for plan in found:
         label = f"{runs:,} delves under {plan.ruleset.name}"
-        with _progress(not as_json, label, runs) as tell:
+        with progress_bar(not as_json, label, runs) as tell:
             results.append(simulate_expedition(plan, runs=runs, seed=seed, progress=tell))
     first = results[0]
     _show_columns(
@@ -278,8 +256,8 @@ def journey_command(
         str, typer.Option("--from", help="The hex the party sets out from, e.g. 0505.")
     ],
     goal: Annotated[str, typer.Option("--to", help="The hex it travels to, e.g. 1019.")],
-    ruleset: str = _RULESET,
-    versus: Annotated[str | None, _VERSUS] = None,
+    ruleset: str = RULESET,
+    versus: Annotated[str | None, VERSUS] = None,
     party: Annotated[
         Path | None,
         typer.Option(
@@ -302,8 +280,8 @@ def journey_command(
     days: Annotated[
         int, typer.Option("--days", help="Stop a journey still under way after this many days.")
     ] = 100,
-    runs: Annotated[int, _RUNS] = 10_000,
-    seed: Annotated[int, _SEED] = 0,
+    runs: Annotated[int, RUNS] = 10_000,
+    seed: Annotated[int, SEED] = 0,
     plot: Annotated[Path | None, _PLOT] = None,
     column: Annotated[
         str, typer.Option("--column", help="What --plot draws, e.g. days or times_lost.")
@@ -331,7 +309,7 @@ def journey_command(
         read_text(map_file, "map file", MapError), format_for(map_file), str(map_file)
     )
     plans = []
-    for rules in _rulesets(ruleset, versus):
+    for rules in each_ruleset(ruleset, versus):
         rules = in_season(rules, season)
         members = load_party(party, rules) if party is not None else _four_travellers()
         plans.append(
@@ -348,7 +326,8 @@ def journey_command(
         )
     results = []
     for plan in plans:
-        with _progress(not as_json, f"{runs:,} journeys under {plan.ruleset.name}", runs) as tell:
+        label = f"{runs:,} journeys under {plan.ruleset.name}"
+        with progress_bar(not as_json, label, runs) as tell:
             results.append(simulate_journey(plan, runs=runs, seed=seed, progress=tell))
     _show_columns(
         results,
@@ -390,8 +369,8 @@ def fight_command(
         ..., "--party", help="The party file (TOML), e.g. examples/fighters.toml."
     ),
     foes: str = typer.Option(..., "--foes", help="The foes file (TOML), e.g. examples/foes.toml."),
-    ruleset: str = _RULESET,
-    versus: Annotated[str | None, _VERSUS] = None,
+    ruleset: str = RULESET,
+    versus: Annotated[str | None, VERSUS] = None,
     surprise: Annotated[
         str | None,
         typer.Option(
@@ -413,8 +392,8 @@ def fight_command(
         list[str] | None,
         typer.Option("--shooter", help="Who has missiles: a name, or a group's (Goblin)."),
     ] = None,
-    runs: Annotated[int, _RUNS] = 10_000,
-    seed: Annotated[int, _SEED] = 0,
+    runs: Annotated[int, RUNS] = 10_000,
+    seed: Annotated[int, SEED] = 0,
     plot: Annotated[
         Path | None,
         typer.Option(help="Also draw the rounds fights take as a histogram: x.png or x.svg."),
@@ -444,8 +423,8 @@ def fight_command(
     check_bounds(runs, 1, seed)
     fighters = _roster(Path(party)) + _roster(Path(foes))
     results = []
-    for rules in _rulesets(ruleset, versus):
-        with _progress(not as_json, f"{runs:,} fights under {rules.name}", runs) as tell:
+    for rules in each_ruleset(ruleset, versus):
+        with progress_bar(not as_json, f"{runs:,} fights under {rules.name}", runs) as tell:
             odds = simulate_fight(
                 rules,
                 fighters,
@@ -515,3 +494,8 @@ def fight_command(
             say("plotted in ", str(plot))
 
     emit(data, as_json, render)
+
+
+# --- simulate months (its own module: the world's months, not a party's procedures) ---------
+
+simulate_app.command("months")(months_command)

@@ -7,9 +7,10 @@ the calendar turns those into dates a referee reads.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from turnkeeper.errors import RulesetError
+from turnkeeper.errors import NotFoundError, RulesetError
 from turnkeeper.rules.schema import TimeScales
 from turnkeeper.rules.schema.time import CALENDAR_START as _START
 from turnkeeper.rules.schema.time import MONTHS_A_YEAR
@@ -106,3 +107,42 @@ def day_number(now: int, time: TimeScales) -> int:
     offset = start_offset(time)
     day = _day_seconds(time)
     return (offset + now) // day - offset // day + 1
+
+
+def month_span(year: int, month: int, time: TimeScales) -> tuple[int, int]:
+    """The game times a month of the calendar runs over: from its first moment (day 1 at
+    midnight) to the first moment of the next, as seconds since the campaign's start (the
+    campaign's first month begins before its start, at a negative time).
+
+    >>> month_span(1, 2, TimeScales())
+    (2563200, 5155200)
+    """
+    days = ((year - 1) * MONTHS_A_YEAR + (month - 1)) * time.month_days
+    start = days * _day_seconds(time) - start_offset(time)
+    return start, start + time.month_days * _day_seconds(time)
+
+
+_MONTH = re.compile(r"\s*(?:(\d{1,6})-)?(\d{1,2})\s*")
+
+
+def month_named(text: str, now: int, time: TimeScales) -> tuple[int, int]:
+    """The month a referee names, as (year, month): ``3`` is month 3 of the year of ``now``,
+    ``2-03`` month 3 of year 2 (as dates are written), and nothing the month of ``now``.
+    A month that is not one is refused in one line that says what to type.
+
+    >>> month_named("3", 0, TimeScales()), month_named("2-03", 0, TimeScales())
+    ((1, 3), (2, 3))
+    """
+    present = date_at(now, time)
+    if not text.strip():
+        return present.year, present.month
+    match = _MONTH.fullmatch(text)
+    year = int(match[1]) if match is not None and match[1] is not None else present.year
+    month = int(match[2]) if match is not None else 0
+    if match is None or year < 1 or not 1 <= month <= MONTHS_A_YEAR:
+        raise NotFoundError(
+            f"no such month {text!r}: give a month of the calendar, 1 to {MONTHS_A_YEAR} "
+            f"(of this year, {present.year}), or a year and a month as dates write them, "
+            f"such as {present.year}-{present.month:02d}"
+        )
+    return year, month

@@ -18,6 +18,7 @@ from typing import Any
 import icepool
 
 from turnkeeper.dice.nodes import EXPLODE_DEPTH, Number, Pool, Step
+from turnkeeper.dice.rolling import picked
 from turnkeeper.errors import DiceNotationError
 
 #: The most pairs of outcomes one exact step may combine. Weighing costs about half a
@@ -272,24 +273,10 @@ def _whole_weights(chances: list[Fraction]) -> list[int]:
 
 
 def _picks(step: Step, bag: Bag, most: int | None = None) -> list[int]:
-    """The places in a sorted bag a step picks; of equal values the first place stands for
-    the earliest die, as d20 picks the earliest of equals for both highest and lowest."""
-    chosen: set[int] = set()
-    for selector in step.selectors:
-        room = None if most is None else most - len(chosen)
-        if room == 0:
-            break
-        if selector.by_rank:
-            order = _ranked_places(bag, selector.select == "h")
-            found = order[: selector.value]
-        else:
-            found = [i for i, value in enumerate(bag) if selector.matches(value)]
-        chosen.update(found if room is None else found[:room])
-    return sorted(chosen)
-
-
-def _ranked_places(bag: Bag, highest: bool) -> list[int]:
-    return sorted(range(len(bag)), key=lambda i: (-bag[i] if highest else bag[i], i))
+    """The places in a sorted bag a step picks, as a roll picks them (:func:`~turnkeeper.dice.
+    rolling.picked`, every die kept): of equal values the first place stands for the earliest
+    die, as d20 picks the earliest of equals for both highest and lowest."""
+    return picked(step, bag, (True,) * len(bag), most)
 
 
 def _act(step: Step, bag: Bag, sides: int | None, what: object) -> Bags:

@@ -1,6 +1,7 @@
 """The application service: runs a campaign's commands against an event store.
 
 Its modules: :mod:`~turnkeeper.service.campaigns` (the service itself),
+:mod:`~turnkeeper.service.reader` (what the service reads, which never writes),
 :mod:`~turnkeeper.service.moving` (journals as text, in and out) and
 :mod:`~turnkeeper.service.collector` (the garbage collector paused over a fold).
 
@@ -27,7 +28,8 @@ in from physical dice replace them, and every one of them must be used.
 600
 """
 
-from turnkeeper.service.campaigns import Campaigns, CharacterRecord
+from turnkeeper.service.campaigns import Campaigns
 from turnkeeper.service.collector import gc_paused
+from turnkeeper.service.reader import CharacterRecord
 
 __all__ = ["Campaigns", "CharacterRecord", "gc_paused"]

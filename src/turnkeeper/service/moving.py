@@ -9,7 +9,6 @@ stores them.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
 from turnkeeper.campaign import Recorded
@@ -96,11 +95,6 @@ def _parse_line(number: int, line: str) -> Recorded:
         return EVENTS.record(record)
     except TurnkeeperError as error:
         raise TurnkeeperError(f"line {number}: {error}") from None
-
-
-def dumps(record: object) -> str:
-    """A record as compact JSON, as a store writes it."""
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
 def imported(text: str, name: str | None = None) -> tuple[list[Recorded], list[str] | None]:

@@ -31,7 +31,9 @@ from turnkeeper.store.base import (
     JsonStore,
     Record,
     SnapshotStore,
+    Span,
     StoreUnavailable,
+    TimedStore,
     TokenStore,
 )
 from turnkeeper.store.glance import GLANCES
@@ -225,6 +227,8 @@ __all__ = [
     "JsonStore",
     "Record",
     "SnapshotStore",
+    "Span",
+    "TimedStore",
     "TokenStore",
     "default_url",
     "open_store",

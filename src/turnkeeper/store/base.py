@@ -10,7 +10,8 @@ The store treats a record as opaque JSON; it only reads ``seq`` to check that se
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import json
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -23,6 +24,17 @@ SNAPSHOTS_KEPT = 8
 """How many snapshots a store keeps per campaign, newest first: the cadence's marks and the
 states after undos, enough for an undo (or a run of them) reaching several thousand records
 back to fold from a snapshot; an undo reaching further folds the whole journal."""
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` made once, not per call
+(``dumps`` with options builds an encoder each time)."""
+
+
+def dumps(value: object) -> str:
+    """A record (or any JSON value) as compact JSON, as a store writes it: one line (every
+    newline escaped), characters beyond ASCII as they are."""
+    return _ENCODER.encode(value)
+
 
 CURRENT = "current_campaign"
 """The settings key naming the campaign that bare CLI verbs act on (``turnkeeper use``)."""
@@ -142,6 +154,27 @@ class SnapshotStore(Protocol):
 
     def drop_snapshots(self, campaign: str | None = None) -> None:
         """Forget the snapshots of ``campaign`` (None: of every campaign)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Span:
+    """Which records by game time: from ``start`` to before ``end`` in seq order; with
+    ``newest``, only that many, latest game time first (then latest seq), read back from
+    ``before`` (a game time and a seq) if given, for a reader walking back a page at a time."""
+
+    start: int | None = None
+    end: int | None = None
+    newest: int | None = None
+    before: tuple[int, int] | None = None
+
+
+@runtime_checkable
+class TimedStore(Protocol):
+    """A store that finds records by game time (an index on it), not only by seq."""
+
+    def read_timed(self, campaign: str, kinds: Collection[str], span: Span) -> list[Record]:
+        """The records of ``kinds`` in ``span`` of game time."""
         ...
 
 

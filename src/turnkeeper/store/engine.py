@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL
 
-from turnkeeper.store.writes import dumps
+from turnkeeper.store.base import dumps
 
 POOL_SIZE, POOL_OVERFLOW = 16, 32
 """Connections a store keeps open, and how many more it opens under load: a server's worker

@@ -64,6 +64,17 @@ kinds_index = Index(
 without reading the rest; pages by seq use the primary key. With ``seq`` in it, SQLite takes
 this index over the primary key for a query on a kind ordered by seq."""
 
+times_index = Index(
+    "ix_events_campaign_kind_at",
+    events_table.c.campaign,
+    events_table.c.kind,
+    events_table.c.at,
+    events_table.c.seq,
+)
+"""Finds a campaign's records of a kind by game time (a month of the calendar, a party's
+latest place before it) without reading the rest: a world's records run forward in game time
+within each party, not in seq order, so no page by seq can stand in for it."""
+
 snapshots_table = Table(
     "snapshots",
     metadata,

@@ -1,8 +1,7 @@
 """The event store over SQLAlchemy 2: one SQLite file by default, PostgreSQL for a shared server.
 
-Its tables are declared in :mod:`turnkeeper.store.schema`, the engine and SQLite's settings
-made in :mod:`turnkeeper.store.engine`, and what a writer does inside its transaction lies in
-:mod:`turnkeeper.store.writes`; this module is the store itself, its reads and its waits.
+Its tables are in :mod:`~turnkeeper.store.schema`, the engine in :mod:`~turnkeeper.store.engine`,
+a writer's transaction in :mod:`~turnkeeper.store.writes`: this is the store, its reads, its waits.
 
 An append is one transaction that first moves ``campaigns.version`` from the expected version
 to the new one (compare-and-set: ``UPDATE ... WHERE version = :expected``) and then inserts the
@@ -23,7 +22,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from datetime import UTC, datetime
 from typing import Any
@@ -49,6 +48,7 @@ from turnkeeper.store.base import (
     CURRENT,
     Caches,
     Record,
+    Span,
     StoredLine,
     StoreUnavailable,
     Written,
@@ -65,8 +65,10 @@ from turnkeeper.store.schema import (
     metadata,
     settings_table,
     snapshots_table,
+    times_index,
     tokens_table,
 )
+from turnkeeper.store.timed import timed_texts
 from turnkeeper.store.writes import (
     CHANGES,
     insert_events,
@@ -144,10 +146,8 @@ class SqlStore:
         self._lines_kept = self._upgrade()
 
     def _upgrade(self) -> bool:
-        """Give a store made by an older turnkeeper the index on kinds and the column of
-        lines, once (``create_all`` makes neither on a table that exists). Looking costs a
-        read; a store that has them, or that may not be written, is left as it is. Whether
-        the store keeps lines now."""
+        """Give an older store the indexes and the column of lines, once (``create_all`` makes
+        none on a table that exists); whether the store keeps lines now."""
         with self._engine.connect() as conn:
             schema = conn.get_execution_options().get("schema_translate_map", {}).get(None)
             looked = inspect(conn)
@@ -155,9 +155,10 @@ class SqlStore:
             columns = {c["name"] for c in looked.get_columns("events", schema=schema)}
         if self._read_only:
             return "line" in columns
-        if kinds_index.name not in present:
-            with suppress(DBAPIError):  # another process made it meanwhile, or a read-only file
-                kinds_index.create(self._engine, checkfirst=True)
+        for index in (kinds_index, times_index):
+            if index.name not in present:
+                with suppress(DBAPIError):  # another process made it meanwhile, or read-only
+                    index.create(self._engine, checkfirst=True)
         if "line" in columns:
             return True
         quote = self._engine.dialect.identifier_preparer.quote
@@ -345,6 +346,11 @@ class SqlStore:
             texts = list(conn.execute(query).scalars())
         return _parse("[" + ",".join(texts) + "]")
 
+    def read_timed(self, campaign: str, kinds: Collection[str], span: Span) -> list[Record]:
+        """The records of ``kinds`` in ``span`` of game time, by the index on it."""
+        with self._engine.connect() as conn:
+            return _parse(timed_texts(conn, campaign, kinds, span))
+
     def read_json(
         self, campaign: str, since: int = 0, limit: int | None = None, *, lines: bool = False
     ) -> str:
@@ -358,7 +364,7 @@ class SqlStore:
         events. SQLite joins the texts itself (``group_concat`` over the ordered rows: one
         string crosses into Python, not a row object per record, about twice as fast); other
         databases hand back a row per record, joined here. A stored record never holds a raw
-        newline (``writes.dumps`` writes compact JSON, which escapes it), so a newline separates
+        newline (``base.dumps`` writes compact JSON, which escapes it), so a newline separates
         records safely.
         """
         separator = "\n" if lines else ","

@@ -1,22 +1,22 @@
 """What a writer does inside its transaction: insert the records, keep the caches, tell the
 listeners.
 
-Records go in as compact JSON (:func:`dumps`), which escapes every newline, so a stored
-record never holds a raw one and a newline separates records safely when a journal is read
-back as one text. On PostgreSQL every write sends ``NOTIFY turnkeeper_changes`` in its
-transaction, so the news leaves with the commit and never before it.
+Records go in as compact JSON (:func:`~turnkeeper.store.base.dumps`), which escapes every
+newline, so a stored record never holds a raw one and a newline separates records safely when
+a journal is read back as one text. On PostgreSQL every write sends
+``NOTIFY turnkeeper_changes`` in its transaction, so the news leaves with the commit and never
+before it.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic_core import from_json
 from sqlalchemy import Connection, delete, func, insert, select
 
-from turnkeeper.store.base import SNAPSHOTS_KEPT, Written
+from turnkeeper.store.base import SNAPSHOTS_KEPT, Written, dumps
 from turnkeeper.store.schema import COLUMNS, events_table, snapshots_table
 
 CHANGES = "turnkeeper_changes"
@@ -134,12 +134,3 @@ def insert_written(conn: Connection, campaign: str, written: Sequence[Written]) 
         for seq, command, at, kind, visibility, text, line in written
     ]
     conn.execute(insert(events_table), rows)
-
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-"""``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` made once, not per call
-(``dumps`` with options builds an encoder each time)."""
-
-
-def dumps(value: object) -> str:
-    return _ENCODER.encode(value)

@@ -15,7 +15,7 @@ monster lines, sites, maps).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, get_args
 
@@ -102,25 +102,29 @@ MonsterLines = Annotated[tuple[str, ...], _split(r"[\n;]")]
 Faces = Annotated[list[Annotated[int, Field(ge=1)]], _split(r"[,\s]+")]
 
 
-def _pairs(value: Any) -> Any:
-    """``NAME=VALUE`` texts (a command line's repeated option) or a mapping, as pairs in the
-    order given; a name given twice stays twice, for the rules to judge (a double vote)."""
+def _items(value: Any, read: Callable[[str], list[Any]]) -> Any:
+    """A mapping's items, or the items of each text (a command line's repeated option, or one
+    text alone) as ``read`` reads it, in the order given; anything else as it is, for the
+    model to refuse."""
     if isinstance(value, Mapping):
         return list(value.items())
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list | tuple):
         return value
-    pairs: list[Any] = []
+    items: list[Any] = []
     for item in value:
-        if not isinstance(item, str):
-            pairs.append(item)
-            continue
-        left, sep, right = item.partition("=")
-        if not sep or not left.strip() or not right.strip():
-            raise ValueError(f"{item!r}: write NAME=VALUE, e.g. Aldo=Bea")
-        pairs.append((left.strip(), right.strip()))
-    return pairs
+        items.extend(read(item) if isinstance(item, str) else [item])
+    return items
+
+
+def _pair(item: str) -> list[tuple[str, str]]:
+    """``NAME=VALUE`` as a pair; a name given twice stays twice, for the rules to judge (a
+    double vote)."""
+    left, sep, right = item.partition("=")
+    if not sep or not left.strip() or not right.strip():
+        raise ValueError(f"{item!r}: write NAME=VALUE, e.g. Aldo=Bea")
+    return [(left.strip(), right.strip())]
 
 
 class FileText(BaseModel):
@@ -140,36 +144,26 @@ def as_file(what: str) -> Any:
 
 
 #: Pairs of names, as ``{name: value}``, ``[[name, value]]`` or ``NAME=VALUE`` texts.
-Pairs = Annotated[tuple[tuple[str, str], ...], BeforeValidator(_pairs)]
+Pairs = Annotated[tuple[tuple[str, str], ...], BeforeValidator(lambda v: _items(v, _pair))]
 
 
-def _takes(value: Any) -> Any:
+def _take(item: str) -> list[tuple[str, str | None]]:
     """What leavers take: ``ITEM=COUNT`` of a counted supply, or ``ITEM`` alone for a usage
-    die, which goes whole (PG-USE-1); as texts, each of them comma-separated
-    (``rations=2,torches=1``), or a mapping (``{"arrows": null}`` for a whole die)."""
-    if isinstance(value, Mapping):
-        return list(value.items())
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list | tuple):
-        return value
-    takes: list[Any] = []
-    for item in value:
-        if not isinstance(item, str):
-            takes.append(item)
+    die, which goes whole (PG-USE-1), each text comma-separated (``rations=2,torches=1``); a
+    mapping gives ``{"arrows": null}`` for a whole die."""
+    takes: list[tuple[str, str | None]] = []
+    for part in (part.strip() for part in item.split(",")):
+        if not part:
             continue
-        for part in (part.strip() for part in item.split(",")):
-            if not part:
-                continue
-            name, sep, count = part.partition("=")
-            if not name.strip() or (sep and not count.strip()):
-                raise ValueError(f"{part!r}: write ITEM=COUNT, e.g. rations=2, or ITEM for a die")
-            takes.append((name.strip(), count.strip() if sep else None))
+        name, sep, count = part.partition("=")
+        if not name.strip() or (sep and not count.strip()):
+            raise ValueError(f"{part!r}: write ITEM=COUNT, e.g. rations=2, or ITEM for a die")
+        takes.append((name.strip(), count.strip() if sep else None))
     return takes
 
 
 #: Supplies taken, each ``(item, count)``: a count None takes a usage die whole.
-Takes = Annotated[tuple[tuple[str, str | None], ...], BeforeValidator(_takes)]
+Takes = Annotated[tuple[tuple[str, str | None], ...], BeforeValidator(lambda v: _items(v, _take))]
 
 
 def _counts(annotation: Any) -> bool:

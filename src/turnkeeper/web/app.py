@@ -2,8 +2,8 @@
 
 Nothing here knows a rule. A request is authorised by its campaign token, turned into a
 service call, and the answer shaped by :mod:`turnkeeper.views` (the party's view goes
-through :func:`~turnkeeper.views.player_state` and
-:func:`~turnkeeper.views.player_record` only). Domain errors become status codes here and
+through :func:`~turnkeeper.views.party.player_state` and
+:func:`~turnkeeper.views.journal.player_record` only). Domain errors become status codes here and
 nowhere else, each as one JSON message ``{"error": "...", "type": "IllegalCommandError"}``:
 
 =========================================  ======

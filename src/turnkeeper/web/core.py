@@ -39,7 +39,7 @@ from turnkeeper.service import Campaigns
 from turnkeeper.store.base import stale
 from turnkeeper.verbs import CommandBody, problem
 from turnkeeper.verbs.line import body_of_line
-from turnkeeper.views import perceived_by
+from turnkeeper.views.journal import perceived_by
 from turnkeeper.web import render
 from turnkeeper.web.controls import Control, by_verb, form_body
 from turnkeeper.web.tokens import Hand, Role, Seat, TokenCheck
@@ -210,6 +210,7 @@ def links(name: str, token: str) -> render.Links:
         complete=f"{path}/complete{query}",
         route=f"{path}/route{query}",
         dice=f"{path}/dice{query}",
+        calendar=f"{path}/calendar{query}",
     )
 
 
@@ -235,8 +236,8 @@ def keeps(
     until: int,
 ) -> Callable[[Recorded], bool] | None:
     """Which records the seat reads: every one (the referee); the players' those their own
-    party perceives (:func:`~turnkeeper.views.perceived_by`): a character's link the party the
-    character is with, the table's link the party run now."""
+    party perceives (:func:`~turnkeeper.views.journal.perceived_by`): a character's link the
+    party the character is with, the table's link the party run now."""
     if seat is Role.REFEREE:
         return None
     mine = state.company

@@ -2,7 +2,7 @@
 
 A character's own link shows first what the table waits for from that character (its
 declaration in a fight, its vote in a scene), then its sheet. Everything here is read from
-:func:`~turnkeeper.views.player_state` and the ruleset (public: the players have the rules
+:func:`~turnkeeper.views.party.player_state` and the ruleset (public: the players have the rules
 too), never from the referee's state, so the phone cannot show a foe's statistics or plan.
 """
 
@@ -15,7 +15,7 @@ from turnkeeper.dice import roll
 from turnkeeper.kernel.combat_state import ActionKind, AskedKind
 from turnkeeper.procedures.combat.asking import die_of
 from turnkeeper.rules.schema import Ruleset
-from turnkeeper.views import AskedView, CharacterView, CombatView, PlayerState, SceneView
+from turnkeeper.views.party import AskedView, CharacterView, CombatView, PlayerState, SceneView
 
 #: What a character's own link may send: the verbs its player says for the character, each
 #: with the field that names who acts (the character, filled in by the page).

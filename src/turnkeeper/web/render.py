@@ -2,9 +2,9 @@
 
 Every value taken from a campaign is escaped by the template engine; the one piece of markup
 passed through whole is the map's SVG, which :func:`turnkeeper.world.svg.render_svg` escapes
-itself. The players' fragments are drawn from :func:`~turnkeeper.views.player_state`,
-:func:`~turnkeeper.views.player_record` and the party's map only: the template never sees the
-referee's state, so it cannot show what it was not given.
+itself. The players' fragments are drawn from :func:`~turnkeeper.views.party.player_state`,
+:func:`~turnkeeper.views.journal.player_record` and the party's map only: the template never
+sees the referee's state, so it cannot show what it was not given.
 
 A page is a frame (the campaign's name, the controls) around a *display*, the part that
 changes with every command. The live stream (:mod:`turnkeeper.web.live`) sends the display
@@ -22,20 +22,17 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
+from turnkeeper.campaign.month_calendar import MonthCalendar
 from turnkeeper.clock.calendar import calendar
 from turnkeeper.dice import dice_named, format_mixed
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.combat_state import CombatState, Declaration, Phase, Side
 from turnkeeper.kernel.state import in_darkness
 from turnkeeper.verbs import places_now
-from turnkeeper.views import (
-    page_map_svg,
-    party_perceives,
-    player_record,
-    player_state,
-    timeline,
-    undone_commands,
-)
+from turnkeeper.views.journal import party_perceives, player_record, undone_commands
+from turnkeeper.views.maps import page_map_svg
+from turnkeeper.views.party import player_state
+from turnkeeper.views.timeline import timeline
 from turnkeeper.web import phone
 from turnkeeper.web.controls import grouped, table
 from turnkeeper.words import words
@@ -80,6 +77,7 @@ class Links:
     complete: str
     route: str
     dice: str
+    calendar: str
 
 
 def page(name: str, **context: Any) -> str:
@@ -237,6 +235,21 @@ def player_page(state: CampaignState, links: Links, display: str, hand: str | No
 
 
 # -- shared ------------------------------------------------------------------------------------
+
+
+def calendar_page(view: MonthCalendar, links: Links, token: str) -> str:
+    """A month of the calendar as a grid (the referee's every party, the players' their own),
+    with the months before and after it a link away, and the way back to the dashboard."""
+    role = "the players' calendar" if view.player else "the calendar"
+    return page(
+        "calendar",
+        title=f"{view.campaign}: {role} of {view.month}",
+        view=view,
+        links=links,
+        month=lambda month: f"{links.calendar}&month={month}",
+        path=links.calendar.split("?", 1)[0],
+        token=token,
+    )
 
 
 def error_page(status: int, message: str) -> str:

@@ -14,180 +14,69 @@ path through its hexes' centres that carries the terrain's hex shape as a marker
 point, so a hex costs only its relative step (about 6 bytes); roads and the route are drawn
 in runs, hexes in line one stroke, worked out over the map's grids at once; ``around`` and
 ``radius`` draw a window.
+
+What a drawing is made of (where a hex sits, the frame, type sizes, the palette) is
+:mod:`~turnkeeper.world.drawing`; the marks and the legend that explains them are
+:mod:`~turnkeeper.world.legend`.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
 from xml.sax.saxutils import escape
 
 import numpy as np
 
+from turnkeeper.world.drawing import (
+    FONTS,
+    INK,
+    LABELLED_HEXES,
+    LEGEND_WIDTH,
+    NOTE_SIZES,
+    NUMBER_SIZE,
+    PAGE_SCALE,
+    SIZE,
+    SPOTS,
+    SQRT3,
+    SYMBOL_SIZE,
+    TERRAIN_COLOURS,
+    TERRAIN_SYMBOLS,
+    TILED_HEX_PX,
+    UNIT_X,
+    UNIT_Y,
+    VISIBILITY_COLOURS,
+    WORD_SIZES,
+    Frame,
+    centre,
+    centres,
+    legible,
+)
 from turnkeeper.world.hexes import Direction, Hex
 from turnkeeper.world.hexmap import Concealment, Feature, HexMap, Road, Terrain
 from turnkeeper.world.labels import Board, Box, Placed, Spot
-
-SIZE = 20.0
-_SQRT3 = math.sqrt(3)
-#: One unit of the terrain paths: hex centres sit at ``(3 col, 2 row + col % 2)`` units.
-_UNIT_X, _UNIT_Y = SIZE / 2, SIZE * _SQRT3 / 2
-#: The legend's column, to the right of the map.
-LEGEND_WIDTH = 112
-#: A drawing of at most this many hexes writes every hex's number and terrain symbol (about
-#: 95 bytes a hex: more would swell an SVG file past a few megabytes; a raster of known zoom
-#: draws them wherever they read, see :func:`legible`). A page, redrawn on every command,
-#: asks for fewer (``labels_up_to``).
-LABELLED_HEXES = 50_000
-#: Fonts named in order, a generic family last: the PNG rasteriser has no notion of the
-#: platform's default sans-serif, and draws no text at all when none of the names is found.
-FONTS = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
-#: The hex numbers' font size, in drawing units.
-NUMBER_SIZE = 5.5
-#: The smallest hex number, in pixels, that reads on a printed or phone-sized picture.
-LEGIBLE_PX = 7.0
-
-
-#: Terrain symbols' font size, in drawing units.
-SYMBOL_SIZE = 8.0
-#: Where a word by a mark may go, in a flat-topped hex 20 units from centre to corner: the
-#: band beside the mark, right then left, between the hex's own number above and the
-#: numbers of the hexes below-left and below-right; then under the mark, centred or to a
-#: side; then over the hex's number. The first that is clear is taken.
-SPOTS = (
-    Spot(6, 2, "start"),
-    Spot(-6, 2, "end"),
-    Spot(0, 13, "middle"),
-    Spot(6, 13, "start"),
-    Spot(-6, 13, "end"),
-    Spot(0, -15, "middle"),
+from turnkeeper.world.legend import (
+    DAY_KEY,
+    KEY_HEIGHT,
+    PARTY_KEY,
+    ROAD_STROKES,
+    ROUTE_KEY,
+    ROUTE_STROKE,
+    TRACK_KEY,
+    TRACK_STROKE,
+    Key,
+    about,
+    day_mark,
+    feature_mark,
+    legend_beside,
+    line_mark,
+    party_mark,
+    terrain_key,
 )
-#: A feature's name and a day's end: at 6 units, smaller where none is clear.
-WORD_SIZES = (6.0, 5.0, 4.5)
-#: The route's days and TP, at its end.
-NOTE_SIZES = (7.0, 6.0, 5.0)
 
-
-#: On a picture drawn smaller than this (pixels per drawing unit), the route, its marks, the
-#: party and the legend are drawn as large as at this scale.
-PAGE_SCALE = 1.5
-#: A picture whose hexes are drawn narrower than this (in pixels) tiles its terrain
-#: (:func:`_terrain_tiles`) instead of drawing a marker per hex.
-TILED_HEX_PX = 16.0
-
-
-def legible(zoom: float) -> bool:
-    """Whether hex numbers read in a picture drawn at ``zoom`` pixels per drawing unit.
-
-    >>> legible(2.0), legible(1.3), legible(1.2)
-    (True, True, False)
-    """
-    return NUMBER_SIZE * zoom >= LEGIBLE_PX
-
-
-TERRAIN_COLOURS: dict[Terrain, str] = {
-    Terrain.PLAINS: "#dfe8a0",
-    Terrain.HILLS: "#c8864a",
-    Terrain.MARSH: "#9ed0c8",
-    Terrain.SWAMP: "#4e6a5c",
-    Terrain.FOREST: "#2f7a48",
-    Terrain.DEEP_FOREST: "#1f4a28",
-    Terrain.MOUNTAINS: "#a59cba",
-    Terrain.HIGH_MOUNTAINS: "#ffffff",
-    Terrain.DESERT: "#f5c986",
-    Terrain.WATER: "#3a6fc0",
-}
-#: A symbol per terrain, so the map reads without colour too.
-TERRAIN_SYMBOLS: dict[Terrain, str] = {
-    Terrain.PLAINS: "",
-    Terrain.HILLS: "∩",
-    Terrain.MARSH: "≈",
-    Terrain.SWAMP: "≋",
-    Terrain.FOREST: "♣",
-    Terrain.DEEP_FOREST: "♣♣",
-    Terrain.MOUNTAINS: "▲",
-    Terrain.HIGH_MOUNTAINS: "▲▲",
-    Terrain.DESERT: "∴",
-    Terrain.WATER: "~",
-}
-
-
-def luminance(colour: str) -> float:
-    """WCAG 2's relative luminance of a ``#rrggbb`` colour."""
-    linear = [
-        value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
-        for value in (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
-    ]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-def contrast(one: str, other: str) -> float:
-    """WCAG 2's contrast ratio of two colours, from 1 to 21.
-
-    >>> round(contrast("#ffffff", "#000000"), 1), round(contrast("#777777", "#ffffff"), 2)
-    (21.0, 4.48)
-    """
-    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
-
-
-#: The ink of a hex's number and symbol: dark or white, whichever reads better on its colour.
-INK = {
-    terrain: max(("#222222", "#ffffff"), key=lambda ink: contrast(ink, colour))
-    for terrain, colour in TERRAIN_COLOURS.items()
-}
-_VISIBILITY_COLOURS = {
-    Concealment.OVERT: "#222222",
-    Concealment.HIDDEN: "#a85a00",
-    Concealment.SECRET: "#c00000",
-}
 #: The outline of a hex in path units, from its west corner, back to it.
 _HEX_PATH = "l1-1h2l1 1-1 1h-2z"
-
-
-def centre(hex_: Hex) -> tuple[float, float]:
-    """Pixel centre of a hex in the drawing."""
-    x, y = centres(hex_.col, hex_.row)
-    return float(x), float(y)
-
-
-def centres(cols: Any, rows: Any) -> tuple[Any, Any]:
-    """Pixel centres of the hexes at printed-map ``cols`` and ``rows``: numbers, or numpy
-    arrays of them (a road or a route across a continent is drawn in one pass).
-
-    >>> centres(np.array([0, 1]), np.array([0, 0]))[1].round(2).tolist()
-    [17.32, 34.64]
-    """
-    x = SIZE * (1 + 1.5 * cols)
-    y = SIZE * _SQRT3 * (0.5 + rows + 0.5 * (cols & 1))
-    return x, y
-
-
-@dataclass(frozen=True)
-class Frame:
-    """The part of the map a drawing shows: its box in pixels, and which hexes it holds."""
-
-    left: float
-    top: float
-    width: float
-    height: float
-
-    @classmethod
-    def around(cls, cols: np.ndarray, rows: np.ndarray, margin: int) -> Frame:
-        """The box of the hexes at ``cols``/``rows``, with ``margin`` hexes around them."""
-        if cols.size == 0:
-            return cls(0.0, 0.0, 3 * SIZE, 2 * SIZE)
-        col0, col1 = int(cols.min()) - margin, int(cols.max()) + margin
-        row0, row1 = int(rows.min()) - margin, int(rows.max()) + margin
-        left = SIZE * (1.5 * col0)
-        top = SIZE * _SQRT3 * row0
-        width = SIZE * (1.5 * (col1 - col0) + 2)
-        height = SIZE * _SQRT3 * (row1 - row0 + 1.5)
-        return cls(left, top, width, height)
 
 
 def render_svg(
@@ -245,15 +134,15 @@ def render_svg(
     else:
         body.append(_hex_markers())
         body.append(
-            f'<g transform="translate({SIZE:.1f} {SIZE * _SQRT3 / 2:.4f}) '
-            f'scale({_UNIT_X:.4f} {_UNIT_Y:.4f})">'
+            f'<g transform="translate({SIZE:.1f} {SIZE * SQRT3 / 2:.4f}) '
+            f'scale({UNIT_X:.4f} {UNIT_Y:.4f})">'
         )
         for terrain in Terrain:
             chosen = codes == terrain.value
             if chosen.any():
                 body.append(_terrain_path(terrain, cols[chosen], rows[chosen]))
         body.append("</g>")
-    legend.extend(_terrain_key(t) for t in Terrain if (codes == t.value).any())
+    legend.extend(terrain_key(t) for t in Terrain if (codes == t.value).any())
     body.extend(_roads(hexmap, visible, legend, crisp=tiled))
     steps = _track(track, party_at, visible, grow)
     if steps:
@@ -296,33 +185,33 @@ def render_svg(
         body.append(_symbols(hexmap, cols, rows, board))
     body.extend(_features(shown, names, player, legend))
     if steps:
-        legend.append(_TRACK_KEY)
+        legend.append(TRACK_KEY)
     if route:
-        legend.append(_ROUTE_KEY)
+        legend.append(ROUTE_KEY)
         if route_note and note is not None:
             body.append(_text(route_note, note, f'fill="#1040c0" stroke-width="{2 * grow:g}"'))
     for (hex_, text), placed in zip(route_marks, days, strict=True):
-        body.append(_about(*centre(hex_), grow, f"{_day_mark(*centre(hex_))}/>"))
+        body.append(about(*centre(hex_), grow, f"{day_mark(*centre(hex_))}/>"))
         if placed is not None:
             body.append(_text(text, placed, f'fill="#1040c0" stroke-width="{1.5 * grow:g}"'))
     if route_marks:
-        legend.append(_DAY_KEY)
+        legend.append(DAY_KEY)
     if party is not None and party_at is not None:
         x, y = party
         body.append(
-            _about(
+            about(
                 x,
                 y,
                 grow,
-                f"{_party_mark(x, y)}><title>the party, hex {party_at.label}</title>"
+                f"{party_mark(x, y)}><title>the party, hex {party_at.label}</title>"
                 f'</circle><text x="{x:.1f}" y="{y + 15:.1f}" font-size="7" '
                 'text-anchor="middle" font-weight="bold" stroke="#fff" stroke-width="2" '
                 'paint-order="stroke">party</text>',
             )
         )
-        legend.append(_PARTY_KEY)
+        legend.append(PARTY_KEY)
     # the legend stands beside the map, never over it; a small map grows to hold it
-    height = max(frame.height, (_KEY_HEIGHT * len(legend) + 14) * grow)
+    height = max(frame.height, (KEY_HEIGHT * len(legend) + 14) * grow)
     page = Frame(frame.left, frame.top, frame.width + LEGEND_WIDTH * grow, height)
     head = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{page.width:.0f}" '
@@ -333,7 +222,7 @@ def render_svg(
         f'<rect x="{page.left:.1f}" y="{page.top:.1f}" width="{page.width:.1f}" '
         f'height="{page.height:.1f}" fill="#f8f8f4"/>',
     ]
-    out = [*head, *body, *_legend(frame, legend, grow), "</svg>"]
+    out = [*head, *body, *legend_beside(frame, legend, grow), "</svg>"]
     return "\n".join(out) + "\n"
 
 
@@ -401,7 +290,7 @@ def _terrain_tiles(hexmap: HexMap, cols: np.ndarray, rows: np.ndarray) -> str:
     rectangles instead of a marker per hex (a million-hex map in a second, not a minute)."""
     drawn = np.full((hexmap.height + 1, hexmap.width), -1, np.int16)  # -1: not drawn
     drawn[rows, cols] = hexmap.terrain[rows, cols]
-    tall, wide = SIZE * _SQRT3, 1.5 * SIZE
+    tall, wide = SIZE * SQRT3, 1.5 * SIZE
     runs: dict[int, list[str]] = {}
     for col in range(hexmap.width):
         column = drawn[:, col]
@@ -488,8 +377,8 @@ def _roads(
             goes = (road == kind) & _shifted(on_road, direction)
             parts.extend(_runs(goes, direction))
         if parts:
-            yield f'<path {_ROAD_STROKES[kind]}{edges} d="{"".join(parts)}"/>'
-            legend.append(Key(kind.name.lower(), _line(_ROAD_STROKES[kind])))
+            yield f'<path {ROAD_STROKES[kind]}{edges} d="{"".join(parts)}"/>'
+            legend.append(Key(kind.name.lower(), line_mark(ROAD_STROKES[kind])))
 
 
 def _offset_step(direction: Direction) -> tuple[int, int, int]:
@@ -533,7 +422,7 @@ def _runs(goes: np.ndarray, direction: Direction) -> list[str]:
     (col, row, first), (_, _, last) = lines
     xs, ys = centres(col, row)
     dq, dr = direction.step
-    step_x, step_y = SIZE * 1.5 * dq, SIZE * _SQRT3 * (dr + dq / 2)
+    step_x, step_y = SIZE * 1.5 * dq, SIZE * SQRT3 * (dr + dq / 2)
     hexes = last - first + 1
     return [
         f"M{x:.1f} {y:.1f}l{n * step_x:.1f} {n * step_y:.1f}"
@@ -554,12 +443,12 @@ def _features(
     for (hex_, feature), name in zip(shown, names, strict=True):
         x, y = centre(hex_)
         seen_as = Concealment.OVERT if player else feature.visibility
-        colour = _VISIBILITY_COLOURS[seen_as]
+        colour = VISIBILITY_COLOURS[seen_as]
         marks.add((seen_as, feature.landmark))
         tip = f"{feature.name}: {feature.text}" if feature.text else feature.name
         if not player and feature.notes:
             tip += f" [{feature.visibility.value}] {feature.notes}"
-        shape = _feature_mark(colour, feature.landmark)(x, y)
+        shape = feature_mark(colour, feature.landmark)(x, y)
         tag = shape[1 : shape.index(" ")]
         yield f"{shape}><title>{escape(tip)}</title></{tag}>"
         if name is not None:  # None: too small to read on this picture
@@ -568,7 +457,7 @@ def _features(
         thing = "landmark" if landmark else "feature"
         shown_as = "found" if player else "" if seen_as is Concealment.OVERT else seen_as.value
         meaning = f"{shown_as} {thing}".strip()
-        legend.append(Key(meaning, _feature_mark(_VISIBILITY_COLOURS[seen_as], landmark)))
+        legend.append(Key(meaning, feature_mark(VISIBILITY_COLOURS[seen_as], landmark)))
 
 
 def _text(text: str, where: Placed, paint: str) -> str:
@@ -582,21 +471,6 @@ def _text(text: str, where: Placed, paint: str) -> str:
 
 def _grown(sizes: Sequence[float], grow: float) -> tuple[float, ...]:
     return tuple(size * grow for size in sizes)
-
-
-def _scaled_about(x: float, y: float, grow: float) -> str:
-    """An SVG transform that scales by ``grow`` about the point ``(x, y)``."""
-    return f"translate({x:.1f} {y:.1f}) scale({grow:g}) translate({-x:.1f} {-y:.1f})"
-
-
-def _grown_about(x: float, y: float, grow: float) -> str:
-    """A group's transform attribute that scales it by ``grow`` about ``(x, y)`` ("" for 1)."""
-    return "" if grow == 1 else f' transform="{_scaled_about(x, y, grow)}"'
-
-
-def _about(x: float, y: float, grow: float, mark: str) -> str:
-    """``mark``, drawn around ``(x, y)``, ``grow`` times its size."""
-    return mark if grow == 1 else f"<g{_grown_about(x, y, grow)}>{mark}</g>"
 
 
 def _stroke(stroke: str, grow: float) -> str:
@@ -622,7 +496,7 @@ def _track(
             parts.append(f"M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}")
     if not parts:
         return None
-    return f'<path d="{"".join(parts)}" {_stroke(_TRACK_STROKE, grow)} stroke-linecap="round"/>'
+    return f'<path d="{"".join(parts)}" {_stroke(TRACK_STROKE, grow)} stroke-linecap="round"/>'
 
 
 def _route(route: Sequence[Hex], grow: float = 1.0) -> str:
@@ -636,92 +510,4 @@ def _route(route: Sequence[Hex], grow: float = 1.0) -> str:
     kept = np.unique(np.concatenate([[0], turns, [len(route) - 1]]))
     xs, ys = centres(qs[kept], rs[kept] + (qs[kept] - (qs[kept] & 1)) // 2)
     points = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs.tolist(), ys.tolist(), strict=True))
-    return f'<polyline points="{points}" {_stroke(_ROUTE_STROKE, grow)} stroke-linecap="round"/>'
-
-
-Mark = Callable[[float, float], str]
-"""A mark drawn around a point (the map's hex centre, or the legend line's mark column)."""
-
-
-@dataclass(frozen=True)
-class Key:
-    """One line of the legend: what a mark means, and the mark."""
-
-    meaning: str
-    mark: Mark
-
-
-_KEY_HEIGHT = 11
-_ROAD_STROKES = {
-    Road.ROAD: 'fill="none" stroke="#7a4a1a" stroke-width="3"',
-    Road.TRAIL: 'fill="none" stroke="#7a4a1a" stroke-width="2" stroke-dasharray="3 2"',
-}
-_ROUTE_STROKE = 'fill="none" stroke="#1040c0" stroke-width="3" stroke-dasharray="6 3"'
-_TRACK_STROKE = 'fill="none" stroke="#6a3d9a" stroke-width="2" stroke-dasharray="1 4"'
-
-
-def _feature_mark(colour: str, landmark: bool) -> Mark:
-    """A feature's mark: a dot, or a triangle for a landmark."""
-
-    def mark(x: float, y: float) -> str:
-        if landmark:
-            return (
-                f'<polygon points="{x:.1f},{y - 6:.1f} {x - 5:.1f},{y + 4:.1f} '
-                f'{x + 5:.1f},{y + 4:.1f}" fill="{colour}" stroke="#fff"'
-            )
-        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{colour}" stroke="#fff"'
-
-    return mark
-
-
-def _party_mark(x: float, y: float) -> str:
-    return (
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="#ffd000" stroke="#000" stroke-width="1.5"'
-    )
-
-
-def _day_mark(x: float, y: float) -> str:
-    return (
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#fff" stroke="#1040c0" stroke-width="1.5"'
-    )
-
-
-def _line(stroke: str) -> Mark:
-    return lambda x, y: f'<path d="M{x - 7:.1f} {y:.1f}h14" {stroke}'
-
-
-def _closed(mark: Mark) -> Mark:
-    """A mark as a whole element (the map's marks leave theirs open for a title)."""
-    return lambda x, y: mark(x, y) + "/>"
-
-
-def _terrain_key(terrain: Terrain) -> Key:
-    def swatch(x: float, y: float) -> str:
-        return (
-            f'<rect x="{x - 6:.1f}" y="{y - 4:.1f}" width="12" height="8" '
-            f'fill="{TERRAIN_COLOURS[terrain]}" stroke="#555" stroke-width="0.4"'
-        )
-
-    return Key(f"{TERRAIN_SYMBOLS[terrain] or '·'} {terrain.key.replace('_', ' ')}", swatch)
-
-
-_ROUTE_KEY = Key("route", _line(_ROUTE_STROKE))
-_TRACK_KEY = Key("the party's track", _line(_TRACK_STROKE))
-_DAY_KEY = Key("a day's end", _day_mark)
-_PARTY_KEY = Key("the party", _party_mark)
-
-
-def _legend(frame: Frame, keys: Sequence[Key], grow: float = 1.0) -> Iterator[str]:
-    """What the drawing holds, a line each, beside the map (never over it); ``grow`` times
-    its size at 1:1."""
-    x, y = frame.left + frame.width + 4 * grow, frame.top + 4 * grow
-    yield (
-        f'<g font-size="8"{_grown_about(x, y, grow)}>'
-        f'<rect x="{x:.1f}" y="{y:.1f}" width="{LEGEND_WIDTH - 8}" '
-        f'height="{_KEY_HEIGHT * len(keys) + 6}" fill="#fff" stroke="#999"/>'
-    )
-    for index, key in enumerate(keys):
-        top = y + 4 + _KEY_HEIGHT * index
-        yield _closed(key.mark)(x + 9, top + 4)
-        yield f'<text x="{x + 19:.1f}" y="{top + 7:.1f}">{escape(key.meaning)}</text>'
-    yield "</g>"
+    return f'<polyline points="{points}" {_stroke(ROUTE_STROKE, grow)} stroke-linecap="round"/>'

@@ -35,7 +35,7 @@ from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import writes
 from turnkeeper.store.sql import SqlStore
-from turnkeeper.views import player_log, undone_commands
+from turnkeeper.views.journal import player_log, undone_commands
 from turnkeeper.web.app import create_app
 from turnkeeper.web.tokens import Role, issue_tokens
 
@@ -117,6 +117,8 @@ VERBS = [
     ["campaigns"],
     ["party", "show"],
     ["combat", "status"],
+    ["calendar"],
+    ["calendar", "--player", "--json"],
 ]
 
 

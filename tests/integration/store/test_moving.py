@@ -19,10 +19,9 @@ from turnkeeper.campaign import Light, Note, Rest, Undo, Visibility, Wait, rende
 from turnkeeper.cli.app import app as cli
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.rules.loader import preset
-from turnkeeper.service import Campaigns, moving
-from turnkeeper.service import campaigns as service_campaigns
+from turnkeeper.service import Campaigns, moving, reader
 from turnkeeper.store.sql import SqlStore
-from turnkeeper.views import referee_record
+from turnkeeper.views.journal import referee_record
 
 if TYPE_CHECKING:
     from tests.conftest import Backend
@@ -40,7 +39,7 @@ def store(backend: Backend) -> Iterator[SqlStore]:
 @pytest.fixture
 def small_pages(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pages of 3 records, so a short journal is read in many pages."""
-    monkeypatch.setattr(service_campaigns, "PAGE", 3)
+    monkeypatch.setattr(reader, "PAGE", 3)
     monkeypatch.setattr(moving, "PAGE", 3)
 
 

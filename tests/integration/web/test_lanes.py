@@ -21,7 +21,7 @@ from turnkeeper.procedures.wilderness.costs import best_route
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store.sql import SqlStore
-from turnkeeper.views import map_svg
+from turnkeeper.views.maps import map_svg
 from turnkeeper.web.app import create_app
 from turnkeeper.web.lanes import Lanes
 from turnkeeper.web.tokens import Role, issue_tokens

@@ -22,7 +22,7 @@ from turnkeeper.procedures.dungeon import EnterSite, Turn
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
-from turnkeeper.views import player_state
+from turnkeeper.views.party import player_state
 from turnkeeper.web.app import create_app
 from turnkeeper.web.tokens import Role, issue_tokens
 from turnkeeper.world.sites import parse_site
@@ -253,7 +253,7 @@ def test_undone_commands_vanish_from_the_players_journal(
 ) -> None:
     """The views' filter: an undo takes back what its command recorded, and is not itself
     a line the players read; the referee's records say what was undone."""
-    from turnkeeper.views import player_log, referee_record, undone_commands
+    from turnkeeper.views.journal import player_log, referee_record, undone_commands
 
     journal = served.campaigns.log(LAIR)
     state = served.campaigns.state(LAIR)

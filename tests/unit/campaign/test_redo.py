@@ -29,7 +29,7 @@ from turnkeeper.kernel.state import CampaignState
 from turnkeeper.procedures.combat import Attack, BeginRound, Combatant, Side, StartFight
 from turnkeeper.procedures.dungeon import EnterSite, Turn
 from turnkeeper.rules import preset
-from turnkeeper.views import player_log, undone_commands
+from turnkeeper.views.journal import player_log, undone_commands
 from turnkeeper.world.sites import load_site
 
 MakeJournal = Callable[..., Journal]

@@ -14,7 +14,8 @@ from turnkeeper.procedures.combat.campaign import StartFight
 from turnkeeper.procedures.combat.outcomes import CheckRolled, SaveRolled
 from turnkeeper.procedures.combat.roster import parse_monster
 from turnkeeper.rules.loader import preset
-from turnkeeper.views import player_record, player_state
+from turnkeeper.views.journal import player_record
+from turnkeeper.views.party import player_state
 
 PARTY = """
 [[characters]]

@@ -15,7 +15,7 @@ from turnkeeper.procedures.combat import BeginRound, Combatant, Side, StartFight
 from turnkeeper.procedures.combat.events import FaceEffect
 from turnkeeper.procedures.dungeon import EnterSite
 from turnkeeper.rules import preset
-from turnkeeper.views import player_record
+from turnkeeper.views.journal import player_record
 from turnkeeper.world.sites import load_site, site_from_data
 
 EXAMPLES = files("turnkeeper.examples")

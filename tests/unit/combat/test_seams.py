@@ -31,7 +31,7 @@ from turnkeeper.procedures.combat import (
 )
 from turnkeeper.procedures.dungeon import EnterSite, Turn
 from turnkeeper.rules import preset
-from turnkeeper.views import party_perceives, player_log, undone_commands
+from turnkeeper.views.journal import party_perceives, player_log, undone_commands
 from turnkeeper.world.sites import load_site
 
 EXAMPLES = files("turnkeeper.examples")

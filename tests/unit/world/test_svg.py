@@ -12,19 +12,19 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from turnkeeper.world.generate import generate_map
-from turnkeeper.world.hexes import Hex
-from turnkeeper.world.hexmap import Concealment, Feature, HexMap, Road, Terrain
-from turnkeeper.world.route import plan_route
-from turnkeeper.world.svg import (
+from turnkeeper.world.drawing import (
     INK,
     LEGEND_WIDTH,
     TERRAIN_COLOURS,
     TERRAIN_SYMBOLS,
     centre,
     contrast,
-    render_svg,
 )
+from turnkeeper.world.generate import generate_map
+from turnkeeper.world.hexes import Hex
+from turnkeeper.world.hexmap import Concealment, Feature, HexMap, Road, Terrain
+from turnkeeper.world.route import plan_route
+from turnkeeper.world.svg import render_svg
 from turnkeeper.world.travel import cost_grid
 
 HERE, THERE, FAR = Hex.from_offset(0, 0), Hex.from_offset(1, 0), Hex.from_offset(2, 0)

@@ -12,7 +12,8 @@ from turnkeeper.campaign.glance import referee_state
 from turnkeeper.files import MAX_INT
 from turnkeeper.service import Campaigns, gc_paused
 from turnkeeper.verbs import CommandBody
-from turnkeeper.views import player_record, player_state, referee_record
+from turnkeeper.views.journal import player_record, referee_record
+from turnkeeper.views.party import player_state
 from turnkeeper.web.core import (
     Reader,
     Referee,

@@ -11,11 +11,11 @@ from fastapi.responses import Response
 from turnkeeper.dice import format_mixed
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.wilderness.costs import best_route, conditions_of
-from turnkeeper.views import MAX_WINDOW_RADIUS, PAGE_WINDOW_RADIUS, map_svg
+from turnkeeper.views.maps import MAX_WINDOW_RADIUS, PAGE_WINDOW_RADIUS, map_svg
 from turnkeeper.web.core import Reader, Referee, Token, lived, on, seat_of, snapshot
 from turnkeeper.web.tokens import Role
+from turnkeeper.world.drawing import centre
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.svg import centre
 
 router = APIRouter()
 

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.files import decode
 from turnkeeper.service import Campaigns
-from turnkeeper.views import party_perceives
+from turnkeeper.views.journal import party_perceives
 from turnkeeper.web import phone, render
 from turnkeeper.web.core import Reader, Referee, Refused, Token, execute, form_command, links, on
 from turnkeeper.web.tokens import Role, issue_hand, renew_token

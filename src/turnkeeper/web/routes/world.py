@@ -1,5 +1,5 @@
-"""The world's own reads: its timeline, and a character's time record (JSON, and the
-fragment the referee's dashboard shows)."""
+"""The world's own reads: its timeline, a character's time record (JSON, and the fragment
+the referee's dashboard shows), and a month of its calendar (JSON, and a page)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,30 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from turnkeeper.campaign import Recorded
+from turnkeeper.campaign.month_calendar import MonthCalendar
 from turnkeeper.files import MAX_NAME_LENGTH
 from turnkeeper.service import Campaigns
-from turnkeeper.views import record_line, stretch_data, timeline
+from turnkeeper.service.calendar import calendar_of
+from turnkeeper.views.timeline import record_line, stretch_data, timeline
 from turnkeeper.web import render
-from turnkeeper.web.core import Referee, on, to_json
+from turnkeeper.web.core import (
+    Reader,
+    Referee,
+    Token,
+    keeps,
+    links,
+    lived,
+    on,
+    seat_of,
+    snapshot,
+    to_json,
+)
+from turnkeeper.web.tokens import Role, Seat
 
 router = APIRouter()
+
+#: A month as a referee types it: ``3``, ``2-03``; none, the party's month.
+Month = Annotated[str, Query(max_length=20, description="3, or 2-03; none: the party's month")]
 
 
 @router.get(
@@ -81,3 +98,42 @@ async def character_record_page(
         )
 
     return await on(request, name, read)
+
+
+def _calendar(c: Campaigns, name: str, seat: Seat, month: str) -> MonthCalendar:
+    """The month's calendar for ``seat``: every party's days for the referee; for a player
+    their own party's (a character's link: the party the character is with) and the lines
+    its players read, nothing else."""
+    keep = None
+    party = None
+    if seat is not Role.REFEREE:
+        state = c.state(name)
+        undone = c.undone(name)
+        keep = keeps(c, name, state, seat, undone, state.version)
+        party = lived(state, seat).company
+    return calendar_of(c, name, month, party=party, keep=keep)
+
+
+@router.get(
+    "/api/campaigns/{name}/calendar",
+    summary="A month of the calendar: each day, each party's whereabouts, the world's events",
+)
+async def get_calendar(
+    request: Request, name: str, role: Reader, token: Token, month: Month = ""
+) -> Response:
+    seat = seat_of(request, await snapshot(request.app, name), name, token, role)
+    view = await on(request, name, lambda c: _calendar(c, name, seat, month))
+    return Response(view.model_dump_json(), media_type="application/json")
+
+
+@router.get(
+    "/campaigns/{name}/calendar",
+    response_class=HTMLResponse,
+    summary="A month of the calendar as a page: the referee's every party, the players' own",
+)
+async def calendar_page(
+    request: Request, name: str, role: Reader, token: Token, month: Month = ""
+) -> str:
+    seat = seat_of(request, await snapshot(request.app, name), name, token, role)
+    view = await on(request, name, lambda c: _calendar(c, name, seat, month))
+    return render.calendar_page(view, links(name, token or ""), token or "")

@@ -347,8 +347,12 @@
     });
   }
 
-  // The hex whose centre is nearest a point of the drawing (turnkeeper.world.svg.centre:
+  // The hex whose centre is nearest a point of the drawing (turnkeeper.world.drawing.centres:
   // flat-topped hexes 20 units across, odd columns half a hex lower), as the map labels it.
+  // Here and not taken from the server: the drawing holds no centre per hex (a terrain is one
+  // path of relative steps, so a huge map stays small), and asking the server which hex a
+  // press is on would cost a request per press; tests/unit/test_house.py holds SIZE and the
+  // formula to the server's.
   var SIZE = 20, ROW = SIZE * Math.sqrt(3);
   function hexAt(x, y) {
     var best = null, nearest = Infinity, guess = Math.round((x / SIZE - 1) / 1.5);
