@@ -91,6 +91,14 @@ PLACES: dict[str, tuple[str | None, tuple[str, ...]]] = {
         ("map load wild.toml --at 0506", "domain grant Aldo --hex 0304 --name Ford --coffers 60"),
     ),
     "fight": ("ex", ("combat start --foes examples/foes.toml", "combat round --dice 6,1")),
+    "asked": (
+        "ex",
+        (
+            "combat start --foes examples/foes.toml",
+            "combat round --dice 6,1",
+            "combat ask Bea save",
+        ),
+    ),
     "parties": ("ex", ('party split "Grey Band" Bea --take rations=2',)),
     "sharing": (
         "ex",
@@ -158,6 +166,7 @@ PLACE_OF = {
     "route": "wilderness",
     "weather": "wilderness",
     "combat status": "fight",
+    "combat rolled": "asked",
     "party switch": "parties",
     "party join": "parties",
     "party share": "sharing",

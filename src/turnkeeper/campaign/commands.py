@@ -34,6 +34,7 @@ from turnkeeper.kernel.schedule import Draft
 from turnkeeper.kernel.state import CampaignState, same_party
 from turnkeeper.procedures import countdowns, days, hit_points, light, rest, supplies
 from turnkeeper.procedures.combat import (
+    AskingCommand,
     CombatCommand,
     CombatEnded,
     Healed,
@@ -441,7 +442,7 @@ def _with_rolls(events: list[Event], rolls: tuple[Roll, ...]) -> list[Event]:
 
 
 def _fight(
-    state: CampaignState, command: CombatCommand | StartFight, dice: DiceSource
+    state: CampaignState, command: CombatCommand | AskingCommand | StartFight, dice: DiceSource
 ) -> list[Event]:
     """A combat command. A round's time passes with the fight's hooks
     (:data:`turnkeeper.campaign.hooks.FIGHT_HOOKS`)."""
@@ -519,7 +520,7 @@ HANDLERS: dict[type, Handler] = {
     **dict.fromkeys(get_args(DungeonCommand), _passing_time(decide_dungeon)),
     **dict.fromkeys(get_args(WildernessCommand), _passing_time(decide_wilderness)),
     **dict.fromkeys(get_args(PartyCommand), _passing_time(decide_parties)),
-    **dict.fromkeys((*get_args(CombatCommand), StartFight), _fight),
+    **dict.fromkeys((*get_args(CombatCommand), *get_args(AskingCommand), StartFight), _fight),
     **dict.fromkeys(get_args(FactionCommand), lambda s, c, d: decide_factions(s, c)),
     **dict.fromkeys(get_args(DomainCommand), lambda s, c, d: decide_domains(s, c)),
     HavenTurn: _passing_time(haven_turn),
@@ -529,9 +530,9 @@ Command = (
     Wait | Light | Douse | SetLight | Rest | ForcedRest | WaningResources | MarkRunning | MarkFight
     | NightRest | UseSupply | AddSupply | Damage | Heal | AddMonster | CountdownAdd | CountdownTick
     | CountdownOutcome | CountdownEnd | CountdownTrigger | Note | Undo | Redo
-    | SceneCommand | DungeonCommand | WildernessCommand | CombatCommand | StartFight
-    | PartyCommand | AsParty | BringAllForward | CatchUp | FactionCommand | HavenTurn
-    | DomainCommand
+    | SceneCommand | DungeonCommand | WildernessCommand | CombatCommand | AskingCommand
+    | StartFight | PartyCommand | AsParty | BringAllForward | CatchUp | FactionCommand
+    | HavenTurn | DomainCommand
 )  # fmt: skip
 
 

@@ -20,6 +20,7 @@ from turnkeeper.procedures import (
     rest,
     supplies,
 )
+from turnkeeper.procedures.combat import asking as combat_asking
 from turnkeeper.procedures.combat import events as combat_events
 from turnkeeper.procedures.combat import outcomes as combat_outcomes
 from turnkeeper.procedures.dungeon import events as dungeon_events
@@ -45,6 +46,7 @@ EVENTS = EventRegistry(
     *reveal.EVENTS,
     *combat_events.EVENTS,
     *combat_outcomes.EVENTS,
+    *combat_asking.EVENTS,
     *scene_events.EVENTS,
     *party_events.EVENTS,
     *forward_events.EVENTS,

@@ -31,6 +31,7 @@ from turnkeeper.dice.sources import (
     DiceSource,
     SeededDice,
     TypedDice,
+    dice_named,
     parse_faces,
     too_few,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "TypedDice",
     "UsageDie",
     "UsageLifetime",
+    "dice_named",
     "exact_json",
     "format_fraction",
     "format_mixed",

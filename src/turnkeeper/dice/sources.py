@@ -150,6 +150,28 @@ def too_few(asked: Sequence[int], given: int) -> str:
     )
 
 
+#: The most dice :func:`dice_named` names one by one (a long wait may roll thousands).
+NAMED_DICE = 24
+
+
+def dice_named(asked: Sequence[int]) -> str:
+    """The dice a command rolls, counted and named in the order rolled: what a form says
+    beside its dice field before they are typed in.
+
+    >>> dice_named([6, 6, 4, 20, 20])
+    '5 dice: d6, d6, d4, d20, d20'
+    >>> dice_named([20]), dice_named([])
+    ('1 die: d20', 'no dice')
+    >>> dice_named([6] * 30).endswith("d6, and 6 more")
+    True
+    """
+    if not asked:
+        return "no dice"
+    shown = ", ".join(f"d{sides}" for sides in asked[:NAMED_DICE])
+    more = f", and {len(asked) - NAMED_DICE:,} more" if len(asked) > NAMED_DICE else ""
+    return f"{len(asked):,} {'die' if len(asked) == 1 else 'dice'}: {shown}{more}"
+
+
 class AskedDice:
     """The dice a command asks for, written down as it rolls them: the typed-in faces first
     (checked as :class:`TypedDice` checks them), then each die's lowest face. Run a command

@@ -31,6 +31,8 @@ __all__ = [
     "OUT_OF_FIGHT",
     "Action",
     "ActionKind",
+    "AskedKind",
+    "AskedRoll",
     "CombatState",
     "Combatant",
     "Condition",
@@ -147,6 +149,13 @@ class Action(Strict):
         return text + (f", rolling {', '.join(map(str, self.rolled))}" if self.rolled else "")
 
 
+class AskedKind(StrEnum):
+    """What a character's player may be asked to roll in a fight."""
+
+    SAVE = "save"
+    CHECK = "check"
+
+
 class Declaration(Strict):
     """What one actor announced for this round, in the order they will do it."""
 
@@ -160,6 +169,22 @@ class Declaration(Strict):
     @property
     def instant(self) -> bool:
         return any(action.kind is ActionKind.INSTANT for action in self.actions)
+
+
+class AskedRoll(Strict):
+    """A roll the referee asks of a character's player (TP-ROLL-1: the players roll what is
+    risky): a save (PG-SAVE-1), or a check of ``stat`` against a ``defence`` the referee
+    knows (TP-OPP-1). ``number``: which ask of the fight it is, so that a phone calls its
+    player once for each."""
+
+    name: str
+    roll: AskedKind
+    stat: str = ""
+    defence: int | None = None
+    number: int = Field(ge=1)
+
+    def __str__(self) -> str:
+        return "a save" if self.roll is AskedKind.SAVE else f"a {self.stat} check"
 
 
 class CombatState(Strict):
@@ -198,6 +223,21 @@ class CombatState(Strict):
     reaction: str | None = None
     winner: Side | None = None
     rest_due: bool = False
+    asked: tuple[AskedRoll, ...] = Field(
+        (), description="The rolls asked of characters' players and not yet rolled."
+    )
+    asks: int = Field(0, description="How many rolls have been asked of players this fight.")
+
+    def asked_of(self, name: str) -> AskedRoll | None:
+        """The roll asked of ``name``'s player and not yet rolled, if any."""
+        return next((a for a in self.asked if a.name.casefold() == name.casefold()), None)
+
+    def answered(self, name: str, roll: AskedKind) -> CombatState:
+        """This state without the ``roll`` asked of ``name`` (rolled now, by whoever)."""
+        asked = self.asked_of(name)
+        if asked is None or asked.roll is not roll:
+            return self
+        return self.model_copy(update={"asked": tuple(a for a in self.asked if a is not asked)})
 
     def find(self, name: str) -> Combatant | None:
         """A combatant by name, case-insensitive."""

@@ -178,10 +178,11 @@ class Campaigns(CampaignReader):
             self._unkept.discard(name)
         return records
 
-    def dice_asked(self, name: str, command: Command) -> tuple[int, ...]:
-        """The sides of the dice ``command`` would roll now, in order (each counted showing its
-        lowest face): what to type in before it is run. Nothing is appended."""
-        return self.journal(name).dice_asked(command)
+    def dice_asked(self, name: str, command: Command, faces: Sequence[int] = ()) -> tuple[int, ...]:
+        """The sides of the dice ``command`` would roll now, in order: ``faces`` typed in so
+        far are the first of them, each die after those counted showing its lowest face; what
+        to type in before it is run. Nothing is appended."""
+        return self.journal(name).dice_asked(command, faces)
 
     def _recalled(self, name: str, command: int) -> tuple[str, str]:
         """A command in the referee's words, from its first records (a command's first record

@@ -15,9 +15,11 @@ from turnkeeper.campaign import (
     Command,
 )
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.kernel.combat_state import Combatant, Side
+from turnkeeper.kernel.combat_state import AskedKind, Combatant, Side
 from turnkeeper.procedures.combat import (
     AnnounceDone,
+    AnswerRoll,
+    AskRoll,
     Attack,
     BeginRound,
     Check,
@@ -43,6 +45,8 @@ from turnkeeper.verbs.body import (
 )
 from turnkeeper.verbs.kinds import (
     ACTION,
+    ASKED,
+    CHARACTER,
     FIGHTER,
     STAT,
     Arg,
@@ -279,6 +283,50 @@ class CombatSaveBody(VerbBody, title="Saving throw"):
 
     def command(self, state: CampaignState) -> Command:
         return Save(self.name)
+
+
+class CombatAskBody(VerbBody, title="Ask a player to roll"):
+    """Ask a character's player to roll a save or a check on their own dice: the party's
+    phones show it, and the player's calls them [TP-ROLL-1, PG-SAVE-1, TP-OPP-1]; the roll
+    comes back as `combat rolled`, marked as the player's. The defence is the referee's."""
+
+    where = Place.FIGHT
+    example: ClassVar[str] = "combat ask Bea save; combat ask Bea check STR --defence 12"
+
+    verb: Literal["combat_ask"]
+    name: Annotated[str, CHARACTER, Arg()] = Field(
+        min_length=1, description="The character whose player rolls."
+    )
+    roll: Annotated[AskedKind, Arg("ROLL")] = Field(description="save or check.")
+    stat: Annotated[str, STAT, Arg()] = Field(
+        "", description="A check's stat, e.g. STR (none for a save)."
+    )
+    defence: int | None = Field(
+        None, description="A check's defence to roll higher than. Only the referee sees it."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return AskRoll(self.name, self.roll, self.stat, self.defence)
+
+
+class CombatRolledBody(VerbBody, title="Rolled as asked"):
+    """The roll asked of a character's player, as the player rolled it (their phone's "I
+    rolled", or their dice told to the referee): the save or check runs on those faces,
+    recorded as the player's [TP-ROLL-1, PG-SAVE-1, TP-OPP-1]."""
+
+    where = Place.FIGHT
+    example: ClassVar[str] = "combat rolled Bea 14"
+
+    verb: Literal["combat_rolled"]
+    name: Annotated[str, ASKED, Arg()] = Field(
+        min_length=1, description="The character whose player rolled."
+    )
+    rolled: Annotated[Faces, Arg("FACES")] = Field(
+        min_length=1, description="The die's faces as the player rolled them, e.g. 14."
+    )
+
+    def command(self, state: CampaignState) -> Command:
+        return AnswerRoll(self.name, tuple(self.rolled))
 
 
 class CombatAnnounceDoneBody(VerbBody, title="Side done"):

@@ -156,7 +156,14 @@ def _everyone(state: CampaignState, given: Given) -> list[str]:
     return names
 
 
+def _asked(state: CampaignState, given: Given) -> list[str]:
+    fight = state.combat
+    return [a.name for a in fight.asked] if fight is not None else []
+
+
 CHARACTER = Kind("character", "NAME", lambda state, given: [c.name for c in state.party.characters])
+#: A character whose player is asked for a roll not yet rolled.
+ASKED = Kind("asked character", "NAME", _asked)
 TARGET = Kind("target", "NAME", _living)
 WOUNDED = Kind("wounded", "NAME", _wounded)
 FIGHTER = Kind("fighter", "NAME", _fighters)

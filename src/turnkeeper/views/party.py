@@ -102,6 +102,15 @@ class CombatantView(_View):
     conditions: list[str]
 
 
+class AskedView(_View):
+    """A roll asked of a character's player and not yet rolled: what, never the defence."""
+
+    name: str
+    roll: str
+    stat: str
+    number: int
+
+
 class CombatView(_View):
     """The combat tracker as the party sees it: round, phase, who has initiative, the order
     of play; what the party's own members declared this round and who of them has yet to
@@ -114,6 +123,7 @@ class CombatView(_View):
     order: list[list[str]] = []
     declared: dict[str, str] = {}
     waiting: list[str] = []
+    asked: list[AskedView] = []
 
 
 class SeatView(_View):
@@ -259,4 +269,8 @@ def _combat(state: CampaignState) -> CombatView:
             if combat.get(d.actor).side is Side.PARTY and not d.instant
         },
         waiting=list(combat.still_to_act(Side.PARTY)) if combat.phase is Phase.DECLARE else [],
+        asked=[
+            AskedView(name=a.name, roll=a.roll.value, stat=a.stat, number=a.number)
+            for a in combat.asked
+        ],
     )

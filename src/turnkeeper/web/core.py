@@ -209,6 +209,7 @@ def links(name: str, token: str) -> render.Links:
         line=f"{path}/line{query}",
         complete=f"{path}/complete{query}",
         route=f"{path}/route{query}",
+        dice=f"{path}/dice{query}",
         calendar=f"{path}/calendar{query}",
     )
 

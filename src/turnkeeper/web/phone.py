@@ -12,13 +12,14 @@ import re
 from dataclasses import dataclass, field
 
 from turnkeeper.dice import roll
-from turnkeeper.kernel.combat_state import ActionKind
+from turnkeeper.kernel.combat_state import ActionKind, AskedKind
+from turnkeeper.procedures.combat.asking import die_of
 from turnkeeper.rules.schema import Ruleset
-from turnkeeper.views.party import CharacterView, CombatView, PlayerState, SceneView
+from turnkeeper.views.party import AskedView, CharacterView, CombatView, PlayerState, SceneView
 
 #: What a character's own link may send: the verbs its player says for the character, each
 #: with the field that names who acts (the character, filled in by the page).
-HAND_VERBS = {"combat_declare": "actor", "scene_vote": "voter"}
+HAND_VERBS = {"combat_declare": "actor", "scene_vote": "voter", "combat_rolled": "name"}
 
 #: The choices a phone offers for a declaration, in this order, where the ruleset has them.
 CHOICES = (
@@ -66,12 +67,14 @@ _OUT = frozenset({"dead", "unconscious", "fled"})
 class Wanted:
     """What one character's player sees first.
 
-    ``call``: what the table waits for from this player (``declare``, ``vote``, or ``""``),
-    and ``key`` which time it is (``declare 3``: round 3's), so that the phone calls its
-    player once for each. ``choices``: the kinds of action the ruleset has that the phone
-    offers; ``foes``: the foes still standing, whom an attack may take; ``die``: the sides
-    of each die of the ruleset's attack roll, which the player may roll themselves;
-    ``magic_dice``: a caster says how many magic dice they roll (TP-MAG-1).
+    ``call``: what the table waits for from this player (``roll``, ``declare``, ``vote``, or
+    ``""``), and ``key`` which time it is (``declare 3``: round 3's; ``roll 2``: the fight's
+    second ask), so that the phone calls its player once for each. ``asked``: the roll the
+    referee asks of this player (a save, a check), shown first, with ``ask_die`` and its
+    sides ``ask_sides`` for the phone's "roll". ``choices``: the kinds of action the ruleset
+    has that the phone offers; ``foes``: the foes still standing, whom an attack may take;
+    ``die``: the sides of each die of the ruleset's attack roll, which the player may roll
+    themselves; ``magic_dice``: a caster says how many magic dice they roll (TP-MAG-1).
     """
 
     hand: str
@@ -89,6 +92,9 @@ class Wanted:
     scene: SceneView | None = None
     voted: str | None = None
     candidates: tuple[str, ...] = field(default=())
+    asked: AskedView | None = None
+    ask_die: str = ""
+    ask_sides: tuple[int, ...] = ()
 
 
 class _Asked:
@@ -134,11 +140,19 @@ def wanted_of(view: PlayerState, rules: Ruleset, hand: str) -> Wanted:
         )
         allowed = rules.actions.allowed_kinds
         waited = fight.phase == "declare" and hand in fight.waiting
+        asked = next((a for a in fight.asked if a.name == hand), None)
+        ask_die = die_of(AskedKind(asked.roll), rules) if asked is not None else ""
+        call, key = ("declare", f"declare {fight.round}") if waited else ("", "")
+        if asked is not None:  # a roll asked comes first: the table waits on it now
+            call, key = "roll", f"roll {asked.number}"
         return Wanted(
             hand=hand,
             sheet=sheet,
-            call="declare" if waited else "",
-            key=f"declare {fight.round}" if waited else "",
+            call=call,
+            key=key,
+            asked=asked,
+            ask_die=ask_die,
+            ask_sides=dice_of(ask_die) if ask_die else (),
             fight=fight,
             standing=standing and fight.phase == "declare",
             declared=fight.declared.get(hand),

@@ -24,7 +24,7 @@ from markupsafe import Markup
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.campaign.month_calendar import MonthCalendar
 from turnkeeper.clock.calendar import calendar
-from turnkeeper.dice import format_mixed
+from turnkeeper.dice import dice_named, format_mixed
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.combat_state import CombatState, Declaration, Phase, Side
 from turnkeeper.kernel.state import in_darkness
@@ -57,6 +57,7 @@ templates = Environment(
     lstrip_blocks=True,
 )
 templates.filters["words"] = words
+templates.filters["dice_named"] = dice_named
 templates.filters["tp"] = lambda amount: format_mixed(Fraction(amount))  # "5/2" is 2½
 
 
@@ -75,6 +76,7 @@ class Links:
     line: str
     complete: str
     route: str
+    dice: str
     calendar: str
 
 

@@ -37,6 +37,8 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.combat_state import ActionKind, Side
 from turnkeeper.procedures.combat import (
     AnnounceDone,
+    AnswerRoll,
+    AskRoll,
     Attack,
     BeginRound,
     Check,
@@ -146,6 +148,8 @@ SAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     "combat_pin": ({"name": "Aldo", "place": 1}, Pin),
     "combat_check": ({"actor": "Aldo", "stat": "STR", "defence": 12}, Check),
     "combat_save": ({"name": "Goblin 1"}, Save),
+    "combat_ask": ({"name": "Aldo", "roll": "check", "stat": "STR", "defence": 12}, AskRoll),
+    "combat_rolled": ({"name": "Aldo", "rolled": "14"}, AnswerRoll),
     "combat_announce_done": ({"side": "foes"}, AnnounceDone),
     "combat_surrender": ({"names": ["Goblin 1"]}, Surrender),
     "combat_end": ({"winner": "party"}, EndCombat),

@@ -38,6 +38,7 @@ from turnkeeper.procedures.combat.actions import (
     check_declaration,
     check_load,
 )
+from turnkeeper.procedures.combat.asking import AnswerRoll, AskingCommand, AskRoll, RollAsked
 from turnkeeper.procedures.combat.attacks import (
     attack,
     attack_bonus,
@@ -91,6 +92,9 @@ __all__ = [
     "Action",
     "ActionKind",
     "AnnounceDone",
+    "AnswerRoll",
+    "AskRoll",
+    "AskingCommand",
     "Attack",
     "BeginRound",
     "Check",
@@ -107,6 +111,7 @@ __all__ = [
     "Phase",
     "Pin",
     "Resolve",
+    "RollAsked",
     "Save",
     "Side",
     "StartCombat",

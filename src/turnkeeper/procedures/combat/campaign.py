@@ -21,6 +21,7 @@ from turnkeeper.kernel.combat_state import ActionKind, Combatant, CombatState, C
 from turnkeeper.kernel.events import Event
 from turnkeeper.kernel.schedule import Draft, wait
 from turnkeeper.kernel.state import CampaignState
+from turnkeeper.procedures.combat.asking import AnswerRoll, AskRoll, decide_asking
 from turnkeeper.procedures.combat.events import RoundBegan, RoundResolved
 from turnkeeper.procedures.combat.outcomes import (
     ActionTaken,
@@ -325,5 +326,8 @@ def decide_in_campaign(draft: Draft, command: Any, dice: DiceSource) -> None:
     if isinstance(command, BeginRound) and command.leader_cha is None:
         # PG-REA-1: the noise's reaction adds the leader's CHA, as a dungeon encounter's does.
         command = replace(command, leader_cha=state.party.leader_cha)
+    if isinstance(command, AskRoll | AnswerRoll):
+        with_countdowns(draft, list[Event](decide_asking(state, command)), dice)
+        return
     _check_ammunition(state, command)
     with_countdowns(draft, list(decide_combat(combat, command, state.ruleset, dice)), dice)

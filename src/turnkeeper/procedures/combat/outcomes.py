@@ -14,6 +14,7 @@ from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.combat_state import (
     Action,
     ActionKind,
+    AskedKind,
     CombatState,
     Condition,
     Declaration,
@@ -33,6 +34,10 @@ __all__ = [
     "SaveRolled",
     "Surrendered",
 ]
+
+
+#: How a record marks a roll its character's player made, as the referee asked.
+_BY_PLAYER = " (rolled by {}'s player)"
 
 
 class Damaged(CombatEvent):
@@ -310,14 +315,21 @@ class SaveRolled(CombatEvent):
     target: int
     total: int
     success: bool
+    by_player: bool = Field(False, exclude_if=lambda by_player: not by_player)
+    """Rolled by the character's player, as the referee asked (the roll typed in)."""
+
+    def apply_combat(self, state: CombatState) -> CombatState:
+        return state.answered(self.name, AskedKind.SAVE)
 
     def describe(self) -> str:
         result = "saves" if self.success else "fails"
-        return f"{self.name} saves against {self.target}: {self.total}, {result}"
+        text = f"{self.name} saves against {self.target}: {self.total}, {result}"
+        return text + (_BY_PLAYER.format(self.name) if self.by_player else "")
 
     def describe_to_party(self) -> str | None:
         """Whether the save holds, not the number it needed (a foe's is its hit dice's)."""
-        return f"{self.name} {'saves' if self.success else 'fails a save'}"
+        text = f"{self.name} {'saves' if self.success else 'fails a save'}"
+        return text + (_BY_PLAYER.format(self.name) if self.by_player else "")
 
     def rolls_to_party(self) -> tuple[RollRecord, ...]:
         return ()
@@ -334,14 +346,21 @@ class CheckRolled(CombatEvent):
     defence: int
     total: int
     success: bool
+    by_player: bool = Field(False, exclude_if=lambda by_player: not by_player)
+    """Rolled by the character's player, as the referee asked (the roll typed in)."""
+
+    def apply_combat(self, state: CombatState) -> CombatState:
+        return state.answered(self.actor, AskedKind.CHECK)
 
     def describe(self) -> str:
         result = "succeeds" if self.success else "fails"
-        return f"{self.actor} checks {self.stat} against {self.defence}: {self.total}, {result}"
+        text = f"{self.actor} checks {self.stat} against {self.defence}: {self.total}, {result}"
+        return text + (_BY_PLAYER.format(self.actor) if self.by_player else "")
 
     def describe_to_party(self) -> str | None:
         """Whether the check succeeds, not the defence it had to beat (the referee's)."""
-        return f"{self.actor} {'succeeds' if self.success else 'fails'} a {self.stat} check"
+        text = f"{self.actor} {'succeeds' if self.success else 'fails'} a {self.stat} check"
+        return text + (_BY_PLAYER.format(self.actor) if self.by_player else "")
 
     def rolls_to_party(self) -> tuple[RollRecord, ...]:
         return ()

@@ -13,10 +13,12 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from turnkeeper.campaign import CampaignState
+from turnkeeper.errors import TurnkeeperError
 from turnkeeper.files import MAX_INT
 from turnkeeper.service import Campaigns
 from turnkeeper.verbs.line import complete
 from turnkeeper.web import render
+from turnkeeper.web.controls import as_controls
 from turnkeeper.web.core import (
     Reader,
     Referee,
@@ -131,6 +133,28 @@ async def page_line(
 ) -> Response:
     body = line_command(await request.body())
     return await _done(request, name, token, body, plain=hx_request != "true")
+
+
+@router.post(
+    "/campaigns/{name}/dice",
+    response_class=HTMLResponse,
+    summary="The dice a dashboard form's command will roll, before they are typed in",
+)
+async def form_dice(name: str, request: Request, role: Referee) -> str:
+    """The form as it would be posted (its ``dice`` the faces typed so far, if any): how many
+    dice of which kinds its command rolls now, "5 dice: d6, d6, d4, d20, d20". Nothing is run
+    or recorded; a form that does not make a command yet answers why, in words."""
+    form = await request.body()  # the guard read it, within limits
+
+    def count(c: Campaigns) -> str:
+        try:
+            body = form_command(form)
+            asked = c.dice_asked(name, body.build(c.state(name)), body.dice or ())
+        except TurnkeeperError as error:
+            return render.fragment("dice_asked", asked=None, problem=as_controls(str(error)))
+        return render.fragment("dice_asked", asked=asked, typed=len(body.dice or ()))
+
+    return await on(request, name, count)
 
 
 @router.get(

@@ -44,7 +44,9 @@ async def hand_command(request: Request, name: str, role: Reader, token: Token) 
         mine = body if party == now.company else body.model_copy(update={"as_party": party})
         records, _ = execute(request, c, name, mine)
         undone = c.undone(name)
-        lines = [r.event.describe() for r in records if party_perceives(r, undone)]
+        # the players' words: a check's answer read by the phone never says its defence
+        said = (r.event.describe_to_party() for r in records if party_perceives(r, undone))
+        lines = [line for line in said if line]
         return render.fragment("said", lines=lines[:3])
 
     return await on(request, name, run)  # the players' display comes by the live stream

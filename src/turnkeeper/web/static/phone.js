@@ -77,7 +77,7 @@
     }
   });
 
-  // The phone calls its player once each time a declaration or a vote is wanted of them.
+  // The phone calls its player once each time a declaration, a vote or a roll is wanted of them.
   var called = null, title = null;
   var sound = null;
   function beep() {
@@ -103,7 +103,8 @@
       body().removeAttribute("data-called");
       return;
     }
-    document.title = (wanted === "vote" ? "● Your vote · " : "● Your turn · ") + title;
+    var calls = { vote: "● Your vote · ", roll: "● Your roll · " };
+    document.title = (calls[wanted] || "● Your turn · ") + title;
     if (key === called) return;
     called = key;
     body().setAttribute("data-called", key);

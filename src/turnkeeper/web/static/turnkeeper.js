@@ -201,6 +201,54 @@
     button.click();
   }
 
+  // How many dice of which kinds a form's command rolls, asked of the server as the form is
+  // filled (the engine counts them from the state now), shown beside its dice field: the
+  // referee types in that many, not one error at a time.
+  var countLater = {};
+  function countDice(form) {
+    var url = form.getAttribute("data-dice"), shown = form.querySelector(".dice-asked");
+    if (!url || !shown) return;
+    var fields = new URLSearchParams(new FormData(form)).toString();
+    fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" },
+      body: fields
+    })
+      .then(function (answer) { return answer.ok ? answer.text() : ""; })
+      .then(function (text) {
+        // typed on meanwhile: a newer count follows
+        if (new URLSearchParams(new FormData(form)).toString() === fields) shown.innerHTML = text;
+      }, function () { /* offline: the banner says so; the count waits for the next change */ });
+  }
+  function countSoon(form) {
+    if (!form.hasAttribute("data-dice")) return;
+    clearTimeout(countLater[form.id]);
+    countLater[form.id] = setTimeout(function () { countDice(form); }, 350);
+  }
+  ["input", "change"].forEach(function (kind) {
+    document.addEventListener(kind, function (event) {
+      var form = event.target && event.target.closest && event.target.closest("form.control");
+      if (form) countSoon(form);
+    });
+  });
+  document.addEventListener("focusin", function (event) {
+    var field = event.target;
+    if (field && field.name === "dice" && field.form && field.form.classList.contains("control")) {
+      countSoon(field.form);  // the table may have moved on since the form was filled
+    }
+  });
+  // A command that ran spent its form: its count goes with its values.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt, status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (!form || !form.classList || !form.classList.contains("control")) return;
+    var shown = form.querySelector(".dice-asked");
+    if (shown && status >= 200 && status < 300) {
+      clearTimeout(countLater[form.id]);
+      shown.innerHTML = "";
+    }
+  });
+
   document.addEventListener("htmx:afterSettle", showFittingControls);
   document.addEventListener("htmx:sseMessage", showFittingControls);
   document.addEventListener("change", function (event) {
