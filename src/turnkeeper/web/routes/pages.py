@@ -23,7 +23,6 @@ from turnkeeper.web.core import (
     Token,
     execute,
     form_command,
-    journal_of,
     line_command,
     links,
     lived,
@@ -31,6 +30,7 @@ from turnkeeper.web.core import (
     seat_of,
     snapshot,
 )
+from turnkeeper.web.lines import journal_of
 from turnkeeper.web.tokens import Role
 
 #: The command line's suggestions at most, for one word.

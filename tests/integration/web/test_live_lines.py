@@ -1,0 +1,123 @@
+"""A display's journal lines read once, then only what each command added (issue 41).
+
+:class:`turnkeeper.web.lines.LatestLines` keeps each seat's lines from its last drawing: the
+next drawing reads the records after them in one query, where reading afresh costs the
+undos' index, the parties' switches and splits and forty to eighty records. The lines it
+gives are those read afresh (:func:`~turnkeeper.web.lines.journal_of`) at every version, for
+the referee, the table and a character's link, through notes the players do not read, an
+undo and a redo, a party split off and switched to, and a campaign deleted and made again.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import event
+
+from turnkeeper.campaign import Note, Redo, Undo, Visibility, Wait, parse_party
+from turnkeeper.procedures.parties import SplitParty, SwitchParty
+from turnkeeper.rules.loader import preset
+from turnkeeper.service import Campaigns
+from turnkeeper.store.sql import SqlStore
+from turnkeeper.web.lines import LatestLines, journal_of
+from turnkeeper.web.tokens import Hand, Role, Seat
+
+PARTY = (
+    '[[characters]]\nname = "Aldo"\nhp = 8\n[[characters]]\nname = "Bea"\nhp = 6\n'
+    "[supplies]\nrations = 20"
+)
+SEATS: tuple[Seat, ...] = (Role.REFEREE, Role.PLAYER, Hand("Aldo"), Hand("Bea"))
+
+
+@pytest.fixture
+def keep(tmp_path: Path) -> Iterator[tuple[Campaigns, Counter[str]]]:
+    store = SqlStore(f"sqlite:///{tmp_path / 'lines.db'}")
+    campaigns = Campaigns(store)
+    campaigns.new("Keep", preset("tp"), parse_party(PARTY), seed=3)
+    statements: Counter[str] = Counter()
+
+    def counted(*_: object) -> None:
+        statements["all"] += 1
+
+    event.listen(store._engine, "before_cursor_execute", counted)
+    try:
+        yield campaigns, statements
+    finally:
+        store.close()
+
+
+def same_as_afresh(campaigns: Campaigns, lines: LatestLines) -> None:
+    state = campaigns.state("Keep")
+    for seat in SEATS:
+        kept = lines.read(campaigns, "Keep", state, seat)
+        assert kept == journal_of(campaigns, "Keep", state, seat, state.version), seat
+
+
+def test_the_lines_kept_and_moved_on_are_those_read_afresh(
+    keep: tuple[Campaigns, Counter[str]],
+) -> None:
+    campaigns, _ = keep
+    lines = LatestLines()
+    commands = [
+        Note("the table hears this", Visibility.PARTY),
+        Note("ZQ the referee alone", Visibility.REFEREE),
+        Wait(600),
+        Undo(),
+        Redo(),
+        Undo(),
+        Note("after the undo", Visibility.PARTY),
+        SplitParty("Ride", ("Aldo",), {"rations": 5}),
+        Note("the Keep stays", Visibility.PARTY),
+        SwitchParty("Ride"),
+        Note("the Ride rides", Visibility.PARTY),
+        Wait(3600),
+        *[Note(f"line {n}", Visibility.PARTY) for n in range(45)],  # past the forty shown
+    ]
+    same_as_afresh(campaigns, lines)
+    for command in commands:
+        campaigns.execute("Keep", command)
+        same_as_afresh(campaigns, lines)
+    assert lines.added > len(commands)  # most commands moved the kept lines on
+
+
+def test_a_command_costs_each_seat_one_query_after_the_first_drawing(
+    keep: tuple[Campaigns, Counter[str]],
+) -> None:
+    """Drawn afresh once per seat; then one statement per seat and command (the records it
+    added), however long the journal and whatever the players do not read."""
+    campaigns, statements = keep
+    lines = LatestLines()
+    for seat in SEATS:
+        lines.read(campaigns, "Keep", campaigns.state("Keep"), seat)
+    afresh = lines.reads
+    for n in range(6):
+        shown = Visibility.PARTY if n % 2 else Visibility.REFEREE
+        campaigns.execute("Keep", Note(f"note {n}", shown))
+        state = campaigns.state("Keep")
+        statements.clear()
+        for seat in SEATS:
+            lines.read(campaigns, "Keep", state, seat)
+        assert statements["all"] == len(SEATS)
+    assert lines.reads == afresh
+
+
+def test_a_campaign_made_again_under_its_name_is_read_afresh(
+    keep: tuple[Campaigns, Counter[str]],
+) -> None:
+    campaigns, _ = keep
+    lines = LatestLines()
+    campaigns.execute("Keep", Note("the first Keep", Visibility.PARTY))
+    same_as_afresh(campaigns, lines)
+    campaigns.delete("Keep")
+    campaigns.new("Keep", preset("tp"), parse_party(PARTY), seed=4)
+    campaigns.execute("Keep", Note("the second Keep", Visibility.PARTY))
+    campaigns.execute("Keep", Note("and again", Visibility.PARTY))  # past the kept version
+    reads = lines.reads
+    same_as_afresh(campaigns, lines)
+    assert lines.reads == reads + len(SEATS)
+    state = campaigns.state("Keep")
+    shown = lines.read(campaigns, "Keep", state, Role.REFEREE)[0]
+    assert "the first Keep" not in [r.event.describe() for r in shown]
