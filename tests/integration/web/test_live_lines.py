@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from turnkeeper.campaign import Note, Redo, Undo, Visibility, Wait, parse_party
+from turnkeeper.campaign import Command, Note, Redo, Undo, Visibility, Wait, parse_party
 from turnkeeper.procedures.parties import SplitParty, SwitchParty
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
@@ -61,7 +61,7 @@ def test_the_lines_kept_and_moved_on_are_those_read_afresh(
 ) -> None:
     campaigns, _ = keep
     lines = LatestLines()
-    commands = [
+    commands: list[Command] = [
         Note("the table hears this", Visibility.PARTY),
         Note("ZQ the referee alone", Visibility.REFEREE),
         Wait(600),
