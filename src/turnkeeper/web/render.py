@@ -56,6 +56,9 @@ templates = Environment(
     autoescape=select_autoescape(default=True, default_for_string=True),
     undefined=StrictUndefined,
     extensions=["jinja2.ext.do"],
+    # the templates ship with the package and never change under a running server: without
+    # this, every drawing asks the file system whether each of its templates changed
+    auto_reload=False,
     trim_blocks=True,
     lstrip_blocks=True,
 )

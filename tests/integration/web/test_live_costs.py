@@ -1,4 +1,6 @@
-"""A display's journal lines read once, then only what each command added (issue 41).
+"""The work a command costs the live pages (issue 41).
+
+A display's journal lines are read once, then only what each command added.
 
 :class:`turnkeeper.web.lines.LatestLines` keeps each seat's lines from its last drawing: the
 next drawing reads the records after them in one query, where reading afresh costs the
@@ -6,10 +8,12 @@ undos' index, the parties' switches and splits and forty to eighty records. The 
 gives are those read afresh (:func:`~turnkeeper.web.lines.journal_of`) at every version, for
 the referee, the table and a character's link, through notes the players do not read, an
 undo and a redo, a party split off and switched to, and a campaign deleted and made again.
+And a drawing reads its templates from memory, not asking the disk whether they changed.
 """
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +26,7 @@ from turnkeeper.procedures.parties import SplitParty, SwitchParty
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store.sql import SqlStore
+from turnkeeper.web.core import display_of
 from turnkeeper.web.lines import LatestLines, journal_of
 from turnkeeper.web.tokens import Hand, Role, Seat
 
@@ -121,3 +126,27 @@ def test_a_campaign_made_again_under_its_name_is_read_afresh(
     state = campaigns.state("Keep")
     shown = lines.read(campaigns, "Keep", state, Role.REFEREE)[0]
     assert "the first Keep" not in [r.event.describe() for r in shown]
+
+
+def test_a_drawing_asks_the_file_system_nothing(
+    keep: tuple[Campaigns, Counter[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The templates are read once: a drawing does not ask whether each changed on disk."""
+    campaigns, _ = keep
+    lines = LatestLines()
+    state = campaigns.state("Keep")
+    display_of(campaigns, lines, "Keep", state, Role.REFEREE)  # each template read once
+    display_of(campaigns, lines, "Keep", state, Role.PLAYER)
+    asked: list[str] = []
+    looked = os.path.getmtime
+
+    def getmtime(path: str) -> float:
+        asked.append(path)
+        return looked(path)
+
+    monkeypatch.setattr(os.path, "getmtime", getmtime)
+    campaigns.execute("Keep", Note("one more line", Visibility.PARTY))
+    state = campaigns.state("Keep")
+    for seat in SEATS:
+        display_of(campaigns, lines, "Keep", state, seat)
+    assert asked == []
