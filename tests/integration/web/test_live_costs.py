@@ -8,15 +8,18 @@ undos' index, the parties' switches and splits and forty to eighty records. The 
 gives are those read afresh (:func:`~turnkeeper.web.lines.journal_of`) at every version, for
 the referee, the table and a character's link, through notes the players do not read, an
 undo and a redo, a party split off and switched to, and a campaign deleted and made again.
-And a drawing reads its templates from memory, not asking the disk whether they changed.
+And a drawing reads its templates from memory, not asking the disk whether they changed;
+the answer to the referee's own form carries only the parts that changed.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from sqlalchemy import event
@@ -29,6 +32,9 @@ from turnkeeper.store.sql import SqlStore
 from turnkeeper.web.core import display_of
 from turnkeeper.web.lines import LatestLines, journal_of
 from turnkeeper.web.tokens import Hand, Role, Seat
+
+if TYPE_CHECKING:
+    from tests.integration.web.conftest import Served
 
 PARTY = (
     '[[characters]]\nname = "Aldo"\nhp = 8\n[[characters]]\nname = "Bea"\nhp = 6\n'
@@ -150,3 +156,35 @@ def test_a_drawing_asks_the_file_system_nothing(
     for seat in SEATS:
         display_of(campaigns, lines, "Keep", state, seat)
     assert asked == []
+
+
+def test_the_answer_to_the_referees_form_carries_only_what_changed(served: Served) -> None:
+    """Issue 41: the answer to a referee's command carries the parts of the display that
+    changed since the version its page shows (the form's ``expected_version``), as the page's
+    stream would, not the whole display again; a form whose page's version is not drawn here
+    (none said, or long gone) gets the whole display."""
+    token = served.tokens[Role.REFEREE]
+    page = served.client.get(f"/campaigns/Crypt?token={token}")
+    seen = int(re.findall(r'data-version="(\d+)"', page.text)[0])
+    whole = served.client.get(f"/campaigns/Crypt/display?token={token}").text
+
+    def note(text: str, shown: int | None) -> str:
+        form = {
+            "verb": "note",
+            "text": text,
+            **({} if shown is None else {"expected_version": shown}),
+        }
+        answer = served.client.post(
+            f"/campaigns/Crypt/commands?token={token}", data=form, headers={"HX-Request": "true"}
+        )
+        assert answer.status_code == 200, answer.text
+        return answer.text
+
+    answer = note("ZQ the rope frays", seen)
+    assert f'<div class="parts" data-base="{seen}" data-version="{seen + 1}"' in answer
+    assert 'id="display"' not in answer
+    assert 'id="part-journal" hx-swap-oob="true"' in answer and "ZQ the rope frays" in answer
+    assert 'id="part-map"' not in answer  # the map did not move
+    assert len(answer) < len(whole) / 2  # the journal part is most of it: forty lines
+    answer = note("said without a version", None)
+    assert 'id="display" hx-swap-oob="innerHTML"' in answer and 'class="parts"' not in answer
