@@ -178,7 +178,7 @@ def test_the_answer_to_the_referees_form_carries_only_what_changed(served: Serve
             f"/campaigns/Crypt/commands?token={token}", data=form, headers={"HX-Request": "true"}
         )
         assert answer.status_code == 200, answer.text
-        return answer.text
+        return str(answer.text)
 
     answer = note("ZQ the rope frays", seen)
     assert f'<div class="parts" data-base="{seen}" data-version="{seen + 1}"' in answer
