@@ -188,3 +188,34 @@ def test_the_answer_to_the_referees_form_carries_only_what_changed(served: Serve
     assert len(answer) < len(whole) / 2  # the journal part is most of it: forty lines
     answer = note("said without a version", None)
     assert 'id="display" hx-swap-oob="innerHTML"' in answer and 'class="parts"' not in answer
+
+
+def test_a_command_and_a_state_read_cost_a_few_statements_and_no_journal_read(
+    served: Served,
+) -> None:
+    """The command path on SQLite, counted: a command over the API is the version looked at
+    (other processes may have written), the compare-and-set and the insert of its records;
+    a state read is the version alone. Neither reads a record back: the journal in memory
+    is caught up, not read again. (The token digests, read at most once a second, aside.)"""
+    store = served.campaigns.store
+    said: list[str] = []
+
+    def counted(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        if "tokens" not in statement:
+            said.append(" ".join(statement.split()))
+
+    event.listen(store._engine, "before_cursor_execute", counted)  # type: ignore[attr-defined]
+    bearer = {"Authorization": f"Bearer {served.tokens[Role.REFEREE]}"}
+    served.client.get("/api/campaigns/Crypt/state", headers=bearer)  # read once, then kept
+    said.clear()
+    answer = served.client.post(
+        "/api/campaigns/Crypt/commands", json={"verb": "note", "text": "a line"}, headers=bearer
+    )
+    assert answer.status_code == 200, answer.text
+    command = list(said)
+    said.clear()
+    assert served.client.get("/api/campaigns/Crypt/state", headers=bearer).status_code == 200
+    read = list(said)
+    assert len(command) <= 5, command
+    assert not [s for s in command if s.startswith("SELECT") and "FROM events" in s], command
+    assert len(read) == 1 and read[0].startswith("SELECT campaigns.version"), read
