@@ -12,16 +12,18 @@ display of that version is still kept, else the whole display (a ``display`` eve
 event's id is the version drawn, so a browser that reconnects says which version it last saw
 (``Last-Event-ID``) and is caught up the same way: a phone waking from sleep is not sent its
 map again for a note, and a reconnecting page and a live one end with the same display. The
-answer to a page's own command carries its new display, so its stream does not send that
-version again (:class:`Pages`).
+answer to a page's own command carries its new display (the parts that changed since the
+version its form said it shows, found once with the streams': :meth:`Displays.changes`), so
+its stream does not send that version again (:class:`Pages`).
 
 A display is drawn once per campaign, version and role, however many pages show it
 (:class:`Displays`): the first stream to want it draws it and the others await the same
 drawing. The drawing holds no lock: the campaign's state is taken under its lock for a moment
 (the state of a version never changes), and the display drawn from it in a worker thread,
-its journal lines read from the store by seq. So ten players' pages cost one draw per command
-(one drawing of a campaign and role at a time: a table moving faster is shown at its newest
-version), and a command never waits for one. Two campaigns share no drawing and no lock.
+its journal lines those drawn last and the records after them (:mod:`turnkeeper.web.lines`).
+So ten players' pages cost one draw per command (one drawing of a campaign and role at a
+time: a table moving faster is shown at its newest version), and a command never waits for
+one. Two campaigns share no drawing and no lock.
 
 The watcher holds no lock while it waits.
 
