@@ -24,11 +24,25 @@ from typing import TYPE_CHECKING
 import pytest
 from sqlalchemy import event
 
-from turnkeeper.campaign import Command, Note, Redo, Undo, Visibility, Wait, parse_party
+from turnkeeper.campaign import (
+    CampaignState,
+    Command,
+    Note,
+    Recorded,
+    Redo,
+    Undo,
+    Visibility,
+    Wait,
+    parse_party,
+)
+from turnkeeper.clock.calendar import calendar as dated
 from turnkeeper.procedures.parties import SplitParty, SwitchParty
 from turnkeeper.rules.loader import preset
+from turnkeeper.rules.schema import TimeScales
 from turnkeeper.service import Campaigns
 from turnkeeper.store.sql import SqlStore
+from turnkeeper.views import player_record as player_shaped
+from turnkeeper.web import render
 from turnkeeper.web.core import display_of
 from turnkeeper.web.lines import LatestLines, journal_of
 from turnkeeper.web.tokens import Hand, Role, Seat
@@ -219,3 +233,39 @@ def test_a_command_and_a_state_read_cost_a_few_statements_and_no_journal_read(
     assert len(command) <= 5, command
     assert not [s for s in command if s.startswith("SELECT") and "FROM events" in s], command
     assert len(read) == 1 and read[0].startswith("SELECT campaigns.version"), read
+
+
+def test_a_drawing_draws_only_the_journal_lines_a_command_added(
+    keep: tuple[Campaigns, Counter[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A display shows forty lines and a note adds one: the next drawing of each seat draws
+    that line alone, the others kept from the drawing before. (An undo, which strikes a line
+    through, has the lines read afresh and drawn again.)"""
+    campaigns, _ = keep
+    for n in range(45):
+        campaigns.execute("Keep", Note(f"line {n}", Visibility.PARTY))
+    lines = LatestLines()
+    for seat in (Role.REFEREE, Role.PLAYER):
+        display_of(campaigns, lines, "Keep", campaigns.state("Keep"), seat)
+    drawn: Counter[str] = Counter()
+
+    def player_record(record: Recorded, state: CampaignState) -> dict[str, object]:
+        drawn["player"] += 1
+        return player_shaped(record, state)
+
+    def calendar(at: int, time: TimeScales) -> str:
+        drawn["referee"] += 1
+        return dated(at, time)
+
+    monkeypatch.setattr("turnkeeper.web.render.player_record", player_record)
+    monkeypatch.setattr("turnkeeper.web.render.calendar", calendar)
+    campaigns.execute("Keep", Note("one more line", Visibility.PARTY))
+    state = campaigns.state("Keep")
+    referee = display_of(campaigns, lines, "Keep", state, Role.REFEREE)
+    player = display_of(campaigns, lines, "Keep", state, Role.PLAYER)
+    assert drawn == {"referee": 1, "player": 1}
+    assert "one more line" in referee and "one more line" in player
+    assert referee.count("<li data-seq=") == player.count("<li data-seq=") == render.JOURNAL_LINES
+    campaigns.execute("Keep", Undo())  # the lines read afresh, and drawn again
+    referee = display_of(campaigns, lines, "Keep", campaigns.state("Keep"), Role.REFEREE)
+    assert referee.count('title="taken back by an undo"') == 1
