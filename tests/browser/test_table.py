@@ -508,3 +508,23 @@ def test_a_page_that_connects_late_is_sent_the_parts_that_changed(
     assert players.evaluate("() => document.querySelector('.map svg').dataset.kept") == "yes"
     assert players.inner_html("#parts") == ""
     no_secrets(players)
+
+
+def test_the_answer_to_a_form_moves_the_referees_page_by_its_parts(
+    table: Table, pages: tuple[Page, Page]
+) -> None:
+    """Issue 41: the answer to the referee's own form carries the parts that changed since
+    the version the page showed, which take their places: the page shows the new version and
+    line, its map is not drawn again, and nothing of the answer's parts is left beside the
+    form."""
+    referee, _ = pages
+    referee.goto(table.link(Role.REFEREE))
+    referee.wait_for_function("() => document.querySelector('.map svg') !== null")
+    referee.evaluate("() => { document.querySelector('.map svg').dataset.kept = 'yes'; }")
+    before = shown_version(referee)
+    answer = act(referee, "note", {"text": "the answer brings this line"})
+    assert answer.startswith("Done"), answer
+    referee.wait_for_function(f"v => {VERSION} > v", arg=before, timeout=FOLLOW_MS)
+    assert "the answer brings this line" in referee.inner_text("#display .journal")
+    assert referee.evaluate("() => document.querySelector('.map svg').dataset.kept") == "yes"
+    assert referee.locator("#control-note .outcome .parts").count() == 0

@@ -55,6 +55,7 @@ from turnkeeper.web import live
 from turnkeeper.web.core import CampaignLocks, Refused, display_of, first_problem, snapshot
 from turnkeeper.web.guard import Guard, answer
 from turnkeeper.web.lanes import Lanes
+from turnkeeper.web.lines import LatestLines
 from turnkeeper.web.routes import campaign, maps, pages, seats, stream, world
 from turnkeeper.web.squeeze import squeezed
 from turnkeeper.web.tokens import TokenCheck
@@ -103,7 +104,9 @@ def create_app(campaigns: Campaigns, poll: float = live.POLL_SECONDS) -> FastAPI
     app.state.locks = CampaignLocks()
     app.state.tokens = TokenCheck(campaigns.store)
     app.state.watcher = watcher
-    app.state.displays = live.Displays(partial(snapshot, app), partial(display_of, campaigns))
+    app.state.displays = live.Displays(
+        partial(snapshot, app), partial(display_of, campaigns, LatestLines())
+    )
     app.state.lanes = lanes
     app.state.pages = live.Pages()
     app.add_middleware(Guard)

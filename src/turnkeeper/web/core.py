@@ -39,9 +39,9 @@ from turnkeeper.service import Campaigns
 from turnkeeper.store.base import stale
 from turnkeeper.verbs import CommandBody, problem
 from turnkeeper.verbs.line import body_of_line
-from turnkeeper.views.journal import perceived_by
 from turnkeeper.web import render
 from turnkeeper.web.controls import Control, by_verb, form_body
+from turnkeeper.web.lines import LatestLines
 from turnkeeper.web.tokens import Hand, Role, Seat, TokenCheck
 
 _bearer = HTTPBearer(auto_error=False, description="The campaign's referee or player token.")
@@ -227,46 +227,19 @@ def lived(state: CampaignState, seat: Seat) -> CampaignState:
     return state
 
 
-def keeps(
-    c: Campaigns,
-    name: str,
-    state: CampaignState,
-    seat: Seat,
-    undone: frozenset[int],
-    until: int,
-) -> Callable[[Recorded], bool] | None:
-    """Which records the seat reads: every one (the referee); the players' those their own
-    party perceives (:func:`~turnkeeper.views.journal.perceived_by`): a character's link the
-    party the character is with, the table's link the party run now."""
-    if seat is Role.REFEREE:
-        return None
-    mine = state.company
-    if isinstance(seat, Hand):
-        mine = state.party_of(seat.character) or mine
-    return perceived_by(c.party_lines(name, mine, until, undone), undone)
-
-
-def display_of(c: Campaigns, name: str, state: CampaignState, role: Seat) -> str:
+def display_of(
+    c: Campaigns, lines: LatestLines, name: str, state: CampaignState, role: Seat
+) -> str:
     """The role's display of ``state``: drawn from the state and the last journal lines it
-    shows, read from the store by seq back from the state's version (never the whole
-    journal), the undone commands from the undos' index. It reads the store alone, not the
-    journal in memory, so it runs without the campaign's lock (:class:`live.Displays`)."""
-    records, undone = journal_of(c, name, state, role, state.version)
+    shows, read from the store (those drawn last and the records after them,
+    :class:`~turnkeeper.web.lines.LatestLines`; never the whole journal). It reads the store
+    alone, not the journal in memory, so it runs without the campaign's lock
+    (:class:`live.Displays`)."""
+    records, undone = lines.read(c, name, state, role)
     if role is not Role.REFEREE:
         hand = role.character if isinstance(role, Hand) else None
         return render.player_display(lived(state, role), records, undone, hand)
     return render.referee_display(state, records, undone)
-
-
-def journal_of(
-    c: Campaigns, name: str, state: CampaignState, role: Seat, until: int
-) -> tuple[list[Recorded], frozenset[int]]:
-    """The role's last :data:`render.JOURNAL_LINES` records up to seq ``until`` (the players':
-    those the party perceives), read from the store by seq backwards, and the commands
-    undone up to there."""
-    undone = c.undone(name, until=until)
-    keep = keeps(c, name, state, role, undone, until)
-    return c.latest(name, render.JOURNAL_LINES, keep, until=until), undone
 
 
 # -- a page's forms ------------------------------------------------------------------------

@@ -12,16 +12,18 @@ display of that version is still kept, else the whole display (a ``display`` eve
 event's id is the version drawn, so a browser that reconnects says which version it last saw
 (``Last-Event-ID``) and is caught up the same way: a phone waking from sleep is not sent its
 map again for a note, and a reconnecting page and a live one end with the same display. The
-answer to a page's own command carries its new display, so its stream does not send that
-version again (:class:`Pages`).
+answer to a page's own command carries its new display (the parts that changed since the
+version its form said it shows, found once with the streams': :meth:`Displays.changes`), so
+its stream does not send that version again (:class:`Pages`).
 
 A display is drawn once per campaign, version and role, however many pages show it
 (:class:`Displays`): the first stream to want it draws it and the others await the same
 drawing. The drawing holds no lock: the campaign's state is taken under its lock for a moment
 (the state of a version never changes), and the display drawn from it in a worker thread,
-its journal lines read from the store by seq. So ten players' pages cost one draw per command
-(one drawing of a campaign and role at a time: a table moving faster is shown at its newest
-version), and a command never waits for one. Two campaigns share no drawing and no lock.
+its journal lines those drawn last and the records after them (:mod:`turnkeeper.web.lines`).
+So ten players' pages cost one draw per command (one drawing of a campaign and role at a
+time: a table moving faster is shown at its newest version), and a command never waits for
+one. Two campaigns share no drawing and no lock.
 
 The watcher holds no lock while it waits.
 
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import threading
@@ -392,8 +395,26 @@ class Displays:
         task.add_done_callback(failed)
 
 
-_PART = re.compile(r"<!--part:([\w-]+)-->(.*?)<!--/part-->", re.S)
 _ROOT = re.compile(r'<div class="display"([^>]*)>')
+
+
+@functools.lru_cache(maxsize=KEPT_VERSIONS * 16)
+def parts_of(display: str) -> tuple[tuple[str, str], ...]:
+    """The parts of a display, by name, in order: found once per drawing, though each is
+    compared twice (with the version before it and the one after), and found by the string's
+    own searches, not a lazy regular expression walking a map's 20 KB a character at a time.
+    A part's text holds no marker: the templates escape every ``<`` they are given.
+
+    >>> parts_of('<div><!--part:a--><p>1</p><!--/part--> <!--part:b-->2<!--/part--></div>')
+    (('a', '<p>1</p>'), ('b', '2'))
+    """
+    found = []
+    for chunk in display.split("<!--part:")[1:]:
+        name, _, rest = chunk.partition("-->")
+        html, closed, _ = rest.partition("<!--/part-->")
+        if closed:
+            found.append((name, html))
+    return tuple(found)
 
 
 def changed_parts(before: str, after: str, base: int) -> str | None:
@@ -408,7 +429,7 @@ def changed_parts(before: str, after: str, base: int) -> str | None:
     >>> print(changed_parts(old, new, 3))
     <div class="parts" data-base="3" data-version="4"><p id="part-a" hx-swap-oob="true">2</p></div>
     """
-    old, new = _PART.findall(before), _PART.findall(after)
+    old, new = parts_of(before), parts_of(after)
     root = _ROOT.search(after)
     if root is None or [n for n, _ in old] != [n for n, _ in new]:
         return None

@@ -53,6 +53,9 @@ templates = Environment(
     autoescape=select_autoescape(default=True, default_for_string=True),
     undefined=StrictUndefined,
     extensions=["jinja2.ext.do"],
+    # the templates ship with the package and never change under a running server: without
+    # this, every drawing asks the file system whether each of its templates changed
+    auto_reload=False,
     trim_blocks=True,
     lstrip_blocks=True,
 )
@@ -174,10 +177,15 @@ def referee_display(
     )
 
 
-def done(version: int, lines: list[str], display: str) -> str:
+def done(version: int, lines: list[str], display: str, parts: str | None = None) -> str:
     """A form's answer: what its command did, and the ``display`` drawn after it, swapped in
-    out of band (the page keeps whichever of it and the live stream's is newer)."""
-    return fragment("done", version=version, lines=lines, display=Markup(display))
+    out of band (the page keeps whichever of it and the live stream's is newer); or, when
+    ``parts`` says what changed since the version the page shows
+    (:func:`turnkeeper.web.live.changed_parts`), those parts alone, each taking its part's
+    place out of band, as the live stream sends them."""
+    whole = None if parts is not None else Markup(display)
+    changed = None if parts is None else Markup(parts)
+    return fragment("done", version=version, lines=lines, display=whole, parts=changed)
 
 
 def referee_page(state: CampaignState, links: Links, display: str) -> str:
@@ -214,7 +222,7 @@ def player_display(
     if undone is None:
         undone = undone_commands(records)
     perceived = [r for r in records if party_perceives(r, undone)]
-    lines = [player_record(r, state) for r in reversed(perceived[-JOURNAL_LINES:])]
+    lines = [_line(r, state, None) for r in reversed(perceived[-JOURNAL_LINES:])]
     now = phone.wanted_of(view, state.ruleset, hand) if hand is not None else None
     return fragment("player_display", view=view, lines=lines, map=_map(state, player=True), now=now)
 
@@ -287,19 +295,49 @@ _MAPS_LOCK = threading.Lock()
 
 def _referee_lines(
     state: CampaignState, records: list[Recorded], undone: frozenset[int]
-) -> list[dict[str, Any]]:
+) -> list[Markup]:
     """The referee's journal lines of ``records``, newest first."""
-    return [
-        {
-            "seq": r.seq,
-            "date": calendar(r.at, state.ruleset.time),
-            "text": r.event.describe(),
-            "rolls": [roll.text() for roll in r.event.rolls],
-            "referee": r.event.visibility is Visibility.REFEREE,
-            "undone": r.command in undone,
+    return [_line(r, state, r.command in undone) for r in reversed(records)]
+
+
+def _line(record: Recorded, state: CampaignState, undone: bool | None) -> Markup:
+    """One journal line drawn: the referee's (``undone``: whether an undo took its command
+    back) or, with ``undone`` None, the players' (:func:`~turnkeeper.views.player_record`).
+
+    A line is drawn from its record and the calendar alone, and a display shows forty: each
+    command adds one or two, so the others are those drawn before, kept by their record
+    (:data:`_LINES`; the displays' lines are the same records from one drawing to the next,
+    :class:`turnkeeper.web.lines.LatestLines`), not drawn again for every version and seat."""
+    time = state.ruleset.time
+    key = (id(record), undone)
+    kept = _LINES.get(key)
+    if kept is not None and kept[0] is record and kept[1] is time:
+        return kept[2]
+    if undone is None:
+        line = player_record(record, state)
+    else:
+        line = {
+            "seq": record.seq,
+            "date": calendar(record.at, time),
+            "text": record.event.describe(),
+            "rolls": [roll.text() for roll in record.event.rolls],
+            "referee": record.event.visibility is Visibility.REFEREE,
+            "undone": undone,
         }
-        for r in reversed(records)
-    ]
+    drawn = Markup(templates.get_template("macros.html").module.journal_line(line))  # type: ignore[attr-defined]
+    with _LINES_LOCK:  # drawn in the server's worker threads
+        while len(_LINES) >= LINES_KEPT:
+            _LINES.pop(next(iter(_LINES)))  # the oldest: dicts keep their order
+        _LINES[key] = (record, time, drawn)
+    return drawn
+
+
+LINES_KEPT = 4096
+"""How many drawn journal lines :func:`_line` keeps: a few seats' forty, for the campaigns
+being played."""
+
+_LINES: dict[tuple[int, bool | None], tuple[Recorded, object, Markup]] = {}
+_LINES_LOCK = threading.Lock()
 
 
 def older_lines(
@@ -311,7 +349,7 @@ def older_lines(
     if referee:
         lines = _referee_lines(state, records, undone)
     else:
-        lines = [player_record(r, state) for r in reversed(records)]
+        lines = [_line(r, state, None) for r in reversed(records)]
     first = not records or records[0].seq == 1 or len(records) < JOURNAL_LINES
     return fragment("older_lines", lines=lines, first=first)
 

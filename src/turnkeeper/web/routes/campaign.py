@@ -19,12 +19,12 @@ from turnkeeper.web.core import (
     Referee,
     Token,
     execute,
-    keeps,
     lived,
     on,
     seat_of,
     to_json,
 )
+from turnkeeper.web.lines import keeps
 from turnkeeper.web.tokens import Role
 
 LOG_PAGE = 500

@@ -25,7 +25,6 @@ from turnkeeper.web.core import (
     Token,
     execute,
     form_command,
-    journal_of,
     line_command,
     links,
     lived,
@@ -33,6 +32,8 @@ from turnkeeper.web.core import (
     seat_of,
     snapshot,
 )
+from turnkeeper.web.lines import journal_of
+from turnkeeper.web.live import Displays
 from turnkeeper.web.tokens import Role
 
 #: The command line's suggestions at most, for one word.
@@ -181,9 +182,14 @@ async def _done(request: Request, name: str, token: str | None, body: Any, plain
     lines, state = await on(request, name, run)
     if plain:
         return RedirectResponse(links(name, token or "").page, status_code=303)
+    displays: Displays = request.app.state.displays
     # drawn outside the lock, once for this answer and the other referee pages' streams
-    shown, _ = await request.app.state.displays.display(name, Role.REFEREE, state=state)
-    return HTMLResponse(render.done(state.version, lines, shown))
+    shown, _ = await displays.display(name, Role.REFEREE, state=state)
+    # the form said which version its page shows (the command ran on it, or was refused):
+    # the answer carries what changed since, as the page's stream would, found once for both
+    seen = body.expected_version
+    changed = None if seen is None else displays.changes(name, Role.REFEREE, seen, state.version)
+    return HTMLResponse(render.done(state.version, lines, shown, changed))
 
 
 def _campaign_link(link: str) -> str | None:

@@ -20,7 +20,6 @@ from turnkeeper.web.core import (
     Reader,
     Referee,
     Token,
-    keeps,
     links,
     lived,
     on,
@@ -28,6 +27,7 @@ from turnkeeper.web.core import (
     snapshot,
     to_json,
 )
+from turnkeeper.web.lines import keeps
 from turnkeeper.web.tokens import Role, Seat
 
 router = APIRouter()

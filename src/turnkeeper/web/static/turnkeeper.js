@@ -116,6 +116,32 @@
     event.target.innerHTML = "";
   });
 
+  // A form's answer may carry the parts that changed since the version its page showed when
+  // it was sent (each taking its part's place out of band, as the stream's do): only onto
+  // that version. A page the stream moved on meanwhile keeps what it shows (newer, or the
+  // whole display is asked for); the answer's line stays beside its form.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var answer = event.detail.serverResponse;
+    if (typeof answer !== "string" || answer.indexOf('<div class="parts"') < 0) return;
+    var base = /<div class="parts" data-base="(\d+)"/.exec(answer);
+    if (base && Number(base[1]) === Number(shownVersion())) return;
+    event.detail.serverResponse = answer.slice(0, answer.indexOf('<div class="parts"'));
+    var incoming = versionIn(answer.slice(answer.indexOf('<div class="parts"')));
+    if (incoming !== null && incoming > Number(shownVersion())) wholeDisplay();
+  });
+
+  // The answer's parts are in place: the display says its new version and where the party is.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var parts = event.detail.target && event.detail.target.querySelector
+      ? event.detail.target.querySelector(".parts") : null;
+    var display = document.querySelector("#display .display");
+    if (!parts || !display || event.detail.target.id === "parts") return;
+    ["data-version", "data-here"].forEach(function (name) {
+      if (parts.hasAttribute(name)) display.setAttribute(name, parts.getAttribute(name));
+    });
+    parts.remove();
+  });
+
   // The whole display, asked for when parts came for a version this page does not show.
   function wholeDisplay() {
     var live = document.querySelector("[sse-connect]");
