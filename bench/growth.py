@@ -71,7 +71,7 @@ from turnkeeper.campaign import (
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
-from turnkeeper.service.moving import said
+from turnkeeper.service.moving import lines_said
 from turnkeeper.store.sql import SqlStore
 
 PARTY = parse_party(
@@ -114,7 +114,9 @@ def build(
         step += 1
     store = SqlStore(url)
     try:
-        store.create(name, [r.to_record() for r in journal.records], lines=said(journal.records))
+        store.create(
+            name, [r.to_record() for r in journal.records], lines=lines_said(journal.records)
+        )
         tag = snapshots.state_format()
         for checkpoint in journal.checkpoints[-4:]:
             text = snapshots.dump_state(checkpoint)

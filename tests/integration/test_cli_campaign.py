@@ -254,6 +254,14 @@ def test_campaign_names_are_one_whatever_their_case(shell, tmp_path: Path) -> No
     assert used.code == 2 and "did you mean Keep?" in used.err
 
 
+@pytest.fixture(scope="module")
+def long_db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A store holding :func:`_long_campaign`, built once: its tests only read it."""
+    db = str(tmp_path_factory.mktemp("long") / "long.db")
+    _long_campaign(db)
+    return db
+
+
 def _long_campaign(db: str) -> None:
     """A campaign past one page of the log (2,000 records) with what a log line varies by:
     undos, referee notes and countdowns, non-ASCII text, days and months going by."""
@@ -302,7 +310,9 @@ def _long_campaign(db: str) -> None:
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "ascii"])
-def test_log_json_streams_each_stored_record_as_the_view_writes_it(db: str, encoding: str) -> None:
+def test_log_json_streams_each_stored_record_as_the_view_writes_it(
+    long_db: str, encoding: str
+) -> None:
     """``log --json`` writes each record as :func:`views.referee_record_json` does (the
     stored text, its date, line and undone mark), over pages, with or without ``--since``,
     on a UTF-8 stdout and on one that is not (every non-ASCII character escaped)."""
@@ -312,7 +322,7 @@ def test_log_json_streams_each_stored_record_as_the_view_writes_it(db: str, enco
     from turnkeeper.service import Campaigns
     from turnkeeper.views.journal import referee_record_json
 
-    _long_campaign(db)
+    db = long_db
     store = open_store(db)
     try:
         campaigns = Campaigns(store)

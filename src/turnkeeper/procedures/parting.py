@@ -58,7 +58,7 @@ class Leaving:
 
 
 @dataclass(frozen=True)
-class Meeting:
+class Joining:
     """The two parties of a join, by name (for the refusals' words)."""
 
     ours: str
@@ -77,7 +77,7 @@ def _no_balk(value: Any, leaving: Leaving) -> str | None:
     return None
 
 
-def _no_clash(ours: Any, theirs: Any, meeting: Meeting) -> str | None:
+def _no_clash(ours: Any, theirs: Any, joining: Joining) -> str | None:
     return None
 
 
@@ -100,7 +100,7 @@ class Parting:
     part: Callable[[Any, Leaving], tuple[Any, Any]] = _both
     meet: Callable[[Any, Any], Any] = _ours
     balk: Callable[[Any, Leaving], str | None] = _no_balk
-    clash: Callable[[Any, Any, Meeting], str | None] = _no_clash
+    clash: Callable[[Any, Any, Joining], str | None] = _no_clash
     brings: Callable[[Any, Any], str | None] = _nothing
 
 
@@ -149,14 +149,14 @@ def _part_supplies(supplies: Supplies, leaving: Leaving) -> tuple[Supplies, Supp
 
 
 def _monsters_clash(
-    ours: tuple[Monster, ...], theirs: tuple[Monster, ...], meeting: Meeting
+    ours: tuple[Monster, ...], theirs: tuple[Monster, ...], joining: Joining
 ) -> str | None:
     known = {m.name.casefold(): m for m in ours}
     for monster in theirs:
         mine = known.get(monster.name.casefold())
         if mine is not None and mine != monster:
             return (
-                f"{meeting.ours} and {meeting.theirs} each know a monster called "
+                f"{joining.ours} and {joining.theirs} each know a monster called "
                 f"{monster.name!r}, not alike: the joined party can hold one (give one of them "
                 "another name first)"
             )
@@ -177,12 +177,12 @@ def _monsters_brought(ours: tuple[Monster, ...], theirs: tuple[Monster, ...]) ->
 # --- light, rest, countdowns ------------------------------------------------------------------
 
 
-def _light_clash(ours: LightState, theirs: LightState, meeting: Meeting) -> str | None:
+def _light_clash(ours: LightState, theirs: LightState, joining: Joining) -> str | None:
     if ours.dark or theirs.dark:
         return None
     return (
-        f"{meeting.ours} and {meeting.theirs} each have a light burning, and a party has one: "
-        f'douse one first (`light --douse --as "{meeting.theirs}"`)'
+        f"{joining.ours} and {joining.theirs} each have a light burning, and a party has one: "
+        f'douse one first (`light --douse --as "{joining.theirs}"`)'
     )
 
 
@@ -236,15 +236,15 @@ def _part_countdowns(
 
 
 def _countdowns_clash(
-    ours: tuple[Countdown, ...], theirs: tuple[Countdown, ...], meeting: Meeting
+    ours: tuple[Countdown, ...], theirs: tuple[Countdown, ...], joining: Joining
 ) -> str | None:
     names = {c.name.casefold() for c in ours}
     both = next((c.name for c in theirs if c.name.casefold() in names), None)
     if both is None:
         return None
     return (
-        f"{meeting.ours} and {meeting.theirs} each keep a countdown called {both!r}: end one "
-        f'first (`countdown end "{both}" --as "{meeting.theirs}"`)'
+        f"{joining.ours} and {joining.theirs} each keep a countdown called {both!r}: end one "
+        f'first (`countdown end "{both}" --as "{joining.theirs}"`)'
     )
 
 
@@ -270,13 +270,13 @@ def _part_site(
     return site, site.model_copy(update={"encounter": None})
 
 
-def _site_clash(ours: SiteVisit | None, theirs: SiteVisit | None, meeting: Meeting) -> str | None:
+def _site_clash(ours: SiteVisit | None, theirs: SiteVisit | None, joining: Joining) -> str | None:
     if ours is None or theirs is None or ours.encounter is None or theirs.encounter is None:
         return None
     return (
-        f"{meeting.ours} and {meeting.theirs} each face an encounter, and a party faces one: "
-        f'settle {meeting.theirs}\'s first (`combat start --as "{meeting.theirs}"`, or '
-        f'`site resume --as "{meeting.theirs}"`)'
+        f"{joining.ours} and {joining.theirs} each face an encounter, and a party faces one: "
+        f'settle {joining.theirs}\'s first (`combat start --as "{joining.theirs}"`, or '
+        f'`site resume --as "{joining.theirs}"`)'
     )
 
 
@@ -317,19 +317,19 @@ def _site_brought(ours: SiteVisit | None, theirs: SiteVisit | None) -> str | Non
 
 
 def _wilderness_clash(
-    ours: WildernessState | None, theirs: WildernessState | None, meeting: Meeting
+    ours: WildernessState | None, theirs: WildernessState | None, joining: Joining
 ) -> str | None:
     if ours is None or theirs is None:
         return None
     if ours.map.name != theirs.map.name:
         return (
-            f"{meeting.theirs} is on the map {theirs.map.name!r} and {meeting.ours} on "
+            f"{joining.theirs} is on the map {theirs.map.name!r} and {joining.ours} on "
             f"{ours.map.name!r}: parties join where they meet"
         )
     if theirs.pending is not None and theirs.pending != ours.pending:
         return (
-            f"{meeting.theirs} is on its way into hex {theirs.pending.to.label}: finish its "
-            f'move first (`travel {theirs.pending.to.label} --as "{meeting.theirs}"`)'
+            f"{joining.theirs} is on its way into hex {theirs.pending.to.label}: finish its "
+            f'move first (`travel {theirs.pending.to.label} --as "{joining.theirs}"`)'
         )
     return None
 
@@ -389,12 +389,12 @@ def _combat_balk(fight: CombatState | None, leaving: Leaving) -> str | None:
 
 
 def _combat_clash(
-    ours: CombatState | None, theirs: CombatState | None, meeting: Meeting
+    ours: CombatState | None, theirs: CombatState | None, joining: Joining
 ) -> str | None:
     if _running(ours):
-        return f"{meeting.ours} is fighting: end the fight before another party joins it"
+        return f"{joining.ours} is fighting: end the fight before another party joins it"
     if _running(theirs):
-        return f"{meeting.theirs} is fighting: end its fight first"
+        return f"{joining.theirs} is fighting: end its fight first"
     return None
 
 
@@ -424,12 +424,12 @@ def _scenes_balk(scenes: SceneState, leaving: Leaving) -> str | None:
     )
 
 
-def _scenes_clash(ours: SceneState, theirs: SceneState, meeting: Meeting) -> str | None:
+def _scenes_clash(ours: SceneState, theirs: SceneState, joining: Joining) -> str | None:
     if theirs.scene is None:
         return None
     return (
-        f"{meeting.theirs} has a scene in play: close it first "
-        f'(`scene close --as "{meeting.theirs}"`)'
+        f"{joining.theirs} has a scene in play: close it first "
+        f'(`scene close --as "{joining.theirs}"`)'
     )
 
 

@@ -40,7 +40,7 @@ from turnkeeper.kernel.events import (
 from turnkeeper.procedures.parties import PartySwitched
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.service.collector import gc_paused
-from turnkeeper.service.moving import imported, said
+from turnkeeper.service.moving import imported, lines_said
 from turnkeeper.service.reader import CampaignReader
 from turnkeeper.store import Caches, GlanceStore, SnapshotStore
 from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable, dumps, missing
@@ -125,7 +125,7 @@ class Campaigns(CampaignReader):
             name,
             [r.to_record() for r in journal.records],
             caches=caches,
-            lines=said(journal.records),
+            lines=lines_said(journal.records),
         )
         self._journals[name] = journal
         return journal.state
@@ -168,7 +168,7 @@ class Campaigns(CampaignReader):
             caches = self._caches(name, version, after, records)
             try:
                 rows = [r.to_record() for r in records]
-                self.store.append(name, version, rows, caches=caches, lines=said(records))
+                self.store.append(name, version, rows, caches=caches, lines=lines_said(records))
             except BaseException:
                 # Our copy may be behind; the next call reads the journal afresh.
                 self._journals.pop(name, None)
@@ -223,7 +223,7 @@ class Campaigns(CampaignReader):
         self._unclaimed(target)
         # the journal's state kept as it is stored, so its first read need not fold it all
         caches = self._caches(target, 0, journal.state, journal.records)
-        lines = said(journal.records)
+        lines = lines_said(journal.records)
         if texts is None:
             rows = [r.to_record() for r in journal.records]
             self.store.create(target, rows, caches=caches, lines=lines)

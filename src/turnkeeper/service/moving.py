@@ -26,7 +26,7 @@ SaidLine = tuple[int | None, int, str, str]
 """A record as the store keeps it (:data:`~turnkeeper.store.base.StoredLine`), its line said."""
 
 
-def said(records: Iterable[Recorded]) -> list[str]:
+def lines_said(records: Iterable[Recorded]) -> list[str]:
     """Each record's line as people read it, kept beside it by the store."""
     return [r.event.describe() for r in records]
 

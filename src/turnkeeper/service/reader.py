@@ -39,7 +39,7 @@ from turnkeeper.kernel.events import (
 )
 from turnkeeper.procedures.parties import PartyArrived, PartySplit, PartySwitched
 from turnkeeper.service.collector import gc_paused
-from turnkeeper.service.moving import PAGE, SaidLine, said
+from turnkeeper.service.moving import PAGE, SaidLine, lines_said
 from turnkeeper.store import EventStore, JsonStore, SnapshotStore
 from turnkeeper.store.base import dumps
 from turnkeeper.words import unknown
@@ -336,7 +336,7 @@ class CampaignReader:
             # log asks it of every record
             if None in map(_LINE, page):
                 unsaid = [text for _, _, text, line in page if line is None]
-                lines = iter(said(EVENTS.records_json("[" + ",".join(unsaid) + "]")))
+                lines = iter(lines_said(EVENTS.records_json("[" + ",".join(unsaid) + "]")))
                 yield [
                     (command, at, text, next(lines) if line is None else line)
                     for command, at, text, line in page

@@ -176,10 +176,10 @@ def _counts(annotation: Any) -> bool:
 SHARED = frozenset({"verb", "dice", "expected_version", "as_party"})
 
 
-def said(problem: Any) -> str:
+def problem_in_words(problem: Any) -> str:
     """One of pydantic's problems in plain words: bounds as "at least 1", "at most 10,000".
 
-    >>> said({"type": "less_than_equal", "ctx": {"le": 10000}, "msg": "Input should be..."})
+    >>> problem_in_words({"type": "less_than_equal", "ctx": {"le": 10_000}, "msg": "..."})
     'at most 10,000'
     """
     ctx = problem.get("ctx") or {}

@@ -29,7 +29,7 @@ from pydantic.fields import FieldInfo
 
 from turnkeeper.campaign import CampaignState
 from turnkeeper.errors import IllegalCommandError
-from turnkeeper.verbs.body import VerbBody, cli_of, kind_of, said
+from turnkeeper.verbs.body import VerbBody, cli_of, kind_of, problem_in_words
 from turnkeeper.verbs.kinds import Cli
 from turnkeeper.verbs.table import VERBS
 
@@ -102,7 +102,7 @@ def problem_as_typed(body: type[VerbBody], error: ValidationError) -> str:
     first = error.errors()[0]
     where = first.get("loc", ())
     named = shown(body, str(where[0])) if where else body.verb_name()
-    typed, words = first.get("input"), said(first)
+    typed, words = first.get("input"), problem_in_words(first)
     # the value as typed, unless the words already quote it
     value = f" {typed!r}" if isinstance(typed, str) and repr(typed) not in words else ""
     return f"{named}{value}: {words}"

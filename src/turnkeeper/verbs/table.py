@@ -43,7 +43,7 @@ from turnkeeper.verbs import (
     wilderness,
     world,
 )
-from turnkeeper.verbs.body import VerbBody, said
+from turnkeeper.verbs.body import VerbBody, problem_in_words
 
 
 def _gathered(*groups: ModuleType) -> dict[str, type[VerbBody]]:
@@ -107,7 +107,7 @@ def problem(errors: Sequence[Any]) -> str:
     first = problems[0]
     where = [str(p) for p in first.get("loc", ()) if p != "body" and not _a_tag(str(p))]
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    return f"{'.'.join(where) or 'request'}: {said(first)}{more}"
+    return f"{'.'.join(where) or 'request'}: {problem_in_words(first)}{more}"
 
 
 def _a_tag(part: str) -> bool:

@@ -14,20 +14,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from turnkeeper.campaign import CampaignState, Recorded, Visibility
 from turnkeeper.campaign.time_record import PartyLines
 from turnkeeper.clock.calendar import calendar
-from turnkeeper.kernel.events import UNDO_EVENTS
-from turnkeeper.kernel.events import undone_commands as _undone_commands
-
-
-def undone_commands(records: Iterable[Recorded]) -> frozenset[int]:
-    """The commands an undo took back and no redo brought back, in a whole journal (the
-    record keeps them)."""
-    return _undone_commands(records)
+from turnkeeper.kernel.events import UNDO_EVENTS, undone_commands
 
 
 def party_perceives(record: Recorded, undone: frozenset[int]) -> bool:

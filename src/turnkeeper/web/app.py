@@ -61,10 +61,10 @@ from turnkeeper.web.squeeze import squeezed
 from turnkeeper.web.tokens import TokenCheck
 
 
-def status_of(error: TurnkeeperError) -> int:
+def http_status(error: TurnkeeperError) -> int:
     """The HTTP status of a domain error (the table in this module's docstring).
 
-    >>> status_of(ConflictError("x")), status_of(IllegalCommandError("x"))
+    >>> http_status(ConflictError("x")), http_status(IllegalCommandError("x"))
     (409, 422)
     """
     if isinstance(error, ConflictError):
@@ -135,7 +135,7 @@ def _refused(request: Request, error: Refused) -> Response:
 
 
 def _domain(request: Request, error: TurnkeeperError) -> Response:
-    return _refuse(request, status_of(error), str(error), type(error).__name__)
+    return _refuse(request, http_status(error), str(error), type(error).__name__)
 
 
 def _malformed(request: Request, error: RequestValidationError) -> Response:

@@ -45,7 +45,7 @@ from turnkeeper.files import parse_json
 from turnkeeper.verbs import SHARED, VERBS
 from turnkeeper.verbs.body import FileText
 
-Kind = Literal["text", "longtext", "number", "checkbox", "select", "list", "json"]
+InputKind = Literal["text", "longtext", "number", "checkbox", "select", "list", "json"]
 
 #: Where the party must be for a verb to fit, by the first word of its name; first match wins.
 #: A verb that opens something (a fight, a scene, a site) fits anywhere.
@@ -117,7 +117,7 @@ class Input:
 
     name: str
     label: str
-    kind: Kind
+    kind: InputKind
     required: bool
     default: str
     checked: bool
@@ -265,7 +265,7 @@ def _control(verb: str, model: type[BaseModel]) -> Control:
 
 def _input(name: str, info: FieldInfo) -> Input:
     annotation, _optional = _unwrap(info.annotation)
-    kind: Kind
+    kind: InputKind
     choices: tuple[str, ...] = ()
     if annotation is bool:
         kind = "checkbox"
@@ -334,7 +334,7 @@ def _unwrap(annotation: Any) -> tuple[Any, bool]:
     return annotation, optional
 
 
-def _text(value: object, kind: Kind) -> str:
+def _text(value: object, kind: InputKind) -> str:
     """A default as the form shows it; none, a yes/no or an empty list shows as blank."""
     if value is None or isinstance(value, bool) or value in ((), [], {}, frozenset()):
         return ""

@@ -27,9 +27,10 @@ from turnkeeper.clock.calendar import calendar
 from turnkeeper.dice import dice_named, format_mixed
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.kernel.combat_state import CombatState, Declaration, Phase, Side
+from turnkeeper.kernel.events import undone_commands
 from turnkeeper.kernel.state import in_darkness
 from turnkeeper.verbs import places_now
-from turnkeeper.views.journal import party_perceives, player_record, undone_commands
+from turnkeeper.views.journal import party_perceives, player_record
 from turnkeeper.views.maps import page_map_svg
 from turnkeeper.views.party import player_state
 from turnkeeper.views.timeline import timeline

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from tests.integration.conftest import Shell
 from tests.integration.hostile.refusals import PARTY, TURNKEEPER
 
 NOTE = "the door\x1b]0;pwned\x07 creaks\x9b31m"
@@ -39,17 +40,16 @@ def _on_a_terminal(*args: str) -> bytes:
 
 
 @pytest.mark.skipif(not Path(TURNKEEPER).exists(), reason="the console script is not installed")
-def test_an_export_on_a_terminal_carries_no_control_a_note_held(tmp_path: Path) -> None:
+def test_an_export_on_a_terminal_carries_no_control_a_note_held(
+    tmp_path: Path, shell: Shell
+) -> None:
+    # The campaign and its note are made in this process (the console script's own path);
+    # the processes are spent where a terminal or a pipe is what is tested.
     db = str(tmp_path / "tk.db")
-    made = subprocess.run(
-        [TURNKEEPER, "new", "keep", "-r", "ex", "--party", PARTY, "--db", db],
-        capture_output=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert made.returncode == 0, made.stderr
-    noted = subprocess.run(
-        [TURNKEEPER, "note", NOTE, "--db", db], capture_output=True, timeout=120, check=False
-    )
-    assert noted.returncode == 0, noted.stderr
+    made = shell("new", "keep", "-r", "ex", "--party", PARTY, "--db", db)
+    assert made.code == 0, made.err
+    noted = shell("note", NOTE, "--db", db)
+    assert noted.code == 0, noted.err
     markdown = _on_a_terminal("export", "--format", "markdown", "--db", db)
     assert b"the door]0;pwned creaks31m" in markdown and b"\x1b" not in markdown
     lines = _on_a_terminal("export", "--db", db)

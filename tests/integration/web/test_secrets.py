@@ -253,7 +253,8 @@ def test_undone_commands_vanish_from_the_players_journal(
 ) -> None:
     """The views' filter: an undo takes back what its command recorded, and is not itself
     a line the players read; the referee's records say what was undone."""
-    from turnkeeper.views.journal import player_log, referee_record, undone_commands
+    from turnkeeper.kernel.events import undone_commands
+    from turnkeeper.views.journal import player_log, referee_record
 
     journal = served.campaigns.log(LAIR)
     state = served.campaigns.state(LAIR)

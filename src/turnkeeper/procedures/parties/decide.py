@@ -39,7 +39,7 @@ from turnkeeper.procedures.parties.events import (
     PartySplit,
     PartySwitched,
 )
-from turnkeeper.procedures.parting import PARTING, Leaving, Meeting, supplies_text
+from turnkeeper.procedures.parting import PARTING, Joining, Leaving, supplies_text
 from turnkeeper.words import words
 from turnkeeper.world.hexes import Hex
 
@@ -228,8 +228,8 @@ def where(state: PartyFields) -> str:
 def join(state: CampaignState, name: str) -> PartiesJoined:
     """The party ``name`` joins the party run now, if they stand at the same place and time."""
     other = state.away_party(name)
-    meeting = Meeting(state.company, other.name)
-    fights = PARTING["combat"].clash(state.combat, other.combat, meeting)
+    joining = Joining(state.company, other.name)
+    fights = PARTING["combat"].clash(state.combat, other.combat, joining)
     if fights is not None:
         raise IllegalCommandError(fights)
     if other.now != state.now:
@@ -249,7 +249,7 @@ def join(state: CampaignState, name: str) -> PartiesJoined:
     brought: list[str] = []
     for field_name, parting in PARTING.items():
         ours, theirs = getattr(state, field_name), getattr(other, field_name)
-        clash = parting.clash(ours, theirs, meeting)
+        clash = parting.clash(ours, theirs, joining)
         if clash is not None:
             raise IllegalCommandError(clash)
         told = parting.brings(ours, theirs)

@@ -22,14 +22,11 @@ from dataclasses import replace
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.dice import DiceSource
 from turnkeeper.kernel.schedule import Draft, Hook, wait
-from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK, trigger
+from turnkeeper.procedures.countdowns import COUNTDOWN_HOOK, ROUND_FRAMES, trigger
 from turnkeeper.procedures.scenes.commands import GmAct, SceneCommand, SpendDread
 from turnkeeper.procedures.scenes.decide import decide_scene
 from turnkeeper.procedures.scenes.dread import check_gm_creature
 from turnkeeper.procedures.scenes.events import ActionTaken, RoundEnded
-
-#: The frames a scene's rounds end by hand, never by the calendar.
-ROUND_FRAMES = frozenset({"combat_round", "social_round", "exploration_round"})
 
 
 def _without_round_frames(hook: Hook) -> Hook:
