@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from tests.browser.helpers import SITE, Table, shoot
+from tests.browser.helpers import ARTEFACTS, SITE, Table, shoot
 from tests.browser.test_where_tables_play import AXE, BLOCKING
 from tests.browser.thumb import PHONE
 from tests.conftest import serving
@@ -65,7 +65,7 @@ FOES = "Goblin:hd=1,hp=9,ac=12,count=2"
 FILL: dict[str, dict[str, str | bool]] = {
     "wait": {"duration": "1 turn"},
     "rest": {"turns": "1"},
-    "light": {"douse": True},
+    "light": {"source": "torch"},
     "supply_use": {"item": "rations"},
     "supply_add": {"item": "rations", "amount": "2"},
     "damage": {"target": "Aldo", "amount": "1", "reason": "a fall"},
@@ -191,12 +191,12 @@ def _setup(situation: str, campaigns: Campaigns) -> str:
 def _arrive(situation: Situation, page: Page) -> None:
     """Bring the table to its situation through the API, as a referee would."""
     api = situation.api
+    api(page, "countdown_add", name="flood", kind="short", length="4", failure="3",
+        listens=["wound"])
     if situation.name == "scene":
         api(page, "scene_open", kind="exploration", players="Aldo,Bea")
         return
     api(page, "map_load", map=map_to_data(generate_map(8, 6, seed=3)), at="0302")
-    api(page, "countdown_add", name="flood", kind="short", length="4")
-    api(page, "faction_load", factions_text=FACTIONS)
     if situation.name == "site":
         api(page, "site_enter", site_text=SITE, area="1")
     elif situation.name == "fight":
@@ -322,8 +322,7 @@ class Walk:
             situation.recorded.append(f"{self.who}: {what}")
             undo = "redo" if what == "verb:undo" else "undo"
             after = situation.api(self.page, undo)
-        for page in (self.page, *self.others):
-            _caught_up(page, after)
+        _caught_up(self.page, after)  # the pages beside it catch up before their own walk
         assert not self.errors, (what, self.errors)
 
 
@@ -378,7 +377,7 @@ def _answered(walk: Walk, what: str, slot: str, before: int) -> None:
 def _press_line(walk: Walk, found: list[dict[str, Any]]) -> None:
     page = walk.page
     page.eval_on_selector("#command-line .outcome", "slot => { slot.innerHTML = '' }")
-    page.fill("#line", "note a line typed on the command line")
+    page.fill("#line", 'note "a line typed on the command line"')
     before = walk.situation.version(page)
     page.click("#command-line button")
     _answered(walk, "command line", "#command-line .outcome", before)
@@ -481,12 +480,17 @@ def _press_map(walk: Walk, found: list[dict[str, Any]]) -> None:
     if page.locator("#chosen-hex").count():
         before = page.inner_text("#chosen-hex")
         page.locator(".map svg text", has_text="0303").first.click()
-        page.wait_for_function(
-            "b => document.querySelector('#chosen-hex').innerText !== b"
-            " && !/chosen: Travel or Explore/.test(document.querySelector('#chosen-hex').innerText)",
-            arg=before,
-            timeout=FOLLOW_MS,
-        )
+        try:  # the route is priced by the server: a word of days and TP, or a refusal
+            page.wait_for_function(
+                "b => { const said = document.querySelector('#chosen-hex').innerText;"
+                " return said !== b && !/chosen: Travel or Explore/.test(said); }",
+                arg=before,
+                timeout=FOLLOW_MS * 2,
+            )
+        except Exception as error:
+            raise AssertionError(
+                f"a hex clicked on the map: {page.inner_text('#chosen-hex')!r}" + "\n".join(NET[-8:])
+            ) from error
     walk.situation.pressed.setdefault(walk.who, []).append("the map")
 
 
@@ -675,14 +679,29 @@ def test_every_control_of_both_screens_works_when_pressed(
         walk = Walk(situation, referee, [phone], "referee")
         walk.watch()
         referee_claims = _walk_referee(walk)
+        _caught_up(phone, situation.version(phone))
         phone_walk = Walk(situation, phone, [referee], "phone")
         phone_walk.watch()
         phone_claims = _walk_phone(phone_walk)
 
         # the walk put the table back each time: the situation is as it was
         assert referee.get_attribute("#display .display", "data-here") == here
-        print(situation.name, sorted(referee_claims), sorted(phone_claims))
-        print("refused:", json.dumps(situation.refused, indent=1))
+        _caught_up(referee, situation.version(referee))
+        # what was found, pressed, recorded and refused, for a person to read
+        (ARTEFACTS / f"every-control-{situation.name}.json").write_text(
+            json.dumps(
+                {
+                    "controls": {
+                        "referee": {k: len(v) for k, v in referee_claims.items()},
+                        "phone": {k: len(v) for k, v in phone_claims.items()},
+                    },
+                    "pressed": situation.pressed,
+                    "recorded": situation.recorded,
+                    "refused": situation.refused,
+                },
+                indent=1,
+            )
+        )
     finally:
         laptop.close()
         phone_context.close()
