@@ -133,12 +133,14 @@ FILL_IN: dict[str, dict[str, dict[str, str | bool]]] = {
 }
 
 #: A valid choice on a player's phone, by the form's verb and action (``verb:action``).
-#: ``FIRST`` picks a menu's first choice (whom to attack: the foes standing).
+#: ``FIRST`` picks a menu's first choice (whom to attack: the foes standing); ``ROLL`` presses
+#: the phone's own roll button, which fills the field with the faces it rolled.
 FIRST = object()
+ROLL = object()
 NET: list[str] = []
 PHONE_FILL: dict[str, dict[str, Any]] = {
-    "combat_declare:attack": {"target": FIRST, "rolled": "12"},
-    "combat_declare:": {"target": FIRST, "action": FIRST, "rolled": "12"},
+    "combat_declare:attack": {"target": FIRST, "rolled": ROLL},
+    "combat_declare:": {"action": FIRST, "target": FIRST, "rolled": ROLL},
     "combat_declare:cast": {"magic_dice": "1"},
     "combat_declare:move": {},
     "combat_declare:move_far": {},
@@ -170,6 +172,18 @@ class Situation:
         assert answer.ok, (verb, answer.status, answer.text())
         return int(answer.json()["version"])
 
+    def state(self, page: Page) -> dict[str, Any]:
+        """The table as the referee's API gives it, without what every record moves on."""
+        answer = page.request.get(
+            f"{self.table.base}/api/campaigns/{self.table.name}/state",
+            headers={"Authorization": f"Bearer {self.table.tokens[Role.REFEREE]}"},
+        )
+        assert answer.ok, answer.text()
+        state: dict[str, Any] = answer.json()
+        for moving in ("version", "redoable"):  # the walk's undos leave the last one redoable
+            state.pop(moving, None)
+        return state
+
     def version(self, page: Page) -> int:
         answer = page.request.get(
             f"{self.table.base}/api/campaigns/{self.table.name}/log?limit=1",
@@ -191,8 +205,15 @@ def _setup(situation: str, campaigns: Campaigns) -> str:
 def _arrive(situation: Situation, page: Page) -> None:
     """Bring the table to its situation through the API, as a referee would."""
     api = situation.api
-    api(page, "countdown_add", name="flood", kind="short", length="4", failure="3",
-        listens=["wound"])
+    api(
+        page,
+        "countdown_add",
+        name="flood",
+        kind="short",
+        length="4",
+        failure="3",
+        listens=["wound"],
+    )
     if situation.name == "scene":
         api(page, "scene_open", kind="exploration", players="Aldo,Bea")
         return
@@ -295,9 +316,11 @@ class Walk:
         self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
         self.page.on(
             "response",
-            lambda r: NET.append(f"{self.who} {r.status} {r.url[:90]}")
-            if "/static/" not in r.url
-            else None,
+            lambda r: (
+                NET.append(f"{self.who} {r.status} {r.url[:90]}")
+                if "/static/" not in r.url
+                else None
+            ),
         )
         self.page.on("console", self._console)
 
@@ -314,6 +337,7 @@ class Walk:
         situation = self.situation
         after = situation.version(self.page)
         situation.pressed.setdefault(self.who, []).append(what)
+        assert said[:1] != "5", f"{what} failed on the server: {said!r}"
         if refused:
             assert after == before, f"{what} was refused ({said!r}) but recorded"
             situation.refused[f"{self.who}: {what}"] = said
@@ -489,7 +513,8 @@ def _press_map(walk: Walk, found: list[dict[str, Any]]) -> None:
             )
         except Exception as error:
             raise AssertionError(
-                f"a hex clicked on the map: {page.inner_text('#chosen-hex')!r}" + "\n".join(NET[-8:])
+                f"a hex clicked on the map: {page.inner_text('#chosen-hex')!r}"
+                + "\n".join(NET[-8:])
             ) from error
     walk.situation.pressed.setdefault(walk.who, []).append("the map")
 
@@ -598,21 +623,16 @@ def _press_choices(walk: Walk, key: str) -> None:
 
 def _fill_phone(page: Page, form: str, name: str, value: Any) -> None:
     control = page.locator(form).locator(f"[name='{name}']:not([type=hidden])").first
-    if control.evaluate("el => el.tagName") == "SELECT":
+    if value is ROLL:
+        page.locator(form).locator("[data-roll]").click()
+        rolled = control.input_value()
+        assert rolled and all(part.strip().isdigit() for part in rolled.split(",")), rolled
+    elif control.evaluate("el => el.tagName") == "SELECT":
         if value is FIRST:
             value = control.evaluate("el => [...el.options].find(o => o.value).value")
         control.select_option(str(value))
     else:
         control.fill(str(value))
-
-
-def _press_roll(walk: Walk, found: list[dict[str, Any]]) -> None:
-    page = walk.page
-    page.click("#now [data-roll]")
-    rolled = page.input_value("#now [name=rolled]")
-    assert rolled and all(part.strip().isdigit() for part in rolled.split(",")), rolled
-    page.fill("#now [name=rolled]", "")
-    walk.situation.pressed.setdefault(walk.who, []).append("roll")
 
 
 def _press_sound(walk: Walk, found: list[dict[str, Any]]) -> None:
@@ -625,11 +645,9 @@ def _press_sound(walk: Walk, found: list[dict[str, Any]]) -> None:
 
 PHONE_LOOSE: dict[str, Callable[[Walk, list[dict[str, Any]]], None]] = {
     "map": _press_map,
-    "roll": _press_roll,
     "sound": _press_sound,
 }
 LOOSE_ON_PHONE = {
-    "roll": "[data-roll]",
     "sound": "#call-sound",
     "older lines": "#older-journal",
     "map": ".map svg",
@@ -671,6 +689,7 @@ def test_every_control_of_both_screens_works_when_pressed(
         phone.goto(bea)
         phone.wait_for_selector("#display .display")
         here = referee.get_attribute("#display .display", "data-here")
+        as_it_was = situation.state(referee)
 
         for page, who in ((referee, "referee"), (phone, "phone")):
             shoot(page, f"every-control-{situation.name}-{who}")
@@ -686,6 +705,7 @@ def test_every_control_of_both_screens_works_when_pressed(
 
         # the walk put the table back each time: the situation is as it was
         assert referee.get_attribute("#display .display", "data-here") == here
+        assert situation.state(referee) == as_it_was
         _caught_up(referee, situation.version(referee))
         # what was found, pressed, recorded and refused, for a person to read
         (ARTEFACTS / f"every-control-{situation.name}.json").write_text(
