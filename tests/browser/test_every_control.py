@@ -129,7 +129,8 @@ FILL: dict[str, dict[str, str | bool]] = {
 
 #: Where a situation needs another value than :data:`FILL`'s, by situation and verb.
 FILL_IN: dict[str, dict[str, dict[str, str | bool]]] = {
-    "world": {"party_split": {"name": "Red Band", "characters": "Bea"}},
+    # the party has initiative and announces last: the foes' blows come first (TP-CBT-1)
+    "fight": {"combat_attack": {"attacker": "Goblin 1", "target": "Aldo"}},
 }
 
 #: A valid choice on a player's phone, by the form's verb and action (``verb:action``).
@@ -137,7 +138,6 @@ FILL_IN: dict[str, dict[str, dict[str, str | bool]]] = {
 #: the phone's own roll button, which fills the field with the faces it rolled.
 FIRST = object()
 ROLL = object()
-NET: list[str] = []
 PHONE_FILL: dict[str, dict[str, Any]] = {
     "combat_declare:attack": {"target": FIRST, "rolled": ROLL},
     "combat_declare:": {"action": FIRST, "target": FIRST, "rolled": ROLL},
@@ -287,7 +287,7 @@ def _shown_version(page: Page) -> int:
     return int(page.evaluate("Number(document.querySelector('#display .display').dataset.version)"))
 
 
-def _caught_up(page: Page, version: int) -> None:
+def _caught_up(page: Page, version: int, heard: list[str] | None = None) -> None:
     """The page shows the table at ``version`` (or later), by its live stream."""
     try:
         page.wait_for_function(
@@ -298,7 +298,8 @@ def _caught_up(page: Page, version: int) -> None:
     except Exception as error:
         shown = _shown_version(page)
         raise AssertionError(
-            f"{page.url}: shows version {shown}, not {version}" + "\n".join(NET[-15:])
+            f"{page.url}: shows version {shown}, not {version}; the last answers it had:\n"
+            + "\n".join((heard or [])[-15:])
         ) from error
 
 
@@ -308,16 +309,17 @@ class Walk:
 
     situation: Situation
     page: Page
-    others: list[Page]
     who: str
     errors: list[str] = field(default_factory=list)
+    heard: list[str] = field(default_factory=list)
+    """The page's last answers from the server (not its static files), for a failure."""
 
     def watch(self) -> None:
         self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
         self.page.on(
             "response",
             lambda r: (
-                NET.append(f"{self.who} {r.status} {r.url[:90]}")
+                self.heard.append(f"{r.status} {r.request.method} {r.url[:90]}")
                 if "/static/" not in r.url
                 else None
             ),
@@ -346,7 +348,7 @@ class Walk:
             situation.recorded.append(f"{self.who}: {what}")
             undo = "redo" if what == "verb:undo" else "undo"
             after = situation.api(self.page, undo)
-        _caught_up(self.page, after)  # the pages beside it catch up before their own walk
+        _caught_up(self.page, after, self.heard)  # the other page catches up before its walk
         assert not self.errors, (what, self.errors)
 
 
@@ -391,7 +393,13 @@ def _press_verb(walk: Walk, verb: str, found: list[dict[str, Any]]) -> None:
 def _answered(walk: Walk, what: str, slot: str, before: int) -> None:
     """Wait for the answer in ``slot`` and check it (:meth:`Walk.outcome`)."""
     page = walk.page
-    page.wait_for_selector(f"{slot} > *", state="attached", timeout=FOLLOW_MS)
+    try:
+        page.wait_for_selector(f"{slot} > *", state="attached", timeout=FOLLOW_MS)
+    except Exception as error:
+        raise AssertionError(
+            f"{what} was pressed and nothing answered: no command recorded, no refusal shown; "
+            f"page errors: {walk.errors}; the last answers:\n" + "\n".join(walk.heard[-5:])
+        ) from error
     said = page.inner_text(slot).strip()
     refused = page.locator(f"{slot} .problem").count() > 0
     assert refused or page.locator(f"{slot} .done").count(), f"{what}: neither done nor refused"
@@ -513,8 +521,8 @@ def _press_map(walk: Walk, found: list[dict[str, Any]]) -> None:
             )
         except Exception as error:
             raise AssertionError(
-                f"a hex clicked on the map: {page.inner_text('#chosen-hex')!r}"
-                + "\n".join(NET[-8:])
+                f"a hex clicked on the map: {page.inner_text('#chosen-hex')!r}\n"
+                + "\n".join(walk.heard[-8:])
             ) from error
     walk.situation.pressed.setdefault(walk.who, []).append("the map")
 
@@ -586,7 +594,7 @@ def _walk_phone(walk: Walk) -> dict[str, list[dict[str, Any]]]:
     claimed = _controls(page, LOOSE_ON_PHONE)
     for claim, found in claimed.items():
         if claim.startswith("hand:"):
-            _press_choices(walk, claim.removeprefix("hand:"))
+            _press_choices(walk, claim.removeprefix("hand:"), found)
         elif claim == "older lines":
             _press_older(walk, found)
         else:
@@ -594,13 +602,15 @@ def _walk_phone(walk: Walk) -> dict[str, list[dict[str, Any]]]:
     return claimed
 
 
-def _press_choices(walk: Walk, key: str) -> None:
+def _press_choices(walk: Walk, key: str, found: list[dict[str, Any]]) -> None:
     """Each of the phone's choices that ``key`` names: filled, pressed, answered in #said."""
     page, situation = walk.page, walk.situation
     if key not in PHONE_FILL:
         raise AssertionError(
             f"the phone's choice {key!r} in the {situation.name} has no entry in PHONE_FILL"
         )
+    missing = sorted({c["name"] for c in found if c["required"]} - set(PHONE_FILL[key]))
+    assert not missing, f"PHONE_FILL[{key!r}] lacks the required fields {missing}"
     verb, action = key.split(":")
     scope = f"#now form:has([name=verb][value={verb}])"
     if action:
@@ -615,10 +625,7 @@ def _press_choices(walk: Walk, key: str) -> None:
         page.eval_on_selector("#said", "slot => { slot.innerHTML = '' }")
         before = situation.version(page)
         page.locator(form).locator("button.big").click()
-        page.wait_for_selector("#said > *", state="attached", timeout=FOLLOW_MS)
-        said = page.inner_text("#said").strip()
-        refused = page.locator("#said .problem").count() > 0
-        walk.outcome(f"hand:{key}#{n}", before, said, refused)
+        _answered(walk, f"hand:{key}#{n}", "#said", before)
 
 
 def _fill_phone(page: Page, form: str, name: str, value: Any) -> None:
@@ -695,11 +702,11 @@ def test_every_control_of_both_screens_works_when_pressed(
             shoot(page, f"every-control-{situation.name}-{who}")
             assert _blocking(page) == [], (situation.name, who)
 
-        walk = Walk(situation, referee, [phone], "referee")
+        walk = Walk(situation, referee, "referee")
         walk.watch()
         referee_claims = _walk_referee(walk)
         _caught_up(phone, situation.version(phone))
-        phone_walk = Walk(situation, phone, [referee], "phone")
+        phone_walk = Walk(situation, phone, "phone")
         phone_walk.watch()
         phone_claims = _walk_phone(phone_walk)
 
