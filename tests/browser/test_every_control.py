@@ -713,6 +713,9 @@ def test_every_control_of_both_screens_works_when_pressed(
         # the walk put the table back each time: the situation is as it was
         assert referee.get_attribute("#display .display", "data-here") == here
         assert situation.state(referee) == as_it_was
+        # and with every folded part open and every answer beside its form
+        for page, who in ((referee, "referee"), (phone, "phone")):
+            assert _blocking(page) == [], (situation.name, who, "after the walk")
         _caught_up(referee, situation.version(referee))
         # what was found, pressed, recorded and refused, for a person to read
         (ARTEFACTS / f"every-control-{situation.name}.json").write_text(
