@@ -109,6 +109,9 @@ FILL: dict[str, dict[str, str | bool]] = {
     "combat_attack": {"attacker": "Aldo", "target": "Goblin 1"},
     "combat_check": {"actor": "Aldo", "stat": "STR", "defence": "12"},
     "combat_save": {"name": "Goblin 1"},
+    "combat_ask": {"name": "Bea", "roll": "check", "stat": "STR", "defence": "12"},
+    # nobody is asked yet (the ask pressed before it was undone): refused, saying so
+    "combat_rolled": {"name": "Bea", "rolled": "14"},
     "combat_announce_done": {"side": "foes"},
     "combat_pin": {"name": "Aldo", "place": "1"},
     "combat_end": {"winner": "party"},
@@ -125,6 +128,11 @@ FILL: dict[str, dict[str, str | bool]] = {
     "faction_load": {"factions_text": FACTIONS},
     "faction_reveal": {"faction": "Red Hand", "deed": "1"},
     "haven": {"character": "Aldo", "activity": "work"},
+    "domain_grant": {"character": "Aldo", "hex": "0302", "name": "Ford"},
+    # no domain is held (the grant pressed before it was undone): refused, saying so
+    "domain_collect": {"domain": "Ford", "amount": "5"},
+    "domain_drop": {"domain": "Ford", "reason": "sold to the abbey"},
+    "world_catch_up": {"today": "2026-11-29"},
 }
 
 #: Where a situation needs another value than :data:`FILL`'s, by situation and verb.
