@@ -324,6 +324,19 @@ class Walk:
 
     def watch(self) -> None:
         self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        # what went out and never came back tells a press not sent from one not answered
+        self.page.on(
+            "request",
+            lambda r: (
+                self.heard.append(f"sent {r.method} {r.url[:90]}")
+                if "/static/" not in r.url
+                else None
+            ),
+        )
+        self.page.on(
+            "requestfailed",
+            lambda r: self.heard.append(f"failed {r.method} {r.url[:90]}: {r.failure}"),
+        )
         self.page.on(
             "response",
             lambda r: (
@@ -404,9 +417,18 @@ def _answered(walk: Walk, what: str, slot: str, before: int) -> None:
     try:
         page.wait_for_selector(f"{slot} > *", state="attached", timeout=FOLLOW_MS)
     except Exception as error:
+        # a form the browser finds invalid is not sent: say which field and why
+        invalid = page.eval_on_selector(
+            slot,
+            "slot => { const form = slot.closest('form'); return form ? [...form.elements]"
+            ".filter(el => el.willValidate && !el.checkValidity())"
+            ".map(el => el.name + ': ' + el.validationMessage) : []; }",
+        )
         raise AssertionError(
             f"{what} was pressed and nothing answered: no command recorded, no refusal shown; "
-            f"page errors: {walk.errors}; the last answers:\n" + "\n".join(walk.heard[-5:])
+            f"page errors: {walk.errors}; fields the browser finds invalid: {invalid}; "
+            f"the slot holds {page.inner_html(slot)!r}; the last requests and answers:\n"
+            + "\n".join(walk.heard[-10:])
         ) from error
     said = page.inner_text(slot).strip()
     refused = page.locator(f"{slot} .problem").count() > 0
