@@ -109,6 +109,9 @@ FILL: dict[str, dict[str, str | bool]] = {
     "combat_attack": {"attacker": "Aldo", "target": "Goblin 1"},
     "combat_check": {"actor": "Aldo", "stat": "STR", "defence": "12"},
     "combat_save": {"name": "Goblin 1"},
+    "combat_ask": {"name": "Bea", "roll": "check", "stat": "STR", "defence": "12"},
+    # nobody is asked yet (the ask pressed before it was undone): refused, saying so
+    "combat_rolled": {"name": "Bea", "rolled": "14"},
     "combat_announce_done": {"side": "foes"},
     "combat_pin": {"name": "Aldo", "place": "1"},
     "combat_end": {"winner": "party"},
@@ -125,6 +128,11 @@ FILL: dict[str, dict[str, str | bool]] = {
     "faction_load": {"factions_text": FACTIONS},
     "faction_reveal": {"faction": "Red Hand", "deed": "1"},
     "haven": {"character": "Aldo", "activity": "work"},
+    "domain_grant": {"character": "Aldo", "hex": "0302", "name": "Ford"},
+    # no domain is held (the grant pressed before it was undone): refused, saying so
+    "domain_collect": {"domain": "Ford", "amount": "5"},
+    "domain_drop": {"domain": "Ford", "reason": "sold to the abbey"},
+    "world_catch_up": {"today": "2026-11-29"},
 }
 
 #: Where a situation needs another value than :data:`FILL`'s, by situation and verb.
@@ -316,6 +324,19 @@ class Walk:
 
     def watch(self) -> None:
         self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        # what went out and never came back tells a press not sent from one not answered
+        self.page.on(
+            "request",
+            lambda r: (
+                self.heard.append(f"sent {r.method} {r.url[:90]}")
+                if "/static/" not in r.url
+                else None
+            ),
+        )
+        self.page.on(
+            "requestfailed",
+            lambda r: self.heard.append(f"failed {r.method} {r.url[:90]}: {r.failure}"),
+        )
         self.page.on(
             "response",
             lambda r: (
@@ -396,9 +417,18 @@ def _answered(walk: Walk, what: str, slot: str, before: int) -> None:
     try:
         page.wait_for_selector(f"{slot} > *", state="attached", timeout=FOLLOW_MS)
     except Exception as error:
+        # a form the browser finds invalid is not sent: say which field and why
+        invalid = page.eval_on_selector(
+            slot,
+            "slot => { const form = slot.closest('form'); return form ? [...form.elements]"
+            ".filter(el => el.willValidate && !el.checkValidity())"
+            ".map(el => el.name + ': ' + el.validationMessage) : []; }",
+        )
         raise AssertionError(
             f"{what} was pressed and nothing answered: no command recorded, no refusal shown; "
-            f"page errors: {walk.errors}; the last answers:\n" + "\n".join(walk.heard[-5:])
+            f"page errors: {walk.errors}; fields the browser finds invalid: {invalid}; "
+            f"the slot holds {page.inner_html(slot)!r}; the last requests and answers:\n"
+            + "\n".join(walk.heard[-10:])
         ) from error
     said = page.inner_text(slot).strip()
     refused = page.locator(f"{slot} .problem").count() > 0

@@ -59,3 +59,23 @@ def test_the_form_says_how_many_dice_then_that_many_run_the_command(
     assert after > before
     # the form went back to its defaults, and its count with it
     assert referee.inner_text("#dice-asked-turn") == ""
+
+
+def test_a_count_arriving_moves_no_form_under_the_pointer(
+    table: Table, pages: tuple[Page, Page]
+) -> None:
+    """The count comes in as the referee fills a form, maybe while the pointer is on its way
+    to the next form's button: the room it takes is kept from the start, so nothing moves."""
+    referee, _ = pages
+    referee.goto(table.link(Role.REFEREE))
+    closed = referee.locator("aside details:not([open]) > summary:visible")
+    while closed.count():
+        closed.first.click()
+    below = referee.locator("#control-party_doing .fields > button")
+    where = "el => el.getBoundingClientRect().top + window.scrollY"
+    before = below.evaluate(where)
+    # a refusal is the longest thing a count says (no such party: the whole reason)
+    referee.fill("#f-party_share-name", "Grey Band of the long and winding road to the north")
+    referee.wait_for_selector("#dice-asked-party_share span")
+    assert "no party" in referee.inner_text("#dice-asked-party_share")
+    assert below.evaluate(where) == before
