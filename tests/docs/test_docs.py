@@ -3,8 +3,9 @@
 The documents run twice, as a newcomer may follow them. Each document runs as one test (its
 blocks depend on one another: a campaign made in one is played in the next, so they run in
 order and in one process; pytest-xdist spreads the documents): in a fresh temporary folder,
-with a fresh store (``TURNKEEPER_DB`` and ``XDG_DATA_HOME`` point into that folder), and the
-venv's ``turnkeeper`` first on ``PATH``. Then all of them run in one test, in one folder and
+with a fresh store (``TURNKEEPER_DB`` and ``XDG_DATA_HOME`` point into that folder), and
+``turnkeeper`` first on ``PATH``: each command its own process, forked from one that imported
+turnkeeper once (tests/docs/forkserver.py), so the run is the commands' work, not start-up. Then all of them run in one test, in one folder and
 one store, in reading order (:data:`READING_ORDER`: the README, then each document of docs/ in
 the order the README first links it), so one document's campaigns and files must not collide
 with another's. Either way the first command that does not do what its document says stops
@@ -45,6 +46,8 @@ from pathlib import Path
 import pytest
 from sybil import Document
 from sybil.parsers.markdown.lexers import DirectiveInHTMLCommentLexer, FencedCodeBlockLexer
+
+from tests.docs.forkserver import fork_server
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -228,9 +231,14 @@ def run_document(path: Path, folder: Path, tally: Tally) -> None:
 def run_documents(paths: list[Path], folder: Path, tally: Tally) -> None:
     """Run every block of the documents at ``paths``, one after the other, in one folder and
     one store in ``folder``, as a reader following them all at one machine would."""
+    with fork_server() as client:
+        _run_in(paths, folder, client, tally)
+
+
+def _run_in(paths: list[Path], folder: Path, client: Path, tally: Tally) -> None:
     env = {
         **os.environ,
-        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PATH": os.pathsep.join([str(client), str(BIN), os.environ.get("PATH", "")]),
         "TURNKEEPER_DB": str(folder / "store" / "turnkeeper.db"),
         "XDG_DATA_HOME": str(folder / "data"),
         "COLUMNS": "200",
