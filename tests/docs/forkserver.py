@@ -18,6 +18,7 @@ does, but for the imports' cost.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib
 import marshal
 import os
@@ -35,10 +36,10 @@ from pathlib import Path
 import turnkeeper
 from turnkeeper.cli import main
 
-#: The client, written as ``turnkeeper`` into the folder put first on ``PATH``. ``-I -S``:
+#: The client, written as ``turnkeeper`` into the folder put first on ``PATH``. ``-IS``:
 #: no user site, no site-packages, no environment variables read, so it starts in about 10 ms.
 CLIENT = """\
-#!{python} -I -S
+#!{python} -IS
 import marshal, os, socket, sys
 connection = socket.socket(socket.AF_UNIX)
 connection.connect({address!r})
@@ -127,20 +128,36 @@ def _run_command(connection: socket.socket) -> None:
         for target, descriptor in enumerate(descriptors):
             os.dup2(descriptor, target)
             os.close(descriptor)
+        _standard_streams()
         os.chdir(folder)
         os.environb.clear()
         os.environb.update(environment)
         sys.argv = [os.fsdecode(arg) for arg in argv]
         status = _exit_status(main)
         atexit._run_exitfuncs()
+    except BaseException:  # the server's own failure, not the command's: say it on stderr
+        traceback.print_exc()
     finally:
         for stream in (sys.stdout, sys.stderr):
-            try:
+            # a closed pipe (``| head``): Python's own exit says nothing of it either
+            with contextlib.suppress(OSError):
                 stream.flush()
-            except OSError:  # a closed pipe (``| head``): Python's own exit says nothing either
-                pass
         connection.sendall(status.to_bytes(4, "big", signed=True))
         os._exit(status)
+
+
+def _standard_streams() -> None:
+    """New ``sys.stdin``, ``stdout`` and ``stderr`` over the client's descriptors, made as
+    Python makes them at start-up (the server's were made for its own: a pipe, not a file or a
+    terminal), in the server's encoding, which the client's environment shares."""
+    encoding, errors = sys.stdout.encoding, sys.stdout.errors
+    sys.stdin = sys.__stdin__ = open(0, encoding=encoding, errors=errors, closefd=False)  # noqa: SIM115
+    sys.stdout = sys.__stdout__ = open(  # noqa: SIM115
+        1, "w", buffering=1 if os.isatty(1) else -1, encoding=encoding, errors=errors, closefd=False
+    )
+    sys.stderr = sys.__stderr__ = open(  # noqa: SIM115
+        2, "w", buffering=1, encoding=encoding, errors="backslashreplace", closefd=False
+    )
 
 
 def _exit_status(run: Callable[[], object]) -> int:

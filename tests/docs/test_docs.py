@@ -3,14 +3,16 @@
 The documents run twice, as a newcomer may follow them. Each document runs as one test (its
 blocks depend on one another: a campaign made in one is played in the next, so they run in
 order and in one process; pytest-xdist spreads the documents): in a fresh temporary folder,
-with a fresh store (``TURNKEEPER_DB`` and ``XDG_DATA_HOME`` point into that folder), and
-``turnkeeper`` first on ``PATH``: each command its own process, forked from one that imported
-turnkeeper once (tests/docs/forkserver.py), so the run is the commands' work, not start-up. Then all of them run in one test, in one folder and
-one store, in reading order (:data:`READING_ORDER`: the README, then each document of docs/ in
-the order the README first links it), so one document's campaigns and files must not collide
-with another's. Either way the first command that does not do what its document says stops
-the run there. Sybil's Markdown lexers find the fenced blocks and the HTML comments that mark
-them.
+with a fresh store (``TURNKEEPER_DB`` and ``XDG_DATA_HOME`` point into that folder). Then all
+of them run in one test, in one folder and one store, in reading order
+(:data:`READING_ORDER`: the README, then each document of docs/ in the order the README first
+links it), so one document's campaigns and files must not collide with another's. Either way
+the first command that does not do what its document says stops the run there. Sybil's
+Markdown lexers find the fenced blocks and the HTML comments that mark them.
+
+Each command line runs in ``bash`` with ``turnkeeper`` first on ``PATH``: each ``turnkeeper``
+is a process of its own, forked from one that imported turnkeeper once (forkserver.py), so
+the run is the commands' work rather than Python's start-up, a thousand times over.
 
 A block is read by its language and by the marks in HTML comments just above it:
 
@@ -46,8 +48,6 @@ from pathlib import Path
 import pytest
 from sybil import Document
 from sybil.parsers.markdown.lexers import DirectiveInHTMLCommentLexer, FencedCodeBlockLexer
-
-from tests.docs.forkserver import fork_server
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -222,20 +222,16 @@ class Tally:
     skipped: list[str] = field(default_factory=list)
 
 
-def run_document(path: Path, folder: Path, tally: Tally) -> None:
+def run_document(path: Path, folder: Path, tally: Tally, client: Path) -> None:
     """Run every block of ``path`` in order in ``folder``, counting in ``tally``; fail on the
-    first command that does not do what the document says."""
-    run_documents([path], folder, tally)
+    first command that does not do what the document says. ``client``: the folder of the
+    fork server's ``turnkeeper`` (the ``turnkeeper_client`` fixture)."""
+    run_documents([path], folder, tally, client)
 
 
-def run_documents(paths: list[Path], folder: Path, tally: Tally) -> None:
+def run_documents(paths: list[Path], folder: Path, tally: Tally, client: Path) -> None:
     """Run every block of the documents at ``paths``, one after the other, in one folder and
     one store in ``folder``, as a reader following them all at one machine would."""
-    with fork_server() as client:
-        _run_in(paths, folder, client, tally)
-
-
-def _run_in(paths: list[Path], folder: Path, client: Path, tally: Tally) -> None:
     env = {
         **os.environ,
         "PATH": os.pathsep.join([str(client), str(BIN), os.environ.get("PATH", "")]),
@@ -305,11 +301,11 @@ def _run_blocks(path: Path, work: Path, env: dict[str, str], tally: Tally) -> No
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=[str(p.relative_to(ROOT)) for p in DOCUMENTS])
 def test_document_runs_as_written(
-    path: Path, tmp_path: Path, record_property: pytest.RecordProperty
+    path: Path, tmp_path: Path, turnkeeper_client: Path, record_property: pytest.RecordProperty
 ) -> None:
     started, tally = time.monotonic(), Tally()
     try:
-        run_document(path, tmp_path, tally)
+        run_document(path, tmp_path, tally, turnkeeper_client)
     finally:
         record_property("doc_blocks", tally.blocks)
         record_property("doc_commands", tally.commands)
@@ -318,14 +314,14 @@ def test_document_runs_as_written(
 
 
 def test_the_documents_run_in_one_folder_in_reading_order(
-    tmp_path: Path, record_property: pytest.RecordProperty
+    tmp_path: Path, turnkeeper_client: Path, record_property: pytest.RecordProperty
 ) -> None:
     """README.md and docs/ followed in one folder and one store, in the order a newcomer reads
     them: no campaign or file of one collides with another's (issue 42)."""
     assert sorted(READING_ORDER) == sorted(DOCUMENTS), "the README links every document of docs/"
     started, tally = time.monotonic(), Tally()
     try:
-        run_documents(READING_ORDER, tmp_path, tally)
+        run_documents(READING_ORDER, tmp_path, tally, turnkeeper_client)
     finally:
         record_property(
             "docs_in_one_folder",

@@ -92,23 +92,27 @@ def test_output_matches_with_ellipses() -> None:
     assert not matches(["took ... s"], "took 3.2 ms and more\n")
 
 
-def test_a_document_runs_and_counts(doc: Path, tmp_path: Path) -> None:
+def test_a_document_runs_and_counts(doc: Path, tmp_path: Path, turnkeeper_client: Path) -> None:
     tally = Tally()
     (tmp_path / "run").mkdir()
-    run_document(doc, tmp_path / "run", tally)
+    run_document(doc, tmp_path / "run", tally, turnkeeper_client)
     assert (tally.blocks, tally.commands) == (3, 7)
     assert tally.skipped == ["doc.md:4: sets up the machine"]
 
 
-def test_a_command_that_fails_unmarked_fails_the_document(tmp_path: Path) -> None:
+def test_a_command_that_fails_unmarked_fails_the_document(
+    tmp_path: Path, turnkeeper_client: Path
+) -> None:
     path = tmp_path / "bad.md"
     path.write_text("```sh\nfalse\n```\n", encoding="utf-8")
     (tmp_path / "run").mkdir()
     with pytest.raises(AssertionError, match="`false` exited 1"):
-        run_document(path, tmp_path / "run", Tally())
+        run_document(path, tmp_path / "run", Tally(), turnkeeper_client)
 
 
-def test_a_comment_says_in_quotes_what_its_line_prints(tmp_path: Path) -> None:
+def test_a_comment_says_in_quotes_what_its_line_prints(
+    tmp_path: Path, turnkeeper_client: Path
+) -> None:
     path = tmp_path / "said.md"
     path.write_text(
         '```sh\necho "lit: 30 ft"; echo "3   turns"   # the torch: "30 ft", "3 turns"\n```\n',
@@ -117,15 +121,17 @@ def test_a_comment_says_in_quotes_what_its_line_prints(tmp_path: Path) -> None:
     found = commands(blocks(path)[0])
     assert [c.says for c in found] == [[], ["30 ft", "3 turns"]]  # the line's, on its last
     (tmp_path / "run").mkdir()
-    run_document(path, tmp_path / "run", Tally())
+    run_document(path, tmp_path / "run", Tally(), turnkeeper_client)
 
 
-def test_a_comment_that_says_what_is_not_printed_fails_the_document(tmp_path: Path) -> None:
+def test_a_comment_that_says_what_is_not_printed_fails_the_document(
+    tmp_path: Path, turnkeeper_client: Path
+) -> None:
     path = tmp_path / "wrong.md"
     path.write_text('```sh\necho "no winner"   # "the rest flee"\n```\n', encoding="utf-8")
     (tmp_path / "run").mkdir()
     with pytest.raises(AssertionError, match='the comment says it prints "the rest flee"'):
-        run_document(path, tmp_path / "run", Tally())
+        run_document(path, tmp_path / "run", Tally(), turnkeeper_client)
 
 
 def test_quoted_text_matches_across_spaces_and_ellipses() -> None:
@@ -143,13 +149,17 @@ def test_the_reading_order_is_the_readmes_links_in_order(tmp_path: Path) -> None
     assert reading_order(readme) == [readme, tmp_path / "docs" / "b.md", tmp_path / "docs" / "a.md"]
 
 
-def test_documents_in_one_folder_share_it_and_may_not_collide(tmp_path: Path) -> None:
+def test_documents_in_one_folder_share_it_and_may_not_collide(
+    tmp_path: Path, turnkeeper_client: Path
+) -> None:
     first, second, third = (tmp_path / name for name in ("first.md", "second.md", "third.md"))
     first.write_text("```sh\necho made > made.txt\n```\n", encoding="utf-8")
     second.write_text("```sh\ngrep made made.txt\n```\n", encoding="utf-8")
     third.write_text("<!-- file: made.txt -->\n```text\nother\n```\n", encoding="utf-8")
     (tmp_path / "one").mkdir()
-    run_documents([first, second], tmp_path / "one", Tally())  # the second reads the first's
+    run_documents(
+        [first, second], tmp_path / "one", Tally(), turnkeeper_client
+    )  # the second reads the first's
     (tmp_path / "two").mkdir()
     with pytest.raises(AssertionError, match=r"made\.txt is there already"):
-        run_documents([first, third], tmp_path / "two", Tally())
+        run_documents([first, third], tmp_path / "two", Tally(), turnkeeper_client)
