@@ -69,6 +69,22 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
         yield Backend(url, schema)
 
 
+#: Test processes per CPU under ``-n auto``: much of the suite waits on something else (a
+#: browser, a served app, a subprocess, the documents' commands), so one process a CPU leaves
+#: them idle; and on a machine shared with other busy processes, the suite's share of the CPUs
+#: grows with its processes.
+WORKERS_PER_CPU = 2
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: :data:`WORKERS_PER_CPU` test processes per CPU this process may run on,
+    unless ``PYTEST_XDIST_AUTO_NUM_WORKERS`` says how many (xdist's own reading of it)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return WORKERS_PER_CPU * len(os.sched_getaffinity(0))
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Say so when the PostgreSQL half of the store suite did not run, and how to run it."""
     skipped = [
