@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from importlib.resources import files as package_files
 from pathlib import Path
 
 import pytest
@@ -14,23 +15,6 @@ from turnkeeper.cli.app import app
 from turnkeeper.errors import TurnkeeperError
 
 runner = CliRunner()
-
-FACTIONS = """
-map = "Vale"
-[[factions]]
-name = "Red Hand"
-goal = "rule the ford"
-segments = 4
-resources = { force = 2, wealth = -1 }
-hexes = ["0304"]
-covets = ["0102", "0103"]
-rivals = ["Grey Court"]
-[[factions]]
-name = "Grey Court"
-goal = "crown a king"
-segments = 3
-rivals = ["Red Hand"]
-"""
 
 #: tp with every faction's roll a point higher: fewer troubles, more strikes.
 BOLD = """
@@ -45,7 +29,8 @@ roll = "2d6+RESOURCES+1"
 
 @pytest.fixture
 def files(tmp_path: Path) -> Path:
-    (tmp_path / "factions.toml").write_text(FACTIONS, encoding="utf-8")
+    shipped = package_files("turnkeeper.examples") / "factions.toml"
+    (tmp_path / "factions.toml").write_text(shipped.read_text("utf-8"), encoding="utf-8")
     (tmp_path / "bold.toml").write_text(BOLD, encoding="utf-8")
     return tmp_path
 
@@ -70,13 +55,13 @@ def _months(files: Path, *extra: str) -> list[str]:
 def test_tp_time_1_json_gives_every_month_and_its_standard_error(files: Path) -> None:
     """rule: TP-TIME-1 - Grey Court needs 3 segments, one a month at best: never by month 2;
     a goal once reached stays reached, and the shares' errors are sqrt(p (1 - p) / runs)."""
-    data = json.loads(_ok(*_months(files, "--months", "24", "--runs", "4000", "--json")))
-    assert (data["ruleset"], data["months"], data["runs"], data["seed"]) == ("tp", 24, 4000, 0)
-    hand, court = data["factions"]
+    data = json.loads(_ok(*_months(files, "--months", "36", "--runs", "4000", "--json")))
+    assert (data["ruleset"], data["months"], data["runs"], data["seed"]) == ("tp", 36, 4000, 0)
+    hand, court, _ = data["factions"]
     assert (hand["name"], hand["segments"], court["goal"]) == ("Red Hand", 4, "crown a king")
     assert court["reached"][:2] == [0.0, 0.0] and court["reached"][2] > 0
     for faction in (hand, court):
-        assert len(faction["reached"]) == 24 and faction["reached"] == sorted(faction["reached"])
+        assert len(faction["reached"]) == 36 and faction["reached"] == sorted(faction["reached"])
         p, error = faction["reached"][9], faction["standard_error"][9]
         assert error == pytest.approx((p * (1 - p) / 4000) ** 0.5, abs=1e-6)
         assert (
