@@ -13,8 +13,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from tests.integration.months_world import (
+    MONTH_2,
+    MONTH_3,
+    PARTY,
+    VALE,
+    party_log,
+    wait_to,
+)
 
-from turnkeeper.campaign import Wait, parse_party
+from turnkeeper.campaign import parse_party
 from turnkeeper.campaign.commands import AsParty
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.domains import (
@@ -30,31 +38,10 @@ from turnkeeper.procedures.wilderness import LoadMap
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
-from turnkeeper.views.journal import perceived_by
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.mapfile import MapFile
 
 if TYPE_CHECKING:
     from tests.integration.conftest import Tk
-
-DAY = 24 * 3600
-#: The ex calendar starts at 08:00 of day 1; month 2 begins at midnight before day 31.
-MONTH_2, MONTH_3 = 30 * DAY - 8 * 3600, 60 * DAY - 8 * 3600
-
-PARTY = """
-[[characters]]
-name = "Aldo"
-hp = 8
-[[characters]]
-name = "Bea"
-hp = 6
-coins = 5
-[supplies]
-rations = 400
-water = 400
-"""
-
-VALE = MapFile(name="Vale", width=6, height=4, terrain=["pppppp"] * 4)
 
 
 @pytest.fixture
@@ -67,24 +54,13 @@ def world(tmp_path: Path) -> Campaigns:
     return campaigns
 
 
-def wait_to(
-    campaigns: Campaigns, at: int, party: str | None = None, dice: list[int] | None = None
-) -> None:
-    state = campaigns.state("World")
-    now = (state if party is None else state.as_party(party)).now
-    wait = Wait(at - now)
-    campaigns.execute("World", wait if party is None else AsParty(party, wait), dice)
-
-
 def settlements(campaigns: Campaigns) -> list[DomainSettled]:
     records = campaigns.journal("World").records
     return [r.event for r in records if isinstance(r.event, DomainSettled)]
 
 
 def party_lines(campaigns: Campaigns, party: str) -> list[str]:
-    undone = campaigns.undone("World")
-    keep = perceived_by(campaigns.party_lines("World", party, undone=undone), undone)
-    records, _ = campaigns.page("World", 0, keep=keep)
+    records = party_log(campaigns, party)
     return [r.event.describe() for r in records if r.event.kind.startswith(("domain.", "coins."))]
 
 
