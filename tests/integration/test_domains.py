@@ -8,6 +8,7 @@ its coffers at their own present, never before they have lived the month that fi
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,7 +25,7 @@ from tests.integration.months_world import (
 
 from turnkeeper.campaign import parse_party
 from turnkeeper.campaign.commands import AsParty
-from turnkeeper.errors import IllegalCommandError
+from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.procedures.domains import (
     CoffersDrawn,
     DomainSettled,
@@ -167,6 +168,62 @@ def test_a_party_behind_the_world_s_month_is_granted_nothing_until_brought_forwa
     world.execute("World", AsParty("Scouts", BringForward()))
     world.execute("World", AsParty("Scouts", GrantDomain("Bea", hex="0203", name="Mill")))
     assert [d.name for d in world.state("World").domains] == ["Vale 0302", "Mill"]
+
+
+def _settled_journal(world: Campaigns) -> list[dict[str, object]]:
+    """World's journal as exported after a month's settlement (7 content; 70 in, 30 paid)."""
+    wait_to(world, MONTH_2 + 3600, dice=[4, 3, 5, 2])
+    return [json.loads(line) for line in world.export_jsonl("World").splitlines()]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("coffers", 999, "its coffers is 999, but its dice make 50"),
+        ("income", 999, "its income is 999, but its dice make 70"),
+        ("paid", 0, "its paid is 0, but its dice make 30"),
+        ("mood", "loyal", "its mood is 'loyal', but its dice make 'content'"),
+        ("modifier", 3, "its modifier is 3, but its dice make 0"),
+    ],
+)
+def test_tp_time_1_an_import_refuses_a_settlement_its_dice_do_not_make(
+    world: Campaigns, field: str, value: object, said: str
+) -> None:
+    """TP-TIME-1 (DEFAULT domain turn): a journal changed by hand to state a settlement's
+    figures otherwise than its own dice and the ruleset make is refused in one line naming
+    the record, and nothing is stored; the journal as exported imports."""
+    records = _settled_journal(world)
+    settled = next(r for r in records if r["kind"] == "domain.settled")
+    seq, data = settled["seq"], settled["data"]
+    assert isinstance(data, dict)
+    data[field] = value
+    campaigns = world.store.campaigns()
+    tampered = "".join(json.dumps(r) + "\n" for r in records)
+    with pytest.raises(TurnkeeperError) as refused:
+        world.import_jsonl(tampered, name="Copy")
+    assert str(refused.value) == (
+        f"record {seq} (domain.settled): the settlement of Vale 0302 for 1-02: {said}: the "
+        "journal was changed by hand; export it again from turnkeeper"
+    )
+    assert world.store.campaigns() == campaigns
+
+
+def test_an_import_refuses_a_settlement_rolled_otherwise_than_the_ruleset(
+    world: Campaigns,
+) -> None:
+    """The mood's roll made with a modifier the domain did not have (its dice agreeing with
+    themselves) is no roll of the ruleset's: refused; the untouched journal imports."""
+    records = _settled_journal(world)
+    settled = next(r for r in records if r["kind"] == "domain.settled")
+    rolls = settled["rolls"]
+    assert isinstance(rolls, list)
+    mood = rolls[0]
+    assert mood["breakdown"] == "2d6 (4, 3) + MOOD (0) = 7"
+    untouched = "".join(json.dumps(r) + "\n" for r in records)
+    mood.update(breakdown="2d6 (4, 3) + MOOD (2) = 9", total=9)
+    with pytest.raises(TurnkeeperError, match="its mood roll reads"):
+        world.import_jsonl("".join(json.dumps(r) + "\n" for r in records), name="Copy")
+    assert world.import_jsonl(untouched, name="Copy").domains[0].coffers == 50
 
 
 def test_a_domain_given_up_is_settled_no_more(world: Campaigns) -> None:
