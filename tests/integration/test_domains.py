@@ -23,12 +23,13 @@ from tests.integration.months_world import (
     wait_to,
 )
 
-from turnkeeper.campaign import parse_party
-from turnkeeper.campaign.commands import AsParty
+from turnkeeper.campaign import Visibility, parse_party
+from turnkeeper.campaign.commands import AsParty, Damage
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.procedures.domains import (
     CoffersDrawn,
     DomainSettled,
+    DomainUnsettled,
     DrawCoffers,
     DropDomain,
     GrantDomain,
@@ -224,6 +225,28 @@ def test_an_import_refuses_a_settlement_rolled_otherwise_than_the_ruleset(
     with pytest.raises(TurnkeeperError, match="its mood roll reads"):
         world.import_jsonl("".join(json.dumps(r) + "\n" for r in records), name="Copy")
     assert world.import_jsonl(untouched, name="Copy").domains[0].coffers == 50
+
+
+def test_tp_time_1_a_dead_holder_s_domain_is_not_settled_and_the_record_says_so(
+    world: Campaigns,
+) -> None:
+    """TP-TIME-1 (DEFAULT domain turn; the texts are silent): Bea, the holder, dies with the
+    Scouts; at the next month turn her domain rolls no mood and no income and pays no upkeep,
+    its coffers left as they were, and the referee's record says why; Aldo's, alive, is
+    settled as ever."""
+    world.execute("World", GrantDomain("Aldo", hex="0303", coffers=10))
+    world.execute("World", AsParty("Scouts", Damage("Bea", 100, reason="a fall")))
+    assert not world.state("World").as_party("Scouts").party.character("Bea").alive
+    wait_to(world, MONTH_2 + 3600, dice=[4, 3, 5, 2])  # Aldo's alone: 7 content; 70 in
+    assert [(s.domain, s.coffers) for s in settlements(world)] == [("Vale 0303", 50)]
+    left = [r.event for r in world.journal("World").records if isinstance(r.event, DomainUnsettled)]
+    assert [e.describe() for e in left] == [
+        "Vale 0302 (Bea's), the month of 1-02: not settled, for Bea is dead "
+        "(`domain drop` it to grant it to another)"
+    ]
+    assert left[0].visibility is Visibility.REFEREE
+    coffers = {d.name: d.coffers for d in world.state("World").domains}
+    assert coffers == {"Vale 0302": 10, "Vale 0303": 50}
 
 
 def test_a_domain_given_up_is_settled_no_more(world: Campaigns) -> None:

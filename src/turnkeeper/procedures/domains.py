@@ -16,7 +16,9 @@ ruleset's ``domains`` section (:class:`~turnkeeper.rules.schema.DomainRules`, DE
   another time: the people's mood is rolled (MOOD: last month's row's carry, and
   ``domains.unpaid`` where last month's upkeep went short), the month's income rolled and
   its share by the mood's row let in, and the upkeep paid from the coffers, as much as they
-  hold. Rows may bring trouble, for the referee to play out. A settlement's figures are what
+  hold. Rows may bring trouble, for the referee to play out. A dead holder's domain is not
+  settled (the texts are silent; DEFAULT): the month turn records it left as it is, until
+  the referee gives it up to grant it to another. A settlement's figures are what
   its own dice make by the ruleset: an import refuses one that says otherwise.
 - A settlement is the referee's (:attr:`DomainSettled.shown`): it is recorded in the time
   record of whichever party's wait passes the boundary, which may be a party that has
@@ -179,6 +181,24 @@ class DomainSettled(Event):
         )
 
 
+class DomainUnsettled(Event):
+    """A domain the month turn leaves as it is, its holder being dead: no mood, no income, no
+    upkeep, until the referee gives it up (``domain drop``) to grant it to another. The
+    referee's, as a settlement is."""
+
+    kind: ClassVar[str] = "domain.unsettled"
+    shown: ClassVar[Shown] = Shown.REFEREE
+    domain: str
+    holder: str
+    month: str
+
+    def describe(self) -> str:
+        return (
+            f"{self.domain} ({self.holder}'s), the month of {self.month}: not settled, for "
+            f"{self.holder} is dead (`domain drop` it to grant it to another)"
+        )
+
+
 class CoffersDrawn(Event):
     """The holder draws coins from a domain's coffers, and hears the steward's account: what
     is left, and the people's mood (the coins come to the holder in a ``coins.changed``)."""
@@ -214,13 +234,26 @@ def _frames(state: CampaignState) -> frozenset[str]:
 
 def _domain_turn(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
     """Every domain's month at ``boundary``, in the order granted, unless the world lived
-    this boundary already (another party's present is at or past it)."""
+    this boundary already (another party's present is at or past it); a dead holder's
+    domain is not settled, and the record says so."""
     state = draft.state
     if state.now <= state.passed_by_others:
         return
     month = _month_of(state)
     for domain in state.domains:
-        settle(draft, domain.name, month, dice)
+        if _dead(state, domain.holder):
+            draft.add(DomainUnsettled(domain=domain.name, holder=domain.holder, month=month))
+        else:
+            settle(draft, domain.name, month, dice)
+
+
+def _dead(state: CampaignState, holder: str) -> bool:
+    """Whether the character ``holder``, in whichever party of the world, is dead."""
+    for party in (state.party, *(away.party for away in state.away)):
+        found = party.character(holder)
+        if found is not None:
+            return not found.alive
+    return False
 
 
 def _month_of(state: CampaignState) -> str:
@@ -507,4 +540,10 @@ def decide_domains(state: CampaignState, command: DomainCommand) -> list[Event]:
 
 
 #: The events of this procedure, for the command table's registry.
-EVENTS: tuple[type[Event], ...] = (DomainGranted, DomainDropped, DomainSettled, CoffersDrawn)
+EVENTS: tuple[type[Event], ...] = (
+    DomainGranted,
+    DomainDropped,
+    DomainSettled,
+    DomainUnsettled,
+    CoffersDrawn,
+)
