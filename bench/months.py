@@ -3,8 +3,8 @@ baseline measured in the same run, or a rate on this machine.
 
     .venv/bin/python bench/months.py [--months 120] [--runs 20000]
 
-The question is three factions of a world (the file below: hexes coveted by two, rivals who
-strike) over ``--months`` month turns under tp.
+The question is three factions of a world (the shipped examples/factions.toml: hexes coveted
+by two, rivals who strike) over ``--months`` month turns under tp.
 
 - worlds/s of ``simulate_months`` (numpy over runs) against a plain-Python loop of the same
   model, written here from the rule's text, one world at a time, rolling with the engine's
@@ -22,6 +22,7 @@ import argparse
 import math
 import sys
 import time
+from importlib.resources import files
 
 from turnkeeper.analysis.months import MAX_MONTHS, Months, MonthsOdds, simulate_months
 from turnkeeper.dice import SeededDice, roll
@@ -29,33 +30,7 @@ from turnkeeper.rules.loader import preset
 from turnkeeper.rules.schema.months import RESOURCES
 from turnkeeper.world.factions import FactionsFile, parse_factions
 
-WORLD = """
-map = "Vale"
-[[factions]]
-name = "Red Hand"
-goal = "rule the ford"
-segments = 4
-resources = { force = 2 }
-hexes = ["0304"]
-covets = ["0102", "0103"]
-rivals = ["Grey Court", "Black Sail"]
-[[factions]]
-name = "Grey Court"
-goal = "crown a king"
-segments = 3
-resources = { wealth = -1 }
-hexes = ["0102"]
-covets = ["0304"]
-rivals = ["Red Hand"]
-[[factions]]
-name = "Black Sail"
-goal = "hold the coast"
-segments = 6
-filled = 2
-resources = { ships = 2 }
-covets = ["0103"]
-rivals = ["Red Hand"]
-"""
+WORLD = files("turnkeeper.examples").joinpath("factions.toml").read_text(encoding="utf-8")
 CHECKED_MONTH = 12
 results: list[bool] = []
 

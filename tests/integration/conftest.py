@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 import turnkeeper.cli  # noqa: F401  (registers every verb group)
 from turnkeeper.cli.app import app, invoke
+from turnkeeper.errors import TurnkeeperError
 
 Tk = Callable[..., Any]
 
@@ -42,6 +43,21 @@ def new_campaign(tk: Tk, folder: Path, ruleset: str, party: str, seed: int) -> s
     db = str(folder / f"{ruleset}.db")
     tk(db, "new", "Keep", "--ruleset", ruleset, "--party", str(path), "--seed", str(seed))
     return db
+
+
+def printed(*args: str) -> str:
+    """What a command line prints, run in this process; it must succeed."""
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def refused(*args: str) -> str:
+    """The user's mistake a command line makes (the entry point prints it as one line and
+    exits 2)."""
+    result = CliRunner().invoke(app, list(args))
+    assert isinstance(result.exception, TurnkeeperError), result.output
+    return str(result.exception)
 
 
 @pytest.fixture

@@ -15,80 +15,45 @@ from collections import Counter
 from datetime import date
 from pathlib import Path
 
-import pytest
-from tests.integration.test_catch_up import real
-from tests.integration.test_months import VALE, month_turns, rumours, wait_to
+from tests.integration.months_world import (
+    DAY,
+    FACTIONS,
+    SEIZED,
+    VALE,
+    boundary,
+    bring_forward,
+    month_turns,
+    new_world,
+    real,
+    rumours,
+    scouts_refused_the_seized_hex,
+    wait_to,
+)
 
-from turnkeeper.campaign import parse_party
 from turnkeeper.campaign.commands import AsParty
-from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.domains import DomainSettled, GrantDomain
-from turnkeeper.procedures.factions import FactionActed, LoadFactions, RevealDeed
-from turnkeeper.procedures.parties import BringForward, CatchUp, ClearHex, SplitParty
+from turnkeeper.procedures.factions import FactionActed, RevealDeed
+from turnkeeper.procedures.parties import CatchUp, ClearHex
 from turnkeeper.procedures.wilderness import LoadMap
 from turnkeeper.service import Campaigns
 from turnkeeper.service.calendar import calendar_of
-from turnkeeper.store import open_store
-from turnkeeper.world.factions import parse_factions
 from turnkeeper.world.hexes import Hex
 
-DAY = 24 * 3600
-#: The ex calendar starts at 08:00 of day 1; month N begins at midnight before its day 1.
-MONTH = 30 * DAY
-
-
-def boundary(month: int) -> int:
-    """The game time at which month ``month`` of year 1 begins (13: month 1 of year 2)."""
-    return (month - 1) * MONTH - 8 * 3600
-
-
-PARTY = """
-[[characters]]
-name = "Aldo"
-hp = 8
-[[characters]]
-name = "Bea"
-hp = 6
-[supplies]
-rations = 900
-water = 900
-"""
-
-FACTIONS = """
-map = "Vale"
-
-[[factions]]
-name = "Red Hand"
-goal = "rule the ford"
-segments = 4
-resources = { force = 2, wealth = -1 }
-hexes = ["0304"]
-covets = ["0102"]
-rivals = ["Grey Court"]
-
-[[factions]]
-name = "Grey Court"
-goal = "crown a king"
-segments = 3
-rivals = ["Red Hand"]
-
+#: The month's two factions and a third that keeps to itself.
+THREE_FACTIONS = (
+    FACTIONS
+    + """
 [[factions]]
 name = "Green Men"
 goal = "wake the old wood"
 segments = 6
 """
+)
 
 #: Typed dice of a month turn: each faction's 2d6 in the file's order, then the domain's
 #: mood (2d6) and income (2d6).
 MONTH_2_DICE = [1, 1, 3, 4, 3, 3, 4, 3, 5, 2]  # Red Hand 3 trouble; Court 7; Green Men 6
 MONTH_3_DICE = [4, 4, 2, 2, 3, 3, 4, 3, 5, 2]  # Red Hand 4+4+1 = 9: expand, to 0102
-SEIZED = "Red Hand seizes hex 0102 of Vale"
-
-
-def bring_forward(campaigns: Campaigns, party: str) -> None:
-    """`party forward` as many times as it takes to the world's present."""
-    while campaigns.state("World").as_party(party).now < campaigns.state("World").present:
-        campaigns.execute("World", AsParty(party, BringForward()))
 
 
 def across(campaigns: Campaigns, month: int, dice: list[int], party: str | None = None) -> None:
@@ -98,10 +63,8 @@ def across(campaigns: Campaigns, month: int, dice: list[int], party: str | None 
 
 
 def test_a_year_of_a_small_world(tmp_path: Path) -> None:
-    world = Campaigns(open_store(str(tmp_path / "t.db")))
-    world.new("World", real(), parse_party(PARTY), seed=5)
-    world.execute("World", LoadFactions(parse_factions(FACTIONS)))
-    world.execute("World", SplitParty("Scouts", ("Bea",), {"rations": 450, "water": 450}))
+    # a year's food and water for each party
+    world = new_world(tmp_path, real(), THREE_FACTIONS, rations=900, scouts=450)
     world.execute("World", LoadMap(VALE, Hex.from_label("0101")))
     world.execute("World", GrantDomain("Aldo", hex="0302", name="Ford", coffers=10))
 
@@ -114,16 +77,7 @@ def test_a_year_of_a_small_world(tmp_path: Path) -> None:
     assert world.state("World").day == 61
 
     # the Scouts, on day 40 in month 2, are refused the hex and change nothing
-    wait_to(world, 39 * DAY, party="Scouts")
-    world.execute("World", AsParty("Scouts", LoadMap(VALE, Hex.from_label("0101"))))
-    version = world.state("World").version
-    with pytest.raises(IllegalCommandError) as refused:
-        world.execute("World", AsParty("Scouts", ClearHex("0102")))
-    assert str(refused.value) == (
-        "Scouts is at day 40; Red Hand seized hex 0102 of Vale on day 61: "
-        "bring Scouts forward first (`party forward`)"
-    )
-    assert world.state("World").version == version
+    scouts_refused_the_seized_hex(world)
 
     # rumours: the company hears of the seizure; the Scouts of the Court's first month
     world.execute("World", RevealDeed("Red Hand"))

@@ -14,69 +14,33 @@ from pathlib import Path
 
 import pytest
 from tests.integration.conftest import Shell
+from tests.integration.months_world import (
+    DAY,
+    FACTIONS,
+    MONTH_2,
+    MONTH_3,
+    PARTY,
+    SEIZED,
+    VALE,
+    bring_forward,
+    heard_by,
+    new_world,
+    wait_to,
+)
 
-from turnkeeper.campaign import Wait, parse_party
+from turnkeeper.campaign import parse_party
 from turnkeeper.campaign.commands import AsParty
 from turnkeeper.campaign.month_calendar import MonthCalendar
 from turnkeeper.errors import NotFoundError
 from turnkeeper.procedures.factions import LoadFactions, RevealDeed
-from turnkeeper.procedures.parties import BringForward, SplitParty
+from turnkeeper.procedures.parties import SplitParty
 from turnkeeper.procedures.wilderness import LoadMap
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.service.calendar import calendar_of
 from turnkeeper.store import open_store
-from turnkeeper.views.journal import perceived_by
 from turnkeeper.world.factions import parse_factions
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.mapfile import MapFile
-
-DAY = 24 * 3600
-#: The ex calendar starts at 08:00 of day 1; month 2 begins at midnight before day 31.
-MONTH_2, MONTH_3 = 30 * DAY - 8 * 3600, 60 * DAY - 8 * 3600
-
-PARTY = """
-[[characters]]
-name = "Aldo"
-hp = 8
-[[characters]]
-name = "Bea"
-hp = 6
-[supplies]
-rations = 400
-water = 400
-"""
-
-FACTIONS = """
-map = "Vale"
-
-[[factions]]
-name = "Red Hand"
-goal = "rule the ford"
-segments = 4
-resources = { force = 2, wealth = -1 }
-hexes = ["0304"]
-covets = ["0102"]
-rivals = ["Grey Court"]
-
-[[factions]]
-name = "Grey Court"
-goal = "crown a king"
-segments = 3
-rivals = ["Red Hand"]
-"""
-
-VALE = MapFile(name="Vale", width=6, height=4, terrain=["pppppp"] * 4)
-SEIZED = "Red Hand seizes hex 0102 of Vale"
-
-
-def wait_to(
-    campaigns: Campaigns, at: int, party: str | None = None, dice: list[int] | None = None
-) -> None:
-    state = campaigns.state("World")
-    now = (state if party is None else state.as_party(party)).now
-    wait = Wait(at - now)
-    campaigns.execute("World", wait if party is None else AsParty(party, wait), dice)
 
 
 @pytest.fixture
@@ -84,10 +48,7 @@ def world(tmp_path: Path) -> Campaigns:
     """Two parties, World and Scouts, and two factions, three months in: the Red Hand
     seizes hex 0102 at month 3's turn; World is on the Vale's map from the last day of month
     2; the Scouts take to the map on day 10 of month 2 and are brought forward to World."""
-    campaigns = Campaigns(open_store(str(tmp_path / "t.db")))
-    campaigns.new("World", preset("ex"), parse_party(PARTY), seed=5)
-    campaigns.execute("World", LoadFactions(parse_factions(FACTIONS)))
-    campaigns.execute("World", SplitParty("Scouts", ("Bea",), {"rations": 100, "water": 100}))
+    campaigns = new_world(tmp_path)
     wait_to(campaigns, MONTH_2 - 3600)
     wait_to(campaigns, MONTH_2 + 3600, dice=[1, 1, 6, 6])  # Red Hand 3: trouble
     wait_to(campaigns, MONTH_3 - 3600)
@@ -96,16 +57,13 @@ def world(tmp_path: Path) -> Campaigns:
     wait_to(campaigns, MONTH_3 + 5 * DAY)  # World lives days 1 to 6 of month 3
     wait_to(campaigns, 39 * DAY, party="Scouts")  # day 10 of month 2, 08:00
     campaigns.execute("World", AsParty("Scouts", LoadMap(VALE, Hex.from_label("0302"))))
-    while campaigns.state("World").as_party("Scouts").now < campaigns.state("World").present:
-        campaigns.execute("World", AsParty("Scouts", BringForward()))
+    bring_forward(campaigns, "Scouts")
     campaigns.execute("World", RevealDeed("Red Hand"))  # World's players hear of the seizure
     return campaigns
 
 
 def players(campaigns: Campaigns, party: str, month: str = "3") -> MonthCalendar:
-    undone = campaigns.undone("World")
-    keep = perceived_by(campaigns.party_lines("World", party, undone=undone), undone)
-    return calendar_of(campaigns, "World", month, party=party, keep=keep)
+    return calendar_of(campaigns, "World", month, party=party, keep=heard_by(campaigns, party))
 
 
 def test_the_calendar_of_month_3_shows_every_partys_days(world: Campaigns) -> None:

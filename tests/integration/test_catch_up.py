@@ -11,6 +11,7 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from tests.integration.months_world import DAY, month_turns, new_world, real
 
 from turnkeeper.campaign import Wait, parse_party
 from turnkeeper.campaign.commands import AsParty
@@ -18,38 +19,24 @@ from turnkeeper.errors import IllegalCommandError
 from turnkeeper.kernel.combat_state import Combatant, Side
 from turnkeeper.procedures.combat import EndCombat, StartFight
 from turnkeeper.procedures.dungeon import EnterSite
-from turnkeeper.procedures.factions import FactionActed, LoadFactions, MonthTurned
+from turnkeeper.procedures.factions import FactionActed, LoadFactions
 from turnkeeper.procedures.haven import HavenResult, HavenTurnBegun
 from turnkeeper.procedures.parties import (
     BringForward,
     CatchUp,
     DowntimeBegun,
-    SplitParty,
     WorldCaughtUp,
 )
 from turnkeeper.rules import Ruleset, preset
-from turnkeeper.rules.schema import SessionRules
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
 from turnkeeper.verbs import VERBS
 from turnkeeper.world.factions import parse_factions
 from turnkeeper.world.sites import load_site
 
-DAY = 24 * 3600
 EXAMPLES = Path(str(files("turnkeeper.examples")))
 
-PARTY = """
-[[characters]]
-name = "Aldo"
-hp = 8
-[[characters]]
-name = "Bea"
-hp = 6
-[supplies]
-rations = 400
-water = 400
-"""
-
+#: Two factions of no map, each with a clock of nine segments.
 FACTIONS = """
 [[factions]]
 name = "Red Hand"
@@ -67,30 +54,13 @@ GOBLIN = Combatant(
 )
 
 
-def real(game_days_per_day: int = 1, max_wait_days: int | None = None) -> Ruleset:
-    """The ex preset, following the real calendar between sessions."""
-    ex = preset("ex")
-    sessions = SessionRules(real_calendar=True, game_days_per_day=game_days_per_day)
-    time = ex.time.model_copy(update={"max_wait_days": max_wait_days})
-    return ex.model_copy(update={"between_sessions": sessions, "time": time})
-
-
 def world(tmp_path: Path, ruleset: Ruleset) -> Campaigns:
     """A world of two parties, the company and the Scouts, both in town on day 1."""
-    campaigns = Campaigns(open_store(str(tmp_path / "t.db")))
-    campaigns.new("World", ruleset, parse_party(PARTY), seed=5)
-    campaigns.execute("World", LoadFactions(parse_factions(FACTIONS)))
-    campaigns.execute("World", SplitParty("Scouts", ("Bea",), {"rations": 100, "water": 100}))
-    return campaigns
+    return new_world(tmp_path, ruleset, FACTIONS)
 
 
 def catch_up(campaigns: Campaigns, today: str) -> None:
     campaigns.execute("World", CatchUp(date.fromisoformat(today)))
-
-
-def month_turns(campaigns: Campaigns) -> list[str]:
-    records = campaigns.journal("World").records
-    return [r.event.month for r in records if isinstance(r.event, MonthTurned)]
 
 
 def refused(campaigns: Campaigns, command: CatchUp | AsParty, words: str) -> None:

@@ -9,28 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from tests.integration.conftest import printed, refused
 
 import turnkeeper.cli  # noqa: F401  (registers every verb group)
-from turnkeeper.cli.app import app
-from turnkeeper.errors import TurnkeeperError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SITE, PARTY = str(EXAMPLES / "site.toml"), str(EXAMPLES / "party.toml")
-runner = CliRunner()
-
-
-def _ok(*args: str) -> str:
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, result.output
-    return result.stdout
-
-
-def _refused(*args: str) -> str:
-    """The user's mistake (the entry point prints it as one line and exits 2)."""
-    result = runner.invoke(app, list(args))
-    assert isinstance(result.exception, TurnkeeperError), result.output
-    return str(result.exception)
 
 
 def _expedition(*extra: str) -> list[str]:
@@ -41,7 +25,7 @@ def test_ex_light_1_a_three_hour_delve_burns_six_torches_through_the_cli() -> No
     """rule: EX-LIGHT-1, EX-REST-1 - 3 hours are 18 turns of 10 minutes; a torch lasts 3 of
     them, so every delve burns 6 torches; --json gives each column's summary and histogram."""
     data = json.loads(
-        _ok(*_expedition("--ruleset", "ex", "--hours", "3", "--runs", "2000", "--json"))
+        printed(*_expedition("--ruleset", "ex", "--hours", "3", "--runs", "2000", "--json"))
     )
     assert data["turns"] == 18 and data["runs"] == 2000 and data["mode"] == "cautious"
     torches = data["columns"]["torches_used"]
@@ -56,9 +40,9 @@ def test_tp_against_ex_side_by_side_and_in_one_plot(tmp_path: Path) -> None:
     EX-LIGHT-1), in one table and one plot."""
     plot = tmp_path / "torches.png"
     args = _expedition("-r", "tp", "--vs", "ex", "--hours", "3", "--runs", "5000")
-    table = _ok(*args, "--plot", str(plot), "--column", "torches_used")
+    table = printed(*args, "--plot", str(plot), "--column", "torches_used")
     assert "tp against ex" in table and "mean (ex)" in table and plot.stat().st_size > 10_000
-    data = json.loads(_ok(*args, "--json"))
+    data = json.loads(printed(*args, "--json"))
     tp, ex = data["compared"]
     assert (tp["ruleset"], ex["ruleset"]) == ("tp", "ex")
     assert tp["columns"]["torches_used"]["mean"] < ex["columns"]["torches_used"]["mean"] == 6
@@ -68,7 +52,7 @@ def test_pushing_on_wearies_the_party_ex_rest_3() -> None:
     """rule: EX-REST-3 - a party that never rests is wearied from the turn after its rest
     fell due (turn 6, EX-REST-1) to the end."""
     quiet = json.loads(
-        _ok(*_expedition("-r", "ex", "--turns", "12", "--push-on", "--runs", "500", "--json"))
+        printed(*_expedition("-r", "ex", "--turns", "12", "--push-on", "--runs", "500", "--json"))
     )
     assert quiet["columns"]["rests"]["histogram"] == {"0": 500}
     assert quiet["columns"]["wearied_turns"]["least"] == 6
@@ -79,7 +63,7 @@ def test_fighting_every_encounter_makes_a_rest_due_at_once_ex_rest_2() -> None:
     """rule: EX-REST-2 - a fight must be followed at once by a turn of rest: a party that
     pushes on and fights what it meets on turn 2 is wearied from turn 4, 9 of 12 turns."""
     args = _expedition("-r", "ex", "--turns", "12", "--push-on", "--runs", "2000", "--json")
-    fought = json.loads(_ok(*args, "--fight"))
+    fought = json.loads(printed(*args, "--fight"))
     assert fought["columns"]["wearied_turns"]["most"] == 9
 
 
@@ -96,7 +80,7 @@ def test_fighting_every_encounter_makes_a_rest_due_at_once_ex_rest_2() -> None:
     ],
 )
 def test_bad_input_is_one_clear_line(extra: tuple[str, ...], words: str) -> None:
-    assert words in _refused(*_expedition(*extra))
+    assert words in refused(*_expedition(*extra))
 
 
 def test_cb_side_1_an_unbeatable_ally_wins_against_a_rat(tmp_path: Path) -> None:
@@ -111,7 +95,7 @@ def test_cb_side_1_an_unbeatable_ally_wins_against_a_rat(tmp_path: Path) -> None
         '[[allies]]\nname = "Golem"\nhp = 1000\nac = 100\ndamage = "2"\n'
     )
     args = ["simulate", "fight", "-r", "pg", "--party", str(party), "--foes", str(foes)]
-    data = json.loads(_ok(*args, "--runs", "2000", "--json"))
+    data = json.loads(printed(*args, "--runs", "2000", "--json"))
     assert data["party_wins"] == 1.0 and data["opposition_wins"] == 0.0
 
 
@@ -119,11 +103,11 @@ def test_simulate_fight_vs_and_plot(tmp_path: Path) -> None:
     plot = tmp_path / "rounds.svg"
     foes, party = str(EXAMPLES / "foes.toml"), str(EXAMPLES / "fighters.toml")
     args = ["simulate", "fight", "-r", "pg", "--vs", "cb", "--party", party, "--foes", foes]
-    data = json.loads(_ok(*args, "--runs", "1000", "--plot", str(plot), "--json"))
+    data = json.loads(printed(*args, "--runs", "1000", "--plot", str(plot), "--json"))
     assert [c["ruleset"] for c in data["compared"]] == ["pg", "cb"]
     assert sum(data["compared"][0]["columns"]["rounds"]["histogram"].values()) == 1000
     assert "pg: mean" in plot.read_text(encoding="utf-8")
-    assert "fights (cb)" in _ok(*args, "--runs", "500")
+    assert "fights (cb)" in printed(*args, "--runs", "500")
 
 
 def test_odds_turn_plots_the_encounters_of_two_rulesets(tmp_path: Path) -> None:
@@ -131,11 +115,11 @@ def test_odds_turn_plots_the_encounters_of_two_rulesets(tmp_path: Path) -> None:
     at 1 in 6), drawn in one plot with their means."""
     plot = tmp_path / "encounters.svg"
     args = ["odds", "turn", "-r", "tp", "--vs", "ex", "--turns", "18", "--plot", str(plot)]
-    data = json.loads(_ok(*args, "--json"))
+    data = json.loads(printed(*args, "--json"))
     assert data["plot"] == str(plot)
     drawn = plot.read_text(encoding="utf-8")
     assert "tp: mean 3" in drawn and "ex: mean 1½" in drawn
-    assert "no event 'gold'" in _refused(*args, "--force", "--event", "gold")
+    assert "no event 'gold'" in refused(*args, "--force", "--event", "gold")
 
 
 def test_a_refusal_is_one_line_on_stderr_and_exit_2() -> None:
@@ -161,14 +145,14 @@ def test_simulate_journey_on_a_map_tp_wil_1(tmp_path: Path) -> None:
     )
     plot = tmp_path / "days.png"
     args = ["simulate", "journey", "--map", str(wild), "--from", "0000", "--to", "0200"]
-    data = json.loads(_ok(*args, "--runs", "1000", "--plot", str(plot), "--json"))
+    data = json.loads(printed(*args, "--runs", "1000", "--plot", str(plot), "--json"))
     columns = data["columns"]
     assert columns["days"]["histogram"] == {"1": 1000} and columns["tp"]["histogram"] == {"1": 1000}
     assert columns["times_lost"]["histogram"] == {"0": 1000} and plot.stat().st_size > 5000
-    far = json.loads(_ok(*args[:-1], "0301", "--season", "winter", "--runs", "500", "--json"))
+    far = json.loads(printed(*args[:-1], "0301", "--season", "winter", "--runs", "500", "--json"))
     assert far["columns"]["arrived"]["histogram"] == {"1": 500}
-    assert "--to 0909" in _refused(*args[:-1], "0909")
-    assert "seasons: winter" in _refused(*args, "--season", "monsoon")
+    assert "--to 0909" in refused(*args[:-1], "0909")
+    assert "seasons: winter" in refused(*args, "--season", "monsoon")
 
 
 def test_simulate_fight_surprise_and_missiles_through_the_cli() -> None:
@@ -176,10 +160,10 @@ def test_simulate_fight_surprise_and_missiles_through_the_cli() -> None:
     attackers; under pg --surprise none turns the 2 in 6 off; a shooter must be a combatant."""
     foes, party = str(EXAMPLES / "foes.toml"), str(EXAMPLES / "fighters.toml")
     args = ["simulate", "fight", "--party", party, "--foes", foes, "--runs", "2000", "--json"]
-    cb = json.loads(_ok(*args, "-r", "cb", "--attackers", "foes"))
+    cb = json.loads(printed(*args, "-r", "cb", "--attackers", "foes"))
     assert 0 < cb["surprised"]["party"] < 1 and cb["surprised"]["opposition"] == 0
     pg = json.loads(
-        _ok(
+        printed(
             *args,
             "-r",
             "pg",
@@ -194,8 +178,8 @@ def test_simulate_fight_surprise_and_missiles_through_the_cli() -> None:
         )
     )
     assert pg["surprised"] == {"party": 0.0, "opposition": 0.0}
-    assert "no combatant called 'Zed'" in _refused(*args, "--shooter", "Zed")
-    assert "say party or foes" in _refused(*args, "--surprise", "everyone")
+    assert "no combatant called 'Zed'" in refused(*args, "--shooter", "Zed")
+    assert "say party or foes" in refused(*args, "--surprise", "everyone")
 
 
 def test_odds_usage_vs_a_ruleset_with_a_shorter_chain(tmp_path: Path) -> None:
@@ -205,10 +189,10 @@ def test_odds_usage_vs_a_ruleset_with_a_shorter_chain(tmp_path: Path) -> None:
     short.write_text('extends = "pg"\nusage_die = [8, 4]\n[ruleset]\nname = "short"\ntitle = "S"\n')
     plot = tmp_path / "uses.svg"
     args = ["odds", "--usage", "d8", "-r", "pg", "--vs", str(short), "--plot", str(plot)]
-    data = json.loads(_ok(*args, "--json"))
+    data = json.loads(printed(*args, "--json"))
     assert [(c["ruleset"], c["mean"]) for c in data["compared"]] == [("pg", "9"), ("short", "6")]
     assert "short: mean 6" in plot.read_text(encoding="utf-8")
-    assert "--vs compares rulesets" in _refused("odds", "3d6", "--vs", "tp")
+    assert "--vs compares rulesets" in refused("odds", "3d6", "--vs", "tp")
 
 
 @pytest.mark.parametrize("verb", ["expedition", "journey", "fight"])
@@ -232,7 +216,7 @@ def test_a_plot_with_nowhere_to_go_is_refused_before_the_simulation(
     ):
         monkeypatch.setattr(module, name, started)
     wild = tmp_path / "wild.toml"
-    _ok("map", "new", "--width", "6", "--height", "6", "--seed", "1", "--out", str(wild))
+    printed("map", "new", "--width", "6", "--height", "6", "--seed", "1", "--out", str(wild))
     args = {
         "expedition": _expedition(),
         "journey": ["simulate", "journey", "--map", str(wild), "--from", "0101", "--to", "0404"],
@@ -240,8 +224,8 @@ def test_a_plot_with_nowhere_to_go_is_refused_before_the_simulation(
                   "--foes", str(EXAMPLES / "foes.toml")],
     }[verb]  # fmt: skip
     nowhere = tmp_path / "no" / "such" / "x.png"
-    assert "no folder" in _refused(*args, "--plot", str(nowhere))
+    assert "no folder" in refused(*args, "--plot", str(nowhere))
     there = tmp_path / "x.png"
     there.write_bytes(b"a picture")
-    assert "give --force" in _refused(*args, "--plot", str(there))
+    assert "give --force" in refused(*args, "--plot", str(there))
     assert there.read_bytes() == b"a picture"

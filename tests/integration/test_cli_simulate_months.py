@@ -4,33 +4,13 @@
 from __future__ import annotations
 
 import json
+from importlib.resources import files as package_files
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from tests.integration.conftest import printed, refused
 
 import turnkeeper.cli  # noqa: F401  (registers every verb group)
-from turnkeeper.cli.app import app
-from turnkeeper.errors import TurnkeeperError
-
-runner = CliRunner()
-
-FACTIONS = """
-map = "Vale"
-[[factions]]
-name = "Red Hand"
-goal = "rule the ford"
-segments = 4
-resources = { force = 2, wealth = -1 }
-hexes = ["0304"]
-covets = ["0102", "0103"]
-rivals = ["Grey Court"]
-[[factions]]
-name = "Grey Court"
-goal = "crown a king"
-segments = 3
-rivals = ["Red Hand"]
-"""
 
 #: tp with every faction's roll a point higher: fewer troubles, more strikes.
 BOLD = """
@@ -45,22 +25,10 @@ roll = "2d6+RESOURCES+1"
 
 @pytest.fixture
 def files(tmp_path: Path) -> Path:
-    (tmp_path / "factions.toml").write_text(FACTIONS, encoding="utf-8")
+    shipped = package_files("turnkeeper.examples") / "factions.toml"
+    (tmp_path / "factions.toml").write_text(shipped.read_text("utf-8"), encoding="utf-8")
     (tmp_path / "bold.toml").write_text(BOLD, encoding="utf-8")
     return tmp_path
-
-
-def _ok(*args: str) -> str:
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, result.output
-    return result.stdout
-
-
-def _refused(*args: str) -> str:
-    """The user's mistake (the entry point prints it as one line and exits 2)."""
-    result = runner.invoke(app, list(args))
-    assert isinstance(result.exception, TurnkeeperError), result.output
-    return str(result.exception)
 
 
 def _months(files: Path, *extra: str) -> list[str]:
@@ -70,13 +38,13 @@ def _months(files: Path, *extra: str) -> list[str]:
 def test_tp_time_1_json_gives_every_month_and_its_standard_error(files: Path) -> None:
     """rule: TP-TIME-1 - Grey Court needs 3 segments, one a month at best: never by month 2;
     a goal once reached stays reached, and the shares' errors are sqrt(p (1 - p) / runs)."""
-    data = json.loads(_ok(*_months(files, "--months", "24", "--runs", "4000", "--json")))
-    assert (data["ruleset"], data["months"], data["runs"], data["seed"]) == ("tp", 24, 4000, 0)
-    hand, court = data["factions"]
+    data = json.loads(printed(*_months(files, "--months", "36", "--runs", "4000", "--json")))
+    assert (data["ruleset"], data["months"], data["runs"], data["seed"]) == ("tp", 36, 4000, 0)
+    hand, court, _ = data["factions"]
     assert (hand["name"], hand["segments"], court["goal"]) == ("Red Hand", 4, "crown a king")
     assert court["reached"][:2] == [0.0, 0.0] and court["reached"][2] > 0
     for faction in (hand, court):
-        assert len(faction["reached"]) == 24 and faction["reached"] == sorted(faction["reached"])
+        assert len(faction["reached"]) == 36 and faction["reached"] == sorted(faction["reached"])
         p, error = faction["reached"][9], faction["standard_error"][9]
         assert error == pytest.approx((p * (1 - p) / 4000) ** 0.5, abs=1e-6)
         assert (
@@ -91,14 +59,14 @@ def test_a_second_ruleset_side_by_side_in_a_table_and_a_plot(files: Path) -> Non
     same seed gives the same figures."""
     plot = files / "goals.svg"
     args = _months(files, "--months", "36", "--runs", "3000", "--vs", str(files / "bold.toml"))
-    table = _ok(*args, "--plot", str(plot))
+    table = printed(*args, "--plot", str(plot))
     assert "tp against bold" in table and "half by" in table and "month 6" in table
     assert "plotted in" in table and "Grey Court (bold)" in plot.read_text(encoding="utf-8")
-    data = json.loads(_ok(*args, "--json"))
+    data = json.loads(printed(*args, "--json"))
     tp, bold = data["compared"]
     assert (tp["ruleset"], bold["ruleset"]) == ("tp", "bold")
     assert tp["factions"][0]["reached"] != bold["factions"][0]["reached"]
-    assert json.loads(_ok(*args, "--json")) == data
+    assert json.loads(printed(*args, "--json")) == data
 
 
 @pytest.mark.parametrize(
@@ -113,16 +81,16 @@ def test_a_second_ruleset_side_by_side_in_a_table_and_a_plot(files: Path) -> Non
     ],
 )
 def test_bad_input_is_one_clear_line(files: Path, extra: tuple[str, ...], words: str) -> None:
-    assert words in _refused(*_months(files, "--runs", "10", *extra))
+    assert words in refused(*_months(files, "--runs", "10", *extra))
 
 
 def test_a_bad_factions_file_is_one_clear_line(files: Path) -> None:
     broken = files / "broken.toml"
     broken.write_text('[[factions]]\nname = "Red Hand"\ngoal = "rule"\nsegments = 40\n')
     args = ["simulate", "months", "--runs", "10", "--factions"]
-    assert "broken.toml: factions.0.segments" in _refused(*args, str(broken))
-    assert "no such factions file" in _refused(*args, str(files / "missing.toml"))
+    assert "broken.toml: factions.0.segments" in refused(*args, str(broken))
+    assert "no such factions file" in refused(*args, str(files / "missing.toml"))
     roll = files / "roll.toml"
     roll.write_text('extends = "tp"\n[factions]\nroll = "2d6+FORCE"\n')
-    found = _refused(*_months(files, "--runs", "10", "--ruleset", str(roll)))
+    found = refused(*_months(files, "--runs", "10", "--ruleset", str(roll)))
     assert "names FORCE" in found and "RESOURCES" in found

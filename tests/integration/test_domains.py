@@ -8,18 +8,28 @@ its coffers at their own present, never before they have lived the month that fi
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from tests.integration.months_world import (
+    MONTH_2,
+    MONTH_3,
+    PARTY,
+    VALE,
+    party_log,
+    wait_to,
+)
 
-from turnkeeper.campaign import Wait, parse_party
-from turnkeeper.campaign.commands import AsParty
-from turnkeeper.errors import IllegalCommandError
+from turnkeeper.campaign import Visibility, parse_party
+from turnkeeper.campaign.commands import AsParty, Damage
+from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.procedures.domains import (
     CoffersDrawn,
     DomainSettled,
+    DomainUnsettled,
     DrawCoffers,
     DropDomain,
     GrantDomain,
@@ -30,31 +40,10 @@ from turnkeeper.procedures.wilderness import LoadMap
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
-from turnkeeper.views.journal import perceived_by
 from turnkeeper.world.hexes import Hex
-from turnkeeper.world.mapfile import MapFile
 
 if TYPE_CHECKING:
     from tests.integration.conftest import Tk
-
-DAY = 24 * 3600
-#: The ex calendar starts at 08:00 of day 1; month 2 begins at midnight before day 31.
-MONTH_2, MONTH_3 = 30 * DAY - 8 * 3600, 60 * DAY - 8 * 3600
-
-PARTY = """
-[[characters]]
-name = "Aldo"
-hp = 8
-[[characters]]
-name = "Bea"
-hp = 6
-coins = 5
-[supplies]
-rations = 400
-water = 400
-"""
-
-VALE = MapFile(name="Vale", width=6, height=4, terrain=["pppppp"] * 4)
 
 
 @pytest.fixture
@@ -67,24 +56,13 @@ def world(tmp_path: Path) -> Campaigns:
     return campaigns
 
 
-def wait_to(
-    campaigns: Campaigns, at: int, party: str | None = None, dice: list[int] | None = None
-) -> None:
-    state = campaigns.state("World")
-    now = (state if party is None else state.as_party(party)).now
-    wait = Wait(at - now)
-    campaigns.execute("World", wait if party is None else AsParty(party, wait), dice)
-
-
 def settlements(campaigns: Campaigns) -> list[DomainSettled]:
     records = campaigns.journal("World").records
     return [r.event for r in records if isinstance(r.event, DomainSettled)]
 
 
 def party_lines(campaigns: Campaigns, party: str) -> list[str]:
-    undone = campaigns.undone("World")
-    keep = perceived_by(campaigns.party_lines("World", party, undone=undone), undone)
-    records, _ = campaigns.page("World", 0, keep=keep)
+    records = party_log(campaigns, party)
     return [r.event.describe() for r in records if r.event.kind.startswith(("domain.", "coins."))]
 
 
@@ -191,6 +169,84 @@ def test_a_party_behind_the_world_s_month_is_granted_nothing_until_brought_forwa
     world.execute("World", AsParty("Scouts", BringForward()))
     world.execute("World", AsParty("Scouts", GrantDomain("Bea", hex="0203", name="Mill")))
     assert [d.name for d in world.state("World").domains] == ["Vale 0302", "Mill"]
+
+
+def _settled_journal(world: Campaigns) -> list[dict[str, object]]:
+    """World's journal as exported after a month's settlement (7 content; 70 in, 30 paid)."""
+    wait_to(world, MONTH_2 + 3600, dice=[4, 3, 5, 2])
+    return [json.loads(line) for line in world.export_jsonl("World").splitlines()]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("coffers", 999, "its coffers is 999, but its dice make 50"),
+        ("income", 999, "its income is 999, but its dice make 70"),
+        ("paid", 0, "its paid is 0, but its dice make 30"),
+        ("mood", "loyal", "its mood is 'loyal', but its dice make 'content'"),
+        ("modifier", 3, "its modifier is 3, but its dice make 0"),
+    ],
+)
+def test_tp_time_1_an_import_refuses_a_settlement_its_dice_do_not_make(
+    world: Campaigns, field: str, value: object, said: str
+) -> None:
+    """TP-TIME-1 (DEFAULT domain turn): a journal changed by hand to state a settlement's
+    figures otherwise than its own dice and the ruleset make is refused in one line naming
+    the record, and nothing is stored; the journal as exported imports."""
+    records = _settled_journal(world)
+    settled = next(r for r in records if r["kind"] == "domain.settled")
+    seq, data = settled["seq"], settled["data"]
+    assert isinstance(data, dict)
+    data[field] = value
+    campaigns = world.store.campaigns()
+    tampered = "".join(json.dumps(r) + "\n" for r in records)
+    with pytest.raises(TurnkeeperError) as refused:
+        world.import_jsonl(tampered, name="Copy")
+    assert str(refused.value) == (
+        f"record {seq} (domain.settled): the settlement of Vale 0302 for 1-02: {said}: the "
+        "journal was changed by hand; export it again from turnkeeper"
+    )
+    assert world.store.campaigns() == campaigns
+
+
+def test_an_import_refuses_a_settlement_rolled_otherwise_than_the_ruleset(
+    world: Campaigns,
+) -> None:
+    """The mood's roll made with a modifier the domain did not have (its dice agreeing with
+    themselves) is no roll of the ruleset's: refused; the untouched journal imports."""
+    records = _settled_journal(world)
+    settled = next(r for r in records if r["kind"] == "domain.settled")
+    rolls = settled["rolls"]
+    assert isinstance(rolls, list)
+    mood = rolls[0]
+    assert mood["breakdown"] == "2d6 (4, 3) + MOOD (0) = 7"
+    untouched = "".join(json.dumps(r) + "\n" for r in records)
+    mood.update(breakdown="2d6 (4, 3) + MOOD (2) = 9", total=9)
+    with pytest.raises(TurnkeeperError, match="its mood roll reads"):
+        world.import_jsonl("".join(json.dumps(r) + "\n" for r in records), name="Copy")
+    assert world.import_jsonl(untouched, name="Copy").domains[0].coffers == 50
+
+
+def test_tp_time_1_a_dead_holder_s_domain_is_not_settled_and_the_record_says_so(
+    world: Campaigns,
+) -> None:
+    """TP-TIME-1 (DEFAULT domain turn; the texts are silent): Bea, the holder, dies with the
+    Scouts; at the next month turn her domain rolls no mood and no income and pays no upkeep,
+    its coffers left as they were, and the referee's record says why; Aldo's, alive, is
+    settled as ever."""
+    world.execute("World", GrantDomain("Aldo", hex="0303", coffers=10))
+    world.execute("World", AsParty("Scouts", Damage("Bea", 100, reason="a fall")))
+    assert not world.state("World").as_party("Scouts").party.character("Bea").alive
+    wait_to(world, MONTH_2 + 3600, dice=[4, 3, 5, 2])  # Aldo's alone: 7 content; 70 in
+    assert [(s.domain, s.coffers) for s in settlements(world)] == [("Vale 0303", 50)]
+    left = [r.event for r in world.journal("World").records if isinstance(r.event, DomainUnsettled)]
+    assert [e.describe() for e in left] == [
+        "Vale 0302 (Bea's), the month of 1-02: not settled, for Bea is dead "
+        "(`domain drop` it to grant it to another)"
+    ]
+    assert left[0].visibility is Visibility.REFEREE
+    coffers = {d.name: d.coffers for d in world.state("World").domains}
+    assert coffers == {"Vale 0302": 10, "Vale 0303": 50}
 
 
 def test_a_domain_given_up_is_settled_no_more(world: Campaigns) -> None:

@@ -13,91 +13,37 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.integration.months_world import (
+    DAY,
+    FACTIONS,
+    MONTH_2,
+    MONTH_3,
+    MONTH_4,
+    month_turns,
+    new_world,
+    party_log,
+    rumours,
+    scouts_refused_the_seized_hex,
+    wait_to,
+)
 
-from turnkeeper.campaign import Wait, parse_party
 from turnkeeper.campaign.commands import AsParty
 from turnkeeper.clock.durations import parse_duration
 from turnkeeper.errors import IllegalCommandError
 from turnkeeper.procedures.factions import (
     FactionActed,
     LoadFactions,
-    MonthTurned,
     RevealDeed,
-    RumourHeard,
 )
-from turnkeeper.procedures.parties import BringForward, ClearHex, SplitParty
-from turnkeeper.procedures.wilderness import LoadMap
+from turnkeeper.procedures.parties import BringForward, ClearHex
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
-from turnkeeper.store import open_store
-from turnkeeper.views.journal import perceived_by
 from turnkeeper.world.factions import FactionsError, parse_factions
-from turnkeeper.world.hexes import Hex
-from turnkeeper.world.mapfile import MapFile
-
-DAY = 24 * 3600
-#: The ex calendar starts at 08:00 of day 1; month 2 begins at midnight before day 31.
-MONTH_2, MONTH_3, MONTH_4 = (30 * DAY - 8 * 3600) + 0, 60 * DAY - 8 * 3600, 90 * DAY - 8 * 3600
-
-PARTY = """
-[[characters]]
-name = "Aldo"
-hp = 8
-[[characters]]
-name = "Bea"
-hp = 6
-[supplies]
-rations = 400
-water = 400
-"""
-
-FACTIONS = """
-map = "Vale"
-
-[[factions]]
-name = "Red Hand"
-goal = "rule the ford"
-segments = 4
-resources = { force = 2, wealth = -1 }
-hexes = ["0304"]
-covets = ["0102"]
-rivals = ["Grey Court"]
-
-[[factions]]
-name = "Grey Court"
-goal = "crown a king"
-segments = 3
-allies = []
-rivals = ["Red Hand"]
-"""
-
-VALE = MapFile(name="Vale", width=6, height=4, terrain=["pppppp"] * 4)
 
 
 @pytest.fixture
 def world(tmp_path: Path) -> Campaigns:
-    campaigns = Campaigns(open_store(str(tmp_path / "t.db")))
-    campaigns.new("World", preset("ex"), parse_party(PARTY), seed=5)
-    campaigns.execute("World", LoadFactions(parse_factions(FACTIONS)))
-    campaigns.execute("World", SplitParty("Scouts", ("Bea",), {"rations": 100, "water": 100}))
-    return campaigns
-
-
-def wait_to(
-    campaigns: Campaigns, at: int, party: str | None = None, dice: list[int] | None = None
-) -> None:
-    state = campaigns.state("World")
-    now = (state if party is None else state.as_party(party)).now
-    wait = Wait(at - now)
-    campaigns.execute("World", wait if party is None else AsParty(party, wait), dice)
-
-
-def month_turns(campaigns: Campaigns) -> list[str]:
-    return [
-        r.event.month
-        for r in campaigns.journal("World").records
-        if isinstance(r.event, MonthTurned)
-    ]
+    return new_world(tmp_path)
 
 
 def test_tp_time_1_haven_domain_and_faction_turns_are_a_month_of_the_calendar() -> None:
@@ -168,15 +114,8 @@ def test_tp_time_2_a_party_behind_may_not_act_on_a_hex_a_faction_seized_later(
     )
     assert state.day == 61
 
-    wait_to(world, 39 * DAY, party="Scouts")  # day 40, 08:00: month 2
-    world.execute("World", AsParty("Scouts", LoadMap(VALE, Hex.from_label("0101"))))
+    scouts_refused_the_seized_hex(world)
     version = world.state("World").version
-    with pytest.raises(IllegalCommandError) as refused:
-        world.execute("World", AsParty("Scouts", ClearHex("0102")))
-    assert str(refused.value) == (
-        "Scouts is at day 40; Red Hand seized hex 0102 of Vale on day 61: "
-        "bring Scouts forward first (`party forward`)"
-    )
     with pytest.raises(IllegalCommandError, match="bring Scouts forward first"):
         world.execute("World", AsParty("Scouts", RevealDeed("Red Hand", deed=2)))
     assert world.state("World").version == version  # refused: nothing recorded
@@ -194,19 +133,6 @@ def test_tp_time_2_a_party_behind_may_not_act_on_a_hex_a_faction_seized_later(
     for party in ("World", "Scouts"):
         lines = [r.event.kind for r in party_log(world, party)]
         assert "faction.acted" not in lines and "month.turned" not in lines
-
-
-def party_log(campaigns: Campaigns, party: str) -> list:  # type: ignore[type-arg]
-    undone = campaigns.undone("World")
-    keep = perceived_by(campaigns.party_lines("World", party, undone=undone), undone)
-    records, _ = campaigns.page("World", 0, keep=keep)
-    return records
-
-
-def rumours(campaigns: Campaigns, party: str) -> list[str]:
-    return [
-        r.event.describe() for r in party_log(campaigns, party) if isinstance(r.event, RumourHeard)
-    ]
 
 
 A_FACTION = '[[factions]]\nname = "A"\ngoal = "g"\n'

@@ -30,10 +30,11 @@ def examples_command(
     """Copy the example files that ship with turnkeeper into a folder (default ./examples).
 
     The party (party.toml), two newcomers for a world of several parties (newcomers.toml),
-    the two-level site (site.toml) and the fighters and foes of `simulate fight`
-    (fighters.toml, foes.toml): the files the README and docs/ use as `examples/...`. A
-    file already there as shipped is left as it is; one that differs is replaced only with
-    --force.
+    the two-level site (site.toml), the fighters and foes of `simulate fight`
+    (fighters.toml, foes.toml) and three factions of the Vale for `faction load` and
+    `simulate months` (factions.toml): the files the README and docs/ use as
+    `examples/...`. A file already there as shipped is left as it is; one that differs is
+    replaced only with --force.
 
     Example: `turnkeeper examples`; `turnkeeper examples ~/keep --force`.
     """

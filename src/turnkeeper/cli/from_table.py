@@ -242,7 +242,7 @@ attach(verbs)
 
 faction_app = typer.Typer(
     help="The world's factions: lay them out, reveal a deed as a rumour.\n\n"
-    "Example: `turnkeeper faction load factions.toml`.",
+    "Example: `turnkeeper faction load examples/factions.toml`.",
     no_args_is_help=True,
 )
 verbs.add_typer(faction_app, name="faction")

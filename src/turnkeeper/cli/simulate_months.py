@@ -49,8 +49,8 @@ def months_command(
     what its faction table says [TP-TIME-1]. Shown for a few months: the share of runs in
     which each faction's goal had been reached by then, and the month by which half had.
 
-    Example: `turnkeeper simulate months --factions factions.toml --months 120 --runs 20000
-    --plot goals.png`.
+    Example: `turnkeeper simulate months --factions examples/factions.toml --months 120
+    --runs 20000 --plot goals.png`.
     """
     if plot is not None:
         inputs: list[tuple[str | Path | None, str]] = [

@@ -1,1 +1,2 @@
-"""Example files that ship with turnkeeper: a party, a site, foes; the demo uses them."""
+"""Example files that ship with turnkeeper: a party, a site, foes, factions; the demo
+uses some of them."""

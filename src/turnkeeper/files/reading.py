@@ -127,7 +127,14 @@ def read_bytes(
 
 #: The example files that ship inside the package (``turnkeeper.examples``), which the
 #: documentation reads as ``examples/NAME`` and ``turnkeeper examples [FOLDER]`` copies.
-EXAMPLES = ("party.toml", "site.toml", "fighters.toml", "foes.toml", "newcomers.toml")
+EXAMPLES = (
+    "party.toml",
+    "site.toml",
+    "fighters.toml",
+    "foes.toml",
+    "newcomers.toml",
+    "factions.toml",
+)
 
 
 def _examples_hint(file: Path) -> str:

@@ -16,7 +16,10 @@ ruleset's ``domains`` section (:class:`~turnkeeper.rules.schema.DomainRules`, DE
   another time: the people's mood is rolled (MOOD: last month's row's carry, and
   ``domains.unpaid`` where last month's upkeep went short), the month's income rolled and
   its share by the mood's row let in, and the upkeep paid from the coffers, as much as they
-  hold. Rows may bring trouble, for the referee to play out.
+  hold. Rows may bring trouble, for the referee to play out. A dead holder's domain is not
+  settled (the texts are silent; DEFAULT): the month turn records it left as it is, until
+  the referee gives it up to grant it to another. A settlement's figures are what
+  its own dice make by the ruleset: an import refuses one that says otherwise.
 - A settlement is the referee's (:attr:`DomainSettled.shown`): it is recorded in the time
   record of whichever party's wait passes the boundary, which may be a party that has
   nothing to do with the domain, at a time the holder's party has not lived yet. The
@@ -36,7 +39,7 @@ from typing import ClassVar
 
 from turnkeeper.clock.boundaries import Boundary
 from turnkeeper.clock.calendar import date_at
-from turnkeeper.dice import DiceSource, roll
+from turnkeeper.dice import DiceSource, Roll, TypedDice, roll
 from turnkeeper.errors import IllegalCommandError, TurnkeeperError
 from turnkeeper.files.names import check_name, unprintable
 from turnkeeper.kernel.events import Amount, Event, RollRecord, Shown, Text
@@ -44,7 +47,7 @@ from turnkeeper.kernel.schedule import Draft, Hook
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.kernel.wilderness_state import WildernessState
 from turnkeeper.procedures.haven import CoinsChanged
-from turnkeeper.rules.schema.domains import MOOD
+from turnkeeper.rules.schema.domains import MOOD, DomainRules
 from turnkeeper.words import did_you_mean
 from turnkeeper.world.domains import MOST_DOMAINS, Domain, named, replaced
 from turnkeeper.world.hexes import Hex
@@ -122,10 +125,46 @@ class DomainSettled(Event):
     def apply(self, state: CampaignState) -> CampaignState:
         domain = named(state.domains, self.domain)
         assert domain is not None
+        self._check(state, domain)
         reason = f"the month of {self.month}: income {self.income}, upkeep {self.paid}"
         settled = domain.entered(state.now, self.income - self.paid, reason)
         settled = settled.model_copy(update={"mood": self.mood, "modifier": self.modifier})
         return state.model_copy(update={"domains": replaced(state.domains, settled)})
+
+    def _check(self, state: CampaignState, domain: Domain) -> None:
+        """Refuse a settlement its own dice and the ruleset do not make (an import's check of
+        a journal changed by hand): the month turn's reckoning again, from the same faces."""
+        rules = state.ruleset.domains
+        try:
+            if len(self.rolls) != 2:
+                raise TurnkeeperError(f"{len(self.rolls)} rolls, not the mood's and the income's")
+            mood, income = (TypedDice(face for _, face, _ in r.dice) for r in self.rolls)
+            made = settlement(
+                domain, rules, _month_of(state),
+                roll(rules.mood, mood, {MOOD: domain.modifier}), roll(rules.income, income),
+            )  # fmt: skip
+        except TurnkeeperError as error:
+            wrong: str | None = f"its dice are not the ruleset's mood and income ({error})"
+        else:
+            wrong = self._unlike(made)
+        if wrong is not None:
+            raise TurnkeeperError(
+                f"the settlement of {self.domain} for {self.month}: {wrong}: the journal was "
+                "changed by hand; export it again from turnkeeper"
+            )
+
+    def _unlike(self, made: DomainSettled) -> str | None:
+        """Where this settlement differs from ``made`` (the same month from the same dice)."""
+        for what, stated, rolled in zip(("mood", "income"), self.rolls, made.rolls, strict=True):
+            if stated.model_copy(update={"typed_in": rolled.typed_in}) != rolled:
+                return (
+                    f"its {what} roll reads {stated.breakdown!r}, but the ruleset's with its "
+                    f"dice reads {rolled.breakdown!r}"
+                )
+        for field, value in made.model_dump(exclude={"rolls"}).items():
+            if getattr(self, field) != value:
+                return f"its {field} is {getattr(self, field)!r}, but its dice make {value!r}"
+        return None
 
     def describe(self) -> str:
         share = f"{self.income} of {self.rolled}" if self.income != self.rolled else self.income
@@ -139,6 +178,24 @@ class DomainSettled(Event):
         return (
             f"{self.domain} ({self.holder}'s), the month of {self.month}: the people are "
             f"{self.mood}; income {share}; {upkeep}; coffers {self.coffers}{trouble}"
+        )
+
+
+class DomainUnsettled(Event):
+    """A domain the month turn leaves as it is, its holder being dead: no mood, no income, no
+    upkeep, until the referee gives it up (``domain drop``) to grant it to another. The
+    referee's, as a settlement is."""
+
+    kind: ClassVar[str] = "domain.unsettled"
+    shown: ClassVar[Shown] = Shown.REFEREE
+    domain: str
+    holder: str
+    month: str
+
+    def describe(self) -> str:
+        return (
+            f"{self.domain} ({self.holder}'s), the month of {self.month}: not settled, for "
+            f"{self.holder} is dead (`domain drop` it to grant it to another)"
         )
 
 
@@ -177,14 +234,32 @@ def _frames(state: CampaignState) -> frozenset[str]:
 
 def _domain_turn(draft: Draft, boundary: Boundary, dice: DiceSource) -> None:
     """Every domain's month at ``boundary``, in the order granted, unless the world lived
-    this boundary already (another party's present is at or past it)."""
+    this boundary already (another party's present is at or past it); a dead holder's
+    domain is not settled, and the record says so."""
     state = draft.state
     if state.now <= state.passed_by_others:
         return
-    date = date_at(state.now, state.ruleset.time)
-    month = f"{date.year}-{date.month:02d}"
+    month = _month_of(state)
     for domain in state.domains:
-        settle(draft, domain.name, month, dice)
+        if _dead(state, domain.holder):
+            draft.add(DomainUnsettled(domain=domain.name, holder=domain.holder, month=month))
+        else:
+            settle(draft, domain.name, month, dice)
+
+
+def _dead(state: CampaignState, holder: str) -> bool:
+    """Whether the character ``holder``, in whichever party of the world, is dead."""
+    for party in (state.party, *(away.party for away in state.away)):
+        found = party.character(holder)
+        if found is not None:
+            return not found.alive
+    return False
+
+
+def _month_of(state: CampaignState) -> str:
+    """The month the world's present is in, as a settlement names it ("1-02")."""
+    date = date_at(state.now, state.ruleset.time)
+    return f"{date.year}-{date.month:02d}"
 
 
 def settle(draft: Draft, name: str, month: str, dice: DiceSource) -> None:
@@ -193,18 +268,25 @@ def settle(draft: Draft, name: str, month: str, dice: DiceSource) -> None:
     assert domain is not None
     rules = draft.state.ruleset.domains
     mood = roll(rules.mood, dice, {MOOD: domain.modifier})
+    draft.add(settlement(domain, rules, month, mood, roll(rules.income, dice)))
+
+
+def settlement(
+    domain: Domain, rules: DomainRules, month: str, mood: Roll, income: Roll
+) -> DomainSettled:
+    """What the people's ``mood`` and the ``income`` rolled make of ``domain``'s month: the
+    one reckoning of the month turn, and of an import's check of what it recorded."""
     row = rules.row_for(mood.total)
-    income = roll(rules.income, dice, {})
     rolled = max(0, income.total)
     let_in = rolled * row.income // 100
     held = domain.coffers + let_in
     paid = min(rules.upkeep, held)
-    settled = DomainSettled(
+    return DomainSettled(
         domain=domain.name, holder=domain.holder, month=month, mood=row.mood, rolled=rolled,
         income=let_in, upkeep=rules.upkeep, paid=paid, coffers=held - paid,
         modifier=rules.carried(row.mood, paid < rules.upkeep), trouble=row.trouble,
+        rolls=(RollRecord.of(mood), RollRecord.of(income)),
     )  # fmt: skip
-    draft.add(settled.model_copy(update={"rolls": (RollRecord.of(mood), RollRecord.of(income))}))
 
 
 #: At each month's boundary the world passes first: its domains settled.
@@ -458,4 +540,10 @@ def decide_domains(state: CampaignState, command: DomainCommand) -> list[Event]:
 
 
 #: The events of this procedure, for the command table's registry.
-EVENTS: tuple[type[Event], ...] = (DomainGranted, DomainDropped, DomainSettled, CoffersDrawn)
+EVENTS: tuple[type[Event], ...] = (
+    DomainGranted,
+    DomainDropped,
+    DomainSettled,
+    DomainUnsettled,
+    CoffersDrawn,
+)

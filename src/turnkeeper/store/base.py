@@ -25,6 +25,11 @@ SNAPSHOTS_KEPT = 8
 states after undos, enough for an undo (or a run of them) reaching several thousand records
 back to fold from a snapshot; an undo reaching further folds the whole journal."""
 
+POLL_SECONDS = 0.25
+"""How often a store that cannot signal changes (SQLite) is read again for other processes'
+writes, by a waiter on it (:meth:`WatchStore.wait_for_change`) and by the live pages' watcher:
+well inside a second, and cheap."""
+
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` made once, not per call
 (``dumps`` with options builds an encoder each time)."""

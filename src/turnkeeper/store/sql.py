@@ -46,6 +46,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, Operationa
 from turnkeeper.errors import ConflictError, TurnkeeperError
 from turnkeeper.store.base import (
     CURRENT,
+    POLL_SECONDS,
     Caches,
     Record,
     Span,
@@ -76,9 +77,6 @@ from turnkeeper.store.writes import (
     keep_snapshot,
     notify,
 )
-
-POLL_SECONDS = 0.25
-"""How often a waiter on SQLite reads the versions: well inside a second, and cheap."""
 
 
 class SqlStore:

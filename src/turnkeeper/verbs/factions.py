@@ -34,7 +34,7 @@ class FactionLoadBody(VerbBody, title="Lay out the world's factions"):
 
     The factions file is docs/factions.md's; the ruleset's faction table says what a roll does."""
 
-    example: ClassVar[str] = "faction load factions.toml"
+    example: ClassVar[str] = "faction load examples/factions.toml"
 
     verb: Literal["faction_load"]
     factions_text: Annotated[

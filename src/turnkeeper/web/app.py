@@ -50,7 +50,7 @@ from turnkeeper.errors import (
     TurnkeeperError,
 )
 from turnkeeper.service import Campaigns
-from turnkeeper.store.base import StoreUnavailable
+from turnkeeper.store.base import POLL_SECONDS, StoreUnavailable
 from turnkeeper.web import live
 from turnkeeper.web.core import CampaignLocks, Refused, display_of, first_problem, snapshot
 from turnkeeper.web.guard import Guard, answer
@@ -78,7 +78,7 @@ def http_status(error: TurnkeeperError) -> int:
     return 400
 
 
-def create_app(campaigns: Campaigns, poll: float = live.POLL_SECONDS) -> FastAPI:
+def create_app(campaigns: Campaigns, poll: float = POLL_SECONDS) -> FastAPI:
     """The web application over ``campaigns`` (its store keeps the tokens too); ``poll`` is
     how often a SQLite store is read for other processes' commands (this server's own reach
     its pages at once)."""

@@ -48,7 +48,7 @@ from sse_starlette import ServerSentEvent
 
 from turnkeeper.campaign import CampaignState
 from turnkeeper.store import EventStore
-from turnkeeper.store.base import WatchStore
+from turnkeeper.store.base import POLL_SECONDS, WatchStore
 from turnkeeper.web.tokens import Seat
 
 log = logging.getLogger(__name__)
@@ -56,10 +56,6 @@ log = logging.getLogger(__name__)
 WAIT_SECONDS = 1.0
 """How long one wait on a store that signals lasts before the watcher looks whether it
 should stop."""
-
-POLL_SECONDS = 0.25
-"""How often a store that cannot signal changes (SQLite) is read, for the commands of other
-processes: this server's own are told at once (:meth:`Watcher.moved`)."""
 
 
 class Watcher:

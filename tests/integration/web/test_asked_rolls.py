@@ -10,57 +10,23 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
+from tests.integration.web.hands_table import PAGE, Table, table_of
 
-from turnkeeper.campaign import parse_party
-from turnkeeper.rules.loader import preset
-from turnkeeper.service import Campaigns
-from turnkeeper.store.sql import SqlStore
-from turnkeeper.web.app import create_app
-from turnkeeper.web.tokens import Role, issue_tokens
-
-PAGE = "/campaigns/Keep"
-FORM = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
-PARTY = '[[characters]]\nname = "Aldo"\nhp = 8\n[[characters]]\nname = "Bea"\nhp = 6'
-
-
-class Table:
-    def __init__(self, client: TestClient, campaigns: Campaigns, tokens: dict[Role, str]):
-        self.client, self.campaigns, self.tokens = client, campaigns, tokens
-
-    def referee(self, form: str) -> tuple[int, str]:
-        done = self.client.post(f"{PAGE}/commands?token={self.tokens[Role.REFEREE]}",
-                                content=form, headers=FORM)  # fmt: skip
-        return done.status_code, done.text
-
-    def hand_link(self, character: str) -> str:
-        made = self.client.post(f"{PAGE}/hand-link?token={self.tokens[Role.REFEREE]}",
-                                content=f"character={character}", headers=FORM)  # fmt: skip
-        found = re.search(r'value="[^"]*\?token=([^"]+)"', made.text)
-        assert found is not None, made.text
-        return found[1]
-
-    def hand(self, token: str, form: str) -> tuple[int, str]:
-        sent = self.client.post(f"{PAGE}/hand?token={token}", content=form, headers=FORM)
-        return sent.status_code, html.unescape(sent.text)
+from turnkeeper.web.tokens import Role
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
     """pg: Aldo and Bea against two goblins, round 1."""
-    campaigns = Campaigns(SqlStore(f"sqlite:///{tmp_path / 'keep.db'}"))
-    campaigns.new("Keep", preset("pg"), parse_party(PARTY), seed=3)
-    tokens = issue_tokens(campaigns.store, "Keep")
-    with TestClient(create_app(campaigns)) as client:
-        table = Table(client, campaigns, tokens)
-        assert table.referee("verb=combat_start&foes=Goblin:hd=1,hp=4,ac=12,count=2")[0] == 200
-        assert table.referee("verb=combat_round")[0] == 200
+    with table_of(tmp_path, "pg") as table:
+        table.referee("verb=combat_start&foes=Goblin:hd=1,hp=4,ac=12,count=2")
+        table.referee("verb=combat_round")
         yield table
 
 
 def test_the_player_asked_rolls_on_their_own_link_and_the_referee_reads_it(table: Table) -> None:
     bea = table.hand_link("Bea")
-    code, said = table.referee("verb=combat_ask&name=Bea&roll=check&stat=STR&defence=11")
+    code, said = table.answer("verb=combat_ask&name=Bea&roll=check&stat=STR&defence=11")
     assert code == 200 and "Bea's player is asked to roll a STR check against 11" in html.unescape(
         said
     )
@@ -105,9 +71,9 @@ def test_a_roll_that_does_not_fit_is_one_line_in_the_phones_words(table: Table) 
 
 def test_the_referee_is_refused_a_second_ask_and_sees_what_is_asked(table: Table) -> None:
     table.referee("verb=combat_ask&name=Bea&roll=save")
-    code, said = table.referee("verb=combat_ask&name=Bea&roll=save")
+    code, said = table.answer("verb=combat_ask&name=Bea&roll=save")
     assert code == 422 and "already asked for a save" in said
-    code, said = table.referee("verb=combat_ask&name=Goblin 1&roll=save")
+    code, said = table.answer("verb=combat_ask&name=Goblin 1&roll=save")
     assert code == 422 and "not a player's character" in html.unescape(said)
     page = html.unescape(table.client.get(f"{PAGE}?token={table.tokens[Role.REFEREE]}").text)
     assert "rolls asked of the players: Bea (a save)" in re.sub(r"<[^>]+>", "", page)

@@ -11,55 +11,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
+from tests.integration.web.hands_table import FORM, PAGE, Table, table_of
 
-from turnkeeper.campaign import Note, Visibility, parse_party
-from turnkeeper.rules.loader import preset
-from turnkeeper.service import Campaigns
-from turnkeeper.store.sql import SqlStore
-from turnkeeper.web.app import create_app
-from turnkeeper.web.tokens import Role, issue_tokens
+from turnkeeper.campaign import Note, Visibility
+from turnkeeper.web.tokens import Role
 
-PAGE = "/campaigns/Keep"
-FORM = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
 SECRET = "ZQHANDSECRET"
-
-
-class Table:
-    def __init__(self, client: TestClient, campaigns: Campaigns, tokens: dict[Role, str]):
-        self.client, self.campaigns, self.tokens = client, campaigns, tokens
-
-    def referee(self, form: str) -> str:
-        done = self.client.post(f"{PAGE}/commands?token={self.tokens[Role.REFEREE]}",
-                                content=form, headers=FORM)  # fmt: skip
-        assert done.status_code == 200, done.text
-        return done.text
-
-    def hand_link(self, character: str) -> str:
-        made = self.client.post(f"{PAGE}/hand-link?token={self.tokens[Role.REFEREE]}",
-                                content=f"character={character}", headers=FORM)  # fmt: skip
-        assert made.status_code == 200, made.text
-        found = re.search(r'value="[^"]*\?token=([^"]+)"', made.text)
-        assert found is not None, made.text
-        return found[1]
-
-    def declare(self, token: str, form: str) -> tuple[int, str]:
-        sent = self.client.post(f"{PAGE}/hand?token={token}", content=form, headers=FORM)
-        return sent.status_code, sent.text
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
     """A pg campaign, Aldo and Bea against two goblins, nobody surprised, round 1 declaring."""
-    campaigns = Campaigns(SqlStore(f"sqlite:///{tmp_path / 'keep.db'}"))
-    party = parse_party(
-        '[[characters]]\nname = "Aldo"\nhp = 8\n[[characters]]\nname = "Bea"\nhp = 6'
-    )
-    campaigns.new("Keep", preset("pg"), party, seed=3)
-    campaigns.execute("Keep", Note(SECRET, Visibility.REFEREE))
-    tokens = issue_tokens(campaigns.store, "Keep")
-    with TestClient(create_app(campaigns)) as client:
-        table = Table(client, campaigns, tokens)
+    with table_of(tmp_path, "pg") as table:
+        table.campaigns.execute("Keep", Note(SECRET, Visibility.REFEREE))
         table.referee("verb=combat_start&foes=Goblin:hd=1,hp=4,ac=12,count=2&surprise=none")
         table.referee("verb=combat_round")
         yield table
@@ -72,7 +36,7 @@ def test_a_players_link_declares_for_its_character_alone(table: Table) -> None:
     assert 'name="actor" value="Aldo"' in page.text and SECRET not in page.text
     sheet = html.unescape(page.text)
     assert "level 1" in sheet and "8 of 8" in sheet and "carries" in sheet
-    code, said = table.declare(aldo, "verb=combat_declare&actor=Aldo&action=attack&target=Goblin 1")
+    code, said = table.hand(aldo, "verb=combat_declare&actor=Aldo&action=attack&target=Goblin 1")
     assert code == 200 and said == (
         '<p class="done" role="status">Aldo declares: attack Goblin 1</p>'
     )
@@ -86,7 +50,7 @@ def test_a_players_link_declares_for_its_character_alone(table: Table) -> None:
         (table.tokens[Role.PLAYER], "verb=combat_declare&actor=Bea&action=attack",
          "not a character's link"),
     ]:  # fmt: skip
-        code, said = table.declare(token, form)
+        code, said = table.hand(token, form)
         assert code == 403 and says in html.unescape(said), said
     assert table.campaigns.state("Keep").version == version
     # the shared players' page has no form to act with
@@ -97,7 +61,7 @@ def test_a_players_link_declares_for_its_character_alone(table: Table) -> None:
 def test_the_rules_refuse_a_declaration_out_of_its_phase(table: Table) -> None:
     bea = table.hand_link("Bea")
     table.referee("verb=combat_end")
-    code, said = table.declare(bea, "verb=combat_declare&actor=Bea&action=attack&target=Goblin 1")
+    code, said = table.hand(bea, "verb=combat_declare&actor=Bea&action=attack&target=Goblin 1")
     assert code == 422 and "no combat is running" in said, said
 
 
@@ -106,7 +70,7 @@ def test_a_new_link_for_a_character_shuts_its_old_one(table: Table) -> None:
     fresh = table.hand_link("Aldo")
     assert table.client.get(f"{PAGE}?token={old}").status_code == 401
     assert table.client.get(f"{PAGE}?token={fresh}").status_code == 200
-    code, said = table.declare(old, "verb=combat_declare&actor=Aldo&action=attack&target=Goblin 1")
+    code, said = table.hand(old, "verb=combat_declare&actor=Aldo&action=attack&target=Goblin 1")
     assert code == 401, said
     made = table.client.post(f"{PAGE}/hand-link?token={table.tokens[Role.REFEREE]}",
                              content="character=Ado", headers=FORM)  # fmt: skip
@@ -122,21 +86,15 @@ def test_in_a_dg_scene_each_player_votes_for_the_spotlight_from_their_link(
     """DG-SPOT-1 from the players' own links: Aldo's and Bea's players each vote, the referee
     sees the votes in the journal and the spotlight counts them; a vote in another's name is
     refused."""
-    campaigns = Campaigns(SqlStore(f"sqlite:///{tmp_path / 'scene.db'}"))
-    party = parse_party(
-        '[[characters]]\nname = "Aldo"\nhp = 8\n[[characters]]\nname = "Bea"\nhp = 6'
-    )
-    campaigns.new("Keep", preset("dg"), party, seed=3)
-    tokens = issue_tokens(campaigns.store, "Keep")
-    with TestClient(create_app(campaigns)) as client:
-        table = Table(client, campaigns, tokens)
+    with table_of(tmp_path, "dg") as table:
+        client, tokens = table.client, table.tokens
         table.referee("verb=scene_open&kind=social&players=Aldo,Bea")
         aldo, bea = table.hand_link("Aldo"), table.hand_link("Bea")
         assert 'name="voter" value="Aldo"' in client.get(f"{PAGE}?token={aldo}").text
-        code, said = table.declare(bea, "verb=scene_vote&voter=Aldo&candidate=Bea")
+        code, said = table.hand(bea, "verb=scene_vote&voter=Aldo&candidate=Bea")
         assert code == 403 and "for Bea alone" in said, said
         for token, voter in ((aldo, "Aldo"), (bea, "Bea")):
-            code, said = table.declare(token, f"verb=scene_vote&voter={voter}&candidate=Bea")
+            code, said = table.hand(token, f"verb=scene_vote&voter={voter}&candidate=Bea")
             assert code == 200 and f"{voter} votes for Bea" in said, said
         board = client.get(f"{PAGE}?token={tokens[Role.REFEREE]}").text
         assert "votes for the spotlight: Aldo for Bea, Bea for Bea" in board
@@ -190,7 +148,7 @@ def test_a_declaration_changes_until_the_round_is_resolved(table: Table) -> None
     assert waiting in table.client.get(board).text
     for target in ("Goblin 1", "Goblin 2"):
         form = f"verb=combat_declare&actor=Aldo&action=attack&target={target}&rolled=17"
-        code, said = table.declare(aldo, form)
+        code, said = table.hand(aldo, form)
         assert code == 200, said
     assert "Aldo changes the declaration to attack Goblin 2, rolling 17" in said
     fight = table.campaigns.state("Keep").combat
@@ -201,7 +159,7 @@ def test_a_declaration_changes_until_the_round_is_resolved(table: Table) -> None
     shown = _display(table, aldo)
     assert "Aldo: <strong>attack Goblin 2, rolling 17</strong>" in shown
     assert 'data-call=""' in shown and "the party waits for: <strong>Bea</strong>" in shown
-    code, said = table.declare(aldo, "verb=combat_declare&actor=Aldo&action=attack&rolled=25")
+    code, said = table.hand(aldo, "verb=combat_declare&actor=Aldo&action=attack&rolled=25")
     assert code == 422 and said == (
         '<p class="problem" role="alert">a roll goes with an attack on someone, not with '
         "attack: the referee rolls what else the round needs</p>"
@@ -212,7 +170,7 @@ def test_a_phones_refusal_names_the_field_as_the_phone_does(table: Table) -> Non
     """Issue 40: no '400 combat_declare.rolled.0: ...' on a phone: the field by its label."""
     aldo = table.hand_link("Aldo")
     form = "verb=combat_declare&actor=Aldo&action=attack&target=Goblin 1&rolled=x"
-    code, said = table.declare(aldo, form)
+    code, said = table.hand(aldo, form)
     assert (code, said) == (400, '<p class="problem" role="alert">I rolled: not a whole number</p>')
-    code, said = table.declare(aldo, "verb=combat_declare&actor=Aldo&action=cast&magic_dice=0")
+    code, said = table.hand(aldo, "verb=combat_declare&actor=Aldo&action=cast&magic_dice=0")
     assert code == 400 and said == '<p class="problem" role="alert">magic dice: at least 1</p>'

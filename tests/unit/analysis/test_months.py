@@ -8,6 +8,7 @@ exactly, month by month; with the ruleset's 2d6 they must agree within 2 standar
 from __future__ import annotations
 
 import math
+from importlib.resources import files
 from typing import Any
 
 import numpy as np
@@ -24,36 +25,9 @@ from turnkeeper.rules.loader import parse_ruleset, preset
 from turnkeeper.rules.schema import Ruleset
 from turnkeeper.world.factions import FactionsFile, parse_factions
 
-#: Every act has something to act on, and something to fall back from: Red Hand and Grey
-#: Court covet each other's hex, Black Sail strikes Red Hand, whose clock it keeps low, and
-#: starts with two segments filled; a clock that fills may fall again.
-WORLD = parse_factions("""
-map = "Vale"
-[[factions]]
-name = "Red Hand"
-goal = "rule the ford"
-segments = 4
-resources = { force = 2 }
-hexes = ["0304"]
-covets = ["0102", "0103"]
-rivals = ["Grey Court", "Black Sail"]
-[[factions]]
-name = "Grey Court"
-goal = "crown a king"
-segments = 3
-resources = { wealth = -1 }
-hexes = ["0102"]
-covets = ["0304"]
-rivals = ["Red Hand"]
-[[factions]]
-name = "Black Sail"
-goal = "hold the coast"
-segments = 6
-filled = 2
-resources = { ships = 2 }
-covets = ["0103"]
-rivals = ["Red Hand"]
-""")
+#: The shipped example world (examples/factions.toml): every act has something to act on,
+#: and something to fall back from.
+WORLD = parse_factions(files("turnkeeper.examples").joinpath("factions.toml").read_text("utf-8"))
 
 
 def ruleset(**factions: Any) -> Ruleset:

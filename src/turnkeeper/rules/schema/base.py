@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Annotated
+from itertools import pairwise
+from typing import Annotated, Protocol, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict
 
@@ -102,3 +104,37 @@ class Rules(BaseModel):
     model_config = ConfigDict(
         frozen=True, extra="forbid", defer_build=True, str_max_length=MAX_TEXT_LENGTH
     )
+
+
+class UpTo(Protocol):
+    """A row of a table read by a roll's total: totals up to ``up_to`` (the last: any higher)."""
+
+    @property
+    def up_to(self) -> int | None: ...
+
+
+Row = TypeVar("Row", bound=UpTo)
+
+
+def rows_go_up(rows: list[Row], table: str, row: str = "row") -> list[Row]:
+    """``rows`` if they read every total, lowest first: each ``up_to`` above the one before,
+    the last row with none (any higher total); else one error naming ``table``.
+
+    >>> rows_go_up([], "the mood table")
+    Traceback (most recent call last):
+    ...
+    ValueError: the last row of the mood table takes any higher total: no up_to
+    """
+    if not rows or rows[-1].up_to is not None:
+        raise ValueError(f"the last {row} of {table} takes any higher total: no up_to")
+    tops = [r.up_to for r in rows[:-1] if r.up_to is not None]
+    if len(tops) < len(rows) - 1:
+        raise ValueError(f"only the last {row} of {table} may leave out up_to")
+    if any(a >= b for a, b in pairwise(tops)):
+        raise ValueError(f"{table}'s {row}s go up: each up_to above the one before")
+    return rows
+
+
+def row_for(rows: Sequence[Row], total: int) -> Row:
+    """The row of ``rows`` (checked by :func:`rows_go_up`) that ``total`` falls in."""
+    return next(r for r in rows if r.up_to is None or total <= r.up_to)

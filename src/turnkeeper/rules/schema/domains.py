@@ -8,12 +8,17 @@ whether it brings trouble, and the domain's upkeep is paid from its coffers.
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 from pydantic import Field, field_validator
 
 from turnkeeper.dice import parse
-from turnkeeper.rules.schema.base import DiceExpression, NonNegative, Rules, Whole
+from turnkeeper.rules.schema.base import (
+    DiceExpression,
+    NonNegative,
+    Rules,
+    Whole,
+    row_for,
+    rows_go_up,
+)
 
 #: The name the mood roll gives its modifiers by: last month's mood and an unpaid upkeep.
 MOOD = "MOOD"
@@ -105,13 +110,7 @@ class DomainRules(Rules):
     @field_validator("moods")
     @classmethod
     def _rows_ascend(cls, rows: list[MoodRow]) -> list[MoodRow]:
-        if not rows or rows[-1].up_to is not None:
-            raise ValueError("the last row of the mood table takes any higher total: no up_to")
-        tops = [row.up_to for row in rows[:-1] if row.up_to is not None]
-        if len(tops) < len(rows) - 1:
-            raise ValueError("only the last row of the mood table may leave out up_to")
-        if any(a >= b for a, b in pairwise(tops)):
-            raise ValueError("the mood table's rows go up: each up_to above the one before")
+        rows_go_up(rows, "the mood table")
         names = [row.mood for row in rows]
         if len(set(names)) < len(names):
             raise ValueError("each row of the mood table names a mood of its own")
@@ -124,7 +123,7 @@ class DomainRules(Rules):
         >>> rules.row_for(4).mood, rules.row_for(7).mood, rules.row_for(15).mood
         ('rebellious', 'content', 'loyal')
         """
-        return next(row for row in self.moods if row.up_to is None or total <= row.up_to)
+        return row_for(self.moods, total)
 
     def carried(self, mood: str | None, short: bool) -> int:
         """What a month whose people were ``mood`` (None: no month yet), its upkeep ``short``

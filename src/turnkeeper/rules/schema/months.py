@@ -6,12 +6,18 @@ share: a faction rolls, its resources added, and the total says what it does thi
 
 from __future__ import annotations
 
-from itertools import pairwise
 from typing import Literal
 
 from pydantic import Field, field_validator
 
-from turnkeeper.rules.schema.base import DiceExpression, NonNegative, Rules, Whole
+from turnkeeper.rules.schema.base import (
+    DiceExpression,
+    NonNegative,
+    Rules,
+    Whole,
+    row_for,
+    rows_go_up,
+)
 
 #: What a faction may do with its month (the project's words).
 FactionAct = Literal["trouble", "lie_low", "advance", "expand", "strike"]
@@ -62,14 +68,7 @@ class FactionRules(Rules):
     @field_validator("table")
     @classmethod
     def _rows_ascend(cls, rows: list[FactionRow]) -> list[FactionRow]:
-        if not rows or rows[-1].up_to is not None:
-            raise ValueError("the last row of the faction table takes any higher total: no up_to")
-        tops = [row.up_to for row in rows[:-1] if row.up_to is not None]
-        if len(tops) < len(rows) - 1:
-            raise ValueError("only the last row of the faction table may leave out up_to")
-        if any(a >= b for a, b in pairwise(tops)):
-            raise ValueError("the faction table's rows go up: each up_to above the one before")
-        return rows
+        return rows_go_up(rows, "the faction table")
 
     def act_for(self, total: int) -> FactionAct:
         """The act of the row ``total`` falls in.
@@ -77,10 +76,7 @@ class FactionRules(Rules):
         >>> FactionRules().act_for(7), FactionRules().act_for(2), FactionRules().act_for(15)
         ('advance', 'trouble', 'strike')
         """
-        for row in self.table:
-            if row.up_to is None or total <= row.up_to:
-                return row.act
-        raise AssertionError("the last row takes every total")
+        return row_for(self.table, total).act
 
 
 # --- the haven turn -----------------------------------------------------------------------
@@ -110,18 +106,11 @@ class HavenActivityRules(Rules):
     @field_validator("bands")
     @classmethod
     def _bands_ascend(cls, bands: list[HavenBand]) -> list[HavenBand]:
-        if bands[-1].up_to is not None:
-            raise ValueError("the last band of a haven activity takes any higher total: no up_to")
-        tops = [band.up_to for band in bands[:-1] if band.up_to is not None]
-        if len(tops) < len(bands) - 1:
-            raise ValueError("only the last band of a haven activity may leave out up_to")
-        if any(a >= b for a, b in pairwise(tops)):
-            raise ValueError("a haven activity's bands go up: each up_to above the one before")
-        return bands
+        return rows_go_up(bands, "a haven activity", "band")
 
     def band_for(self, total: int) -> HavenBand:
         """The band ``total`` falls in."""
-        return next(b for b in self.bands if b.up_to is None or total <= b.up_to)
+        return row_for(self.bands, total)
 
 
 def _default_activities() -> dict[HavenActivity, HavenActivityRules]:

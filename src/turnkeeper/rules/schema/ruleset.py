@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import pairwise
+from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
@@ -26,6 +27,14 @@ from turnkeeper.rules.schema.time import OverloadedDie, RangedTable, TimeScales
 from turnkeeper.rules.schema.wilderness import LostRules, TravelRules, WeatherRules, WildernessRules
 
 # --- the whole -------------------------------------------------------------------------------
+
+
+def _kept_out_as_default(default: Rules) -> Any:
+    """A section added after journals were first written: left out of a ruleset as written
+    while it holds its ``default``, so the journals written before it (and every ruleset that
+    keeps the defaults) stay identical; a journal's ruleset without it reads the default."""
+    return Field(default, exclude_if=lambda section: section == default)
+
 
 #: The most dice a usage die chain holds, and the largest of them: the exact odds of a
 #: lifetime take seconds beyond (PG-USE-1's chain is five dice, d12 down to d4).
@@ -82,12 +91,7 @@ class Ruleset(Rules):
     dungeon: DungeonRules = DungeonRules(procedure="classic")
     light: LightRules = LightRules()
     rest: RestRules = RestRules()
-    days: DayRules = Field(
-        DayRules(),
-        # the journals written before it (and every ruleset that keeps the defaults) stay
-        # identical: a journal's ruleset without it reads the defaults
-        exclude_if=lambda days: days == DayRules(),
-    )
+    days: DayRules = _kept_out_as_default(DayRules())
     surprise: SurpriseRules = SurpriseRules(method="in_six")
     initiative: InitiativeRules = InitiativeRules(method="side")
     attack: AttackRules = AttackRules()
@@ -100,26 +104,10 @@ class Ruleset(Rules):
     countdowns: CountdownRules = CountdownRules()
     spotlight: SpotlightRules = SpotlightRules()
     dread: DreadRules = DreadRules()
-    factions: FactionRules = Field(
-        FactionRules(),
-        # as days: a journal's ruleset that keeps the default table is written as before
-        exclude_if=lambda factions: factions == FactionRules(),
-    )
-    haven: HavenRules = Field(
-        HavenRules(),
-        # as factions: a journal's ruleset that keeps the default haven is written as before
-        exclude_if=lambda haven: haven == HavenRules(),
-    )
-    domains: DomainRules = Field(
-        DomainRules(),
-        # as factions: a journal's ruleset that keeps the default domain turn is as before
-        exclude_if=lambda domains: domains == DomainRules(),
-    )
-    between_sessions: SessionRules = Field(
-        SessionRules(),
-        # as haven: a journal's ruleset that keeps it off is written as before
-        exclude_if=lambda sessions: sessions == SessionRules(),
-    )
+    factions: FactionRules = _kept_out_as_default(FactionRules())
+    haven: HavenRules = _kept_out_as_default(HavenRules())
+    domains: DomainRules = _kept_out_as_default(DomainRules())
+    between_sessions: SessionRules = _kept_out_as_default(SessionRules())
 
     @field_validator("usage_die")
     @classmethod
