@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm, prod
 from typing import NamedTuple
 
@@ -265,11 +266,24 @@ def cost_grid(
     >>> g.tp.tolist(), g.exact_at(Hex(1, 0))
     ([[0.25, 0.75]], Fraction(3, 4))
     """
-    common = list(party) + list(weather)
-    exact: list[Fraction | None] = []
-    for t in Terrain:
-        for r in Road:
-            exact.append(hex_cost([*common, terrain.get(t, Fraction(1)), road.get(r, 1)]))
+    exact = _costs_by_code(
+        (*party, *weather),
+        tuple(terrain.get(t, Fraction(1)) for t in Terrain),
+        tuple(road.get(r, 1) for r in Road),
+    )
     lookup = np.array([np.inf if c is None else float(c) for c in exact], dtype=np.float64)
     codes = (hexmap.terrain.astype(np.uint8) * np.uint8(len(Road)) + hexmap.road).astype(np.uint8)
-    return CostGrid(lookup[codes], codes, tuple(exact))
+    return CostGrid(lookup[codes], codes, exact)
+
+
+@lru_cache(maxsize=256)
+def _costs_by_code(
+    common: tuple[Fraction | int, ...],
+    terrain: tuple[Fraction, ...],
+    road: tuple[Fraction | int, ...],
+) -> tuple[Fraction | None, ...]:
+    """The exact TP of each terrain and road (terrain-major, as :class:`CostGrid` codes them)
+    under the ``common`` multipliers. Kept: a journey prices a route at every step, and its
+    multipliers change only with the weather, so the same few products of fractions would be
+    worked out again and again."""
+    return tuple(hex_cost([*common, t, r]) for t in terrain for r in road)
