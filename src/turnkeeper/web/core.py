@@ -41,6 +41,7 @@ from turnkeeper.verbs.line import body_of_line
 from turnkeeper.web import render
 from turnkeeper.web.controls import Control, by_verb, form_body
 from turnkeeper.web.lines import LatestLines
+from turnkeeper.web.squeeze import gzipped
 from turnkeeper.web.tokens import Hand, Role, Seat, TokenCheck
 
 _bearer = HTTPBearer(auto_error=False, description="The campaign's referee or player token.")
@@ -82,6 +83,10 @@ class CampaignLocks:
         return lock
 
 
+Answer = tuple[bytes, bool]
+"""A kept answer: its bytes, and whether they are gzipped."""
+
+
 class StateAnswers:
     """A state read's answer kept for each campaign's state now, one per seat.
 
@@ -91,21 +96,26 @@ class StateAnswers:
     it was made of and served while the campaign's state is that object: the state is read
     as before (its version from the store first, so another process's command is never
     missed), and a new state, from any writer, makes new answers. Only the state now is
-    kept, once per campaign. Used on the event loop alone (no thread shares it).
+    kept, once per campaign. An answer for a browser that takes gzip is kept compressed, so
+    it is compressed once too. Used on the event loop alone (no thread shares it).
     """
 
     def __init__(self) -> None:
-        self._kept: dict[str, tuple[CampaignState, dict[Seat, bytes]]] = {}
+        self._kept: dict[str, tuple[CampaignState, dict[tuple[Seat, bool], Answer]]] = {}
 
-    def answer(self, name: str, state: CampaignState, seat: Seat, make: Callable[[], str]) -> bytes:
-        """``seat``'s answer for ``state``: the one kept for it, else ``make``'s, kept."""
+    def answer(
+        self, name: str, state: CampaignState, seat: Seat, make: Callable[[], str], packed: bool
+    ) -> Answer:
+        """``seat``'s answer for ``state`` (``packed``: compressed, for a browser that takes
+        gzip, where it is long enough to gain): the one kept for it, else ``make``'s, kept."""
         kept = self._kept.get(name)
         if kept is None or kept[0] is not state:
             kept = self._kept[name] = (state, {})
-        text = kept[1].get(seat)
-        if text is None:
-            text = kept[1][seat] = make().encode()
-        return text
+        found = kept[1].get((seat, packed))
+        if found is None:
+            text = make().encode()
+            found = kept[1][seat, packed] = gzipped(text) if packed else (text, False)
+        return found
 
 
 T = TypeVar("T")

@@ -82,3 +82,14 @@ def test_a_state_is_shaped_once_for_all_its_reads(
     served.campaigns.execute("Crypt", Wait(60))  # a new state: shaped again
     served.get(STATE, Role.REFEREE)
     assert len(shaped) == 2
+
+
+def test_a_kept_answer_is_sent_gzipped_to_a_browser_that_takes_it(served: Served) -> None:
+    bearer = {"Authorization": f"Bearer {served.tokens[Role.REFEREE]}"}
+    plain = served.client.get(STATE, headers={**bearer, "Accept-Encoding": "identity"})
+    for _ in range(2):  # compressed once, kept
+        packed = served.client.get(STATE, headers={**bearer, "Accept-Encoding": "gzip"})
+        assert packed.headers["content-encoding"] == "gzip"
+        assert "accept-encoding" in packed.headers["vary"].lower()
+        assert packed.json() == plain.json()  # the client undid the gzip
+    assert "content-encoding" not in plain.headers

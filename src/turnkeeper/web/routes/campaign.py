@@ -26,6 +26,7 @@ from turnkeeper.web.core import (
     to_json,
 )
 from turnkeeper.web.lines import keeps
+from turnkeeper.web.squeeze import GZIPPED, takes_gzip
 from turnkeeper.web.tokens import Role
 
 LOG_PAGE = 500
@@ -53,7 +54,9 @@ async def get_state(request: Request, name: str, role: Reader, token: Token) -> 
         return player_state(lived(state, seat)).model_dump_json()
 
     answers: StateAnswers = request.app.state.answers
-    return Response(answers.answer(name, state, seat, shaped), media_type="application/json")
+    packed = takes_gzip(request.headers)
+    body, gzip = answers.answer(name, state, seat, shaped, packed)
+    return Response(body, media_type="application/json", headers=GZIPPED if gzip else None)
 
 
 @router.get(
