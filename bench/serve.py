@@ -151,6 +151,16 @@ def cpu_seconds(pid: int) -> float:
     return own + sum(cpu_seconds(int(child)) for child in children)
 
 
+def workers_cpu(pid: int) -> dict[int, float]:
+    """The CPU time each worker process of server ``pid`` has used so far (none for a server
+    of one process)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return {}
+    return {int(child): cpu_seconds(int(child)) for child in children}
+
+
 @dataclass
 class Server:
     base: str
@@ -440,11 +450,15 @@ def run(
     load_average = os.getloadavg()[0]
     with server(url, folder / f"{label}.log", workers) as running:
         server_cpu = -cpu_seconds(running.pid)
+        before = workers_cpu(running.pid) if workers > 1 else {}
         client_cpu = -sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
         tally, seconds = asyncio.run(
             load([running.base], tables, clients, args.commands, args.reads)
         )
         server_cpu += cpu_seconds(running.pid)
+        spent = [
+            cpu - before[pid] for pid, cpu in workers_cpu(running.pid).items() if pid in before
+        ]
         client_cpu += sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
     requests = sum(tally.read_status.values()) + sum(tally.command_status.values())
     print(
@@ -456,6 +470,9 @@ def run(
     report("commands per second (mixed run)", f"{tally.acknowledged / seconds:,.0f}/s")
     report("reads per second (mixed run)", f"{len(tally.reads_ms) / seconds:,.0f}/s")
     report("server CPU per request (all servers)", f"{server_cpu / requests * 1e3:.2f} ms")
+    if spent:  # do the workers share the load? (each client keeps its connection's worker)
+        shares = " / ".join(f"{cpu / max(1e-9, sum(spent)):.0%}" for cpu in spent)
+        report("  share of the CPU by child process", shares)
     report("client CPU per request (this process)", f"{client_cpu / requests * 1e3:.2f} ms")
     read_p99 = percentile(tally.reads_ms, 99)
     command_p99 = percentile(tally.commands_ms, 99)
