@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from turnkeeper.campaign import (
     AsParty,
@@ -43,7 +43,7 @@ from turnkeeper.service.collector import gc_paused
 from turnkeeper.service.moving import imported, lines_said
 from turnkeeper.service.reader import CampaignReader
 from turnkeeper.store import Caches, GlanceStore, SnapshotStore
-from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable, dumps, missing
+from turnkeeper.store.base import SNAPSHOTS_KEPT, StoreUnavailable, dumps, missing, stale
 from turnkeeper.store.glance import GLANCE_FORMAT
 
 STAND_IN = Party(characters=(Character(name="Adventurer", hp=6),))
@@ -138,8 +138,27 @@ class Campaigns(CampaignReader):
         ``typed_dice``: faces of physical dice, used in order instead of the seeded dice; a
         face left over is a DiceInputError, so a mistyped roll never half-applies.
         """
+        return self.run(name, lambda _: command, typed_dice)[0]
+
+    def run(
+        self,
+        name: str,
+        build: Callable[[CampaignState], Command],
+        typed_dice: Sequence[int] | None = None,
+        expected_version: int | None = None,
+    ) -> tuple[list[Recorded], CampaignState]:
+        """Run the command ``build`` makes of the state now (a form's body needs it) and append
+        its records, as :meth:`execute` does; its records and the state after them.
+
+        ``expected_version``: ConflictError, nothing run, unless the campaign is at that
+        version (the version a page or a client last saw). The store's version is read once,
+        here, for the check, the command and the state after it.
+        """
         journal = self.journal(name)
         version = journal.version
+        if expected_version is not None and expected_version != version:
+            raise stale(name, version, expected_version)
+        command = build(journal.state)
         # an undo or a redo says what it takes back, sent --as a party too
         inner = command.command if isinstance(command, AsParty) else command
         if isinstance(inner, Undo) and not inner.what and journal.state.undoable:
@@ -176,7 +195,7 @@ class Campaigns(CampaignReader):
             journal.append(records, after)
         if caches.snapshot is not None:
             self._unkept.discard(name)
-        return records
+        return records, journal.state
 
     def dice_asked(self, name: str, command: Command, faces: Sequence[int] = ()) -> tuple[int, ...]:
         """The sides of the dice ``command`` would roll now, in order: ``faces`` typed in so

@@ -38,7 +38,6 @@ from sqlalchemy import (
     inspect,
     literal,
     select,
-    update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError
@@ -58,10 +57,10 @@ from turnkeeper.store.base import (
     stale,
 )
 from turnkeeper.store.engine import SYNC_MODES, make_engine
+from turnkeeper.store.lookups import VersionRead
 from turnkeeper.store.schema import (
     campaigns_table,
     events_table,
-    glances_table,
     kinds_index,
     metadata,
     settings_table,
@@ -72,8 +71,10 @@ from turnkeeper.store.schema import (
 from turnkeeper.store.timed import timed_texts
 from turnkeeper.store.writes import (
     CHANGES,
+    MOVE_VERSION,
     insert_events,
     insert_written,
+    keep_glance,
     keep_snapshot,
     notify,
 )
@@ -142,6 +143,7 @@ class SqlStore:
                 "and postgresql+psycopg://USER@HOST/DB"
             ) from None
         self._lines_kept = self._upgrade()
+        self._version_read = VersionRead(self._engine)
 
     def _upgrade(self) -> bool:
         """Give an older store the indexes and the column of lines, once (``create_all`` makes
@@ -260,14 +262,12 @@ class SqlStore:
             return [row[0] for row in rows]
 
     def version(self, campaign: str) -> int:
-        """How many records the campaign's journal holds."""
-        with self._engine.connect() as conn:
-            found = conn.execute(
-                select(campaigns_table.c.version).where(campaigns_table.c.name == campaign)
-            ).scalar_one_or_none()
+        """How many records the campaign's journal holds (read on the driver: every request
+        asks it)."""
+        found = self._version_read(campaign)
         if found is None:
             raise missing(campaign)
-        return int(found)
+        return found
 
     def delete(self, campaign: str) -> None:
         """Remove a campaign, its journal, and the current pointer if it named it."""
@@ -306,12 +306,8 @@ class SqlStore:
                 # The write comes first so SQLite takes its write lock at once (waiting on the
                 # busy timeout) instead of upgrading a read snapshot that may go stale.
                 moved = conn.execute(
-                    update(campaigns_table)
-                    .where(
-                        campaigns_table.c.name == campaign,
-                        campaigns_table.c.version == expected_version,
-                    )
-                    .values(version=new_version)
+                    MOVE_VERSION,
+                    {"campaign": campaign, "expected": expected_version, "moved": new_version},
                 )
                 if moved.rowcount != 1:
                     actual = conn.execute(
@@ -492,14 +488,7 @@ class SqlStore:
             tag, state = caches.snapshot
             keep_snapshot(conn, campaign, version, tag, state)
         if caches.glance is not None and self.keeps_glances():
-            tag, document = caches.glance
-            table = glances_table
-            conn.execute(delete(table).where(table.c.campaign == campaign))
-            conn.execute(
-                insert(table).values(
-                    campaign=campaign, version=version, format=tag, document=document
-                )
-            )
+            keep_glance(conn, campaign, version, *caches.glance)
 
     def load_snapshot(
         self, campaign: str, tag: str, before: int | None = None

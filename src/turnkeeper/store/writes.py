@@ -14,13 +14,49 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic_core import from_json
-from sqlalchemy import Connection, delete, func, insert, select
+from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
 
 from turnkeeper.store.base import SNAPSHOTS_KEPT, Written, dumps
-from turnkeeper.store.schema import COLUMNS, events_table, snapshots_table
+from turnkeeper.store.schema import (
+    COLUMNS,
+    campaigns_table,
+    events_table,
+    glances_table,
+    snapshots_table,
+)
 
 CHANGES = "turnkeeper_changes"
 """The PostgreSQL channel an append notifies, with the campaign's name as the payload."""
+
+
+# Built once: a statement built per command (its clauses coerced, its cache key walked) cost a
+# command about as much as the database's own work on it.
+MOVE_VERSION = (
+    update(campaigns_table)
+    .where(
+        campaigns_table.c.name == bindparam("campaign"),
+        campaigns_table.c.version == bindparam("expected"),
+    )
+    .values(version=bindparam("moved"))
+)
+"""The compare-and-set of an append: the version moves only from the one expected."""
+
+_DROP_GLANCE = delete(glances_table).where(glances_table.c.campaign == bindparam("campaign"))
+_ADD_GLANCE = insert(glances_table).values(
+    campaign=bindparam("campaign"),
+    version=bindparam("at"),
+    format=bindparam("tag"),
+    document=bindparam("text"),
+)
+
+
+_NOTIFY = select(func.pg_notify(CHANGES, bindparam("campaign")))
+
+
+def keep_glance(conn: Connection, campaign: str, version: int, tag: str, document: str) -> None:
+    """Keep ``campaign``'s glance of ``version`` in place of the one before."""
+    conn.execute(_DROP_GLANCE, {"campaign": campaign})
+    conn.execute(_ADD_GLANCE, {"campaign": campaign, "at": version, "tag": tag, "text": document})
 
 
 def keep_snapshot(conn: Connection, campaign: str, version: int, tag: str, state: str) -> None:
@@ -47,7 +83,7 @@ def keep_snapshot(conn: Connection, campaign: str, version: int, tag: str, state
 def notify(conn: Any, campaign: str) -> None:
     """Tell PostgreSQL's listeners that ``campaign`` moved; sent when the transaction commits."""
     if conn.dialect.name == "postgresql":
-        conn.execute(select(func.pg_notify(CHANGES, campaign)))
+        conn.execute(_NOTIFY, {"campaign": campaign})
 
 
 def _row(campaign: str, record: Mapping[str, object], line: str | None) -> dict[str, object]:

@@ -52,7 +52,14 @@ from turnkeeper.errors import (
 from turnkeeper.service import Campaigns
 from turnkeeper.store.base import POLL_SECONDS, StoreUnavailable
 from turnkeeper.web import live
-from turnkeeper.web.core import CampaignLocks, Refused, display_of, first_problem, snapshot
+from turnkeeper.web.core import (
+    CampaignLocks,
+    Refused,
+    StateAnswers,
+    display_of,
+    first_problem,
+    snapshot,
+)
 from turnkeeper.web.guard import Guard, answer
 from turnkeeper.web.lanes import Lanes
 from turnkeeper.web.lines import LatestLines
@@ -109,6 +116,7 @@ def create_app(campaigns: Campaigns, poll: float = POLL_SECONDS) -> FastAPI:
     )
     app.state.lanes = lanes
     app.state.pages = live.Pages()
+    app.state.answers = StateAnswers()
     app.add_middleware(Guard)
     app.add_middleware(squeezed)
     app.mount("/static", StaticFiles(packages=[("turnkeeper.web", "static")]), name="static")

@@ -15,8 +15,8 @@ once per version and role for all the open pages, outside the lock, which is hel
 take the state (:class:`turnkeeper.web.live.Displays`).
 
 The server's parts live on ``app.state`` (made by :func:`turnkeeper.web.app.create_app`):
-``campaigns``, ``locks``, ``tokens``, ``watcher``, ``displays``, ``lanes`` and ``pages``; a
-route reaches them through its request.
+``campaigns``, ``locks``, ``tokens``, ``watcher``, ``displays``, ``lanes``, ``pages`` and
+``answers``; a route reaches them through its request.
 """
 
 from __future__ import annotations
@@ -36,12 +36,12 @@ from turnkeeper.campaign import CampaignState, Recorded
 from turnkeeper.errors import TurnkeeperError
 from turnkeeper.files import decode, digits
 from turnkeeper.service import Campaigns
-from turnkeeper.store.base import stale
 from turnkeeper.verbs import CommandBody, problem
 from turnkeeper.verbs.line import body_of_line
 from turnkeeper.web import render
 from turnkeeper.web.controls import Control, by_verb, form_body
 from turnkeeper.web.lines import LatestLines
+from turnkeeper.web.squeeze import gzipped
 from turnkeeper.web.tokens import Hand, Role, Seat, TokenCheck
 
 _bearer = HTTPBearer(auto_error=False, description="The campaign's referee or player token.")
@@ -83,6 +83,41 @@ class CampaignLocks:
         return lock
 
 
+Answer = tuple[bytes, bool]
+"""A kept answer: its bytes, and whether they are gzipped."""
+
+
+class StateAnswers:
+    """A state read's answer kept for each campaign's state now, one per seat.
+
+    At a busy table the state is read far more often than it changes (a client reads it
+    again and again between commands): shaping it and writing its JSON again for every
+    read cost a read more than the rest of the route. An answer is kept with the very state
+    it was made of and served while the campaign's state is that object: the state is read
+    as before (its version from the store first, so another process's command is never
+    missed), and a new state, from any writer, makes new answers. Only the state now is
+    kept, once per campaign. An answer for a browser that takes gzip is kept compressed, so
+    it is compressed once too. Used on the event loop alone (no thread shares it).
+    """
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[CampaignState, dict[tuple[Seat, bool], Answer]]] = {}
+
+    def answer(
+        self, name: str, state: CampaignState, seat: Seat, make: Callable[[], str], packed: bool
+    ) -> Answer:
+        """``seat``'s answer for ``state`` (``packed``: compressed, for a browser that takes
+        gzip, where it is long enough to gain): the one kept for it, else ``make``'s, kept."""
+        kept = self._kept.get(name)
+        if kept is None or kept[0] is not state:
+            kept = self._kept[name] = (state, {})
+        found = kept[1].get((seat, packed))
+        if found is None:
+            text = make().encode()
+            found = kept[1][seat, packed] = gzipped(text) if packed else (text, False)
+        return found
+
+
 T = TypeVar("T")
 
 
@@ -117,11 +152,7 @@ def execute(
     """Run a command body (its campaign's lock held: the stale check, the command, the new
     state) and tell this server's pages at once; the page that sent it (``page``, its id) is
     shown the new display by the answer."""
-    state = c.state(name)
-    if body.expected_version is not None and body.expected_version != state.version:
-        raise stale(name, state.version, body.expected_version)
-    records = c.execute(name, body.build(state), body.dice)
-    state = c.state(name)
+    records, state = c.run(name, body.build, body.dice, body.expected_version)
     shared = request.app.state
     shared.pages.showed(name, page, state.version)  # before the pages wake: its stream skips it
     shared.watcher.moved(name, state.version)

@@ -11,6 +11,7 @@ events before it, so a ``parts`` event like the last one costs a few bytes.
 
 from __future__ import annotations
 
+import gzip
 import zlib
 
 from starlette.datastructures import Headers, MutableHeaders
@@ -28,6 +29,25 @@ default; 2 ms against 10 on the loaded 2-core machine) for 6 per cent more bytes
 def squeezed(app: ASGIApp) -> ASGIApp:
     """``app`` with its answers and its live streams compressed for browsers that take gzip."""
     return GZipMiddleware(Streams(app), minimum_size=SMALLEST, compresslevel=LEVEL)
+
+
+GZIPPED = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+"""The headers of an answer compressed ahead (:func:`gzipped`); the middleware passes it on."""
+
+
+def takes_gzip(headers: Headers) -> bool:
+    """Whether the request's browser takes gzip (as the middleware reads it)."""
+    return "gzip" in headers.get("accept-encoding", "")
+
+
+def gzipped(body: bytes) -> tuple[bytes, bool]:
+    """``body`` compressed as the middleware would compress it, and whether it was (not below
+    :data:`SMALLEST`): for an answer kept and sent many times, compressed once. A compressor
+    is made anew for every answer the middleware sends, which for a state read of 1 KB cost a
+    fifth of the read."""
+    if len(body) < SMALLEST:
+        return body, False
+    return gzip.compress(body, compresslevel=LEVEL, mtime=0), True
 
 
 class Streams:

@@ -209,15 +209,15 @@ def test_b_commands_while_a_is_held_and_many_wait_for_a(
     two: Two, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     release, entered = threading.Event(), threading.Event()
-    execute = two.campaigns.execute
+    run = two.campaigns.run  # what the server's commands call
     hold = _held(release, entered)
 
     def slow_for_a(name: str, *args: Any, **kwargs: Any) -> Any:
         if name == "A":
             hold()
-        return execute(name, *args, **kwargs)
+        return run(name, *args, **kwargs)
 
-    monkeypatch.setattr(two.campaigns, "execute", slow_for_a)
+    monkeypatch.setattr(two.campaigns, "run", slow_for_a)
     pool = ThreadPoolExecutor(WAITERS + 2)
     client = httpx.Client(base_url=two.url, timeout=120, limits=httpx.Limits(max_connections=200))
     try:

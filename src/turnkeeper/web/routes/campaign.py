@@ -17,6 +17,7 @@ from turnkeeper.views.party import player_state
 from turnkeeper.web.core import (
     Reader,
     Referee,
+    StateAnswers,
     Token,
     execute,
     lived,
@@ -25,6 +26,7 @@ from turnkeeper.web.core import (
     to_json,
 )
 from turnkeeper.web.lines import keeps
+from turnkeeper.web.squeeze import GZIPPED, takes_gzip
 from turnkeeper.web.tokens import Role
 
 LOG_PAGE = 500
@@ -43,13 +45,18 @@ router = APIRouter()
 )
 async def get_state(request: Request, name: str, role: Reader, token: Token) -> Response:
     state = await on(request, name, lambda c: c.state(name), quick=True)
-    # Serialised here, not by FastAPI's generic encoder: ten times quicker for a state.
-    if role is Role.REFEREE:
-        text = json.dumps(referee_state(state), ensure_ascii=False, default=str)
-    else:
-        seat = seat_of(request, state, name, token, role)
-        text = player_state(lived(state, seat)).model_dump_json()
-    return Response(text, media_type="application/json")
+    seat = seat_of(request, state, name, token, role)
+
+    def shaped() -> str:
+        # Serialised here, not by FastAPI's generic encoder: ten times quicker for a state.
+        if seat is Role.REFEREE:
+            return json.dumps(referee_state(state), ensure_ascii=False, default=str)
+        return player_state(lived(state, seat)).model_dump_json()
+
+    answers: StateAnswers = request.app.state.answers
+    packed = takes_gzip(request.headers)
+    body, gzip = answers.answer(name, state, seat, shaped, packed)
+    return Response(body, media_type="application/json", headers=GZIPPED if gzip else None)
 
 
 @router.get(
