@@ -15,8 +15,8 @@ once per version and role for all the open pages, outside the lock, which is hel
 take the state (:class:`turnkeeper.web.live.Displays`).
 
 The server's parts live on ``app.state`` (made by :func:`turnkeeper.web.app.create_app`):
-``campaigns``, ``locks``, ``tokens``, ``watcher``, ``displays``, ``lanes`` and ``pages``; a
-route reaches them through its request.
+``campaigns``, ``locks``, ``tokens``, ``watcher``, ``lines``, ``displays``, ``lanes`` and
+``pages``; a route reaches them through its request.
 """
 
 from __future__ import annotations
@@ -115,14 +115,16 @@ def execute(
     request: Request, c: Campaigns, name: str, body: Any, page: str | None = None
 ) -> tuple[list[Recorded], CampaignState]:
     """Run a command body (its campaign's lock held: the stale check, the command, the new
-    state) and tell this server's pages at once; the page that sent it (``page``, its id) is
-    shown the new display by the answer."""
+    state) and tell this server's pages at once, with the records it appended for their
+    journal lines; the page that sent it (``page``, its id) is shown the new display by the
+    answer."""
     state = c.state(name)
     if body.expected_version is not None and body.expected_version != state.version:
         raise stale(name, state.version, body.expected_version)
     records = c.execute(name, body.build(state), body.dice)
     state = c.state(name)
     shared = request.app.state
+    shared.lines.told(name, records)
     shared.pages.showed(name, page, state.version)  # before the pages wake: its stream skips it
     shared.watcher.moved(name, state.version)
     return records, state
