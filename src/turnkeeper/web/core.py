@@ -125,6 +125,7 @@ def execute(
     state = c.state(name)
     shared = request.app.state
     shared.lines.told(name, records)
+    shared.displays.told(name, state)
     shared.pages.showed(name, page, state.version)  # before the pages wake: its stream skips it
     shared.watcher.moved(name, state.version)
     return records, state

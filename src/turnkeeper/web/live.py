@@ -243,7 +243,8 @@ class Displays:
     runs at a time: the next looks at the state when the one before is drawn, so a table
     moving faster than it draws (a script, a benchmark's thousand commands) is shown at its
     newest version, not drawn again for every version between, and the first command after a
-    pause is drawn at once, with no gap waited out.
+    pause is drawn at once, with no gap waited out. The state a command of this server left
+    is told (:meth:`told`): a look for its version takes it, with no lock and no read.
 
     ``changes(name, role, base, version)`` is the part of the display of ``version`` that
     differs from the display of ``base`` (:func:`changed_parts`), found once for every page
@@ -271,6 +272,11 @@ class Displays:
         self._changes: dict[tuple[str, int, int, Seat], str | None] = {}
         # the state taken for the pages woken at a version, by campaign and version
         self._states: dict[tuple[str, int], asyncio.Task[CampaignState]] = {}
+        # by campaign: the state this server's last command left (:meth:`told`)
+        self._told: dict[str, CampaignState] = {}
+        # by campaign and role: the version the pages awaiting the pending drawing saw (None:
+        # a page asked for the state now, whatever the watcher saw)
+        self._wanted: dict[tuple[str, Seat], int | None] = {}
         self.draws: Counter[tuple[str, Seat]] = Counter()
 
     async def display(
@@ -295,7 +301,12 @@ class Displays:
             task = self._tasks.get((name, version, role)) if version is not None else None
             if task is None:
                 task = self._pending.get((name, role))
+                if task is not None:
+                    was = self._wanted.get((name, role))
+                    later = None if was is None or version is None else max(was, version)
+                    self._wanted[name, role] = later
             if task is None:
+                self._wanted[name, role] = version
                 task = self._pending[name, role] = loop.create_task(self._drawn(name, role))
         # shielded: a page that leaves (its stream cancelled) leaves the drawing to the others
         return await asyncio.shield(task)
@@ -311,10 +322,13 @@ class Displays:
                 if busy is not None and not busy.done():
                     # the pages woken meanwhile wait here together: one look when it is drawn
                     await asyncio.wait([busy])
-                state = await self._snapshot(name)
+                state = self._told_at(name, self._wanted.get((name, role)))
+                if state is None:
+                    state = await self._snapshot(name)
             finally:
                 if self._pending.get((name, role)) is this:
                     del self._pending[name, role]  # a later page wants a later look
+                    self._wanted.pop((name, role), None)
         key = (name, state.version, role)
         other = self._tasks.get(key)
         if other is not None and other is not this:
@@ -335,7 +349,7 @@ class Displays:
     def _fresh(self, loop: asyncio.AbstractEventLoop) -> None:
         """Forget the tasks of another loop (a test client's, closed since)."""
         self._loop, self._tasks, self._pending, self._drawing = loop, {}, {}, {}
-        self._changes, self._states = {}, {}
+        self._changes, self._states, self._wanted = {}, {}, {}
 
     async def state(self, name: str, version: int) -> CampaignState:
         """The campaign's state for the pages the watcher woke at ``version`` (that version or
@@ -344,6 +358,9 @@ class Displays:
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
             self._fresh(loop)
+        told = self._told_at(name, version)
+        if told is not None:
+            return told
         task = self._states.get((name, version))
         if task is None:
             for old in [k for k in self._states if k[0] == name and k[1] != version]:
@@ -360,6 +377,18 @@ class Displays:
 
     async def _looked(self, name: str) -> CampaignState:
         return await self._snapshot(name)
+
+    def told(self, name: str, state: CampaignState) -> None:
+        """This server's command left ``name`` at ``state`` (from any thread, before its pages
+        are woken): the pages woken at its version draw it without a look at the campaign,
+        which would wait for its lock and ask the store its version again."""
+        self._told[name] = state
+
+    def _told_at(self, name: str, version: int | None) -> CampaignState | None:
+        """The state told for exactly ``version`` (a campaign made again at another version,
+        or a later command of another process, is looked at)."""
+        told = self._told.get(name)
+        return told if told is not None and told.version == version else None
 
     def changes(self, name: str, role: Seat, base: int, version: int) -> str | None:
         """The parts of the role's display of ``version`` that differ from its display of

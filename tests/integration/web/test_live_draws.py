@@ -237,6 +237,29 @@ def test_displays_draw_once_per_version_and_role_for_every_page() -> None:
     assert displays.draws == {("Keep", Role.PLAYER): 2, ("Keep", Role.REFEREE): 1}
 
 
+def test_the_state_a_command_here_left_is_drawn_without_a_look() -> None:
+    """Issue 41: the state this server's command left is told to the displays, so the pages
+    woken at its version draw it (and the players' seats are found in it) without a look at
+    the campaign, which would wait for its lock and read the store; a version it was not told
+    (another process's command, made since) is looked at."""
+    versions = [7]
+    displays, taken = displays_of(versions, lambda name, state, role: f"{role} {state.version}")
+
+    async def run() -> None:
+        versions.append(8)
+        displays.told("Keep", state_at(8))
+        assert (await displays.state("Keep", 8)).version == 8
+        pages = [displays.display("Keep", role, 8) for role in (Role.PLAYER, Role.REFEREE)] * 3
+        assert {drawn for drawn, _ in await asyncio.gather(*pages)} == {"player 8", "referee 8"}
+        assert taken == []
+        versions.append(9)  # another process's command: its state is not told here
+        assert (await displays.state("Keep", 9)).version == 9
+        assert await displays.display("Keep", Role.PLAYER, 9) == ("player 9", 9)
+        assert taken == [9, 9]
+
+    asyncio.run(run())
+
+
 def test_a_table_moving_fast_is_drawn_at_its_newest_version_one_drawing_at_a_time() -> None:
     """Issue 41: versions 2, 3 and 4 land while version 1 is being drawn: one more drawing,
     of version 4, begun when 1 is drawn and sent to the pages woken at each; the first
