@@ -277,6 +277,8 @@ class Displays:
         # by campaign and role: the version the pages awaiting the pending drawing saw (None:
         # a page asked for the state now, whatever the watcher saw)
         self._wanted: dict[tuple[str, Seat], int | None] = {}
+        # by campaign and role: the last version a page's stream asked for
+        self._followed: dict[tuple[str, Seat], int] = {}
         self.draws: Counter[tuple[str, Seat]] = Counter()
 
     async def display(
@@ -298,7 +300,10 @@ class Displays:
             if task is None:
                 task = loop.create_task(self._drawn(name, role, state))
         else:
-            task = self._tasks.get((name, version, role)) if version is not None else None
+            task = None
+            if version is not None:
+                self._followed[name, role] = version
+                task = self._tasks.get((name, version, role))
             if task is None:
                 task = self._pending.get((name, role))
                 if task is not None:
@@ -339,6 +344,24 @@ class Displays:
         html = await anyio.to_thread.run_sync(self._draw, name, state, role)
         return html, state.version
 
+    async def followed_first(self, name: str, state: CampaignState, but: Seat) -> None:
+        """Draw ``state`` for the seats other than ``but`` whose pages follow ``name`` here
+        (a page's stream asked for a version still kept) and wait until they are sent it: the
+        answer to the referee's own command is drawn after, not beside, the players' display.
+        Two drawings at once share one interpreter (each in turn, a few milliseconds at a
+        time, and each send to a page waits for its turn), so the phones would wait for the
+        referee's drawing as well as their own."""
+        kept = [version for n, version, _ in self._tasks if n == name]
+        oldest = min(kept, default=state.version)
+        followed = self._followed.items()
+        seats = {seat for (n, seat), asked in followed if n == name and asked >= oldest}
+        seats.discard(but)
+        if not seats:
+            return
+        drawings = [self.display(name, seat, state=state) for seat in seats]
+        await asyncio.gather(*drawings, return_exceptions=True)  # each page says its own
+        await asyncio.sleep(0)  # the streams that awaited them send before this goes on
+
     def kept(self, name: str, version: int, role: Seat) -> str | None:
         """The role's display of that version, if it is drawn and still kept."""
         task = self._tasks.get((name, version, role))
@@ -349,7 +372,7 @@ class Displays:
     def _fresh(self, loop: asyncio.AbstractEventLoop) -> None:
         """Forget the tasks of another loop (a test client's, closed since)."""
         self._loop, self._tasks, self._pending, self._drawing = loop, {}, {}, {}
-        self._changes, self._states, self._wanted = {}, {}, {}
+        self._changes, self._states, self._wanted, self._followed = {}, {}, {}, {}
 
     async def state(self, name: str, version: int) -> CampaignState:
         """The campaign's state for the pages the watcher woke at ``version`` (that version or
