@@ -111,8 +111,9 @@ def create_app(campaigns: Campaigns, poll: float = POLL_SECONDS) -> FastAPI:
     app.state.locks = CampaignLocks()
     app.state.tokens = TokenCheck(campaigns.store)
     app.state.watcher = watcher
+    app.state.lines = LatestLines()
     app.state.displays = live.Displays(
-        partial(snapshot, app), partial(display_of, campaigns, LatestLines())
+        partial(snapshot, app), partial(display_of, campaigns, app.state.lines)
     )
     app.state.lanes = lanes
     app.state.pages = live.Pages()

@@ -15,8 +15,8 @@ once per version and role for all the open pages, outside the lock, which is hel
 take the state (:class:`turnkeeper.web.live.Displays`).
 
 The server's parts live on ``app.state`` (made by :func:`turnkeeper.web.app.create_app`):
-``campaigns``, ``locks``, ``tokens``, ``watcher``, ``displays``, ``lanes``, ``pages`` and
-``answers``; a route reaches them through its request.
+``campaigns``, ``locks``, ``tokens``, ``watcher``, ``lines``, ``displays``, ``lanes``,
+``pages`` and ``answers``; a route reaches them through its request.
 """
 
 from __future__ import annotations
@@ -150,10 +150,13 @@ def execute(
     request: Request, c: Campaigns, name: str, body: Any, page: str | None = None
 ) -> tuple[list[Recorded], CampaignState]:
     """Run a command body (its campaign's lock held: the stale check, the command, the new
-    state) and tell this server's pages at once; the page that sent it (``page``, its id) is
-    shown the new display by the answer."""
+    state) and tell this server's pages at once, with the records it appended for their
+    journal lines and the state they leave; the page that sent it (``page``, its id) is shown
+    the new display by the answer."""
     records, state = c.run(name, body.build, body.dice, body.expected_version)
     shared = request.app.state
+    shared.lines.told(name, records)
+    shared.displays.told(name, state)
     shared.pages.showed(name, page, state.version)  # before the pages wake: its stream skips it
     shared.watcher.moved(name, state.version)
     return records, state

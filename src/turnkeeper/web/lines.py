@@ -15,6 +15,11 @@ a party switched or split off (whose lines are whose); and when what it kept is 
 store's any longer (a version gone back, a campaign deleted and made again, a record at the
 kept seq that is not the one kept), or many records came at once (a year's wait: reading
 back from the end reads fewer).
+
+The records this server's own commands append are told to it as they land
+(:meth:`LatestLines.told`): the next drawing takes them from there, reading nothing, so a
+command costs its seats' drawings no query at all. What it was told is what the store holds
+(the append took the version they follow); a record another process wrote is read.
 """
 
 from __future__ import annotations
@@ -52,6 +57,11 @@ AFRESH = (
 KEPT_SEATS = 256
 """How many seats' lines are kept (a campaign's referee, its table, each character's link):
 the campaigns being played."""
+
+MOVED_ON = 2 * render.JOURNAL_LINES
+"""The most records a seat's kept lines are moved on by: past that many at once they are read
+afresh (reading back from the end reads fewer). As many of the records this server appended
+are kept per campaign (:meth:`LatestLines.told`), and the record before them."""
 
 Keep = Callable[[Recorded], bool] | None
 
@@ -122,9 +132,25 @@ class LatestLines:
     def __init__(self, kept: int = KEPT_SEATS) -> None:
         self._kept = kept
         self._shown: dict[tuple[str, Seat, str], Shown] = {}
+        # by campaign: the last records this server appended, in seq order, without a gap
+        self._told: dict[str, tuple[Recorded, ...]] = {}
         self._lock = threading.Lock()
         self.reads = 0
         self.added = 0
+
+    def told(self, name: str, records: list[Recorded]) -> None:
+        """This server appended ``records`` to ``name`` (its command's, in seq order): kept
+        for the next drawings, after those told before when they follow them."""
+        if not records:
+            return
+        with self._lock:
+            before = self._told.get(name, ())
+            if not before or before[-1].seq + 1 != records[0].seq:
+                before = ()  # another process wrote between, or a campaign made again
+            self._told.pop(name, None)
+            self._told[name] = (*before, *records)[-MOVED_ON - 1 :]
+            while len(self._told) > self._kept:
+                del self._told[next(iter(self._told))]
 
     def read(
         self, c: Campaigns, name: str, state: CampaignState, seat: Seat
@@ -162,11 +188,13 @@ class LatestLines:
         be read afresh."""
         if until == shown.until:
             return shown
-        if until < shown.until or until - shown.until > 2 * render.JOURNAL_LINES:
+        if until < shown.until or until - shown.until > MOVED_ON:
             return None
         self.added += 1
         # the kept seq's record too: the store's still, or the campaign was made again
-        read, _ = c.page(name, shown.until - 1, until - shown.until + 1, None, until)
+        read = self._told_between(name, shown, until)
+        if read is None:
+            read, _ = c.page(name, shown.until - 1, until - shown.until + 1, None, until)
         if len(read) != until - shown.until + 1 or read[0] != shown.last:
             return None
         added = read[1:]
@@ -176,3 +204,16 @@ class LatestLines:
         mine = [r for r in added if keep is None or keep(r)]
         records = (*shown.records, *mine)[-render.JOURNAL_LINES :]
         return Shown(until, read[-1], records, shown.undone, keep)
+
+    def _told_between(self, name: str, shown: Shown, until: int) -> list[Recorded] | None:
+        """The records of seqs ``shown.until`` to ``until`` as this server appended them (the
+        first the one its lines stopped at, whose seq the next append took as its version);
+        None unless it was told every one after it."""
+        with self._lock:
+            told = self._told.get(name, ())
+        if told and told[0].seq == shown.until + 1:
+            told = (shown.last, *told)
+        if not told or told[0].seq > shown.until or told[-1].seq < until:
+            return None
+        first = shown.until - told[0].seq
+        return list(told[first : first + until - shown.until + 1])

@@ -239,7 +239,8 @@ class Displays:
     runs at a time: the next looks at the state when the one before is drawn, so a table
     moving faster than it draws (a script, a benchmark's thousand commands) is shown at its
     newest version, not drawn again for every version between, and the first command after a
-    pause is drawn at once, with no gap waited out.
+    pause is drawn at once, with no gap waited out. The state a command of this server left
+    is told (:meth:`told`): a look for its version takes it, with no lock and no read.
 
     ``changes(name, role, base, version)`` is the part of the display of ``version`` that
     differs from the display of ``base`` (:func:`changed_parts`), found once for every page
@@ -267,6 +268,13 @@ class Displays:
         self._changes: dict[tuple[str, int, int, Seat], str | None] = {}
         # the state taken for the pages woken at a version, by campaign and version
         self._states: dict[tuple[str, int], asyncio.Task[CampaignState]] = {}
+        # by campaign: the state this server's last command left (:meth:`told`)
+        self._told: dict[str, CampaignState] = {}
+        # by campaign and role: the version the pages awaiting the pending drawing saw (None:
+        # a page asked for the state now, whatever the watcher saw)
+        self._wanted: dict[tuple[str, Seat], int | None] = {}
+        # by campaign and role: the last version a page's stream asked for
+        self._followed: dict[tuple[str, Seat], int] = {}
         self.draws: Counter[tuple[str, Seat]] = Counter()
 
     async def display(
@@ -288,10 +296,18 @@ class Displays:
             if task is None:
                 task = loop.create_task(self._drawn(name, role, state))
         else:
-            task = self._tasks.get((name, version, role)) if version is not None else None
+            task = None
+            if version is not None:
+                self._followed[name, role] = version
+                task = self._tasks.get((name, version, role))
             if task is None:
                 task = self._pending.get((name, role))
+                if task is not None:
+                    was = self._wanted.get((name, role))
+                    later = None if was is None or version is None else max(was, version)
+                    self._wanted[name, role] = later
             if task is None:
+                self._wanted[name, role] = version
                 task = self._pending[name, role] = loop.create_task(self._drawn(name, role))
         # shielded: a page that leaves (its stream cancelled) leaves the drawing to the others
         return await asyncio.shield(task)
@@ -307,10 +323,13 @@ class Displays:
                 if busy is not None and not busy.done():
                     # the pages woken meanwhile wait here together: one look when it is drawn
                     await asyncio.wait([busy])
-                state = await self._snapshot(name)
+                state = self._told_at(name, self._wanted.get((name, role)))
+                if state is None:
+                    state = await self._snapshot(name)
             finally:
                 if self._pending.get((name, role)) is this:
                     del self._pending[name, role]  # a later page wants a later look
+                    self._wanted.pop((name, role), None)
         key = (name, state.version, role)
         other = self._tasks.get(key)
         if other is not None and other is not this:
@@ -320,6 +339,24 @@ class Displays:
         self.draws[name, role] += 1
         html = await anyio.to_thread.run_sync(self._draw, name, state, role)
         return html, state.version
+
+    async def followed_first(self, name: str, state: CampaignState, but: Seat) -> None:
+        """Draw ``state`` for the seats other than ``but`` whose pages follow ``name`` here
+        (a page's stream asked for a version still kept) and wait until they are sent it: the
+        answer to the referee's own command is drawn after, not beside, the players' display.
+        Two drawings at once share one interpreter (each in turn, a few milliseconds at a
+        time, and each send to a page waits for its turn), so the phones would wait for the
+        referee's drawing as well as their own."""
+        kept = [version for n, version, _ in self._tasks if n == name]
+        oldest = min(kept, default=state.version)
+        followed = self._followed.items()
+        seats = {seat for (n, seat), asked in followed if n == name and asked >= oldest}
+        seats.discard(but)
+        if not seats:
+            return
+        drawings = [self.display(name, seat, state=state) for seat in seats]
+        await asyncio.gather(*drawings, return_exceptions=True)  # each page says its own
+        await asyncio.sleep(0)  # the streams that awaited them send before this goes on
 
     def kept(self, name: str, version: int, role: Seat) -> str | None:
         """The role's display of that version, if it is drawn and still kept."""
@@ -331,7 +368,7 @@ class Displays:
     def _fresh(self, loop: asyncio.AbstractEventLoop) -> None:
         """Forget the tasks of another loop (a test client's, closed since)."""
         self._loop, self._tasks, self._pending, self._drawing = loop, {}, {}, {}
-        self._changes, self._states = {}, {}
+        self._changes, self._states, self._wanted, self._followed = {}, {}, {}, {}
 
     async def state(self, name: str, version: int) -> CampaignState:
         """The campaign's state for the pages the watcher woke at ``version`` (that version or
@@ -340,6 +377,9 @@ class Displays:
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
             self._fresh(loop)
+        told = self._told_at(name, version)
+        if told is not None:
+            return told
         task = self._states.get((name, version))
         if task is None:
             for old in [k for k in self._states if k[0] == name and k[1] != version]:
@@ -356,6 +396,18 @@ class Displays:
 
     async def _looked(self, name: str) -> CampaignState:
         return await self._snapshot(name)
+
+    def told(self, name: str, state: CampaignState) -> None:
+        """This server's command left ``name`` at ``state`` (from any thread, before its pages
+        are woken): the pages woken at its version draw it without a look at the campaign,
+        which would wait for its lock and ask the store its version again."""
+        self._told[name] = state
+
+    def _told_at(self, name: str, version: int | None) -> CampaignState | None:
+        """The state told for exactly ``version`` (a campaign made again at another version,
+        or a later command of another process, is looked at)."""
+        told = self._told.get(name)
+        return told if told is not None and told.version == version else None
 
     def changes(self, name: str, role: Seat, base: int, version: int) -> str | None:
         """The parts of the role's display of ``version`` that differ from its display of
@@ -485,7 +537,7 @@ async def stream(
     revoked: str,
     idle: float = 30.0,
     changes: Callable[[int, int], str | None] = lambda base, version: None,
-) -> AsyncIterator[ServerSentEvent]:
+) -> AsyncIterator[ServerSentEvent | bytes]:
     """A page's events: its display each time the campaign moves past what ``page`` shows.
 
     ``draw(version)`` answers the display of the version the watcher saw (or a later one),
@@ -511,6 +563,17 @@ async def stream(
         parts = None if seen is None else changes(seen, shown)
         page.showed(shown)
         if parts is not None:
-            yield ServerSentEvent(data=parts, event="parts", id=str(shown))
+            yield sent(parts, "parts", str(shown))
         else:
-            yield ServerSentEvent(data=html, event="display", id=str(shown))
+            yield sent(html, "display", str(shown))
+
+
+@functools.lru_cache(maxsize=KEPT_VERSIONS * 16)
+def sent(data: str, kind: str, ident: str) -> bytes:
+    """An event as the stream sends it, encoded once for all the pages sent the same drawing
+    (the drawings and their changes are shared: :class:`Displays`), not once a page.
+
+    >>> sent("<p>1</p>", "parts", "4")
+    b'id: 4\\r\\nevent: parts\\r\\ndata: <p>1</p>\\r\\n\\r\\n'
+    """
+    return ServerSentEvent(data=data, event=kind, id=ident).encode()

@@ -129,6 +129,33 @@ def test_a_command_costs_each_seat_one_query_after_the_first_drawing(
     assert lines.reads == afresh
 
 
+def test_the_records_a_command_appended_here_are_drawn_without_a_query(
+    keep: tuple[Campaigns, Counter[str]],
+) -> None:
+    """Issue 41: the records this server's own command appended are told to the kept lines
+    (:meth:`LatestLines.told`), so each seat's next drawing reads no record at all, and its
+    lines are those read afresh; one another process wrote (not told) is read as before."""
+    campaigns, statements = keep
+    lines = LatestLines()
+    for seat in SEATS:
+        lines.read(campaigns, "Keep", campaigns.state("Keep"), seat)
+    for n in range(6):
+        shown = Visibility.PARTY if n % 2 else Visibility.REFEREE
+        lines.told("Keep", campaigns.execute("Keep", Note(f"note {n}", shown)))
+        state = campaigns.state("Keep")
+        statements.clear()
+        for seat in SEATS:
+            lines.read(campaigns, "Keep", state, seat)
+        assert statements["all"] == 0
+        same_as_afresh(campaigns, lines)
+    campaigns.execute("Keep", Note("another process's", Visibility.PARTY))  # not told
+    state = campaigns.state("Keep")
+    statements.clear()
+    for seat in SEATS:
+        assert "another process's" in str(lines.read(campaigns, "Keep", state, seat)[0][-1])
+    assert statements["all"] == len(SEATS)
+
+
 def test_a_campaign_made_again_under_its_name_is_read_afresh(
     keep: tuple[Campaigns, Counter[str]],
 ) -> None:

@@ -29,7 +29,7 @@ from turnkeeper.service import Campaigns
 from turnkeeper.store.sql import SqlStore
 from turnkeeper.web import live, render
 from turnkeeper.web.app import create_app
-from turnkeeper.web.tokens import Role, issue_tokens
+from turnkeeper.web.tokens import Hand, Role, issue_tokens
 
 WAIT = {"verb": "wait", "duration": "10 minutes"}
 
@@ -235,6 +235,60 @@ def test_displays_draw_once_per_version_and_role_for_every_page() -> None:
     asyncio.run(run())
     assert drawn == [(7, Role.PLAYER), (7, Role.REFEREE), (9, Role.PLAYER)]
     assert displays.draws == {("Keep", Role.PLAYER): 2, ("Keep", Role.REFEREE): 1}
+
+
+def test_the_state_a_command_here_left_is_drawn_without_a_look() -> None:
+    """Issue 41: the state this server's command left is told to the displays, so the pages
+    woken at its version draw it (and the players' seats are found in it) without a look at
+    the campaign, which would wait for its lock and read the store; a version it was not told
+    (another process's command, made since) is looked at."""
+    versions = [7]
+    displays, taken = displays_of(versions, lambda name, state, role: f"{role} {state.version}")
+
+    async def run() -> None:
+        versions.append(8)
+        displays.told("Keep", state_at(8))
+        assert (await displays.state("Keep", 8)).version == 8
+        pages = [displays.display("Keep", role, 8) for role in (Role.PLAYER, Role.REFEREE)] * 3
+        assert {drawn for drawn, _ in await asyncio.gather(*pages)} == {"player 8", "referee 8"}
+        assert taken == []
+        versions.append(9)  # another process's command: its state is not told here
+        assert (await displays.state("Keep", 9)).version == 9
+        assert await displays.display("Keep", Role.PLAYER, 9) == ("player 9", 9)
+        assert taken == [9, 9]
+
+    asyncio.run(run())
+
+
+def test_the_seats_followed_are_drawn_before_the_referees_answer() -> None:
+    """Issue 41: after a command from the referee's form, the seats whose pages follow the
+    campaign (a stream asked for a version still kept) are drawn at its state first, and
+    their pages are sent it, before the answer's own drawing takes the interpreter; the
+    referee's seat, and a seat drawn for a page that never followed, are not drawn by it."""
+    drawn: list[tuple[int, str]] = []
+
+    def draw(name: str, state: CampaignState, role: object) -> str:
+        who = role.character if isinstance(role, Hand) else str(role)
+        drawn.append((state.version, who))
+        return f"{who} {state.version}"
+
+    versions = [7]
+    displays, _ = displays_of(versions, draw)
+
+    async def run() -> None:
+        await displays.display("Keep", Role.PLAYER, 7)
+        await displays.display("Keep", Role.REFEREE, 7)
+        await displays.display("Keep", Hand("Aldo"), state=state_at(7))  # a page drawn, alone
+        await displays.followed_first("Nowhere", state_at(8), but=Role.REFEREE)  # no page
+        versions.append(8)
+        displays.told("Keep", state_at(8))
+        await displays.followed_first("Keep", state_at(8), but=Role.REFEREE)
+        assert drawn[3:] == [(8, "player")]
+        assert await displays.display("Keep", Role.PLAYER, 8) == ("player 8", 8)  # shared
+        assert await displays.display("Keep", Role.REFEREE, state=state_at(8)) == ("referee 8", 8)
+
+    asyncio.run(run())
+    assert drawn == [(7, "player"), (7, "referee"), (7, "Aldo"), (8, "player"), (8, "referee")]
 
 
 def test_a_table_moving_fast_is_drawn_at_its_newest_version_one_drawing_at_a_time() -> None:

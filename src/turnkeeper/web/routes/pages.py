@@ -183,6 +183,8 @@ async def _done(request: Request, name: str, token: str | None, body: Any, plain
     if plain:
         return RedirectResponse(links(name, token or "").page, status_code=303)
     displays: Displays = request.app.state.displays
+    # the players' pages first: they see the move, then the referee its answer
+    await displays.followed_first(name, state, but=Role.REFEREE)
     # drawn outside the lock, once for this answer and the other referee pages' streams
     shown, _ = await displays.display(name, Role.REFEREE, state=state)
     # the form said which version its page shows (the command ran on it, or was refused):
