@@ -24,6 +24,7 @@ import sys
 import time
 from importlib.resources import files
 
+from targets import report, verdict  # bench/targets.py, beside this script
 from turnkeeper.analysis.months import MAX_MONTHS, Months, MonthsOdds, simulate_months
 from turnkeeper.dice import SeededDice, roll
 from turnkeeper.rules.loader import preset
@@ -32,12 +33,6 @@ from turnkeeper.world.factions import FactionsFile, parse_factions
 
 WORLD = files("turnkeeper.examples").joinpath("factions.toml").read_text(encoding="utf-8")
 CHECKED_MONTH = 12
-results: list[bool] = []
-
-
-def report(label: str, figure: str, ok: bool, target: str) -> None:
-    results.append(ok)
-    print(f"  {label:<44} {figure:>22}   target {target:<10} {'PASS' if ok else 'FAIL'}")
 
 
 def plain_world(plan: Months, dice: SeededDice) -> list[int]:
@@ -137,8 +132,7 @@ def main() -> int:
     except KeyboardInterrupt:
         print("\ninterrupted: the figures above are all that was measured")
         return 130
-    print("PASS" if all(results) else "FAIL")
-    return 0 if all(results) else 1
+    return verdict()
 
 
 if __name__ == "__main__":

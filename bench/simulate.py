@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from targets import report, verdict  # bench/targets.py, beside this script
 from turnkeeper.analysis.expedition import (
     _ACTED_ON,
     MAX_RUNS,
@@ -46,12 +47,6 @@ from turnkeeper.world.sites import load_site
 
 ROOT = Path(__file__).resolve().parent.parent
 TURNS = 18
-results: list[bool] = []
-
-
-def report(label: str, figure: str, ok: bool, target: str) -> None:
-    results.append(ok)
-    print(f"  {label:<44} {figure:>22}   target {target:<10} {'PASS' if ok else 'FAIL'}")
 
 
 def plan() -> Expedition:
@@ -280,8 +275,7 @@ def main() -> int:
     except KeyboardInterrupt:
         print("\ninterrupted: the figures above are all that was measured")
         return 130
-    print("PASS" if all(results) else "FAIL")
-    return 0 if all(results) else 1
+    return verdict()
 
 
 if __name__ == "__main__":
