@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from tests.browser.helpers import ARTEFACTS, SITE, Table, shoot
-from tests.browser.test_where_tables_play import AXE, BLOCKING
+from tests.browser.test_where_tables_play import AXE, _blocking
 from tests.browser.thumb import PHONE
 from tests.conftest import serving
 
@@ -692,16 +692,6 @@ LOOSE_ON_PHONE = {
 
 
 # -- the test -----------------------------------------------------------------------------------
-
-
-def _blocking(page: Page) -> list[Any]:
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
-    found = page.evaluate(
-        "axe.run().then(r => r.violations.map(v => ({id: v.id, impact: v.impact, "
-        "nodes: v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary)})))"
-    )
-    return [v for v in found if v["impact"] in BLOCKING]
 
 
 def test_every_control_of_both_screens_works_when_pressed(
