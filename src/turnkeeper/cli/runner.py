@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from rich.table import Table
+from rich.text import Text
 
 from turnkeeper.campaign import AsParty, CampaignState, Command, Recorded, Visibility
 from turnkeeper.cli.app import SESSION
@@ -96,20 +96,63 @@ def _secret(record: Recorded) -> bool:
     return record.event.visibility is Visibility.REFEREE
 
 
+#: The log's columns; the last two wrap when the terminal is too narrow.
+_LOG_COLUMNS = ("seq", "cmd", "when", "event", "rolls")
+#: Between two columns, as a borderless Rich table leaves.
+_GAP = "  "
+
+
 def show_records(records: list[Recorded], state: CampaignState) -> None:
-    """Draw records as the referee's log: seq, command, game time, what happened, the rolls."""
-    table = Table(box=None, pad_edge=False)
-    for column in ("seq", "cmd", "when", "event", "rolls"):
-        table.add_column(column, style="dim" if column in ("seq", "cmd") else None)
-    for record in records:
-        table.add_row(
-            str(record.seq),
-            text(str(record.command)),
-            calendar(record.at, state.ruleset.time),
+    """Draw records as the referee's log: seq, command, game time, what happened, the rolls.
+
+    Laid out as a borderless table, each column as wide as its longest cell, as one text:
+    a Rich table measures and draws every cell on its own, ten times the time for a year's
+    log of thousands of rows.
+    """
+    rows = [
+        (
+            text((str(record.seq), "dim")),
+            text((str(record.command), "dim")),
+            text(calendar(record.at, state.ruleset.time)),
             text(*(_REFEREE if _secret(record) else ()), record.event.describe()),
             text("; ".join(roll.text() for roll in record.event.rolls)),
         )
-    console().print(table)
+        for record in records
+    ]
+    heading = tuple(text((column, "bold")) for column in _LOG_COLUMNS)
+    widths = _log_widths([heading, *rows], console().width)
+    lines = [line for row in (heading, *rows) for line in _log_lines(row, widths)]
+    console().print(Text("\n").join(lines), highlight=False, no_wrap=True, crop=False)
+
+
+def _log_widths(rows: list[tuple[Text, ...]], room: int) -> list[int]:
+    """Each column's width: its longest cell; when they do not fit in ``room``, the wider of
+    the event and rolls columns gives up width first, down to half of what the others leave
+    (as a Rich table collapses its widest columns first)."""
+    widths = [max(row[index].cell_len for row in rows) for index in range(len(_LOG_COLUMNS))]
+    left = room - sum(widths[:3]) - len(_GAP) * (len(widths) - 1)
+    event, rolls = widths[3:]
+    if event + rolls > left:
+        narrow = min(event, rolls, left // 2)
+        wide = max(len("rolls"), left - narrow)
+        widths[3:] = [wide, narrow] if event >= rolls else [narrow, wide]
+    return widths
+
+
+def _log_lines(row: tuple[Text, ...], widths: list[int]) -> list[Text]:
+    """One row of the log as lines: each cell padded to its column's width, a cell longer
+    than its column wrapped onto lines of its own below (Rich's word wrapping)."""
+    cells = [
+        [cell] if cell.cell_len <= width else list(cell.wrap(console(), width))
+        for cell, width in zip(row, widths, strict=True)
+    ]
+    lines = []
+    for depth in range(max(len(cell) for cell in cells)):
+        pieces = [cell[depth] if depth < len(cell) else Text() for cell in cells]
+        for piece, width in zip(pieces[:-1], widths, strict=False):
+            piece.pad_right(width - piece.cell_len)
+        lines.append(Text(_GAP).join(pieces))
+    return lines
 
 
 def show_lines(records: list[Recorded], player: bool = False) -> None:
