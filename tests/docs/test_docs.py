@@ -60,6 +60,8 @@ def reading_order(readme: Path) -> list[Path]:
     return [readme, *(readme.parent / "docs" / name for name in dict.fromkeys(linked))]
 
 
+pytestmark = pytest.mark.slow  # a document takes seconds; all of them in order, a minute
+
 READING_ORDER = reading_order(ROOT / "README.md")
 #: The venv's ``bin``: the ``turnkeeper`` the documents run, whatever runs pytest.
 BIN = Path(sys.executable).parent

@@ -309,6 +309,7 @@ def _long_campaign(db: str) -> None:
         store.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("encoding", ["utf-8", "ascii"])
 def test_log_json_streams_each_stored_record_as_the_view_writes_it(
     long_db: str, encoding: str

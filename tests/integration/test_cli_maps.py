@@ -250,6 +250,7 @@ def test_a_png_draws_its_words_with_no_font_of_the_machines() -> None:
     assert inked(()) == 0
 
 
+@pytest.mark.slow
 def test_a_maps_png_numbers_every_hex_where_it_reads(tmp_path: Path) -> None:
     """Issue 27: a PNG numbers its hexes wherever the numbers read at its zoom, whatever the
     map's size; at 800 px an 80 x 60 map's numbers would be specks, and its hexes are tiled."""
