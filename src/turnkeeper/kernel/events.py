@@ -308,12 +308,13 @@ class EventRegistry:
         """The record schema of ``kinds`` (every kind here by default), built once per set.
 
         A schema covers only the kinds asked for, so reading a short journal builds the
-        models of the few kinds it holds, not of every procedure's events.
+        models of the few kinds it holds, not of every procedure's events; once the schema of
+        every kind is built, it serves any set (a record's kind picks its shape either way),
+        so a process that built it first (a fork server warming its children) builds no other.
         """
-        wanted = frozenset(kind for kind in kinds or () if kind in self.kinds)
-        if not wanted:
-            wanted = frozenset(self.kinds)
-        found = self._schemas.get(wanted)
+        every = frozenset(self.kinds)
+        wanted = frozenset(kind for kind in kinds or () if kind in self.kinds) or every
+        found = self._schemas.get(wanted) or self._schemas.get(every)
         if found is None:
             found = self._schemas[wanted] = self._build(sorted(wanted))
         return found
