@@ -48,7 +48,7 @@ def verdict(check: object, text: str) -> str | None:
     return None
 
 
-@settings(max_examples=400)
+@settings(max_examples=200)
 @given(VALUES, st.integers(0, MAX_DEPTH // 2), st.booleans())
 def test_check_numbers_refuses_what_parse_json_refuses_for_numbers(
     value: object, depth: int, spaced: bool
@@ -91,7 +91,7 @@ FINITE_LEAVES = (
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=150)
 @given(
     st.recursive(
         FINITE_LEAVES,

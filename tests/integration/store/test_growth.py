@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -92,18 +93,30 @@ def _digest(path: Path) -> dict[str, str]:
     return found
 
 
+@pytest.fixture(scope="module")
+def grown(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite store holding a journal past several snapshot marks, and its tokens: grown
+    once for the module (a second or two apiece), each test reading a copy of its own."""
+    path = tmp_path_factory.mktemp("grown") / "keep.db"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(snapshots, "SNAPSHOT_EVERY", CADENCE)
+        store = SqlStore(f"sqlite:///{path}")
+        campaigns = Campaigns(store)
+        campaigns.new("Keep", preset("ex"), PARTY, seed=5)
+        grow(campaigns, 4 * CADENCE + 10)
+        issue_tokens(store, "Keep")
+        store.close()
+    return path
+
+
 @pytest.fixture
-def long_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A SQLite store holding a journal past several snapshot marks, and its tokens."""
+def long_store(grown: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the :func:`grown` store (with its write-ahead log, if one was left), read at
+    the lowered snapshot cadence."""
     monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", CADENCE)
-    path = tmp_path / "keep.db"
-    store = SqlStore(f"sqlite:///{path}")
-    campaigns = Campaigns(store)
-    campaigns.new("Keep", preset("ex"), PARTY, seed=5)
-    grow(campaigns, 4 * CADENCE + 10)
-    issue_tokens(store, "Keep")
-    store.close()
-    yield path
+    for part in grown.parent.glob(f"{grown.name}*"):
+        shutil.copy(part, tmp_path / part.name)
+    return tmp_path / grown.name
 
 
 VERBS = [

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import threading
-import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -165,11 +165,34 @@ def test_a_fault_is_a_generic_json_500_with_the_safe_headers(
 QUIET = parse_party('[[characters]]\nname = "Aldo"\nhp = 8')
 
 
+class Arrivals:
+    """An ASGI app that counts the requests reaching it, by path, and passes them on: a test
+    waits for its requests to be in the server, not for a while it hopes is enough."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.paths: Counter[str] = Counter()
+        self.arrived = threading.Condition()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            with self.arrived:
+                self.paths[scope["path"]] += 1
+                self.arrived.notify_all()
+        await self.app(scope, receive, send)
+
+    def wait(self, path: str, count: int, timeout: float) -> bool:
+        """Whether ``count`` requests for ``path`` have reached the app within ``timeout``."""
+        with self.arrived:
+            return self.arrived.wait_for(lambda: self.paths[path] >= count, timeout)
+
+
 @dataclass
 class Two:
     url: str
     campaigns: Campaigns
     tokens: dict[str, dict[Role, str]]
+    arrivals: Arrivals
 
     def bearer(self, name: str, role: Role = Role.REFEREE) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.tokens[name][role]}"}
@@ -182,9 +205,10 @@ def two(tmp_path: Path) -> Iterator[Two]:
     for name in ("A", "B"):
         campaigns.new(name, preset("ex"), QUIET, seed=3)
     tokens = {name: issue_tokens(store, name) for name in ("A", "B")}
+    arrivals = Arrivals(create_app(campaigns))
     try:
-        with serving(create_app(campaigns)) as url:
-            yield Two(url, campaigns, tokens)
+        with serving(arrivals) as url:
+            yield Two(url, campaigns, tokens, arrivals)
     finally:
         store.close()
 
@@ -225,9 +249,10 @@ def test_b_commands_while_a_is_held_and_many_wait_for_a(
         a_command = pool.submit(client.post, "/api/campaigns/A/commands", json=note,
                                 headers=two.bearer("A"))  # fmt: skip
         assert entered.wait(60), "A's command never started"
-        display = f"/campaigns/A/display?token={two.tokens['A'][Role.PLAYER]}"
-        waiting = [pool.submit(client.get, display) for _ in range(WAITERS)]
-        time.sleep(2)  # let them reach the server and queue behind A
+        display = "/campaigns/A/display"
+        shown = {"token": two.tokens["A"][Role.PLAYER]}
+        waiting = [pool.submit(client.get, display, params=shown) for _ in range(WAITERS)]
+        assert two.arrivals.wait(display, WAITERS, 60), "the requests for A never reached it"
         b_command: Future[httpx.Response] = pool.submit(
             client.post, "/api/campaigns/B/commands", json=note, headers=two.bearer("B")
         )
