@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from turnkeeper.errors import NotFoundError, RulesetError
 from turnkeeper.rules.schema import TimeScales
@@ -40,6 +41,7 @@ def _day_seconds(time: TimeScales) -> int:
     return time.day_hours * 3600
 
 
+@lru_cache(maxsize=64)  # every wait asks; the section is frozen, its start parsed once
 def start_offset(time: TimeScales) -> int:
     """Seconds from the calendar's year 1 day 1 at 00:00 to the campaign's first moment.
 

@@ -8,6 +8,7 @@ and social rounds of a length the table sets).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from turnkeeper.rules.schema import TimeScales
 
@@ -46,16 +47,13 @@ class Scales:
     @classmethod
     def of(cls, time: TimeScales) -> Scales:
         """The scales a ruleset's ``time`` section sets."""
-        day = time.day_hours * HOUR
-        return cls(
-            combat_round=time.round_seconds,
-            social_round=time.social_round_minutes * MINUTE,
-            exploration_round=time.exploration_round_minutes * MINUTE,
-            turn=time.turn_minutes * MINUTE,
-            watch=time.watch_hours * HOUR,
-            day=day,
-            month=time.month_days * day,
-        )
+        global _last  # the one-entry memo below
+        last = _last  # read once: another thread may replace it, never half of it
+        if last is not None and last[0] is time:
+            return last[1]
+        scales = _scales_of(time)
+        _last = (time, scales)
+        return scales
 
     def seconds(self, frame: str) -> int:
         """The length of ``frame`` (one of :data:`FRAMES`) in seconds."""
@@ -67,3 +65,25 @@ class Scales:
     def ordered(self, frames: frozenset[str] | set[str] | tuple[str, ...]) -> tuple[str, ...]:
         """``frames`` shortest first (ties in :data:`FRAMES` order): the order they end in."""
         return tuple(sorted(frames, key=lambda f: (self.seconds(f), FRAMES.index(f))))
+
+
+#: The section asked about last and its scales: a campaign asks about its own section over
+#: and over, and an identity check is cheaper than hashing the section for the cache.
+_last: tuple[TimeScales, Scales] | None = None
+
+
+@lru_cache(maxsize=64)
+def _scales_of(time: TimeScales) -> Scales:
+    """The scales of ``time``, worked out once per section: a state asks for them at every
+    event that counts turns (a delve, hundreds of times), and a section is frozen, so equal
+    sections have equal scales."""
+    day = time.day_hours * HOUR
+    return Scales(
+        combat_round=time.round_seconds,
+        social_round=time.social_round_minutes * MINUTE,
+        exploration_round=time.exploration_round_minutes * MINUTE,
+        turn=time.turn_minutes * MINUTE,
+        watch=time.watch_hours * HOUR,
+        day=day,
+        month=time.month_days * day,
+    )

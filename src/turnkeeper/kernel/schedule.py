@@ -48,6 +48,8 @@ class Draft:
         until: int | None = None,
     ) -> None:
         self.state = state
+        self.began = state
+        """The state this draft began from (see :meth:`join`)."""
         self.hooks = tuple(hooks)
         self.quiet = quiet
         self.until = until
@@ -60,6 +62,17 @@ class Draft:
         for event in events:
             self.state = event.apply(self.state)
             self.events.append(event)
+
+    def join(self, other: Draft) -> None:
+        """Record the events of ``other``, a draft begun from this one's state (a fork, a
+        boundary's): they lead to ``other``'s state, which this draft takes rather than
+        applying them all again (the fold is pure, so equal states lead to equal states);
+        unless this draft has moved on since, to a state ``other`` did not begin from."""
+        if other.began is self.state or other.began == self.state:
+            self.state = other.state
+            self.events.extend(other.events)
+        else:
+            self.add(*other.events)
 
     def fork(self, quiet: frozenset[str] = frozenset()) -> Draft:
         """A new draft from this one's state, with its hooks and ``quiet`` for its waits."""
@@ -154,7 +167,7 @@ def wait(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
         hook.begins(begun, dice)
         if len(begun.events) > before and hook.breaks is not None:
             why_now = why_now or hook.breaks(begun.events[before:])
-    draft.add(*begun.events)
+    draft.join(begun)
     if why_now is not None:
         left = end - draft.state.now
         if left > 0:
@@ -182,7 +195,7 @@ def wait(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
                 why = why or hook.breaks(at.events[before:])
         if at.events:
             draft.add(ClockAdvanced(to=boundary.at, seconds=boundary.at - draft.state.now))
-            draft.add(*at.events)
+            draft.join(at)  # begun at the boundary: the same state, unless weather passed
             cursor = max(cursor, draft.state.now)
         if why is not None:
             if draft.state.now < end:

@@ -105,7 +105,9 @@ def test_every_test_an_entry_names_exists_and_names_the_rule() -> None:
             if not path.is_file():
                 wrong.append(f"{rule_id}: no test file {file}")
                 continue
-            tests = sources.setdefault(file, _test_sources(path))
+            if file not in sources:  # parsed once: setdefault would parse it for every entry
+                sources[file] = _test_sources(path)
+            tests = sources[file]
             if name not in tests:
                 wrong.append(f"{rule_id}: no test {node}")
             elif not _names(tests[name], rule_id):

@@ -263,6 +263,16 @@ def _every_way(tp: list[list[F]], start: Hex, goal: Hex) -> tuple[int, F, int] |
     """The least (days, TP, hexes) over every simple path, each split by plan_days."""
     height, width = len(tp), len(tp[0])
     best: tuple[int, F, int] | None = None
+    # the hexes a step may enter from each hex (on the map, dearer than 8 TP left out), and
+    # what entering each costs, found once: the walk goes through them thousands of times
+    onto = {
+        here: [
+            (nxt, tp[nxt.row][nxt.col])
+            for nxt in here.neighbours()
+            if 0 <= nxt.col < width and 0 <= nxt.row < height and tp[nxt.row][nxt.col] < 8
+        ]
+        for here in (Hex.from_offset(col, row) for row in range(height) for col in range(width))
+    }
 
     def walk(here: Hex, costs: list[F], seen: set[Hex]) -> None:
         nonlocal best
@@ -270,11 +280,9 @@ def _every_way(tp: list[list[F]], start: Hex, goal: Hex) -> tuple[int, F, int] |
             key = (len(plan_days(costs)), sum(costs, F(0)), len(costs))
             best = key if best is None or key < best else best
             return
-        for nxt in here.neighbours():
-            if 0 <= nxt.col < width and 0 <= nxt.row < height and nxt not in seen:
-                cost = tp[nxt.row][nxt.col]
-                if cost < 8:
-                    walk(nxt, [*costs, cost], seen | {nxt})
+        for nxt, cost in onto[here]:
+            if nxt not in seen:
+                walk(nxt, [*costs, cost], seen | {nxt})
 
     walk(start, [], {start})
     return best

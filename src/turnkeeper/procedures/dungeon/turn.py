@@ -226,7 +226,7 @@ def end_encounter(draft: Draft, dice: DiceSource, fought: bool = False) -> None:
     if ends is not None and draft.state.now < ends:
         rest_of_turn = draft.fork(_QUIET)  # the turn was counted and checked when taken
         wait(rest_of_turn, ends - draft.state.now, dice)
-        draft.add(*rest_of_turn.events)
+        draft.join(rest_of_turn)
     _, mode = movement_mode(draft.state, None)
     if ends is not None and mode is not None and mode.rest_after:
         draft.add(*mark_running(draft.state))  # EX-REST-2: after the turn of running
@@ -332,7 +332,7 @@ def dungeon_turn(draft: Draft, command: Turn, dice: DiceSource) -> None:
     if mode is not None and mode.rest_after and not resting and not met:
         # EX-REST-2: at once, after the turn (a turn stopped at a meeting ends after it)
         this_turn.add(*mark_running(this_turn.state))
-    draft.add(*this_turn.events)
+    draft.join(this_turn)
 
 
 _QUIET = frozenset({"dungeon"})

@@ -43,7 +43,7 @@ def round_time_events(draft: Draft, ended: RoundEnded, dice: DiceSource) -> None
     wait(rounds, ended.seconds, dice)
     boundary = Boundary(at=rounds.state.now, frames=(ended.frame,))
     COUNTDOWN_HOOK.run(rounds, boundary, dice)
-    draft.add(*rounds.events)
+    draft.join(rounds)
 
 
 def campaign_scene_events(draft: Draft, command: SceneCommand, dice: DiceSource) -> None:

@@ -27,6 +27,7 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -78,16 +79,25 @@ def max_movement_points(rules: Ruleset, vessel_name: str | None = None) -> int:
 def terrain_multiplier(rules: Ruleset, terrain: str | Terrain) -> Fraction:
     """TP-WIL-4: the multiplier of a terrain (a map terrain or a ruleset key such as woods)."""
     table = rules.travel.terrain
-    names = {t.key: t for t in Terrain}
-    known = sorted(set(table) | set(names) | set(TERRAIN_KIN))
-    key = terrain.key if isinstance(terrain, Terrain) else key_of(terrain, known)
+    # the names are listed only for a name given as words (or a refusal): a cost grid asks
+    # about every map terrain at each step of a route
+    key = terrain.key if isinstance(terrain, Terrain) else key_of(terrain, _terrain_names(table))
     if key in table:
         return table[key]
     if TERRAIN_KIN.get(key) in table:
         return table[TERRAIN_KIN[key]]
-    if key in names:
-        return SEED_TERRAIN_MULTIPLIERS[names[key]]
-    raise NotFoundError(unknown("terrain", key, known, listing=True))
+    if key in _MAP_TERRAINS:
+        return SEED_TERRAIN_MULTIPLIERS[_MAP_TERRAINS[key]]
+    raise NotFoundError(unknown("terrain", key, _terrain_names(table), listing=True))
+
+
+#: The map's terrains by key.
+_MAP_TERRAINS: Mapping[str, Terrain] = {t.key: t for t in Terrain}
+
+
+def _terrain_names(table: Mapping[str, Fraction]) -> list[str]:
+    """Every terrain name a ruleset's ``table`` lets a command give."""
+    return sorted(set(table) | set(_MAP_TERRAINS) | set(TERRAIN_KIN))
 
 
 def road_multiplier(rules: Ruleset, road: str | Road) -> Fraction:
@@ -251,6 +261,31 @@ def route_grid(
     vessel_name: str | None = None,
 ) -> NDArray[np.float64]:
     """TP to enter each hex under the weather of its region, for the route search."""
+    party = tuple(party)
+    key = (id(rules), id(hexmap), tuple(sorted((weather or {}).items())), party, vessel_name)
+    hit = _GRIDS.get(key)
+    if hit is not None and hit[0] is rules and hit[1] is hexmap:
+        _GRIDS.move_to_end(key)
+        return hit[2].copy()
+    tp = _route_grid(rules, hexmap, weather, party, vessel_name)
+    _GRIDS[key] = (rules, hexmap, tp)
+    while len(_GRIDS) > 8:
+        _GRIDS.popitem(last=False)
+    return tp.copy()
+
+
+#: The grids made last, by what they were made from (the ruleset and the map by identity):
+#: a journey asks again at every hex it enters, mostly under the same weather.
+_GRIDS: OrderedDict[tuple[object, ...], tuple[Ruleset, HexMap, NDArray[np.float64]]] = OrderedDict()
+
+
+def _route_grid(
+    rules: Ruleset,
+    hexmap: HexMap,
+    weather: Mapping[str, str] | None,
+    party: tuple[str, ...],
+    vessel_name: str | None,
+) -> NDArray[np.float64]:
     chosen = vessel(rules, vessel_name)
     per_tp = [rules.travel.movement_points_per_tp]
     if chosen is None:

@@ -38,6 +38,13 @@ def landmarks_in_sight(hexmap: HexMap, at: Hex, radius: int = 2) -> list[tuple[H
     ([], ['t'])
     """
     out: list[tuple[Hex, Feature]] = []
+    # Asked at every hex a party enters: where the map has fewer featured hexes than the
+    # hexes in sight, none of them near is nothing to see, without going round the rings.
+    featured = hexmap.features
+    if len(featured) <= 1 + 3 * radius * (radius + 1) and all(
+        at.distance(h) > radius for h in featured
+    ):
+        return out
     for hex_ in at.within(radius):
         if hex_ not in hexmap:
             continue

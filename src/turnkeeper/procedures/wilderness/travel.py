@@ -332,7 +332,7 @@ def travel(draft: Draft, command: Travel, dice: DiceSource) -> None:
             moving.add(enter_hex(_wild(moving), nxt, radius))
         if checks(moving, before, movement, dice, command.waning) or (arrived and one_step):
             break
-    draft.add(*moving.events)
+    draft.join(moving)
 
 
 def _next_step(draft: Draft, goal: Hex) -> Hex:
@@ -377,7 +377,7 @@ def camp(draft: Draft, command: Camp, dice: DiceSource) -> None:
         night_rest(night, dice, morning - draft.state.now)  # PG-HEAL-1 in the site too
     else:
         pass_days(night, morning - draft.state.now, dice, camp=True)  # PG-HEAL-1 here too
-    draft.add(*night.events)
+    draft.join(night)
     draft.add(Camped(morning=morning, day=draft.state.day))
     del wild
 
@@ -433,7 +433,7 @@ def search(draft: Draft, command: Search, dice: DiceSource) -> None:
         if checks(moving, before, Movement.EXPLORE, dice, command.waning):
             broken = f"the search is broken off with {format_mixed(cost)} TP of it unspent"
             moving.add(NoteMade(text=broken + ": nothing is found"))
-            draft.add(*moving.events)
+            draft.join(moving)
             return
     before = _wild(moving).tp_spent
     moving.add(TravelPointsSpent(amount=cost, on=on))
@@ -445,7 +445,7 @@ def search(draft: Draft, command: Search, dice: DiceSource) -> None:
     else:
         moving.add(*find_one_hidden(moving.state, dice, "search"))
     checks(moving, before, Movement.EXPLORE, dice, command.waning)
-    draft.add(*moving.events)
+    draft.join(moving)
 
 
 @dataclass(frozen=True)
