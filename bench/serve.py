@@ -45,7 +45,11 @@ Each setup's server plays two rounds on the same store:
    due, not from when it was sent: a client behind its schedule (its last answer came late)
    sends at once and skips nothing, and the wait counts against the requests held up too, so
    a stall is not hidden by the requests it kept from being sent (no coordinated omission).
-   The timing includes this process's own lateness in waking a client, so it errs high.
+   The timing includes this process's own lateness in waking a client, so it errs high. A
+   client still has one request in flight at most, as a phone does; when the offered load
+   passes what the server answers, the backlog grows for the whole round, the achieved load
+   falls short of the offered and the p99s grow with ``--seconds``: the server is too slow
+   for that load. It runs after the capacity round, on a server already warm.
 
 Printed per round: for capacity, the requests a second at saturation (and the commands and
 reads); for paced, the offered and achieved load (requests a second over the round); for both,
