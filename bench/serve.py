@@ -1013,6 +1013,8 @@ def main() -> int:
     add("--lane-maps", type=int, default=1, help="clients asking map windows")
     add("--lane-radius", type=int, default=60, help="a map window's radius")
     args = parser.parse_args()
+    if args.pace <= 0 or args.seconds <= 0:
+        parser.error("--pace and --seconds: a number of seconds above 0")
     folder = Path(tempfile.mkdtemp(prefix="tk-bench-serve-"))
     try:
         if args.lanes_only:
