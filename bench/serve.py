@@ -1,11 +1,12 @@
 """Server benchmark: a bounded load over loopback HTTP against real ``turnkeeper serve`` processes.
 
-    .venv/bin/python bench/serve.py [--pg URL | --no-pg] [--clients 20] [--commands 2000]
-        [--reads 10000] [--pages 10 | --pages-only] [--events 50000] [--page-clients 4]
-        [--page-commands 1000] [--many-clients 100] [--campaigns 10]
+    .venv/bin/python bench/serve.py [--pg URL | --no-pg] [--clients 20] [--many-clients 100]
+        [--campaigns 10] [--pace 0.5] [--seconds 30] [--commands 1000] [--reads 5000]
+        [--pages 10 | --pages-only] [--events 50000] [--page-clients 4] [--page-commands 1000]
         [--lanes | --lanes-only] [--lane-map 2000]
 
-Three setups, each on a fresh store holding its campaigns (``ex`` preset) and their tokens:
+Three setups play tables, each on a fresh store holding its campaigns (``ex`` preset) and
+their tokens:
 
 - **sqlite**: one ``turnkeeper serve`` process over a new SQLite file in a temp folder, one
   campaign, ``--clients`` (20) clients.
@@ -18,33 +19,56 @@ Three setups, each on a fresh store holding its campaigns (``ex`` preset) and th
   ``search_path``), so runs never see each other. The URL is ``--pg``, else
   ``TURNKEEPER_TEST_PG``, else the local test server; ``--no-pg`` leaves this setup out.
 
-The clients share ``--commands`` referee commands (``wait 10 minutes``, ``light`` a torch,
-``rest``: legal in any order) and ``--reads`` reads of ``GET /api/campaigns/{name}/state``
-(one in five with the player token), each client alternating one command and five reads, on
-one keep-alive HTTP/1.1 connection each. They speak HTTP through :class:`Http`, a minimal
-client over asyncio's streams (requests with JSON, answers by ``Content-Length`` or chunks,
-gzip taken as a browser takes it), not httpx: this process shares the machine's cores with
-the servers, and httpx spent about as much CPU per request as the server it measured, so the
-clients were half the load. They are closed loops without a pause, so latency is queueing:
-the p99s fall only as the requests served per second rise.
+A client sends referee commands (``wait 10 minutes``, ``light`` a torch, ``rest``: legal in any
+order) and reads of ``GET /api/campaigns/{name}/state`` (one in five with the player token),
+one command then five reads, on one keep-alive HTTP/1.1 connection. Clients speak HTTP through
+:class:`Http`, a minimal client over asyncio's streams (requests with JSON, answers by
+``Content-Length`` or chunks, gzip taken as a browser takes it), not httpx: this process shares
+the machine's cores with the servers, and httpx spent about as much CPU per request as the
+server it measured, so the clients were half the load. A 409 (another writer appended first:
+expected with two servers) is counted and the command sent again until it lands, so every
+command is acknowledged once; a command's latency runs until it lands, retries included.
 
-A 409 (another writer appended first: expected with two servers) is counted and the command
-sent again until it lands, so every command is acknowledged once. Printed per setup: commands/s
-and reads/s over the mixed run, p50 and p99 latency of reads and of commands (a command's from
-its first send until it lands, retries included), the responses by status, and the CPU time the
-servers (with their workers) and this process (the clients) spent per request.
+Each setup's server plays two rounds on the same store:
 
-Afterwards the journal is read back from the store and checked: versions contiguous 1..N,
-as many recorded commands as commands acknowledged, and every acknowledged record in the
-journal exactly once (nothing lost, nothing doubled), for every campaign.
+1. **capacity**: closed loops without a pause sharing ``--commands`` (1,000) commands and
+   ``--reads`` (5,000) reads, each client sending its next request the moment the last is
+   answered. That measures the most requests a second the server answers (saturation); its
+   latencies are the queue and nothing else (Little's law: mean latency = clients /
+   throughput), so they are printed without a target.
+2. **paced**: the targets' round. Each client sends a request every ``--pace`` (0.5) seconds
+   for ``--seconds`` (30), from a phase of its own drawn at random (seeded: the same in every
+   run) in the first interval, so the clients do not send in lockstep; the offered load is
+   clients / pace requests a second. Two requests a second per client is still several times
+   what a table sends: a person at a table sends a command every few seconds, a phone reads
+   its state when the live stream says it changed. A request is timed from the moment it was
+   due, not from when it was sent: a client behind its schedule (its last answer came late)
+   sends at once and skips nothing, and the wait counts against the requests held up too, so
+   a stall is not hidden by the requests it kept from being sent (no coordinated omission).
+   The timing includes this process's own lateness in waking a client, so it errs high. A
+   client still has one request in flight at most, as a phone does; when the offered load
+   passes what the server answers, the backlog grows for the whole round, the achieved load
+   falls short of the offered and the p99s grow with ``--seconds``: the server is too slow
+   for that load. It runs after the capacity round, on a server already warm.
 
-Targets: on SQLite at 20 clients, p99 of a state read at most 50 ms and of a command at most
-100 ms; 100 clients over 10 campaigns on two PostgreSQL workers, 100 and 200 ms (issue 41);
-on every setup, no lost or duplicated events and no 5xx. Exit status 1 on any FAIL.
-The servers are the bottleneck: the run takes about 2.5 minutes on a quiet 2-CPU machine, and
-longer on a busy one (the load average before each setup is printed beside its figures).
+Printed per round: for capacity, the requests a second at saturation (and the commands and
+reads); for paced, the offered and achieved load (requests a second over the round); for both,
+the load average before, the CPU time the servers (with their workers) and this process (the
+clients) spent per request, p50 and p99 latency of reads and of commands, the responses by
+status and the 409s.
 
-A third setup, **pages** (``--pages 10``, ``--pages 0`` leaves it out; ``--pages-only`` runs it
+Afterwards the journal is read back from the store and checked over both rounds: versions
+contiguous 1..N, as many recorded commands as commands acknowledged, and every acknowledged
+record in the journal exactly once (nothing lost, nothing doubled), for every campaign.
+
+Targets, on the paced round: on SQLite at 20 clients, p99 of a state read at most 50 ms and
+of a command at most 100 ms; 100 clients over 10 campaigns on two PostgreSQL workers, 100 and
+200 ms (issue 41); on every setup and round, no lost or duplicated events and no 5xx. Exit
+status 1 on any FAIL. The run takes about 3 minutes on a quiet 2-CPU machine (each setup's
+capacity round as long as the servers take, its paced round ``--seconds``), and longer on a
+busy one.
+
+Another setup, **pages** (``--pages 10``, ``--pages 0`` leaves it out; ``--pages-only`` runs it
 alone): does a table's open pages hold its commands up? One ``turnkeeper serve`` over a SQLite
 file holding a campaign of ``--events`` (50,000) records, built as bench/growth.py builds its
 campaigns (commands folded in memory, the records stored in one go with the snapshots a writer
@@ -56,7 +80,7 @@ ratio of the p99 with the pages open to the worse of the two rounds without, and
 displays the pages received. Target: the ratio at most 2 (issue 23: a page is drawn once per
 version for all the players' pages, outside the campaign's lock).
 
-A fourth setup, **lanes** (``--lanes``, or ``--lanes-only`` alone): does one campaign's heavy
+And **lanes** (``--lanes``, or ``--lanes-only`` alone): does one campaign's heavy
 reads hold up another's commands? One ``turnkeeper serve`` over a SQLite file holding two
 campaigns: one whose party stands in the middle of a generated ``--lane-map`` (2000) square
 wilderness, and one as the sqlite setup's. ``--lane-clients`` (2) clients share
@@ -74,8 +98,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
+import random
 import re
 import resource
 import shutil
@@ -88,7 +114,7 @@ import time
 import uuid
 import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlsplit
@@ -113,6 +139,7 @@ COMMANDS: list[dict[str, object]] = [
     {"verb": "wait", "duration": "10 minutes"},
     {"verb": "rest"},
 ]
+BODIES = [json.dumps(body).encode() for body in COMMANDS]
 SQLITE_TARGETS = (50.0, 100.0)  # p99 of a read and of a command, ms: 20 clients, SQLite
 SHARED_TARGETS = (100.0, 200.0)  # 100 clients over 10 campaigns, two PostgreSQL workers
 results: list[bool] = []
@@ -247,6 +274,7 @@ class Tally:
     commands_ms: list[float] = field(default_factory=list)
     read_status: Counter[str] = field(default_factory=Counter)
     command_status: Counter[str] = field(default_factory=Counter)
+    commands_sent: int = 0  # each once, however many times a 409 sent it again
     acknowledged: int = 0
     acked: Counter[str] = field(default_factory=Counter)  # by campaign
     acked_seqs: list[tuple[str, int]] = field(default_factory=list)
@@ -320,72 +348,136 @@ class Http:
 FAILED = (OSError, EOFError, asyncio.LimitOverrunError)
 """What a request that got no answer raises (:class:`Http`): counted by its class's name."""
 
+READS_PER_COMMAND = 5  # a table's mix when paced: a command, then five reads of its state
+PLAYER_READS = 5  # one state read in five with the player token, the others the referee's
+
+
+def mix(index: int, commands: int | None = None, reads: int = 0) -> Iterator[bytes | None]:
+    """A client's requests in turn: a command's body, then its share of state reads (``None``
+    each); the commands taken in turn from the ``index``-th. ``reads`` shared over ``commands``
+    (the rest after the last); endless, ``READS_PER_COMMAND`` reads a command, when
+    ``commands`` is None."""
+    per_command = READS_PER_COMMAND if commands is None else reads // max(1, commands)
+    done = 0
+    for n in itertools.count() if commands is None else range(commands):
+        yield BODIES[(index + n) % len(BODIES)]
+        share = per_command if commands is None or n < commands - 1 else reads - done
+        yield from itertools.repeat(None, share)
+        done += share
+
+
+async def read_state(http: Http, path: str, token: str, due: float, tally: Tally) -> None:
+    """One state read, timed from ``due`` (a ``perf_counter`` time)."""
+    try:
+        status, _ = await http.request("GET", f"{path}/state", token)
+    except FAILED as error:
+        tally.read_status[type(error).__name__] += 1
+        return
+    tally.reads_ms.append((time.perf_counter() - due) * 1e3)
+    tally.read_status[str(status)] += 1
+
+
+async def command(
+    http: Http, table: Table, path: str, body: bytes, due: float, tally: Tally
+) -> None:
+    """One referee command, sent again after each 409 until it lands; timed from ``due`` until
+    it lands, its records remembered for the journal's check."""
+    tally.commands_sent += 1
+    while True:
+        try:
+            status, answer = await http.request(
+                "POST", f"{path}/commands", table.tokens[Role.REFEREE], body
+            )
+        except FAILED as error:
+            tally.command_status[type(error).__name__] += 1
+            return
+        tally.command_status[str(status)] += 1
+        if status != 409:
+            break
+    if status != 200:
+        return
+    tally.commands_ms.append((time.perf_counter() - due) * 1e3)
+    tally.acknowledged += 1
+    tally.acked[table.name] += 1
+    for record in json.loads(answer)["records"]:
+        tally.acked_seqs.append((table.name, record["seq"]))
+        tally.acked_kinds[table.name, record["seq"]] = record["kind"]
+
 
 async def client(
-    base: str, table: Table, index: int, commands: int, reads: int, tally: Tally
+    base: str,
+    table: Table,
+    requests: Iterable[bytes | None],
+    schedule: Iterable[float | None],
+    tally: Tally,
 ) -> None:
-    """One client of a campaign: a command, then its share of reads, until its quota is done."""
-    path, tokens = f"/api/campaigns/{quote(table.name, safe='')}", table.tokens
-    referee, player = tokens[Role.REFEREE], tokens[Role.PLAYER]
-    bodies = [json.dumps(body).encode() for body in COMMANDS]
-    per_command = reads // max(1, commands)
-    done_reads = 0
+    """One client of a campaign sending ``requests`` (:func:`mix`) on one connection, each at
+    its time in ``schedule`` (``perf_counter`` seconds; ``None``: the moment the last is
+    answered, a closed loop), until either ends. A client behind its schedule sends at once and
+    skips nothing, and a request is timed from the time it was due, not from when it went: an
+    answer that comes late counts against the requests it held up too (no coordinated
+    omission)."""
+    path = f"/api/campaigns/{quote(table.name, safe='')}"
+    tokens = itertools.cycle([Role.REFEREE] * (PLAYER_READS - 1) + [Role.PLAYER])
     http = Http(base)
     try:
-        for n in range(commands):
-            body = bodies[(index + n) % len(bodies)]
-            started = time.perf_counter()
-            landed: bytes | None = None
-            while True:
-                try:
-                    status, answer = await http.request("POST", f"{path}/commands", referee, body)
-                except FAILED as error:
-                    tally.command_status[type(error).__name__] += 1
-                    break
-                tally.command_status[str(status)] += 1
-                if status != 409:
-                    landed = answer if status == 200 else None
-                    break
-            if landed is not None:
-                tally.commands_ms.append((time.perf_counter() - started) * 1e3)
-                tally.acknowledged += 1
-                tally.acked[table.name] += 1
-                for record in json.loads(landed)["records"]:
-                    tally.acked_seqs.append((table.name, record["seq"]))
-                    tally.acked_kinds[table.name, record["seq"]] = record["kind"]
-            share = per_command if n < commands - 1 else reads - done_reads
-            for r in range(share):
-                token = player if (done_reads + r) % 5 == 4 else referee
-                started = time.perf_counter()
-                try:
-                    status, _ = await http.request("GET", f"{path}/state", token)
-                except FAILED as error:
-                    tally.read_status[type(error).__name__] += 1
-                    continue
-                tally.reads_ms.append((time.perf_counter() - started) * 1e3)
-                tally.read_status[str(status)] += 1
-            done_reads += share
+        for body, due in zip(requests, schedule, strict=False):
+            if due is None:
+                due = time.perf_counter()
+            else:
+                await asyncio.sleep(due - time.perf_counter())  # at once when behind
+            if body is None:
+                await read_state(http, path, table.tokens[next(tokens)], due, tally)
+            else:
+                await command(http, table, path, body, due, tally)
     finally:
         http.close()
 
 
+@dataclass(frozen=True)
+class Pace:
+    """Paced clients: each sends a request every ``every`` seconds for ``seconds``, from a
+    phase of its own in the first interval (drawn from ``seed``: the same in every run), so
+    that the clients do not send together."""
+
+    every: float
+    seconds: float
+    seed: int = 41
+
+    def schedules(self, clients: int, start: float) -> list[Iterator[float]]:
+        """Each client's due times (``perf_counter`` seconds) in the round from ``start``."""
+        phases, end = random.Random(self.seed), start + self.seconds
+        return [
+            itertools.takewhile(end.__gt__, itertools.count(start + phase, self.every))
+            for phase in (phases.uniform(0, self.every) for _ in range(clients))
+        ]
+
+
 async def load(
-    bases: list[str], tables: list[Table], clients: int, commands: int, reads: int
+    bases: list[str],
+    tables: list[Table],
+    clients: int,
+    commands: int = 0,
+    reads: int = 0,
+    pace: Pace | None = None,
 ) -> tuple[Tally, float]:
-    """``clients`` clients sharing the commands and reads, each client on one campaign (in
-    turn) and one server; what they saw, and the seconds."""
+    """``clients`` clients, each on one campaign (in turn) and one server: closed loops
+    sharing ``commands`` and ``reads``, or, with ``pace``, paced clients sending the endless
+    mix; what they saw, and the seconds from the start until the last answer."""
     tally = Tally()
-    quotas = [
-        (commands // clients + (i < commands % clients), reads // clients + (i < reads % clients))
-        for i in range(clients)
-    ]
     started = time.perf_counter()
-    await asyncio.gather(
-        *(
-            client(bases[i % len(bases)], tables[i % len(tables)], i, c, r, tally)
-            for i, (c, r) in enumerate(quotas)
-        )
+    schedules: Sequence[Iterable[float | None]] = (
+        # None: due the moment the last is answered (a closed loop)
+        pace.schedules(clients, started) if pace else [itertools.repeat(None)] * clients
     )
+    runs = []
+    for i, schedule in enumerate(schedules):
+        quota = commands // clients + (i < commands % clients)
+        requests = mix(i) if pace else mix(i, quota, reads // clients + (i < reads % clients))
+        runs.append(
+            client(bases[i % len(bases)], tables[i % len(tables)], requests, schedule, tally)
+        )
+    await asyncio.gather(*runs)
     return tally, time.perf_counter() - started
 
 
@@ -397,12 +489,14 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
-def check_journal(url: str, tables: list[Table], tally: Tally) -> bool:
-    """Each campaign's versions contiguous, as many commands recorded as acknowledged, each
-    ack's records once."""
+def check_journal(url: str, tables: list[Table], *tallies: Tally) -> bool:
+    """Each campaign's versions contiguous, as many commands recorded as acknowledged over
+    the ``tallies`` (the rounds run on the store), each ack's records once."""
     store = SqlStore(url)
     contiguous, recorded, lost, unacked, total = True, 0, 0, 0, 0
-    acked = set(tally.acked_seqs)
+    acked_seqs = [seq for tally in tallies for seq in tally.acked_seqs]
+    acked = set(acked_seqs)
+    acknowledged = sum(tally.acknowledged for tally in tallies)
     try:
         for table in tables:
             records = store.read(table.name)
@@ -415,6 +509,7 @@ def check_journal(url: str, tables: list[Table], tally: Tally) -> bool:
             kinds = {int(str(r["seq"])): r["kind"] for r in records}
             lost += sum(
                 1
+                for tally in tallies
                 for (name, seq), kind in tally.acked_kinds.items()
                 if name == table.name and kinds.get(seq) != kind
             )
@@ -423,15 +518,82 @@ def check_journal(url: str, tables: list[Table], tally: Tally) -> bool:
     finally:
         store.close()
     report("journal versions contiguous 1..N", f"{total:,} records", contiguous, "contiguous")
-    ok = recorded == tally.acknowledged
-    report(
-        "commands recorded / acknowledged", f"{recorded:,} / {tally.acknowledged:,}", ok, "equal"
-    )
-    doubled = len(tally.acked_seqs) - len(acked)
+    ok = recorded == acknowledged
+    report("commands recorded / acknowledged", f"{recorded:,} / {acknowledged:,}", ok, "equal")
+    doubled = len(acked_seqs) - len(acked)
     ok = doubled == 0 and lost == 0 and unacked == 0
     figure = f"{lost} lost, {doubled} doubled, {unacked} unacked"
     report("acknowledged records in the journal once", figure, ok, "0 each")
     return contiguous and ok
+
+
+@dataclass
+class Round:
+    """One round of load on a server: what the clients saw, its seconds, the load average
+    before it, and the CPU time the servers, each worker and this process (the clients) spent."""
+
+    tally: Tally
+    seconds: float
+    load_average: float
+    server_cpu: float
+    worker_cpu: list[float]
+    client_cpu: float
+
+    @property
+    def requests(self) -> int:
+        """The requests answered or failed, each retry of a command one more."""
+        return sum(self.tally.read_status.values()) + sum(self.tally.command_status.values())
+
+
+def timed(
+    running: Server, workers: int, clients: Coroutine[None, None, tuple[Tally, float]]
+) -> Round:
+    """The ``clients`` (:func:`load`) run against ``running``, with the CPU each side spent."""
+    load_average = os.getloadavg()[0]
+    server_cpu = -cpu_seconds(running.pid)
+    before = workers_cpu(running.pid) if workers > 1 else {}
+    client_cpu = -sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+    tally, seconds = asyncio.run(clients)
+    server_cpu += cpu_seconds(running.pid)
+    spent = [cpu - before[pid] for pid, cpu in workers_cpu(running.pid).items() if pid in before]
+    client_cpu += sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+    return Round(tally, seconds, load_average, server_cpu, spent, client_cpu)
+
+
+def report_round(turn: Round, targets: tuple[float, float] | None = None) -> None:
+    """A round's CPU per request, latencies and answers; ``targets`` (the p99 of a read and of
+    a command, in ms) checked when given."""
+    tally, requests = turn.tally, turn.requests
+    report("server CPU per request (all servers)", f"{turn.server_cpu / requests * 1e3:.2f} ms")
+    if turn.worker_cpu:  # do the workers share the load? (each client keeps its connection's)
+        shares = " / ".join(
+            f"{cpu / max(1e-9, sum(turn.worker_cpu)):.0%}" for cpu in turn.worker_cpu
+        )
+        report("  share of the CPU by child process", shares)
+    report("client CPU per request (this process)", f"{turn.client_cpu / requests * 1e3:.2f} ms")
+    for (kind, times), most in zip(
+        (("state read", tally.reads_ms), ("command (until it lands)", tally.commands_ms)),
+        targets or (None, None),
+        strict=True,
+    ):
+        report(f"{kind} p50", f"{percentile(times, 50):.1f} ms")
+        p99 = percentile(times, 99)
+        ok, target = (None, "") if most is None else (p99 <= most, f"<= {most:g} ms")
+        report(f"{kind} p99", f"{p99:.1f} ms", ok, target)
+    for kind, statuses in (("reads", tally.read_status), ("commands", tally.command_status)):
+        shown = ", ".join(f"{status}: {count:,}" for status, count in sorted(statuses.items()))
+        report(f"{kind} by status", shown)
+    conflicts = tally.command_status.get("409", 0)
+    report("409 conflicts (retried until landed)", f"{conflicts:,}")
+    errors = sum(
+        count
+        for statuses in (tally.read_status, tally.command_status)
+        for status, count in statuses.items()
+        if status not in ("200", "409")
+    )
+    ok = errors == 0 and tally.acknowledged == tally.commands_sent
+    figure = f"{errors} errors, {tally.acknowledged:,} of {tally.commands_sent:,} landed"
+    report("every request answered, every command landed", figure, ok, "0, all")
 
 
 def run(
@@ -444,61 +606,42 @@ def run(
     workers: int = 1,
     targets: tuple[float, float] | None = None,
 ) -> None:
-    """``clients`` clients over ``campaigns`` campaigns on ``serve --workers workers``;
-    ``targets``: the p99 of a read and of a command, in ms, checked."""
+    """``clients`` clients over ``campaigns`` campaigns on ``serve --workers workers``: the
+    capacity round (closed loops), then the paced round, on one store; ``targets``: the paced
+    round's p99 of a read and of a command, in ms, checked."""
     tables = setup(url, campaigns)
-    load_average = os.getloadavg()[0]
+    pace = Pace(args.pace, args.seconds)
     with server(url, folder / f"{label}.log", workers) as running:
-        server_cpu = -cpu_seconds(running.pid)
-        before = workers_cpu(running.pid) if workers > 1 else {}
-        client_cpu = -sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
-        tally, seconds = asyncio.run(
-            load([running.base], tables, clients, args.commands, args.reads)
-        )
-        server_cpu += cpu_seconds(running.pid)
-        spent = [
-            cpu - before[pid] for pid, cpu in workers_cpu(running.pid).items() if pid in before
-        ]
-        client_cpu += sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
-    requests = sum(tally.read_status.values()) + sum(tally.command_status.values())
+        bases = [running.base]
+        capacity = timed(running, workers, load(bases, tables, clients, args.commands, args.reads))
+        paced = timed(running, workers, load(bases, tables, clients, pace=pace))
     print(
         f"{label}: {workers} server process{'es' if workers > 1 else ''}, {clients} clients "
-        f"over {campaigns} campaign{'s' if campaigns > 1 else ''}, {args.commands:,} commands "
-        f"and {args.reads:,} state reads in {seconds:.1f} s "
-        f"(load average {load_average:.1f} on {os.cpu_count()} CPUs before)"
+        f"over {campaigns} campaign{'s' if campaigns > 1 else ''} on {os.cpu_count()} CPUs"
     )
-    report("commands per second (mixed run)", f"{tally.acknowledged / seconds:,.0f}/s")
-    report("reads per second (mixed run)", f"{len(tally.reads_ms) / seconds:,.0f}/s")
-    report("server CPU per request (all servers)", f"{server_cpu / requests * 1e3:.2f} ms")
-    if spent:  # do the workers share the load? (each client keeps its connection's worker)
-        shares = " / ".join(f"{cpu / max(1e-9, sum(spent)):.0%}" for cpu in spent)
-        report("  share of the CPU by child process", shares)
-    report("client CPU per request (this process)", f"{client_cpu / requests * 1e3:.2f} ms")
-    read_p99 = percentile(tally.reads_ms, 99)
-    command_p99 = percentile(tally.commands_ms, 99)
-    report("state read p50", f"{percentile(tally.reads_ms, 50):.1f} ms")
-    read_most, command_most = targets or (float("nan"), float("nan"))
-    ok = read_p99 <= read_most if targets else None
-    report("state read p99", f"{read_p99:.1f} ms", ok, f"<= {read_most:g} ms" if targets else "")
-    report("command p50 (until it lands)", f"{percentile(tally.commands_ms, 50):.1f} ms")
-    ok = command_p99 <= command_most if targets else None
-    target = f"<= {command_most:g} ms" if targets else ""
-    report("command p99 (until it lands)", f"{command_p99:.1f} ms", ok, target)
-    for kind, statuses in (("reads", tally.read_status), ("commands", tally.command_status)):
-        shown = ", ".join(f"{status}: {count:,}" for status, count in sorted(statuses.items()))
-        report(f"{kind} by status", shown)
-    conflicts = tally.command_status.get("409", 0)
-    report("409 conflicts (retried until landed)", f"{conflicts:,}")
-    errors = sum(
-        count
-        for statuses in (tally.read_status, tally.command_status)
-        for status, count in statuses.items()
-        if status not in ("200", "409")
+    print(
+        f" capacity: closed loops without a pause, {args.commands:,} commands and "
+        f"{args.reads:,} state reads in {capacity.seconds:.1f} s (load average "
+        f"{capacity.load_average:.1f} before); latency here is the queue (clients / throughput)"
+        f", no target"
     )
-    ok = errors == 0 and tally.acknowledged == args.commands
-    figure = f"{errors} errors, {tally.acknowledged:,} landed"
-    report("every request answered, every command landed", figure, ok, "0, all")
-    check_journal(url, tables, tally)
+    tally, seconds = capacity.tally, capacity.seconds
+    report("requests per second at saturation", f"{capacity.requests / seconds:,.0f}/s")
+    figure = f"{tally.acknowledged / seconds:,.0f} / {len(tally.reads_ms) / seconds:,.0f}/s"
+    report("  commands / reads per second", figure)
+    report_round(capacity)
+    sent = paced.tally.commands_sent + sum(paced.tally.read_status.values())
+    print(
+        f" paced: each client a request every {args.pace:g} s from a phase of its own, for "
+        f"{args.seconds:g} s (load average {paced.load_average:.1f} before); latency from "
+        f"each request's due time"
+    )
+    report("offered load (clients / pace)", f"{clients / args.pace:,.1f} requests/s")
+    span = max(args.seconds, paced.seconds)  # longer when the last answers came late
+    report("achieved load", f"{sent / span:,.1f} requests/s ({sent:,} in {span:.1f} s)")
+    report_round(paced, targets)
+    print(" journal, after both rounds")
+    check_journal(url, tables, capacity.tally, paced.tally)
 
 
 # -- pages: does a table's open pages hold its commands up? ----------------------------------
@@ -841,28 +984,37 @@ def run_lanes(args: argparse.Namespace, folder: Path) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--pg", default=os.environ.get(PG_ENV) or PG_DEFAULT, help="PostgreSQL")
-    parser.add_argument("--no-pg", action="store_true", help="leave the PostgreSQL setup out")
-    parser.add_argument("--clients", type=int, default=20)
-    parser.add_argument("--many-clients", type=int, default=100, help="over --campaigns")
-    parser.add_argument("--campaigns", type=int, default=10, help="0: no many-tables setup")
-    parser.add_argument("--commands", type=int, default=2000)
-    parser.add_argument("--reads", type=int, default=10_000)
-    parser.add_argument("--pages", type=int, default=10, help="players' pages open; 0: no setup")
-    parser.add_argument("--pages-only", action="store_true", help="run the pages setup alone")
-    parser.add_argument("--events", type=int, default=50_000, help="the pages setup's journal")
-    parser.add_argument("--page-clients", type=int, default=4)
-    parser.add_argument("--page-commands", type=int, default=1000)
-    parser.add_argument("--lanes", action="store_true", help="run the lanes setup as well")
-    parser.add_argument("--lanes-only", action="store_true", help="run the lanes setup alone")
-    parser.add_argument("--lane-map", type=int, default=2000, help="the huge map's side")
-    parser.add_argument("--lane-clients", type=int, default=2)
-    parser.add_argument("--lane-commands", type=int, default=300)
-    parser.add_argument("--lane-routes", type=int, default=2, help="clients asking routes")
-    parser.add_argument("--lane-maps", type=int, default=1, help="clients asking map windows")
-    parser.add_argument("--lane-radius", type=int, default=60, help="a map window's radius")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        epilog="The module's docstring says what each setup measures and its targets.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    add = parser.add_argument
+    add("--pg", default=os.environ.get(PG_ENV) or PG_DEFAULT, help=f"PostgreSQL (else ${PG_ENV})")
+    add("--no-pg", action="store_true", help="leave the PostgreSQL setup out")
+    add("--clients", type=int, default=20, help="clients of the sqlite setup")
+    add("--many-clients", type=int, default=100, help="clients over --campaigns")
+    add("--campaigns", type=int, default=10, help="0: no many-tables setup")
+    add("--pace", type=float, default=0.5, help="paced round: seconds between a client's requests")
+    add("--seconds", type=float, default=30, help="paced round: how long it lasts")
+    add("--commands", type=int, default=1000, help="capacity round: commands shared")
+    add("--reads", type=int, default=5000, help="capacity round: state reads shared")
+    add("--pages", type=int, default=10, help="players' pages open; 0: no pages setup")
+    add("--pages-only", action="store_true", help="run the pages setup alone")
+    add("--events", type=int, default=50_000, help="the pages setup's journal")
+    add("--page-clients", type=int, default=4, help="pages setup: clients")
+    add("--page-commands", type=int, default=1000, help="pages setup: commands per round")
+    add("--lanes", action="store_true", help="run the lanes setup as well")
+    add("--lanes-only", action="store_true", help="run the lanes setup alone")
+    add("--lane-map", type=int, default=2000, help="the huge map's side")
+    add("--lane-clients", type=int, default=2, help="lanes setup: clients sending commands")
+    add("--lane-commands", type=int, default=300, help="lanes setup: commands per round")
+    add("--lane-routes", type=int, default=2, help="clients asking routes")
+    add("--lane-maps", type=int, default=1, help="clients asking map windows")
+    add("--lane-radius", type=int, default=60, help="a map window's radius")
     args = parser.parse_args()
+    if args.pace <= 0 or args.seconds <= 0:
+        parser.error("--pace and --seconds: a number of seconds above 0")
     folder = Path(tempfile.mkdtemp(prefix="tk-bench-serve-"))
     try:
         if args.lanes_only:
