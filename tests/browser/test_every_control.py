@@ -9,7 +9,8 @@ journal's version moves) or show a refusal beside it, with no page error; the ta
 put back as it was (an undo) before the next. A control the walk does not know how to fill
 or press fails the test, naming it. axe-core finds nothing serious or critical on either page.
 
-Screenshots of both pages in each situation go to test-artefacts/ (every-control-*.png).
+With ``TURNKEEPER_SHOTS=1`` screenshots of both pages in each situation go to test-artefacts/
+(every-control-*.png).
 """
 
 from __future__ import annotations
