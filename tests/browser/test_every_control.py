@@ -31,6 +31,7 @@ from turnkeeper.campaign import parse_party
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
+from turnkeeper.web.lanes import Lanes
 from turnkeeper.web.tokens import Role, issue_tokens
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.mapfile import map_to_data
@@ -237,7 +238,7 @@ def _arrive(situation: Situation, page: Page) -> None:
 
 
 @pytest.fixture(params=SITUATIONS)
-def situation(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Situation]:
+def situation(request: pytest.FixtureRequest, tmp_path: Path, lanes: Lanes) -> Iterator[Situation]:
     """The table served in one situation (its commands are sent once a page is open)."""
     from turnkeeper.web.app import create_app
 
@@ -248,7 +249,7 @@ def situation(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Situat
     store.set_current(name)
     tokens = issue_tokens(store, name)
     try:
-        with serving(create_app(campaigns)) as url:
+        with serving(create_app(campaigns, lanes=lanes)) as url:
             yield Situation(request.param, Table(url, name, db, tokens))
     finally:
         store.close()
