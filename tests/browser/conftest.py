@@ -22,6 +22,7 @@ from turnkeeper.procedures.wilderness import LoadMap
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
 from turnkeeper.store import open_store
+from turnkeeper.web.lanes import Lanes
 from turnkeeper.web.tokens import issue_tokens
 from turnkeeper.world.generate import generate_map
 from turnkeeper.world.hexes import Hex
@@ -38,8 +39,20 @@ def chromium() -> None:
         pytest.skip(f"the browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium")
 
 
+@pytest.fixture(scope="session")
+def lanes() -> Iterator[Lanes]:
+    """The route and map workers every server of this test process shares: a server's own
+    are spawned at its first route priced, a second of CPU each (and seconds of a test's
+    time on a busy machine)."""
+    shared = Lanes()
+    try:
+        yield shared
+    finally:
+        shared.close()
+
+
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
+def table(tmp_path: Path, lanes: Lanes) -> Iterator[Table]:
     """A ``tp`` campaign with a generated map loaded, served by uvicorn on a free port."""
     from turnkeeper.web.app import create_app
 
@@ -54,7 +67,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
     tokens = issue_tokens(store, "Vale")
 
     try:
-        with serving(create_app(campaigns)) as url:
+        with serving(create_app(campaigns, lanes=lanes)) as url:
             yield Table(url, "Vale", db, tokens)
     finally:
         store.close()

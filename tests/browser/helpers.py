@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,6 +14,10 @@ if TYPE_CHECKING:
 
 CHROMIUM = "/usr/bin/chromium"
 ARTEFACTS = Path(__file__).resolve().parents[2] / "test-artefacts"
+SHOTS = os.environ.get("TURNKEEPER_SHOTS", "") not in ("", "0")
+"""Whether the browser tests keep screenshots of their pages (``TURNKEEPER_SHOTS=1``). They
+are for a person to look at and no test reads them; a run that keeps them spends about ten
+CPU seconds more on drawing and encoding PNGs (a whole dashboard costs half a second)."""
 
 SECRETS = {
     "referee note": "ZQREFEREENOTE",
@@ -71,11 +76,13 @@ class Table:
         return f"{self.base}/campaigns/{self.name}?token={self.tokens[role]}"
 
 
-def shoot(page: Page, name: str) -> Path:
-    """Keep a screenshot of ``page`` in test-artefacts/ (for a person to look at)."""
-    ARTEFACTS.mkdir(exist_ok=True)
+def shoot(page: Page, name: str, whole: bool = True) -> Path:
+    """Keep a screenshot of ``page`` in test-artefacts/ (for a person to look at) when
+    :data:`SHOTS` asks for them: the whole page, or (``whole=False``) its window."""
     path = ARTEFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    if SHOTS:
+        ARTEFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(path), full_page=whole)
     return path
 
 

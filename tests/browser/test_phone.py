@@ -3,8 +3,9 @@ phone-sized touch screens (390 x 844). A dungeon turn to an encounter; a fight i
 players are called, pick their targets from menus and roll their own attacks on their phones,
 one changes a declaration, and the referee resolves after seeing whom the table waits for; a
 phone that loses its connection says so and catches up. Each step leaves a screenshot of every
-screen in test-artefacts/ (phone-*.png), and every player's screen fits a thumb at each step
-(tests.browser.thumb). Also the referee's tracker: its row buttons send what they say."""
+screen in test-artefacts/ (phone-*.png) when ``TURNKEEPER_SHOTS=1`` asks for them, and every
+player's screen fits a thumb at each step (tests.browser.thumb). Also the referee's tracker:
+its row buttons send what they say."""
 
 from __future__ import annotations
 
@@ -14,7 +15,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from tests.browser.helpers import ARTEFACTS, SECRETS, SITE, Table, act, hand_link, line, shoot
+from tests.browser.helpers import (
+    ARTEFACTS,
+    SECRETS,
+    SHOTS,
+    SITE,
+    Table,
+    act,
+    hand_link,
+    line,
+    shoot,
+)
 from tests.browser.relay import Relay
 from tests.browser.thumb import PHONE, measure
 
@@ -55,11 +66,10 @@ def screens(browser: Browser) -> Iterator[tuple[Page, dict[str, Page]]]:
 
 def snap(step: str, referee: Page, phones: dict[str, Page]) -> None:
     """The step as each screen shows it; each phone keeps no secret and fits a thumb."""
-    ARTEFACTS.mkdir(exist_ok=True)
-    referee.screenshot(path=str(ARTEFACTS / f"phone-{step}-referee.png"))
+    shoot(referee, f"phone-{step}-referee", whole=False)
     for who, phone in phones.items():
         shoot(phone, f"phone-{step}-{who.lower()}")
-        phone.screenshot(path=str(ARTEFACTS / f"phone-{step}-{who.lower()}-screen.png"))
+        shoot(phone, f"phone-{step}-{who.lower()}-screen", whole=False)
         html = phone.content()
         assert not [marker for marker in SECRETS.values() if marker in html], (step, who)
         found = measure(phone)
@@ -158,7 +168,8 @@ def test_a_session_on_the_players_phones(
         assert phone.title().startswith("Vale")  # nothing wanted now: the title is back
     shows(referee, "#display .tracker", "Bea: attack giant rat 1, rolling 12")
     snap("5-declared", referee, phones)
-    shutil.copyfile(ARTEFACTS / "phone-5-declared-bea-screen.png", README_SHOT)
+    if SHOTS:  # the README's picture, drawn again only when the screenshots are kept
+        shutil.copyfile(ARTEFACTS / "phone-5-declared-bea-screen.png", README_SHOT)
 
     # The referee sees whom the table waits for (the rats alone), and resolves.
     waiting = referee.inner_text("#display .waiting")

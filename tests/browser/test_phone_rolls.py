@@ -2,7 +2,8 @@
 player for a save from the dashboard's form, Bea's phone (390 x 844, touch) calls her and
 shows the ask first, she types the die her own dice show (a face the die cannot show is
 refused in words first), and the referee's journal shows the save marked as her roll.
-Screenshots in test-artefacts/ (phone-roll-*.png); the phone fits a thumb at each step."""
+Screenshots in test-artefacts/ (phone-roll-*.png) with ``TURNKEEPER_SHOTS=1``; the phone fits
+a thumb at each step."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
-from tests.browser.helpers import ARTEFACTS, SECRETS, Table, hand_link, line, shoot
+from tests.browser.helpers import SECRETS, Table, hand_link, line, shoot
 from tests.browser.test_phone import BUZZ, FOLLOW_MS, said, shows
 from tests.browser.thumb import PHONE, measure
 
@@ -35,8 +36,7 @@ def screens(browser: Browser) -> Iterator[tuple[Page, Page]]:
 
 def snap(step: str, referee: Page, bea: Page) -> None:
     """The step on both screens; the phone keeps no secret and fits a thumb."""
-    ARTEFACTS.mkdir(exist_ok=True)
-    referee.screenshot(path=str(ARTEFACTS / f"phone-roll-{step}-referee.png"))
+    shoot(referee, f"phone-roll-{step}-referee", whole=False)
     shoot(bea, f"phone-roll-{step}-bea")
     html = bea.content()
     assert not [marker for marker in SECRETS.values() if marker in html], step

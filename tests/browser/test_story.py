@@ -2,7 +2,8 @@
 their phones, each with their own link. A dungeon turn to an encounter; a fight in which both
 players declare from their phones and the referee resolves; a day of travel chosen on the
 map; then, in a DG campaign on the same server, a scene in which the players vote for the
-spotlight. Every step leaves a screenshot of each screen in test-artefacts/ (story-*.png)."""
+spotlight. Every step leaves a screenshot of each screen in test-artefacts/ (story-*.png) when
+``TURNKEEPER_SHOTS=1`` asks for them."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
-from tests.browser.helpers import ARTEFACTS, PARTY, SECRETS, SITE, Table, hand_link, line, shoot
+from tests.browser.helpers import PARTY, SECRETS, SITE, Table, hand_link, line, shoot
 
 from turnkeeper.campaign import parse_party
 from turnkeeper.rules.loader import preset
@@ -42,8 +43,7 @@ def screens(browser: Browser) -> Iterator[tuple[Page, dict[str, Page]]]:
 
 def snap(step: str, referee: Page, phones: dict[str, Page]) -> None:
     """The step as each screen shows it: the laptop's window, and each phone whole."""
-    ARTEFACTS.mkdir(exist_ok=True)
-    referee.screenshot(path=str(ARTEFACTS / f"story-{step}-referee.png"))
+    shoot(referee, f"story-{step}-referee", whole=False)
     for who, phone in phones.items():
         shoot(phone, f"story-{step}-{who.lower()}")
         html = phone.content()

@@ -99,7 +99,7 @@ def serve(address: str) -> None:
     """Import turnkeeper, listen at ``address`` and fork a child for each command, forever."""
     for module in pkgutil.walk_packages(turnkeeper.__path__, "turnkeeper."):
         importlib.import_module(module.name)
-    EVENTS.schema()  # every kind's: built once here, not again in each command reading a journal
+    EVENTS.schema()  # every kind's, once here: it covers every journal, so no command builds one
     # Children are never waited for: the client learns the status from the child itself.
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     listener = socket.socket(socket.AF_UNIX)

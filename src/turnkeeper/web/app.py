@@ -85,12 +85,17 @@ def http_status(error: TurnkeeperError) -> int:
     return 400
 
 
-def create_app(campaigns: Campaigns, poll: float = POLL_SECONDS) -> FastAPI:
+def create_app(
+    campaigns: Campaigns, poll: float = POLL_SECONDS, lanes: Lanes | None = None
+) -> FastAPI:
     """The web application over ``campaigns`` (its store keeps the tokens too); ``poll`` is
     how often a SQLite store is read for other processes' commands (this server's own reach
-    its pages at once)."""
+    its pages at once). ``lanes``: worker processes to share with other apps of this process
+    (a test run serving many), left open when the app stops; else the app starts its own."""
     watcher = live.Watcher(campaigns.store, poll=poll)
-    lanes = Lanes()  # a route or a map drawn runs there: never on another campaign's time
+    own_lanes = lanes is None
+    # a route or a map drawn runs there: never on another campaign's time
+    lanes = Lanes() if lanes is None else lanes
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -99,7 +104,8 @@ def create_app(campaigns: Campaigns, poll: float = POLL_SECONDS) -> FastAPI:
         await anyio.to_thread.run_sync(snapshots.state_format)
         yield
         watcher.close()
-        lanes.close()
+        if own_lanes:
+            lanes.close()
 
     app = FastAPI(
         title="turnkeeper",
