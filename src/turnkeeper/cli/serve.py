@@ -10,8 +10,10 @@ players' (a leaked player link), and the referee's link keeps working.
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import socket
+import sys
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -94,6 +96,61 @@ def check_address(host: str, port: int) -> None:
                 raise TurnkeeperError(f"cannot serve on {where}: {fix}") from None
 
 
+class WorkersPort(socket.socket):
+    """The port ``serve --workers`` listens on, which each worker listens on by a socket of
+    its own, so the kernel deals new connections among the workers (issue 41).
+
+    uvicorn's supervisor hands its workers one listening socket, and the worker whose accept
+    loop wakes first takes every connection waiting: a burst of clients opening their
+    keep-alive connections at once landed on one worker, which did 98% of the work. Here
+    the supervisor keeps the port bound, never listening (so it takes no connection), and
+    hands this socket to each worker it starts, restarts or adds as uvicorn hands any: by
+    pickling (its workers are spawned). Unpickled, it becomes :func:`worker_socket`, a new
+    socket bound to the same address with ``SO_REUSEPORT``, which the worker listens on.
+    """
+
+    def __reduce__(self) -> tuple[Any, tuple[int, Any]]:
+        return worker_socket, (self.family, self.getsockname())
+
+    @classmethod
+    def bind_to(cls, host: str, port: int) -> WorkersPort:
+        """The supervisor's socket for ``host``:``port``, bound (uvicorn's choice of address
+        family for its workers' socket)."""
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        held = cls(family, socket.SOCK_STREAM)
+        try:
+            _share_port(held)
+            held.bind((host, port))
+        except OSError as failure:
+            held.close()
+            raise TurnkeeperError(f"cannot serve on {host}:{port}: {failure.strerror}") from None
+        return held
+
+
+def _share_port(sock: socket.socket) -> None:
+    # address reuse too, as asyncio's and uvicorn's servers bind: a port left in TIME_WAIT
+    # by the last server is free
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+
+
+def worker_socket(family: int, address: Any) -> socket.socket:
+    """A worker's own socket on the port its supervisor holds (:class:`WorkersPort`): run in
+    the worker as its supervisor's socket is unpickled, before the server starts."""
+    from uvicorn.config import STARTUP_FAILURE
+
+    own = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        _share_port(own)
+        own.bind(address)
+    except OSError as failure:
+        # a worker that cannot bind would fail the same way on every restart: its
+        # supervisor stops on this exit status rather than restarting it
+        logging.getLogger("uvicorn.error").error("cannot serve on %s: %s", address, failure)
+        sys.exit(STARTUP_FAILURE)
+    return own
+
+
 def _render(links: list[dict[str, Any]]) -> None:
     for entry in links:
         console().print(f"[bold]{escape(entry['campaign'])}[/]")
@@ -158,6 +215,7 @@ def serve_command(
 ) -> None:
     """Serve the HTTP API (OpenAPI at /openapi.json) and the dashboard pages."""
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
     from turnkeeper.web.app import create_app
 
@@ -179,7 +237,7 @@ def serve_command(
         if workers > 1:
             # each worker opens the store itself: the processes share it, and nothing else
             os.environ[WORKERS_STORE] = store_url
-            uvicorn.run(
+            config = uvicorn.Config(
                 f"{__name__}:worker_app",
                 factory=True,
                 workers=workers,
@@ -191,6 +249,16 @@ def serve_command(
                 log_level="warning",
                 timeout_graceful_shutdown=GRACE_SECONDS,
             )
+            # Linux deals a port's connections among the sockets sharing it by SO_REUSEPORT;
+            # elsewhere (macOS) the option shares the port but hands its connections to one
+            # socket, so the workers share uvicorn's one socket as before
+            port_socket = (
+                WorkersPort.bind_to(host, port)
+                if sys.platform.startswith("linux")
+                else config.bind_socket()
+            )
+            with port_socket:
+                Multiprocess(config, sockets=[port_socket]).run()
             return
         uvicorn.run(
             create_app(campaigns),
