@@ -28,8 +28,8 @@ the API's own documentation (``/docs``, ``/redoc``) also loads FastAPI's viewer 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl
 
 import anyio.to_thread
@@ -44,6 +44,11 @@ from turnkeeper.web.controls import as_controls
 
 BODY_LIMIT = 1024 * 1024
 """The largest request body, in bytes: a site or map file as text, with room to spare."""
+
+SMALL_BODY = 16 * 1024
+"""A body up to this many bytes is read on the event loop (:func:`read_on_loop_if_small`): a
+form's few fields take a fraction of the hand-off to a worker thread and back, which a
+command's every page waits for; a pasted site or map goes to a thread."""
 
 TEXT_LIMIT = MAX_TEXT_LENGTH
 """The longest text field of a command (a note, a foe's stat lines), in characters."""
@@ -93,6 +98,18 @@ DOCS_POLICY = (
 """FastAPI's ``/docs`` and ``/redoc`` are a page of inline script loading a viewer from a CDN."""
 
 _DOCS = ("/docs", "/redoc")
+
+
+T = TypeVar("T")
+
+
+async def read_on_loop_if_small(work: Callable[[bytes], T], body: bytes) -> T:
+    """``work(body)``: on the event loop for a body of at most :data:`SMALL_BODY` bytes, else
+    in a worker thread (scanning or parsing a megabyte is milliseconds the other campaigns'
+    requests need not wait for)."""
+    if len(body) <= SMALL_BODY:
+        return work(body)
+    return await anyio.to_thread.run_sync(work, body)
 
 
 class TooLarge(TurnkeeperError):
@@ -225,9 +242,8 @@ class Guard:
             body = await _read_body(headers, receive)
             if body is None:
                 return  # the client went away
-            # off the loop: scanning a body of a megabyte is milliseconds the other
-            # campaigns' requests need not wait for
-            await anyio.to_thread.run_sync(check_body, body, headers.get("content-type", ""))
+            kind = headers.get("content-type", "")
+            await read_on_loop_if_small(lambda scanned: check_body(scanned, kind), body)
         except TooLarge as error:
             await answer(path, htmx, 413, str(error), "TooLarge")(scope, receive, send)
             return
