@@ -46,9 +46,9 @@ BODY_LIMIT = 1024 * 1024
 """The largest request body, in bytes: a site or map file as text, with room to spare."""
 
 SMALL_BODY = 16 * 1024
-"""A body up to this many bytes is read on the event loop (:func:`read_on_loop_if_small`): a
-form's few fields take a fraction of the hand-off to a worker thread and back, which a
-command's every page waits for; a pasted site or map goes to a thread."""
+"""A body up to this many bytes, naming no file field, is read on the event loop
+(:func:`read_on_loop_if_small`): a form's few fields take a fraction of the hand-off to a
+worker thread and back, which a command's every page waits for."""
 
 TEXT_LIMIT = MAX_TEXT_LENGTH
 """The longest text field of a command (a note, a foe's stat lines), in characters."""
@@ -81,6 +81,8 @@ NAME_FIELDS = frozenset(
 FILE_FIELDS = frozenset({"site", "site_text", "map", "map_text"})
 """Fields carrying a whole site or map file: bound by :data:`BODY_LIMIT` alone."""
 
+_FILE_NAMES = tuple(field.encode() for field in FILE_FIELDS)
+
 PAGE_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; "
@@ -104,10 +106,11 @@ T = TypeVar("T")
 
 
 async def read_on_loop_if_small(work: Callable[[bytes], T], body: bytes) -> T:
-    """``work(body)``: on the event loop for a body of at most :data:`SMALL_BODY` bytes, else
-    in a worker thread (scanning or parsing a megabyte is milliseconds the other campaigns'
-    requests need not wait for)."""
-    if len(body) <= SMALL_BODY:
+    """``work(body)``: on the event loop for a body of at most :data:`SMALL_BODY` bytes that
+    names none of :data:`FILE_FIELDS`, else in a worker thread (a pasted site or map is a
+    file's parsing, and scanning a megabyte is milliseconds the other campaigns' requests
+    need not wait for); a field's name in a note's text only sends it to the thread too."""
+    if len(body) <= SMALL_BODY and not any(field in body for field in _FILE_NAMES):
         return work(body)
     return await anyio.to_thread.run_sync(work, body)
 
