@@ -63,6 +63,7 @@ from turnkeeper.web.core import (
 from turnkeeper.web.guard import Guard, answer
 from turnkeeper.web.lanes import Lanes
 from turnkeeper.web.lines import LatestLines
+from turnkeeper.web.open_pages import Pages
 from turnkeeper.web.routes import campaign, maps, pages, seats, stream, world
 from turnkeeper.web.squeeze import squeezed
 from turnkeeper.web.tokens import TokenCheck
@@ -122,7 +123,7 @@ def create_app(
         partial(snapshot, app), partial(display_of, campaigns, app.state.lines)
     )
     app.state.lanes = lanes
-    app.state.pages = live.Pages()
+    app.state.pages = Pages()
     app.state.answers = StateAnswers()
     app.add_middleware(Guard)
     app.add_middleware(squeezed)

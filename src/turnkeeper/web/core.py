@@ -147,17 +147,30 @@ async def snapshot(app: Any, name: str) -> CampaignState:
 
 
 def execute(
-    request: Request, c: Campaigns, name: str, body: Any, page: str | None = None
+    request: Request,
+    c: Campaigns,
+    name: str,
+    body: Any,
+    page: str | None = None,
+    answered: Seat | None = None,
 ) -> tuple[list[Recorded], CampaignState]:
     """Run a command body (its campaign's lock held: the stale check, the command, the new
     state) and tell this server's pages at once, with the records it appended for their
     journal lines and the state they leave; the page that sent it (``page``, its id) is shown
-    the new display by the answer."""
+    the new display by the answer, drawn for the seat ``answered``.
+
+    The displays of the other seats whose pages follow the campaign are drawn here, in the
+    command's worker thread, before the pages are woken
+    (:meth:`turnkeeper.web.live.Displays.draw_ahead`): each page is sent its display as it
+    wakes, with no hand-off to another thread and back between the command and its pages.
+    The lock is held the while: a drawing is a few milliseconds, and the next command's
+    pages would wait for it all the same."""
     records, state = c.run(name, body.build, body.dice, body.expected_version)
     shared = request.app.state
     shared.lines.told(name, records)
     shared.displays.told(name, state)
     shared.pages.showed(name, page, state.version)  # before the pages wake: its stream skips it
+    shared.displays.draw_ahead(name, state, but=answered)
     shared.watcher.moved(name, state.version)
     return records, state
 

@@ -28,8 +28,8 @@ the API's own documentation (``/docs``, ``/redoc``) also loads FastAPI's viewer 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl
 
 import anyio.to_thread
@@ -45,11 +45,10 @@ from turnkeeper.web.controls import as_controls
 BODY_LIMIT = 1024 * 1024
 """The largest request body, in bytes: a site or map file as text, with room to spare."""
 
-SCAN_ON_LOOP = 1024
-"""A body of at most this many bytes (a command's, a form's) is scanned on the event loop: at
-most about 0.3 ms (a kilobyte of numbers; a command's few fields take 0.01 to 0.05 ms), where
-handing it to a worker thread and back cost 0.2 ms of CPU and about a millisecond's wait on the
-loaded 2-core machine. A larger one, up to :data:`BODY_LIMIT`, is scanned in a thread."""
+SMALL_BODY = 16 * 1024
+"""A body up to this many bytes, naming no file field, is read on the event loop
+(:func:`read_on_loop_if_small`): a form's few fields take a fraction of the hand-off to a
+worker thread and back, which a command's every page waits for."""
 
 TEXT_LIMIT = MAX_TEXT_LENGTH
 """The longest text field of a command (a note, a foe's stat lines), in characters."""
@@ -82,6 +81,8 @@ NAME_FIELDS = frozenset(
 FILE_FIELDS = frozenset({"site", "site_text", "map", "map_text"})
 """Fields carrying a whole site or map file: bound by :data:`BODY_LIMIT` alone."""
 
+_FILE_NAMES = tuple(field.encode() for field in FILE_FIELDS)
+
 PAGE_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; "
@@ -99,6 +100,19 @@ DOCS_POLICY = (
 """FastAPI's ``/docs`` and ``/redoc`` are a page of inline script loading a viewer from a CDN."""
 
 _DOCS = ("/docs", "/redoc")
+
+
+T = TypeVar("T")
+
+
+async def read_on_loop_if_small(work: Callable[[bytes], T], body: bytes) -> T:
+    """``work(body)``: on the event loop for a body of at most :data:`SMALL_BODY` bytes that
+    names none of :data:`FILE_FIELDS`, else in a worker thread (a pasted site or map is a
+    file's parsing, and scanning a megabyte is milliseconds the other campaigns' requests
+    need not wait for); a field's name in a note's text only sends it to the thread too."""
+    if len(body) <= SMALL_BODY and not any(field in body for field in _FILE_NAMES):
+        return work(body)
+    return await anyio.to_thread.run_sync(work, body)
 
 
 class TooLarge(TurnkeeperError):
@@ -231,13 +245,8 @@ class Guard:
             body = await _read_body(headers, receive)
             if body is None:
                 return  # the client went away
-            content_type = headers.get("content-type", "")
-            if len(body) <= SCAN_ON_LOOP:
-                check_body(body, content_type)
-            else:
-                # off the loop: scanning a body of a megabyte is milliseconds the other
-                # campaigns' requests need not wait for
-                await anyio.to_thread.run_sync(check_body, body, content_type)
+            kind = headers.get("content-type", "")
+            await read_on_loop_if_small(lambda scanned: check_body(scanned, kind), body)
         except TooLarge as error:
             await answer(path, htmx, 413, str(error), "TooLarge")(scope, receive, send)
             return

@@ -14,18 +14,18 @@ event's id is the version drawn, so a browser that reconnects says which version
 map again for a note, and a reconnecting page and a live one end with the same display. The
 answer to a page's own command carries its new display (the parts that changed since the
 version its form said it shows, found once with the streams': :meth:`Displays.changes`), so
-its stream does not send that version again (:class:`Pages`).
+its stream does not send that version again (:class:`~turnkeeper.web.open_pages.Pages`).
 
 A display is drawn once per campaign, version and role, however many pages show it
 (:class:`Displays`): the first stream to want it draws it and the others await the same
-drawing. The drawing holds no lock: the campaign's state is taken under its lock for a moment
-(the state of a version never changes), and the display drawn from it in a worker thread,
-its journal lines those drawn last and the records after them (:mod:`turnkeeper.web.lines`).
-So ten players' pages cost one draw per command (one drawing of a campaign and role at a
-time: a table moving faster is shown at its newest version), and a command never waits for
-one. Two campaigns share no drawing and no lock.
-
-The watcher holds no lock while it waits.
+drawing. That drawing holds no lock: the campaign's state is taken under its lock for a
+moment (the state of a version never changes), and the display drawn from it in a worker
+thread, its journal lines those drawn last and the records after them
+(:mod:`turnkeeper.web.lines`). So ten players' pages cost one draw per command (one drawing
+of a campaign and role at a time: a table moving faster is shown at its newest version). A
+command of this server draws its followed seats itself, in its thread, before it wakes their
+pages (:meth:`Displays.draw_ahead`). Two campaigns share no drawing and no lock; the watcher
+holds none while it waits.
 
 tests/integration/web/test_live.py shows it end to end, across processes and on both stores;
 tests/integration/web/test_live_draws.py counts the draws and runs a command during one.
@@ -37,11 +37,10 @@ import asyncio
 import contextlib
 import functools
 import logging
-import re
 import threading
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 
 import anyio.to_thread
 from sse_starlette import ServerSentEvent
@@ -49,6 +48,8 @@ from sse_starlette import ServerSentEvent
 from turnkeeper.campaign import CampaignState
 from turnkeeper.store import EventStore
 from turnkeeper.store.base import POLL_SECONDS, WatchStore
+from turnkeeper.web.open_pages import Page
+from turnkeeper.web.parts import changed_parts
 from turnkeeper.web.tokens import Seat
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,10 @@ class Watcher:
                 await asyncio.wait_for(moved.wait(), left)
             except TimeoutError:
                 return None
+
+    def pokes(self, name: str) -> int:
+        """How often ``name`` was poked (:meth:`poke`) so far."""
+        return self._pokes.get(name, 0)
 
     def poke(self, name: str) -> None:
         """Wake the streams of ``name`` though it did not move: its links changed, and each
@@ -242,6 +247,10 @@ class Displays:
     pause is drawn at once, with no gap waited out. The state a command of this server left
     is told (:meth:`told`): a look for its version takes it, with no lock and no read.
 
+    A command of this server draws its state for the seats whose pages follow the campaign
+    in its own worker thread, before they are woken (:meth:`draw_ahead`): a page woken takes
+    its drawing at once, with no hand-off to a thread and back between its wake and its send.
+
     ``changes(name, role, base, version)`` is the part of the display of ``version`` that
     differs from the display of ``base`` (:func:`changed_parts`), found once for every page
     that saw ``base``.
@@ -259,7 +268,7 @@ class Displays:
         self._draw = draw
         self._loop: asyncio.AbstractEventLoop | None = None
         # the drawings of a known version, by campaign, version and role
-        self._tasks: dict[tuple[str, int, Seat], asyncio.Task[tuple[str, int]]] = {}
+        self._tasks: dict[tuple[str, int, Seat], asyncio.Future[tuple[str, int]]] = {}
         # the drawing of a campaign and role that has not yet looked at the state
         self._pending: dict[tuple[str, Seat], asyncio.Task[tuple[str, int]]] = {}
         # the drawing of a campaign and role that looked at the state last
@@ -275,6 +284,9 @@ class Displays:
         self._wanted: dict[tuple[str, Seat], int | None] = {}
         # by campaign and role: the last version a page's stream asked for
         self._followed: dict[tuple[str, Seat], int] = {}
+        # by campaign: the state a command drew ahead and its seats' displays not yet taken
+        # (:meth:`draw_ahead`; written by the command's thread, one assignment at a time)
+        self._ahead: dict[str, tuple[CampaignState, dict[Seat, str]]] = {}
         self.draws: Counter[tuple[str, Seat]] = Counter()
 
     async def display(
@@ -292,14 +304,14 @@ class Displays:
         if loop is not self._loop:
             self._fresh(loop)
         if state is not None:
-            task = self._tasks.get((name, state.version, role))
+            task = self._kept_task(name, state.version, role)
             if task is None:
                 task = loop.create_task(self._drawn(name, role, state))
         else:
             task = None
             if version is not None:
                 self._followed[name, role] = version
-                task = self._tasks.get((name, version, role))
+                task = self._kept_task(name, version, role)
             if task is None:
                 task = self._pending.get((name, role))
                 if task is not None:
@@ -331,7 +343,7 @@ class Displays:
                     del self._pending[name, role]  # a later page wants a later look
                     self._wanted.pop((name, role), None)
         key = (name, state.version, role)
-        other = self._tasks.get(key)
+        other = self._kept_task(*key)
         if other is not None and other is not this:
             return await asyncio.shield(other)  # another page's drawing of this version
         self._keep(key, this)
@@ -340,23 +352,59 @@ class Displays:
         html = await anyio.to_thread.run_sync(self._draw, name, state, role)
         return html, state.version
 
+    def draw_ahead(self, name: str, state: CampaignState, but: Seat | None) -> None:
+        """Draw ``state`` now, in the caller's thread (the worker thread of the command that
+        left it, before its pages are woken), for the seats other than ``but`` (the one the
+        command's answer draws) whose pages follow ``name`` here: each page woken then takes
+        its drawing at once (:meth:`display`). A seat being drawn now is left to its pages
+        (they look at the state when that drawing is done: the command does not wait for
+        it), and so is a drawing that fails (the page draws it again and says why)."""
+        drawn = {}
+        for seat in self._following(name, state.version) - {but}:
+            busy = self._drawing.get((name, seat))
+            if busy is not None and not busy.done():
+                continue
+            try:
+                drawn[seat] = self._draw(name, state, seat)
+            except Exception:
+                log.exception("drawing %s's display ahead of its pages failed", name)
+        if drawn:
+            self._ahead[name] = (state, drawn)
+
     async def followed_first(self, name: str, state: CampaignState, but: Seat) -> None:
         """Draw ``state`` for the seats other than ``but`` whose pages follow ``name`` here
-        (a page's stream asked for a version still kept) and wait until they are sent it: the
-        answer to the referee's own command is drawn after, not beside, the players' display.
-        Two drawings at once share one interpreter (each in turn, a few milliseconds at a
-        time, and each send to a page waits for its turn), so the phones would wait for the
-        referee's drawing as well as their own."""
-        kept = [version for n, version, _ in self._tasks if n == name]
-        oldest = min(kept, default=state.version)
-        followed = self._followed.items()
-        seats = {seat for (n, seat), asked in followed if n == name and asked >= oldest}
-        seats.discard(but)
-        if not seats:
-            return
+        and were not drawn ahead (:meth:`draw_ahead`): the answer to the referee's own
+        command is drawn after, not beside, the players' display (two drawings at once share
+        one interpreter, so the phones would wait for the referee's too)."""
+        seats = self._following(name, state.version) - {but}
         drawings = [self.display(name, seat, state=state) for seat in seats]
         await asyncio.gather(*drawings, return_exceptions=True)  # each page says its own
-        await asyncio.sleep(0)  # the streams that awaited them send before this goes on
+
+    def _following(self, name: str, version: int) -> set[Seat]:
+        """The seats whose pages follow ``name`` here: a stream asked for a version still
+        kept (from any thread: each table is copied at once)."""
+        kept = [drawn for n, drawn, _ in list(self._tasks) if n == name]
+        oldest = min(kept, default=version)
+        followed = list(self._followed.items())
+        return {seat for (n, seat), asked in followed if n == name and asked >= oldest}
+
+    def _kept_task(
+        self, name: str, version: int, role: Seat
+    ) -> asyncio.Future[tuple[str, int]] | None:
+        """The drawing of that version and role kept, or drawn ahead by its command (then
+        kept from now on, a drawing counted); None if neither."""
+        key = (name, version, role)
+        task = self._tasks.get(key)
+        if task is not None:
+            return task
+        ahead = self._ahead.get(name)
+        if ahead is None or ahead[0].version != version or role not in ahead[1]:
+            return None
+        done: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
+        done.set_result((ahead[1].pop(role), version))
+        self._keep(key, done)
+        self.draws[name, role] += 1
+        return done
 
     def kept(self, name: str, version: int, role: Seat) -> str | None:
         """The role's display of that version, if it is drawn and still kept."""
@@ -369,6 +417,7 @@ class Displays:
         """Forget the tasks of another loop (a test client's, closed since)."""
         self._loop, self._tasks, self._pending, self._drawing = loop, {}, {}, {}
         self._changes, self._states, self._wanted, self._followed = {}, {}, {}, {}
+        self._ahead = {}
 
     async def state(self, name: str, version: int) -> CampaignState:
         """The campaign's state for the pages the watcher woke at ``version`` (that version or
@@ -421,7 +470,7 @@ class Displays:
             self._changes[key] = changed_parts(before, after, base)
         return self._changes[key]
 
-    def _keep(self, key: tuple[str, int, Seat], task: asyncio.Task[tuple[str, int]]) -> None:
+    def _keep(self, key: tuple[str, int, Seat], task: asyncio.Future[tuple[str, int]]) -> None:
         """Keep ``task`` under ``key``, forget the versions long past (and every drawing of
         a campaign whose version went back: deleted and made anew), and forget a drawing
         that failed, so the next page draws again."""
@@ -436,97 +485,11 @@ class Displays:
                 del self._changes[gone]
         self._tasks[key] = task
 
-        def failed(done: asyncio.Task[tuple[str, int]]) -> None:
+        def failed(done: asyncio.Future[tuple[str, int]]) -> None:
             if (done.cancelled() or done.exception() is not None) and self._tasks.get(key) is done:
                 del self._tasks[key]
 
         task.add_done_callback(failed)
-
-
-_ROOT = re.compile(r'<div class="display"([^>]*)>')
-
-
-@functools.lru_cache(maxsize=KEPT_VERSIONS * 16)
-def parts_of(display: str) -> tuple[tuple[str, str], ...]:
-    """The parts of a display, by name, in order: found once per drawing, though each is
-    compared twice (with the version before it and the one after), and found by the string's
-    own searches, not a lazy regular expression walking a map's 20 KB a character at a time.
-    A part's text holds no marker: the templates escape every ``<`` they are given.
-
-    >>> parts_of('<div><!--part:a--><p>1</p><!--/part--> <!--part:b-->2<!--/part--></div>')
-    (('a', '<p>1</p>'), ('b', '2'))
-    """
-    found = []
-    for chunk in display.split("<!--part:")[1:]:
-        name, _, rest = chunk.partition("-->")
-        html, closed, _ = rest.partition("<!--/part-->")
-        if closed:
-            found.append((name, html))
-    return tuple(found)
-
-
-def changed_parts(before: str, after: str, base: int) -> str | None:
-    """The parts of display ``after`` that differ from display ``before`` (of version
-    ``base``), each marked to take its part's place (htmx's out-of-band swap), under the
-    new display's own attributes (its version, where the party is); None when the two do
-    not hold the same parts in the same order (a site entered, a fight begun): then the
-    whole display goes.
-
-    >>> old = '<div class="display" data-version="3"><!--part:a--><p id="part-a">1</p><!--/part-->'
-    >>> new = old.replace('"3"', '"4"').replace(">1<", ">2<")
-    >>> print(changed_parts(old, new, 3))
-    <div class="parts" data-base="3" data-version="4"><p id="part-a" hx-swap-oob="true">2</p></div>
-    """
-    old, new = parts_of(before), parts_of(after)
-    root = _ROOT.search(after)
-    if root is None or [n for n, _ in old] != [n for n, _ in new]:
-        return None
-    changed = "".join(
-        html.replace(f'id="part-{name}"', f'id="part-{name}" hx-swap-oob="true"', 1)
-        for (name, html), (_, was) in zip(new, old, strict=True)
-        if html != was
-    )
-    return f'<div class="parts" data-base="{base}"{root[1]}>{changed}</div>'
-
-
-class Page:
-    """One open page's stream: the version its display shows (``seen``, None before the
-    first), moved on by its stream and by the answer to the page's own command, which
-    carries the new display (:meth:`Pages.showed`): the stream then does not send it again."""
-
-    def __init__(self, seen: int | None) -> None:
-        self.seen = seen
-
-    def showed(self, version: int) -> None:
-        if self.seen is None or version > self.seen:
-            self.seen = version
-
-
-class Pages:
-    """The open pages of this server by campaign and id (a page's id is in its stream's link
-    and sent with its forms), so the answer to a page's command can say what its page shows;
-    an id sent with another campaign's command moves no page."""
-
-    def __init__(self) -> None:
-        self._open: dict[tuple[str, str], Page] = {}
-
-    @contextlib.contextmanager
-    def opened(self, name: str, ident: str | None, seen: int | None) -> Iterator[Page]:
-        page = Page(seen)
-        if ident:
-            self._open[name, ident] = page
-        try:
-            yield page
-        finally:
-            if ident and self._open.get((name, ident)) is page:
-                del self._open[name, ident]
-
-    def showed(self, name: str, ident: str | None, version: int) -> None:
-        """Campaign ``name``'s page ``ident`` (if open here) shows ``version`` now (from any
-        thread)."""
-        page = self._open.get((name, ident)) if ident else None
-        if page is not None:
-            page.showed(version)
 
 
 async def stream(
@@ -546,12 +509,19 @@ async def stream(
     at once when the link is renewed, which pokes the campaign's streams. A page that shows
     a version is sent only the parts that changed since (a ``parts`` event), when
     ``changes(seen, version)`` still has them; else the whole display. A version the page
-    was shown by the answer to its own command is not sent again.
+    was shown by the answer to its own command is neither drawn nor sent again.
     """
     while True:
+        pokes = watcher.pokes(name)
         version = await watcher.next_version(name, page.seen, timeout=idle)
         if version is None:
             continue  # nothing moved; sse-starlette's pings keep the connection open
+        seen = page.seen
+        if seen is not None and version <= seen and watcher.pokes(name) == pokes:
+            # the answer to the page's own command showed it: nothing to draw, and a drawing
+            # now would take the interpreter from the other pages' sends (the answer draws it
+            # after them)
+            continue
         drawn = await draw(version)
         if drawn is None:
             yield ServerSentEvent(data=revoked, event="revoked")

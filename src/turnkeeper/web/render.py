@@ -182,7 +182,7 @@ def done(version: int, lines: list[str], display: str, parts: str | None = None)
     """A form's answer: what its command did, and the ``display`` drawn after it, swapped in
     out of band (the page keeps whichever of it and the live stream's is newer); or, when
     ``parts`` says what changed since the version the page shows
-    (:func:`turnkeeper.web.live.changed_parts`), those parts alone, each taking its part's
+    (:func:`turnkeeper.web.parts.changed_parts`), those parts alone, each taking its part's
     place out of band, as the live stream sends them."""
     whole = None if parts is not None else Markup(display)
     changed = None if parts is None else Markup(parts)

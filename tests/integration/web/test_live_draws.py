@@ -291,6 +291,45 @@ def test_the_seats_followed_are_drawn_before_the_referees_answer() -> None:
     assert drawn == [(7, "player"), (7, "referee"), (7, "Aldo"), (8, "player"), (8, "referee")]
 
 
+def test_a_command_draws_its_pages_ahead_and_they_take_that_drawing() -> None:
+    """Issue 41: a command of this server draws its state for the seats whose pages follow
+    the campaign, in its own thread, before they are woken (draw_ahead); the pages woken take
+    that drawing, drawn once; the seat its answer draws is not drawn ahead, nor a seat whose
+    drawing is under way (the command does not wait for it)."""
+    drawn: list[tuple[int, str]] = []
+    hold = threading.Event()
+
+    def draw(name: str, state: CampaignState, role: object) -> str:
+        who = role.character if isinstance(role, Hand) else str(role)
+        drawn.append((state.version, who))
+        if who == "Aldo" and state.version == 7:
+            assert hold.wait(10)
+        return f"{who} {state.version}"
+
+    versions = [7]
+    displays, taken = displays_of(versions, draw)
+
+    async def run() -> None:
+        await displays.display("Keep", Role.PLAYER, 7)
+        await displays.display("Keep", Role.REFEREE, 7)
+        aldo = asyncio.create_task(displays.display("Keep", Hand("Aldo"), 7))
+        while (7, "Aldo") not in drawn:
+            await asyncio.sleep(0.01)
+        versions.append(8)
+        displays.told("Keep", state_at(8))
+        await asyncio.to_thread(displays.draw_ahead, "Keep", state_at(8), Role.REFEREE)
+        assert drawn[3:] == [(8, "player")]  # not the referee's, nor Aldo's under way
+        hold.set()
+        assert await aldo == ("Aldo 7", 7)
+        assert await displays.display("Keep", Role.PLAYER, 8) == ("player 8", 8)
+        assert await displays.display("Keep", Role.REFEREE, state=state_at(8)) == ("referee 8", 8)
+
+    asyncio.run(run())
+    assert drawn == [(7, "player"), (7, "referee"), (7, "Aldo"), (8, "player"), (8, "referee")]
+    assert displays.draws[("Keep", Role.PLAYER)] == 2
+    assert taken == [7, 7, 7]  # version 8 was told: never looked at
+
+
 def test_a_table_moving_fast_is_drawn_at_its_newest_version_one_drawing_at_a_time() -> None:
     """Issue 41: versions 2, 3 and 4 land while version 1 is being drawn: one more drawing,
     of version 4, begun when 1 is drawn and sent to the pages woken at each; the first

@@ -32,6 +32,7 @@ from turnkeeper.web.core import (
     seat_of,
     snapshot,
 )
+from turnkeeper.web.guard import read_on_loop_if_small
 from turnkeeper.web.lines import journal_of
 from turnkeeper.web.live import Displays
 from turnkeeper.web.tokens import Role
@@ -115,8 +116,8 @@ async def page_command(
     hx_request: Annotated[str | None, Header()] = None,
 ) -> Response:
     form = await request.body()  # the guard read it, within limits
-    # read off the loop: a pasted site or map is a file's parsing
-    body = await anyio.to_thread.run_sync(form_command, form)
+    # a pasted site or map is a file's parsing: off the loop
+    body = await read_on_loop_if_small(form_command, form)
     return await _done(request, name, token, body, plain=hx_request != "true")
 
 
@@ -176,7 +177,7 @@ async def _done(request: Request, name: str, token: str | None, body: Any, plain
     page = None if plain else request.headers.get(PAGE_HEADER)
 
     def run(c: Campaigns) -> tuple[list[str], CampaignState]:
-        records, state = execute(request, c, name, body, page)
+        records, state = execute(request, c, name, body, page, answered=Role.REFEREE)
         return [r.event.describe() for r in records][:3], state
 
     lines, state = await on(request, name, run)
@@ -185,6 +186,7 @@ async def _done(request: Request, name: str, token: str | None, body: Any, plain
     displays: Displays = request.app.state.displays
     # the players' pages first: they see the move, then the referee its answer
     await displays.followed_first(name, state, but=Role.REFEREE)
+    await request.app.state.pages.sent(name, state.version)
     # drawn outside the lock, once for this answer and the other referee pages' streams
     shown, _ = await displays.display(name, Role.REFEREE, state=state)
     # the form said which version its page shows (the command ran on it, or was refused):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl
 
-import anyio.to_thread
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
@@ -15,6 +14,7 @@ from turnkeeper.service import Campaigns
 from turnkeeper.views.journal import party_perceives
 from turnkeeper.web import phone, render
 from turnkeeper.web.core import Reader, Referee, Refused, Token, execute, form_command, links, on
+from turnkeeper.web.guard import read_on_loop_if_small
 from turnkeeper.web.tokens import Role, issue_hand, renew_token
 from turnkeeper.words import unknown
 
@@ -28,7 +28,7 @@ router = APIRouter()
 )
 async def hand_command(request: Request, name: str, role: Reader, token: Token) -> str:
     form = await request.body()  # the guard read it, within limits
-    body = await anyio.to_thread.run_sync(form_command, form)
+    body = await read_on_loop_if_small(form_command, form)
     if body.verb not in phone.HAND_VERBS:
         raise Refused(403, "a character's link declares that character's actions only")
 
