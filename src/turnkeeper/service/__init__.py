@@ -8,7 +8,9 @@ Its modules: :mod:`~turnkeeper.service.campaigns` (the service itself),
 Each front door (CLI, HTTP, a bot) goes through :class:`Campaigns`: it loads a campaign's
 records from the store, folds them into the live state, decides a command with the right dice
 and appends the new records carrying the version it folded from. If another writer got there
-first, the store refuses with ConflictError, nothing is appended, and the caller reloads.
+first, the store refuses with ConflictError and nothing is appended; the service reloads and
+runs the command again on the campaign as it is then, unless the caller named the version it
+expected (a page's form does), when the ConflictError is the caller's.
 
 Dice: a command starting at version ``v`` rolls :func:`~turnkeeper.campaign.command_dice`
 ``(seed, v)``, so the same seed and commands give the same journal in any process; faces typed

@@ -50,6 +50,12 @@ STAND_IN = Party(characters=(Character(name="Adventurer", hp=6),))
 """The party of a campaign started without a party file: one stand-in character."""
 
 
+#: How many times a command asked of the campaign as it is (no expected version) is run again
+#: when another writer appended first: two server processes on one table rarely race more
+#: than once in a row.
+RERUNS = 3
+
+
 class Campaigns(CampaignReader):
     """Campaigns kept in one event store: start them, run commands, read and move journals.
 
@@ -152,8 +158,27 @@ class Campaigns(CampaignReader):
 
         ``expected_version``: ConflictError, nothing run, unless the campaign is at that
         version (the version a page or a client last saw). The store's version is read once,
-        here, for the check, the command and the state after it.
+        here, for the check, the command and the state after it. Without it the command was
+        asked of the campaign as it is: when another writer (another server process) appends
+        first, it is run again on the campaign as it is then, up to :data:`RERUNS` times,
+        rather than handed back to the asker to send again.
         """
+        reruns = RERUNS if expected_version is None else 0
+        while True:
+            try:
+                return self._run(name, build, typed_dice, expected_version)
+            except ConflictError:
+                if not reruns:
+                    raise
+                reruns -= 1
+
+    def _run(
+        self,
+        name: str,
+        build: Callable[[CampaignState], Command],
+        typed_dice: Sequence[int] | None,
+        expected_version: int | None,
+    ) -> tuple[list[Recorded], CampaignState]:
         journal = self.journal(name)
         version = journal.version
         if expected_version is not None and expected_version != version:

@@ -11,6 +11,7 @@ from turnkeeper.campaign import CountdownAdd, Light, Note, Rest, Visibility, Wai
 from turnkeeper.errors import ConflictError, DiceInputError, TurnkeeperError
 from turnkeeper.rules.loader import preset
 from turnkeeper.service import Campaigns
+from turnkeeper.service.campaigns import RERUNS
 from turnkeeper.store.sql import SqlStore
 
 if TYPE_CHECKING:
@@ -63,7 +64,9 @@ class LaggingStore:
         return getattr(self.inner, name)
 
 
-def test_stale_writer_gets_conflict_and_nothing_is_appended(store: SqlStore) -> None:
+def test_a_stale_writer_that_named_its_version_gets_conflict_and_nothing_is_appended(
+    store: SqlStore,
+) -> None:
     first = Campaigns(store)
     first.new("Keep", preset("ex"), PARTY, seed=1)
     lagging = LaggingStore(store)
@@ -72,11 +75,43 @@ def test_stale_writer_gets_conflict_and_nothing_is_appended(store: SqlStore) -> 
     first.execute("Keep", Wait(600))
     kept = store.read("Keep")
     with pytest.raises(ConflictError, match="Keep is at version 2, you expected 1"):
-        second.execute("Keep", Wait(1200))
+        second.run("Keep", lambda _: Wait(1200), expected_version=1)
     assert store.read("Keep") == kept
-    lagging.lag = False  # reloading after the conflict, the retry succeeds
-    second.execute("Keep", Wait(1200))
+
+
+def test_a_stale_writer_that_named_no_version_runs_its_command_on_the_campaign_as_it_is(
+    store: SqlStore,
+) -> None:
+    """Another server process appended first: the command, asked of the campaign as it is, is
+    run again after a reload (the asker is not sent a 409 to send it again)."""
+    first = Campaigns(store)
+    first.new("Keep", preset("ex"), PARTY, seed=1)
+    lagging = LaggingStore(store)
+    second = Campaigns(lagging)  # type: ignore[arg-type]
+    second.state("Keep")  # loads version 1
+    first.execute("Keep", Wait(600))
+    [record] = second.execute("Keep", Wait(1200))
+    assert record.seq == 3  # after the other writer's, not in its place
     assert second.state("Keep").now == 1800 == Campaigns(store).state("Keep").now
+
+
+def test_a_writer_losing_every_race_gets_conflict_after_its_reruns(store: SqlStore) -> None:
+    first = Campaigns(store)
+    first.new("Keep", preset("ex"), PARTY, seed=1)
+    losing = Campaigns(store)
+    losing.state("Keep")
+    ran = 0
+
+    def build(_: object) -> Wait:
+        nonlocal ran
+        ran += 1
+        first.execute("Keep", Wait(60))  # another writer always gets there first
+        return Wait(600)
+
+    with pytest.raises(ConflictError):
+        losing.run("Keep", build)
+    assert ran == RERUNS + 1
+    assert Campaigns(store).state("Keep").now == 60 * (RERUNS + 1)
 
 
 def test_typed_dice_are_used_and_leftovers_refused(store: SqlStore) -> None:
