@@ -64,15 +64,21 @@ class LaggingStore:
         return getattr(self.inner, name)
 
 
+def _outrun(store: SqlStore) -> Campaigns:
+    """A writer that loaded Keep at version 1 and reads no further (its store lags), after
+    another writer moved Keep on to version 2."""
+    first = Campaigns(store)
+    first.new("Keep", preset("ex"), PARTY, seed=1)
+    lagging = Campaigns(LaggingStore(store))  # type: ignore[arg-type]
+    lagging.state("Keep")
+    first.execute("Keep", Wait(600))
+    return lagging
+
+
 def test_a_stale_writer_that_named_its_version_gets_conflict_and_nothing_is_appended(
     store: SqlStore,
 ) -> None:
-    first = Campaigns(store)
-    first.new("Keep", preset("ex"), PARTY, seed=1)
-    lagging = LaggingStore(store)
-    second = Campaigns(lagging)  # type: ignore[arg-type]
-    second.state("Keep")  # loads version 1
-    first.execute("Keep", Wait(600))
+    second = _outrun(store)
     kept = store.read("Keep")
     with pytest.raises(ConflictError, match="Keep is at version 2, you expected 1"):
         second.run("Keep", lambda _: Wait(1200), expected_version=1)
@@ -84,12 +90,7 @@ def test_a_stale_writer_that_named_no_version_runs_its_command_on_the_campaign_a
 ) -> None:
     """Another server process appended first: the command, asked of the campaign as it is, is
     run again after a reload (the asker is not sent a 409 to send it again)."""
-    first = Campaigns(store)
-    first.new("Keep", preset("ex"), PARTY, seed=1)
-    lagging = LaggingStore(store)
-    second = Campaigns(lagging)  # type: ignore[arg-type]
-    second.state("Keep")  # loads version 1
-    first.execute("Keep", Wait(600))
+    second = _outrun(store)
     [record] = second.execute("Keep", Wait(1200))
     assert record.seq == 3  # after the other writer's, not in its place
     assert second.state("Keep").now == 1800 == Campaigns(store).state("Keep").now

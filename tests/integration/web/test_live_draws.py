@@ -260,20 +260,32 @@ def test_the_state_a_command_here_left_is_drawn_without_a_look() -> None:
     asyncio.run(run())
 
 
+def _drawing_into(
+    drawn: list[tuple[int, str]],
+    held: tuple[int, str] | None = None,
+    hold: threading.Event | None = None,
+) -> Callable[[str, CampaignState, object], str]:
+    """A page drawer that writes down each (version, seat) it draws, and waits for ``hold``
+    while it draws ``held``."""
+
+    def draw(name: str, state: CampaignState, role: object) -> str:
+        who = role.character if isinstance(role, Hand) else str(role)
+        drawn.append((state.version, who))
+        if hold is not None and (state.version, who) == held:
+            assert hold.wait(10)
+        return f"{who} {state.version}"
+
+    return draw
+
+
 def test_the_seats_followed_are_drawn_before_the_referees_answer() -> None:
     """Issue 41: after a command from the referee's form, the seats whose pages follow the
     campaign (a stream asked for a version still kept) are drawn at its state first, and
     their pages are sent it, before the answer's own drawing takes the interpreter; the
     referee's seat, and a seat drawn for a page that never followed, are not drawn by it."""
     drawn: list[tuple[int, str]] = []
-
-    def draw(name: str, state: CampaignState, role: object) -> str:
-        who = role.character if isinstance(role, Hand) else str(role)
-        drawn.append((state.version, who))
-        return f"{who} {state.version}"
-
     versions = [7]
-    displays, _ = displays_of(versions, draw)
+    displays, _ = displays_of(versions, _drawing_into(drawn))
 
     async def run() -> None:
         await displays.display("Keep", Role.PLAYER, 7)
@@ -298,16 +310,8 @@ def test_a_command_draws_its_pages_ahead_and_they_take_that_drawing() -> None:
     drawing is under way (the command does not wait for it)."""
     drawn: list[tuple[int, str]] = []
     hold = threading.Event()
-
-    def draw(name: str, state: CampaignState, role: object) -> str:
-        who = role.character if isinstance(role, Hand) else str(role)
-        drawn.append((state.version, who))
-        if who == "Aldo" and state.version == 7:
-            assert hold.wait(10)
-        return f"{who} {state.version}"
-
     versions = [7]
-    displays, taken = displays_of(versions, draw)
+    displays, taken = displays_of(versions, _drawing_into(drawn, held=(7, "Aldo"), hold=hold))
 
     async def run() -> None:
         await displays.display("Keep", Role.PLAYER, 7)
