@@ -752,6 +752,7 @@ def test_every_control_of_both_screens_works_when_pressed(
             assert _blocking(page) == [], (situation.name, who, "after the walk")
         _caught_up(referee, situation.version(referee))
         # what was found, pressed, recorded and refused, for a person to read
+        ARTEFACTS.mkdir(exist_ok=True)  # a fresh clone has none until something is kept
         (ARTEFACTS / f"every-control-{situation.name}.json").write_text(
             json.dumps(
                 {
