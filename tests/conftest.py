@@ -97,8 +97,11 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked ``slow`` first, the rest in their order: xdist hands tests out in
-    collection order, and a test of a minute handed out last keeps every other process
-    waiting for it at the end of the run (longest first is the classic way to pack jobs)."""
+    collection order, a test or two at a time to whichever process is free
+    (``--maxschedchunk=1``; by default each process is first handed a quarter of its share
+    in one block, which put every slow test in the first process's), and a test of a minute
+    handed out last keeps every other process waiting for it at the end of the run (longest
+    first is the classic way to pack jobs)."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
