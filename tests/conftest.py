@@ -20,6 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest.assertion.rewrite import (
+    PYC_TAIL,
+    _read_pyc,
+    _rewrite_test,
+    _write_pyc,
+    assertstate_key,
+    get_cache_dir,
+    try_makedirs,
+)
 from hypothesis import settings
 
 # No test may depend on the machine's speed: hypothesis's default deadline of 200 ms per
@@ -71,12 +80,33 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Compile turnkeeper's modules once, before the test processes start: with
-    ``PYTHONDONTWRITEBYTECODE`` set (as on some CI machines), Python writes no bytecode, and
-    every test process and every ``turnkeeper`` a test starts would compile the source again
-    (about 0.3 s of CPU each, hundreds of times). Bytecode is still read where it is found."""
+    """Compile turnkeeper's modules and rewrite the tests' asserts once, before the test
+    processes start: with ``PYTHONDONTWRITEBYTECODE`` set (as on some CI machines), Python
+    writes no bytecode, and every test process and every ``turnkeeper`` a test starts would
+    compile the source again (about 0.3 s of CPU each, hundreds of times), and pytest would
+    rewrite the asserts of every test module and plugin in every test process. Bytecode is
+    still read where it is found."""
     if not hasattr(config, "workerinput"):  # the controller, not each xdist worker
         compileall.compile_dir(Path(__file__).resolve().parents[1] / "src", quiet=1)
+        _rewrite_asserts_once(config)
+
+
+def _rewrite_asserts_once(config: pytest.Config) -> None:
+    """Write pytest's rewritten bytecode of every test module and conftest, and of the
+    plugins it rewrote on starting (hypothesis's, schemathesis's: 280 modules), where no
+    current one is kept. Rewriting them took each test process about 5 s of CPU on starting.
+    This is pytest's own cache (the same files, written the same way, read as it reads them),
+    filled by the one process that may write it; pytest is pinned, as these are its internals."""
+    state = config.stash.get(assertstate_key, None)
+    if state is None or state.hook is None:  # --assert=plain: nothing is rewritten
+        return
+    tests = Path(__file__).resolve().parent
+    rewritten = {Path(path) for path in state.hook._rewritten_names.values()}
+    for module in rewritten | {*tests.rglob("test_*.py"), *tests.rglob("conftest.py")}:
+        pyc = get_cache_dir(module) / (module.name[:-3] + PYC_TAIL)
+        if _read_pyc(module, pyc) is None and try_makedirs(pyc.parent):
+            source_stat, code = _rewrite_test(module, config)
+            _write_pyc(state, code, source_stat, pyc)
 
 
 #: Test processes per CPU under ``-n auto``: much of the suite waits on something else (a
