@@ -58,6 +58,11 @@ WAIT_SECONDS = 1.0
 """How long one wait on a store that signals lasts before the watcher looks whether it
 should stop."""
 
+RECONNECT = ServerSentEvent(retry=1000).encode()
+"""A stream's first event: a page whose stream breaks (the server restarted, the phone left
+the wifi) tries again after a second, not the three seconds Chromium waits when told
+nothing; the page's own script backs off further when a try fails."""
+
 
 class Watcher:
     """Waits on the store for versions to move and wakes the streams of the campaigns that did.
@@ -509,8 +514,10 @@ async def stream(
     at once when the link is renewed, which pokes the campaign's streams. A page that shows
     a version is sent only the parts that changed since (a ``parts`` event), when
     ``changes(seen, version)`` still has them; else the whole display. A version the page
-    was shown by the answer to its own command is neither drawn nor sent again.
+    was shown by the answer to its own command is neither drawn nor sent again. The first
+    event says how soon to reconnect (:data:`RECONNECT`).
     """
+    yield RECONNECT
     while True:
         pokes = watcher.pokes(name)
         version = await watcher.next_version(name, page.seen, timeout=idle)

@@ -127,6 +127,15 @@ def test_a_command_from_another_process_reaches_an_open_players_stream(live: Liv
     assert not leaked, f"the players' stream carries {leaked}"
 
 
+def test_a_stream_first_tells_its_page_to_reconnect_after_a_second(live: Live) -> None:
+    """A page whose stream breaks tries again after a second, not the browser's own three."""
+    with (
+        httpx.Client(timeout=10) as client,
+        client.stream("GET", live.stream(Role.PLAYER)) as response,
+    ):
+        assert next(response.iter_lines()) == "retry: 1000"
+
+
 def test_a_reconnecting_page_catches_up_from_the_version_it_last_saw(live: Live) -> None:
     version = live.store.version("Crypt")
     with (
