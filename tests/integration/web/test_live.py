@@ -120,7 +120,9 @@ def test_a_command_from_another_process_reaches_an_open_players_stream(live: Liv
         writer.join()
         started = time.monotonic()
         ident, data = first_display(response, within=30)
-        assert time.monotonic() - started < 1.5
+        # heard at the watcher's next look (a quarter second on SQLite, the NOTIFY on
+        # PostgreSQL), not left to wait; loose, so a busy machine is not read as a miss
+        assert time.monotonic() - started < 10
     assert int(ident) == live.store.version("Crypt") > version
     assert f'data-version="{ident}"' in data
     leaked = [what for what, marker in SECRETS.items() if marker in data]
