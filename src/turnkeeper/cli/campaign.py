@@ -44,7 +44,7 @@ from turnkeeper.files.reading import MAX_JOURNAL_BYTES, read_text
 from turnkeeper.files.writing import write_text
 from turnkeeper.rules.loader import find_ruleset
 from turnkeeper.store import sqlite_file
-from turnkeeper.views.journal import perceived_by, referee_record
+from turnkeeper.views.journal import perceived_by
 from turnkeeper.words import counted
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -292,8 +292,7 @@ def log_command(
             lambda: show_lines(records, player=True),
         )
         return
-    data = [referee_record(r, state, undone) for r in records]
-    emit(data, as_json, lambda: show_records(records, state))
+    show_records(records, state)  # the referee's JSON streamed above
 
 
 # -- commands --------------------------------------------------------------------------------
