@@ -1,9 +1,9 @@
 """Server benchmark: a bounded load over loopback HTTP against real ``turnkeeper serve`` processes.
 
-    .venv/bin/python bench/serve.py [--pg URL | --no-pg] [--clients 20] [--many-clients 100]
-        [--campaigns 10] [--pace 0.5] [--seconds 30] [--commands 1000] [--reads 5000]
-        [--pages 10 | --pages-only] [--events 50000] [--page-clients 4] [--page-commands 1000]
-        [--lanes | --lanes-only] [--lane-map 2000]
+    .venv/bin/python bench/serve.py [--pg URL | --no-pg | --pg-only] [--clients 20]
+        [--many-clients 100] [--campaigns 10] [--pace 0.5] [--seconds 30] [--commands 1000]
+        [--reads 5000] [--pages 10 | --pages-only] [--events 50000] [--page-clients 4]
+        [--page-commands 1000] [--lanes | --lanes-only] [--lane-map 2000]
 
 Three setups play tables, each on a fresh store holding its campaigns (``ex`` preset) and
 their tokens:
@@ -17,7 +17,8 @@ their tokens:
   one PostgreSQL store, ``--many-clients`` over ``--campaigns``, in a schema made for the run
   and dropped after it (the server is pointed at it with the connection option
   ``search_path``), so runs never see each other. The URL is ``--pg``, else
-  ``TURNKEEPER_TEST_PG``, else the local test server; ``--no-pg`` leaves this setup out.
+  ``TURNKEEPER_TEST_PG``, else the local test server; ``--no-pg`` leaves this setup out,
+  ``--pg-only`` runs it alone.
 
 A client sends referee commands (``wait 10 minutes``, ``light`` a torch, ``rest``: legal in any
 order) and reads of ``GET /api/campaigns/{name}/state`` (one in five with the player token),
@@ -992,6 +993,7 @@ def main() -> int:
     add = parser.add_argument
     add("--pg", default=os.environ.get(PG_ENV) or PG_DEFAULT, help=f"PostgreSQL (else ${PG_ENV})")
     add("--no-pg", action="store_true", help="leave the PostgreSQL setup out")
+    add("--pg-only", action="store_true", help="run the PostgreSQL setup alone")
     add("--clients", type=int, default=20, help="clients of the sqlite setup")
     add("--many-clients", type=int, default=100, help="clients over --campaigns")
     add("--campaigns", type=int, default=10, help="0: no many-tables setup")
@@ -1021,9 +1023,13 @@ def main() -> int:
             run_lanes(args, folder)
             return 0 if all(results) else 1
         if not args.pages_only:
+            many, tables = args.many_clients, args.campaigns
+            if args.pg_only:
+                with pg_schema(args.pg) as url:
+                    run("postgresql", url, args, folder, many, max(1, tables), 2, SHARED_TARGETS)
+                return 0 if all(results) else 1
             sqlite = f"sqlite:///{folder / 'serve.db'}"
             run("sqlite", sqlite, args, folder, args.clients, targets=SQLITE_TARGETS)
-            many, tables = args.many_clients, args.campaigns
             if tables > 0:
                 tens = f"sqlite:///{folder / 'tables.db'}"
                 run("sqlite, many tables", tens, args, folder, many, tables)
