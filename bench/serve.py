@@ -39,7 +39,10 @@ Each setup's server plays two rounds on the same store:
    throughput), so they are printed without a target.
 2. **paced**: the targets' round. Each client sends a request every ``--pace`` (0.5) seconds
    for ``--seconds`` (30), from a phase of its own drawn at random (seeded: the same in every
-   run) in the first interval, so the clients do not send in lockstep; the offered load is
+   run) in the first interval, and from a place of its own in its mix (its first command after
+   0 to 5 reads), so the clients do not send in lockstep: were every client's first request its
+   command, all the commands would come in the same half second of every three, a burst
+   of twice the commands a second the servers answer at saturation; the offered load is
    clients / pace requests a second. Two requests a second per client is still several times
    what a table sends: a person at a table sends a command every few seconds, a phone reads
    its state when the live stream says it changed. A request is timed from the moment it was
@@ -453,6 +456,13 @@ class Pace:
             for phase in (phases.uniform(0, self.every) for _ in range(clients))
         ]
 
+    def places(self, clients: int) -> list[int]:
+        """How far into its mix (:func:`mix`) each client starts, so that its first command
+        comes after 0 to 5 reads (drawn from ``seed``, the same in every run): the commands,
+        not only the requests, are spread over the round."""
+        draws = random.Random(self.seed + 1)
+        return [draws.randrange(READS_PER_COMMAND + 1) for _ in range(clients)]
+
 
 async def load(
     bases: list[str],
@@ -471,10 +481,15 @@ async def load(
         # None: due the moment the last is answered (a closed loop)
         pace.schedules(clients, started) if pace else [itertools.repeat(None)] * clients
     )
+    places = pace.places(clients) if pace else [0] * clients
     runs = []
     for i, schedule in enumerate(schedules):
         quota = commands // clients + (i < commands % clients)
-        requests = mix(i) if pace else mix(i, quota, reads // clients + (i < reads % clients))
+        requests = (
+            itertools.islice(mix(i), places[i], None)
+            if pace
+            else mix(i, quota, reads // clients + (i < reads % clients))
+        )
         runs.append(
             client(bases[i % len(bases)], tables[i % len(tables)], requests, schedule, tally)
         )
