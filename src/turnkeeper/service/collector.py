@@ -41,7 +41,7 @@ def settled() -> None:
     modules, the schemas and the app made as it starts stay alive for the life of the
     process, so the collector's oldest generation need not walk them again. Unfrozen, each
     full collection of a server worker walked them all, holding every thread of the worker
-    for 0.15 to 0.3 s, once or twice a minute under a table's load.
+    for 0.15 to 0.3 s.
     """
     gc.collect()
     gc.freeze()
