@@ -1,9 +1,9 @@
 """Server benchmark: a bounded load over loopback HTTP against real ``turnkeeper serve`` processes.
 
-    .venv/bin/python bench/serve.py [--pg URL | --no-pg] [--clients 20] [--many-clients 100]
-        [--campaigns 10] [--pace 0.5] [--seconds 30] [--commands 1000] [--reads 5000]
-        [--pages 10 | --pages-only] [--events 50000] [--page-clients 4] [--page-commands 1000]
-        [--lanes | --lanes-only] [--lane-map 2000]
+    .venv/bin/python bench/serve.py [--pg URL | --no-pg | --pg-only] [--clients 20]
+        [--many-clients 100] [--campaigns 10] [--pace 0.5] [--seconds 30] [--commands 1000]
+        [--reads 5000] [--pages 10 | --pages-only] [--events 50000] [--page-clients 4]
+        [--page-commands 1000] [--lanes | --lanes-only] [--lane-map 2000]
 
 Three setups play tables, each on a fresh store holding its campaigns (``ex`` preset) and
 their tokens:
@@ -17,7 +17,8 @@ their tokens:
   one PostgreSQL store, ``--many-clients`` over ``--campaigns``, in a schema made for the run
   and dropped after it (the server is pointed at it with the connection option
   ``search_path``), so runs never see each other. The URL is ``--pg``, else
-  ``TURNKEEPER_TEST_PG``, else the local test server; ``--no-pg`` leaves this setup out.
+  ``TURNKEEPER_TEST_PG``, else the local test server; ``--no-pg`` leaves this setup out,
+  ``--pg-only`` runs it alone.
 
 A client sends referee commands (``wait 10 minutes``, ``light`` a torch, ``rest``: legal in any
 order) and reads of ``GET /api/campaigns/{name}/state`` (one in five with the player token),
@@ -38,7 +39,10 @@ Each setup's server plays two rounds on the same store:
    throughput), so they are printed without a target.
 2. **paced**: the targets' round. Each client sends a request every ``--pace`` (0.5) seconds
    for ``--seconds`` (30), from a phase of its own drawn at random (seeded: the same in every
-   run) in the first interval, so the clients do not send in lockstep; the offered load is
+   run) in the first interval, and from a place of its own in its mix (its first command after
+   0 to 5 reads), so the clients do not send in lockstep: were every client's first request its
+   command, all the commands would come in the same half second of every three, a burst
+   of twice the commands a second the servers answer at saturation; the offered load is
    clients / pace requests a second. Two requests a second per client is still several times
    what a table sends: a person at a table sends a command every few seconds, a phone reads
    its state when the live stream says it changed. A request is timed from the moment it was
@@ -452,6 +456,13 @@ class Pace:
             for phase in (phases.uniform(0, self.every) for _ in range(clients))
         ]
 
+    def places(self, clients: int) -> list[int]:
+        """How far into its mix (:func:`mix`) each client starts, so that its first command
+        comes after 0 to 5 reads (drawn from ``seed``, the same in every run): the commands,
+        not only the requests, are spread over the round."""
+        draws = random.Random(self.seed + 1)
+        return [draws.randrange(READS_PER_COMMAND + 1) for _ in range(clients)]
+
 
 async def load(
     bases: list[str],
@@ -470,10 +481,15 @@ async def load(
         # None: due the moment the last is answered (a closed loop)
         pace.schedules(clients, started) if pace else [itertools.repeat(None)] * clients
     )
+    places = pace.places(clients) if pace else [0] * clients
     runs = []
     for i, schedule in enumerate(schedules):
         quota = commands // clients + (i < commands % clients)
-        requests = mix(i) if pace else mix(i, quota, reads // clients + (i < reads % clients))
+        requests = (
+            itertools.islice(mix(i), places[i], None)
+            if pace
+            else mix(i, quota, reads // clients + (i < reads % clients))
+        )
         runs.append(
             client(bases[i % len(bases)], tables[i % len(tables)], requests, schedule, tally)
         )
@@ -992,6 +1008,7 @@ def main() -> int:
     add = parser.add_argument
     add("--pg", default=os.environ.get(PG_ENV) or PG_DEFAULT, help=f"PostgreSQL (else ${PG_ENV})")
     add("--no-pg", action="store_true", help="leave the PostgreSQL setup out")
+    add("--pg-only", action="store_true", help="run the PostgreSQL setup alone")
     add("--clients", type=int, default=20, help="clients of the sqlite setup")
     add("--many-clients", type=int, default=100, help="clients over --campaigns")
     add("--campaigns", type=int, default=10, help="0: no many-tables setup")
@@ -1021,9 +1038,13 @@ def main() -> int:
             run_lanes(args, folder)
             return 0 if all(results) else 1
         if not args.pages_only:
+            many, tables = args.many_clients, args.campaigns
+            if args.pg_only:
+                with pg_schema(args.pg) as url:
+                    run("postgresql", url, args, folder, many, max(1, tables), 2, SHARED_TARGETS)
+                return 0 if all(results) else 1
             sqlite = f"sqlite:///{folder / 'serve.db'}"
             run("sqlite", sqlite, args, folder, args.clients, targets=SQLITE_TARGETS)
-            many, tables = args.many_clients, args.campaigns
             if tables > 0:
                 tens = f"sqlite:///{folder / 'tables.db'}"
                 run("sqlite, many tables", tens, args, folder, many, tables)

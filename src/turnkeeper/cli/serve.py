@@ -24,7 +24,7 @@ from turnkeeper.cli.options import DbOption
 from turnkeeper.cli.output import JsonOption, console, emit
 from turnkeeper.cli.runner import open_campaigns
 from turnkeeper.errors import TurnkeeperError
-from turnkeeper.service import Campaigns
+from turnkeeper.service import Campaigns, settled
 from turnkeeper.web.tokens import Role, issue_tokens
 
 #: The verbs of this module, loaded by name when one runs (:data:`turnkeeper.cli.app.VERBS`).
@@ -260,8 +260,10 @@ def serve_command(
             with port_socket:
                 Multiprocess(config, sockets=[port_socket]).run()
             return
+        app = create_app(campaigns)
+        settled()  # what the server made to start lives as long as it: out of the collector's way
         uvicorn.run(
-            create_app(campaigns),
+            app,
             host=host,
             port=port,
             log_level="warning",
@@ -276,4 +278,6 @@ def worker_app() -> Any:
     from turnkeeper.store import open_store
     from turnkeeper.web.app import create_app
 
-    return create_app(Campaigns(open_store(os.environ[WORKERS_STORE], create=False)))
+    app = create_app(Campaigns(open_store(os.environ[WORKERS_STORE], create=False)))
+    settled()  # as a single server does
+    return app

@@ -3,7 +3,8 @@
 Its modules: :mod:`~turnkeeper.service.campaigns` (the service itself),
 :mod:`~turnkeeper.service.reader` (what the service reads, which never writes),
 :mod:`~turnkeeper.service.moving` (journals as text, in and out) and
-:mod:`~turnkeeper.service.collector` (the garbage collector paused over a fold).
+:mod:`~turnkeeper.service.collector` (the garbage collector paused over a fold, and settled
+as a server starts).
 
 Each front door (CLI, HTTP, a bot) goes through :class:`Campaigns`: it loads a campaign's
 records from the store, folds them into the live state, decides a command with the right dice
@@ -31,7 +32,7 @@ in from physical dice replace them, and every one of them must be used.
 """
 
 from turnkeeper.service.campaigns import Campaigns
-from turnkeeper.service.collector import gc_paused
+from turnkeeper.service.collector import gc_paused, settled
 from turnkeeper.service.reader import CharacterRecord
 
-__all__ = ["Campaigns", "CharacterRecord", "gc_paused"]
+__all__ = ["Campaigns", "CharacterRecord", "gc_paused", "settled"]

@@ -94,6 +94,20 @@ class CampaignReader:
         self._journals[name] = journal
         return journal
 
+    def current(self, name: str) -> CampaignState | None:
+        """The campaign's state in memory if the store holds nothing after it, else None (then
+        :meth:`state` catches up). It waits for nothing and changes nothing, so a server's
+        read need not queue behind a command under way on the campaign: the state is taken
+        first and the store's version read after, so a state that matches it is at least as
+        new as every command the store held when asked (one under way, not yet committed, is
+        not yet the campaign's; one committed and not yet in memory shows as a newer version).
+        """
+        journal = self._journals.get(name)
+        if journal is None:
+            return None
+        state = journal.state  # one read: a writer replaces it whole
+        return state if self.store.version(name) == state.version else None
+
     def loaded(self, name: str) -> bool:
         """Whether the campaign's journal is in memory (reading it then costs little)."""
         return name in self._journals

@@ -61,3 +61,15 @@ def make_engine(url: URL, synchronous: str, schema: str | None, *, read_only: bo
     if schema is not None:
         return engine.execution_options(schema_translate_map={None: schema})
     return engine
+
+
+def reading(engine: Engine) -> Engine:
+    """The engine a read of one statement takes its connection from: on PostgreSQL, the same
+    pool in autocommit, so a read is one round trip to the server, not three (``BEGIN``, the
+    query, then the pool's ``ROLLBACK`` as it takes the connection back). In a server's worker
+    thread each round trip waits its turn for the interpreter as it comes back, so a command's
+    reads cost it several times their own time. SQLite's reads are calls in this process, and
+    keep the engine as it is."""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+    return engine

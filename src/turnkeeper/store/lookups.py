@@ -34,16 +34,28 @@ class VersionRead:
         self._sql = compiled.string
         self._positional = compiled.positiontup is not None  # SQLite's "?", not "%(name)s"
         self._errors: Any = engine.dialect.loaded_dbapi.Error
+        # PostgreSQL's driver would begin a transaction before the query and the pool roll
+        # it back after: three round trips. In autocommit the query is one (set back before
+        # the connection goes back to the pool: writers take it in a transaction)
+        self._autocommit = engine.dialect.name == "postgresql"
 
     def __call__(self, campaign: str) -> int | None:
         try:
             connection = self._engine.raw_connection()
+            driver: Any = connection.driver_connection
             try:
+                if self._autocommit:
+                    driver.autocommit = True
                 cursor = connection.cursor()
                 cursor.execute(self._sql, (campaign,) if self._positional else {"name": campaign})
                 row = cursor.fetchone()
                 cursor.close()
             finally:
+                if self._autocommit:
+                    try:
+                        driver.autocommit = False
+                    except self._errors:
+                        connection.invalidate()  # never handed to a writer in autocommit
                 connection.close()  # back to the pool, which ends any transaction it began
         except self._errors:
             with self._engine.connect() as conn:

@@ -3,11 +3,12 @@
 Its tables are in :mod:`~turnkeeper.store.schema`, the engine in :mod:`~turnkeeper.store.engine`,
 a writer's transaction in :mod:`~turnkeeper.store.writes`: this is the store, its reads, its waits.
 
-An append is one transaction that first moves ``campaigns.version`` from the expected version
-to the new one (compare-and-set: ``UPDATE ... WHERE version = :expected``) and then inserts the
-records. A stale writer updates no row and gets ConflictError; if two writers ever slipped past
-the compare-and-set, the primary key on ``(campaign, seq)`` would refuse the second one. Either
-way the transaction rolls back whole, so nothing partial is ever visible.
+An append is one transaction that moves ``campaigns.version`` from the expected version to
+the new one (compare-and-set: ``UPDATE ... WHERE version = :expected``), then inserts the
+records (on PostgreSQL one statement does both, where no snapshot is kept). A stale writer
+updates no row and gets ConflictError; if two writers ever slipped past the compare-and-set,
+the primary key on ``(campaign, seq)`` would refuse the second. Either way the transaction
+rolls back whole, so nothing partial is ever visible.
 
 Screens that follow the table live wait for versions to move
 (:meth:`SqlStore.wait_for_change`). On PostgreSQL every append sends ``NOTIFY
@@ -56,7 +57,7 @@ from turnkeeper.store.base import (
     numbered,
     stale,
 )
-from turnkeeper.store.engine import SYNC_MODES, make_engine
+from turnkeeper.store.engine import SYNC_MODES, make_engine, reading
 from turnkeeper.store.lookups import VersionRead
 from turnkeeper.store.schema import (
     campaigns_table,
@@ -72,11 +73,13 @@ from turnkeeper.store.timed import timed_texts
 from turnkeeper.store.writes import (
     CHANGES,
     MOVE_VERSION,
+    append_at_once,
     insert_events,
     insert_written,
     keep_glance,
     keep_snapshot,
     notify,
+    version_found,
 )
 
 
@@ -143,6 +146,7 @@ class SqlStore:
                 "and postgresql+psycopg://USER@HOST/DB"
             ) from None
         self._lines_kept = self._upgrade()
+        self._reads = reading(self._engine)
         self._version_read = VersionRead(self._engine)
 
     def _upgrade(self) -> bool:
@@ -257,7 +261,7 @@ class SqlStore:
 
     def campaigns(self) -> list[str]:
         """Every campaign's name, sorted."""
-        with self._engine.connect() as conn:
+        with self._reads.connect() as conn:
             rows = conn.execute(select(campaigns_table.c.name).order_by(campaigns_table.c.name))
             return [row[0] for row in rows]
 
@@ -302,6 +306,12 @@ class SqlStore:
         rows = numbered(expected_version, records)
         new_version = expected_version + len(rows)
         try:
+            if self._reads is not self._engine and (caches is None or caches.snapshot is None):
+                # PostgreSQL, no snapshot to keep: one statement in autocommit, one round trip
+                with self._reads.connect() as conn:
+                    if append_at_once(conn, campaign, expected_version, rows, lines):
+                        return new_version
+                    raise stale(campaign, version_found(conn, campaign), expected_version)
             with self._writing() as conn:
                 # The write comes first so SQLite takes its write lock at once (waiting on the
                 # busy timeout) instead of upgrading a read snapshot that may go stale.
@@ -310,18 +320,15 @@ class SqlStore:
                     {"campaign": campaign, "expected": expected_version, "moved": new_version},
                 )
                 if moved.rowcount != 1:
-                    actual = conn.execute(
-                        select(campaigns_table.c.version).where(campaigns_table.c.name == campaign)
-                    ).scalar_one_or_none()
-                    if actual is None:
-                        raise missing(campaign)
-                    raise stale(campaign, int(actual), expected_version)
+                    raise stale(campaign, version_found(conn, campaign), expected_version)
                 insert_events(conn, campaign, rows, lines)
                 self._keep(conn, campaign, new_version, caches)
                 notify(conn, campaign)
         except IntegrityError:
             # The second guard: the compare-and-set was passed but a seq is taken.
             raise stale(campaign, self.version(campaign), expected_version) from None
+        except OperationalError as error:  # the one statement's (a transaction says its own)
+            raise self._unavailable(error) from None
         return new_version
 
     def read(self, campaign: str, since: int = 0, limit: int | None = None) -> list[Record]:
@@ -336,13 +343,13 @@ class SqlStore:
             .where(columns.campaign == campaign, columns.kind == kind)
             .order_by(columns.seq)
         )
-        with self._engine.connect() as conn:
+        with self._reads.connect() as conn:
             texts = list(conn.execute(query).scalars())
         return _parse("[" + ",".join(texts) + "]")
 
     def read_timed(self, campaign: str, kinds: Collection[str], span: Span) -> list[Record]:
         """The records of ``kinds`` in ``span`` of game time, by the index on it."""
-        with self._engine.connect() as conn:
+        with self._reads.connect() as conn:
             return _parse(timed_texts(conn, campaign, kinds, span))
 
     def read_json(
@@ -369,7 +376,7 @@ class SqlStore:
             .order_by(columns.seq)
             .limit(limit)
         )
-        with self._engine.connect() as conn:
+        with self._reads.connect() as conn:
             if conn.dialect.name == "sqlite":
                 ordered = rows.subquery()
                 joined = conn.execute(
@@ -422,7 +429,7 @@ class SqlStore:
     def versions(self) -> dict[str, int]:
         """Every campaign's version now, by name."""
         table = campaigns_table
-        with self._engine.connect() as conn:
+        with self._reads.connect() as conn:
             rows = conn.execute(select(table.c.name, table.c.version))
             return {str(name): int(version) for name, version in rows}
 
@@ -504,7 +511,7 @@ class SqlStore:
         )
         if before is not None:
             query = query.where(table.c.version < before)
-        with self._engine.connect() as conn:
+        with self._reads.connect() as conn:
             row = conn.execute(query).first()
         return None if row is None else (int(row[0]), str(row[1]))
 
@@ -539,7 +546,7 @@ class SqlStore:
     def token_hashes(self, campaign: str) -> dict[str, str]:
         """The campaign's token hashes by role; empty when none were made."""
         table = tokens_table
-        with self._engine.connect() as conn:
+        with self._reads.connect() as conn:
             rows = conn.execute(
                 select(table.c.role, table.c.token_hash).where(table.c.campaign == campaign)
             )
@@ -549,7 +556,7 @@ class SqlStore:
 
     def current(self) -> str | None:
         """The campaign ``turnkeeper use`` chose, kept beside the journals it names."""
-        with self._engine.connect() as conn:
+        with self._reads.connect() as conn:
             value = conn.execute(
                 select(settings_table.c.value).where(settings_table.c.key == CURRENT)
             ).scalar_one_or_none()

@@ -115,6 +115,22 @@ def test_a_writer_losing_every_race_gets_conflict_after_its_reruns(store: SqlSto
     assert Campaigns(store).state("Keep").now == 60 * (RERUNS + 1)
 
 
+def test_the_state_in_memory_is_current_only_while_the_store_holds_nothing_after_it(
+    store: SqlStore,
+) -> None:
+    """A server's state read takes it without the campaign's lock (:meth:`current`): never
+    once another writer has appended, nor before the campaign is read."""
+    first, second = Campaigns(store), Campaigns(store)
+    first.new("Keep", preset("ex"), PARTY, seed=1)
+    assert second.current("Keep") is None  # not read yet
+    state = second.state("Keep")
+    assert second.current("Keep") is state
+    first.execute("Keep", Wait(600))
+    assert second.current("Keep") is None  # the other writer's command is not in memory
+    assert second.state("Keep").now == 600
+    assert second.current("Keep") is second.state("Keep")
+
+
 def test_typed_dice_are_used_and_leftovers_refused(store: SqlStore) -> None:
     campaigns = Campaigns(store)
     campaigns.new("Keep", preset("dg"), PARTY, seed=1)

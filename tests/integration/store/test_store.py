@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ from sqlalchemy import insert
 
 from turnkeeper.errors import ConflictError, NotFoundError, TurnkeeperError
 from turnkeeper.store import open_store, resolve_url
+from turnkeeper.store.base import Caches
 from turnkeeper.store.schema import events_table
 from turnkeeper.store.sql import SqlStore
 
@@ -137,6 +139,33 @@ def test_taken_seq_is_a_conflict_even_past_the_version_check(
         store.append("keep", 0, records(1, 2))
     assert store.version("keep") == 0
     assert store.read("keep") == [{"seq": 1, "x": 1}]
+
+
+def test_postgresql_listeners_hear_of_an_append_that_landed_and_of_none_that_did_not(
+    store: SqlStore, backend: Backend
+) -> None:
+    """On PostgreSQL an append with no snapshot is one statement (``append_at_once``): its
+    notification leaves with it, and a stale one, which writes nothing, sends none; one that
+    keeps a snapshot (a transaction of its own) notifies as well."""
+    if backend.schema is None:
+        pytest.skip("SQLite has no notifications")
+    # the channel is the database's: other schemas' campaigns are heard too, by their names
+    name = f"keep {uuid.uuid4().hex}"
+    listener = store._listen()
+
+    def heard() -> int:
+        return sum(n.payload == name for n in listener.notifies(timeout=0.3))
+
+    store.create(name)
+    assert heard() == 1
+    store.append(name, 0, records(1, 2))
+    assert heard() == 1
+    with pytest.raises(ConflictError):
+        store.append(name, 0, records(1, 1))
+    assert heard() == 0
+    store.append(name, 2, records(3, 1), caches=Caches(snapshot=("tag", "{}")))
+    assert heard() == 1
+    assert store.load_snapshot(name, "tag") == (3, "{}")
 
 
 def test_records_must_carry_the_next_seqs(store: SqlStore) -> None:

@@ -44,7 +44,11 @@ router = APIRouter()
     summary="The campaign now: the whole state (referee) or the party's view (player)",
 )
 async def get_state(request: Request, name: str, role: Reader, token: Token) -> Response:
-    state = await on(request, name, lambda c: c.state(name), quick=True)
+    campaigns: Campaigns = request.app.state.campaigns
+    # the state in memory, if the store is at it, without waiting for a command under way
+    state = campaigns.current(name)
+    if state is None:
+        state = await on(request, name, lambda c: c.state(name), quick=True)
     seat = seat_of(request, state, name, token, role)
 
     def shaped() -> str:
