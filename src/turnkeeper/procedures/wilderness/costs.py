@@ -31,11 +31,13 @@ from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
 from turnkeeper.errors import IllegalCommandError, NotFoundError
+from turnkeeper.frozen import Same
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.kernel.wilderness_state import DEFAULT_REGION
 from turnkeeper.rules.schema import Ruleset, Vessel
@@ -238,6 +240,21 @@ def hex_cost_for(
     >>> hex_cost_for(preset("tp"), "plains", "road", party=["mounted"])
     HexCost(tp_per_hex=Fraction(1, 4), tp_spent=Fraction(1, 4), impassable=False)
     """
+    return _hex_cost_for(Same(rules), terrain, road, weather, tuple(party), vessel_name)
+
+
+# A ruleset never changes: a journey prices every hex it enters (and the lost check its
+# drift) from the same few terrains, roads and weathers, so each price is worked out once.
+@lru_cache(maxsize=256)
+def _hex_cost_for(
+    ruleset: Same[Ruleset],
+    terrain: str | Terrain,
+    road: str | Road,
+    weather: str,
+    party: tuple[str, ...],
+    vessel_name: str | None,
+) -> HexCost:
+    rules = ruleset.it
     cost = tp_per_hex(rules, terrain, road, weather, party, vessel_name)
     if is_impassable(rules, cost, vessel_name):
         return HexCost(cost, None, True)
@@ -337,7 +354,8 @@ def best_route(
         return hit[2]
     route = _best_route(rules, hexmap, start, goal, weather, party, vessel_name, None)
     _ROUTES[key] = (rules, hexmap, route)
-    while len(_ROUTES) > 256:
+    # a route across a huge map holds a million hexes: the kept routes' hexes are bounded too
+    while len(_ROUTES) > 64 or sum(len(r.hexes) for _, _, r in _ROUTES.values()) > 100_000:
         _ROUTES.popitem(last=False)
     return route
 

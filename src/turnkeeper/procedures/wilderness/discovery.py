@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import ClassVar, Literal
 
 from turnkeeper.dice import DiceSource, roll
+from turnkeeper.frozen import Same
 from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Shown, Visibility
 from turnkeeper.kernel.state import CampaignState, wilderness_of, with_wilderness
 from turnkeeper.kernel.wilderness_state import TRACK_HEXES, WildernessState
@@ -38,31 +39,15 @@ def landmarks_in_sight(hexmap: HexMap, at: Hex, radius: int = 2) -> list[tuple[H
     >>> landmarks_in_sight(m, Hex(0, 0)), [f.id for _, f in landmarks_in_sight(m, Hex(1, 0))]
     ([], ['t'])
     """
-    return list(_landmarks_in_sight(_SameMap(hexmap), at, radius))
+    return list(_landmarks_in_sight(Same(hexmap), at, radius))
 
 
-class _SameMap:
-    """A map as a cache key: the very map, not an equal one (a map never changes; comparing
-    two maps' grids would cost more than what is cached). A key held keeps its map alive."""
-
-    __slots__ = ("map",)
-
-    def __init__(self, hexmap: HexMap) -> None:
-        self.map = hexmap
-
-    def __hash__(self) -> int:
-        return id(self.map)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _SameMap) and other.map is self.map
-
-
-# A journey asks at every hex it enters, and again for the lost check; a journey played
-# again (a replay, a simulation's seeds) asks the same: each map's answer for a hex is
-# worked out once.
+# A map never changes: a journey asks at every hex it enters, and again for the lost
+# check; a journey played again (a replay, a simulation's seeds) asks the same. Each map's
+# answer for a hex is worked out once.
 @lru_cache(maxsize=1024)
-def _landmarks_in_sight(key: _SameMap, at: Hex, radius: int) -> tuple[tuple[Hex, Feature], ...]:
-    hexmap = key.map
+def _landmarks_in_sight(key: Same[HexMap], at: Hex, radius: int) -> tuple[tuple[Hex, Feature], ...]:
+    hexmap = key.it
     out: list[tuple[Hex, Feature]] = []
     # Asked at every hex a party enters: where the map has fewer featured hexes than the
     # hexes in sight, none of them near is nothing to see, without going round the rings.
@@ -121,7 +106,7 @@ class HexEntered(Event):
 
 def enter_hex(wild: WildernessState, hex_: Hex, radius: int = 2) -> HexEntered:
     """The event of arriving in ``hex_``: overt features known, landmarks in sight seen."""
-    overt, sighted, seen = _view_from(_SameMap(wild.hexmap), hex_, radius)
+    overt, sighted, seen = _view_from(Same(wild.hexmap), hex_, radius)
     new_marks = [(h, f) for h, f in sighted if f.id not in wild.found]
     names = [f.name for f in overt] + [f"{f.name} (landmark, {h.label})" for h, f in new_marks]
     return HexEntered(
@@ -135,11 +120,11 @@ def enter_hex(wild: WildernessState, hex_: Hex, radius: int = 2) -> HexEntered:
 
 @lru_cache(maxsize=1024)  # as _landmarks_in_sight: once per map and hex
 def _view_from(
-    key: _SameMap, hex_: Hex, radius: int
+    key: Same[HexMap], hex_: Hex, radius: int
 ) -> tuple[tuple[Feature, ...], tuple[tuple[Hex, Feature], ...], tuple[Hex, ...]]:
     """What the party knows on entering ``hex_``, whoever it is: the hex's overt features,
     the landmarks in sight elsewhere (TP-DISC-1), and every hex it now sees, in order."""
-    hexmap = key.map
+    hexmap = key.it
     overt = tuple(f for f in hexmap.features_at(hex_) if f.visibility is Concealment.OVERT)
     sighted = tuple((h, f) for h, f in _landmarks_in_sight(key, hex_, radius) if h != hex_)
     seen = sorted({n for n in hex_.neighbours() if n in hexmap} | {h for h, _ in sighted})
