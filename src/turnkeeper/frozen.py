@@ -15,7 +15,7 @@ TypeError: Torch has no field 'turns_lfet' (its fields: turns_left)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -72,3 +72,34 @@ def _unknown(model: BaseModel, update: Mapping[str, Any]) -> TypeError:
         f"{type(model).__name__} has no field {', '.join(map(repr, wrong))} "
         f"(its fields: {', '.join(model.__dict__)})"
     )
+
+
+T = TypeVar("T")
+
+
+class Same(Generic[T]):
+    """An immutable object as a cache key by identity: the very object, not an equal one.
+
+    For what never changes but is costly to compare or hash by value (a ruleset, a map's
+    grids): a cache of what is worked out from it keys on ``Same(it)``. A key held keeps
+    its object alive, so its id is never another's while it is cached.
+
+    >>> from pydantic import ConfigDict
+    >>> class Torch(Frozen):
+    ...     model_config = ConfigDict(frozen=True, defer_build=True)
+    ...     turns_left: int
+    >>> lit = Torch(turns_left=6)
+    >>> Same(lit) == Same(lit), Same(lit) == Same(Torch(turns_left=6))
+    (True, False)
+    """
+
+    __slots__ = ("it",)
+
+    def __init__(self, it: T) -> None:
+        self.it = it
+
+    def __hash__(self) -> int:
+        return id(self.it)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.it is self.it

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from difflib import get_close_matches
+from functools import lru_cache
 
 
 def words(key: object) -> str:
@@ -147,6 +148,7 @@ def _irregular(noun: str, table: dict[str, str]) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1024)  # a creature's name is read at every meeting: each name once
 def singular(noun: str) -> str:
     """One of a thing named in the plural, as supplies are (``rations``, ``torches``); a mass
     noun (``water``, ``oil``) is its own singular.
@@ -193,11 +195,16 @@ def of_creature(count: int, name: str) -> str:
     >>> of_creature(1, "humans"), of_creature(3, "human"), of_creature(2, "ghoul")
     ('1 human', '3 humans', '2 ghouls')
     """
-    one = singular(name)
     if count == 1:
-        return f"1 {one}"
-    many = _irregular(one, _IRREGULAR) or (name if one != name else plural(name))
-    return f"{count:,} {many}"
+        return f"1 {singular(name)}"
+    return f"{count:,} {_many(name)}"
+
+
+@lru_cache(maxsize=1024)  # as singular: each name once
+def _many(name: str) -> str:
+    """A creature's name in the plural, as :func:`of_creature` writes it."""
+    one = singular(name)
+    return _irregular(one, _IRREGULAR) or (name if one != name else plural(name))
 
 
 def of_item(count: int, item: str) -> str:

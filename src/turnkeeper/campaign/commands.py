@@ -9,12 +9,13 @@ IllegalCommandError before any event exists, so it changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, fields
-from typing import Any, Literal, TypeVar, get_args
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
 
 from pydantic import ValidationError
 
+from turnkeeper.campaign.bounds import check_numbers, check_texts
 from turnkeeper.campaign.hooks import FIGHT_HOOKS, HOOKS
 from turnkeeper.dice import DiceSource, Roll, roll
 from turnkeeper.errors import IllegalCommandError
@@ -343,39 +344,6 @@ def _note(state: CampaignState, command: Note, dice: DiceSource) -> list[Event]:
     return [NoteMade(text=command.text, visibility=command.visibility)]
 
 
-T = TypeVar("T")
-
-
-def _check_numbers(command: Command) -> None:
-    """Every whole number a command gives within 64 bits, whichever door it came in by (CLI,
-    HTTP, a play session): the journal keeps it, and a journal holding a larger number
-    cannot be imported again."""
-    for name, number in _values(command, int):
-        if not isinstance(number, bool):
-            check_number(number, name, IllegalCommandError)
-
-
-def _check_texts(command: Command) -> None:
-    """Every text a command gives within :data:`MAX_TEXT_LENGTH` characters, whichever door
-    it came in by; checked after the procedure, whose own refusal (a name's 200 characters,
-    a note's) says it better, so this catches only what no procedure bounds."""
-    for name, text in _values(command, str):
-        if len(text) > MAX_TEXT_LENGTH:
-            raise IllegalCommandError(
-                f"{name}: {len(text):,} characters; a text is at most "
-                f"{MAX_TEXT_LENGTH:,} characters: shorten or split it"
-            )
-
-
-def _values(command: Command, kind: type[T]) -> Iterator[tuple[str, T]]:
-    """The command's values of ``kind``, each with its field's name, tuples opened."""
-    for field in fields(command):
-        value = getattr(command, field.name)
-        for item in value if isinstance(value, tuple | list) else (value,):
-            if isinstance(item, kind):
-                yield field.name, item
-
-
 def _amount(amount: int | str, dice: DiceSource) -> tuple[int, tuple[Roll, ...]]:
     """Hit points given as a number, or as dice notation rolled now (the roll is recorded)."""
     if isinstance(amount, int):
@@ -582,15 +550,15 @@ def decide(state: CampaignState, command: Command, dice: DiceSource) -> list[Eve
     handler = HANDLERS.get(type(command))
     if handler is None:
         raise IllegalCommandError(f"unknown command {type(command).__name__}")
-    _check_numbers(command)
+    check_numbers(command)
     try:
         events = handler(state, command, dice)
     except ValidationError:
         # an event's field bounds a text as a command does (kernel.events.Text): a text past
         # it that the procedure did not refuse itself is the command's, and said so
-        _check_texts(command)
+        check_texts(command)
         raise
-    _check_texts(command)
+    check_texts(command)
     if not events:
         raise IllegalCommandError(f"{type(command).__name__} changes nothing now")
     return events

@@ -174,7 +174,10 @@ def wait(draft: Draft, seconds: int, dice: DiceSource) -> str | None:
             draft.add(WaitBroken(when=draft.state.date, reason=why_now, unwaited=left))
         return why_now
     cursor = max(cursor, draft.state.now)
-    while True:
+    # No frame ends and no hook is due in (cursor, end] once the cursor is at the end: most
+    # waits are one turn, and asking every hook for its frames again there costs as much
+    # as the turn's own boundary.
+    while cursor < end:
         wanted = frozenset().union(*(hook.frames(draft.state) for hook in hooks))
         boundary = next_boundary(cursor, end, wanted, scales, offset)
         due = _next_due(hooks, draft.state, cursor, end)

@@ -14,6 +14,7 @@ numpy :class:`~turnkeeper.world.hexmap.HexMap` is built from it once and cached.
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from enum import StrEnum
 from fractions import Fraction
@@ -53,6 +54,11 @@ class PendingMove(Frozen):
 
 
 _CACHE: OrderedDict[int, tuple[MapFile, HexMap]] = OrderedDict()
+"""The maps built last, by their file data's identity (the data kept, so its id stays its)."""
+_BUILT: OrderedDict[bytes, HexMap] = OrderedDict()
+"""The same maps by their data's content: a journal replayed, or a map loaded again, brings
+the same data as a new object, and gets the map already built (which is immutable), so what
+is cached per map (route grids, routes) serves it too."""
 
 
 def hexmap_of(data: MapFile) -> HexMap:
@@ -61,10 +67,16 @@ def hexmap_of(data: MapFile) -> HexMap:
     if hit is not None and hit[0] is data:
         _CACHE.move_to_end(id(data))
         return hit[1]
-    built = map_from_data(data.model_dump(mode="json"), where=f"map {data.name!r}")
+    content = hashlib.sha256(data.model_dump_json().encode()).digest()
+    built = _BUILT.get(content)
+    if built is None:
+        built = map_from_data(data.model_dump(mode="json"), where=f"map {data.name!r}")
+    _BUILT[content] = built
+    _BUILT.move_to_end(content)
     _CACHE[id(data)] = (data, built)
-    while len(_CACHE) > 8:
-        _CACHE.popitem(last=False)
+    for cache in (_CACHE, _BUILT):
+        while len(cache) > 8:
+            cache.popitem(last=False)
     return built
 
 

@@ -31,11 +31,13 @@ from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
 from turnkeeper.errors import IllegalCommandError, NotFoundError
+from turnkeeper.frozen import Same
 from turnkeeper.kernel.state import CampaignState
 from turnkeeper.kernel.wilderness_state import DEFAULT_REGION
 from turnkeeper.rules.schema import Ruleset, Vessel
@@ -238,6 +240,21 @@ def hex_cost_for(
     >>> hex_cost_for(preset("tp"), "plains", "road", party=["mounted"])
     HexCost(tp_per_hex=Fraction(1, 4), tp_spent=Fraction(1, 4), impassable=False)
     """
+    return _hex_cost_for(Same(rules), terrain, road, weather, tuple(party), vessel_name)
+
+
+# A ruleset never changes: a journey prices every hex it enters (and the lost check its
+# drift) from the same few terrains, roads and weathers, so each price is worked out once.
+@lru_cache(maxsize=256)
+def _hex_cost_for(
+    ruleset: Same[Ruleset],
+    terrain: str | Terrain,
+    road: str | Road,
+    weather: str,
+    party: tuple[str, ...],
+    vessel_name: str | None,
+) -> HexCost:
+    rules = ruleset.it
     cost = tp_per_hex(rules, terrain, road, weather, party, vessel_name)
     if is_impassable(rules, cost, vessel_name):
         return HexCost(cost, None, True)
@@ -262,7 +279,7 @@ def route_grid(
 ) -> NDArray[np.float64]:
     """TP to enter each hex under the weather of its region, for the route search."""
     party = tuple(party)
-    key = (id(rules), id(hexmap), tuple(sorted((weather or {}).items())), party, vessel_name)
+    key = (id(rules), id(hexmap), _weather_key(weather), party, vessel_name)
     hit = _GRIDS.get(key)
     if hit is not None and hit[0] is rules and hit[1] is hexmap:
         _GRIDS.move_to_end(key)
@@ -324,6 +341,46 @@ def best_route(
     """
     if start == goal:
         raise IllegalCommandError(f"the route starts and ends at {start.label}: pick another hex")
+    party = tuple(party)
+    if known is not None:
+        return _best_route(rules, hexmap, start, goal, weather, party, vessel_name, known)
+    # A journey plans again at every hex it enters, and a journey played again (a replay, a
+    # simulation's seeds) plans the same routes: the route is the same for the same
+    # ruleset, map, ends, weather and party, and is immutable, so it is kept.
+    key = (id(rules), id(hexmap), start, goal, _weather_key(weather), party, vessel_name)
+    hit = _ROUTES.get(key)
+    if hit is not None and hit[0] is rules and hit[1] is hexmap:
+        _ROUTES.move_to_end(key)
+        return hit[2]
+    route = _best_route(rules, hexmap, start, goal, weather, party, vessel_name, None)
+    _ROUTES[key] = (rules, hexmap, route)
+    # a route across a huge map holds a million hexes: the kept routes' hexes are bounded too
+    while len(_ROUTES) > 64 or sum(len(r.hexes) for _, _, r in _ROUTES.values()) > 100_000:
+        _ROUTES.popitem(last=False)
+    return route
+
+
+#: The routes planned last, by what they were planned from (the ruleset and the map by
+#: identity, each kept with its route so that its id stays its own).
+_ROUTES: OrderedDict[tuple[object, ...], tuple[Ruleset, HexMap, Route]] = OrderedDict()
+
+
+def _weather_key(weather: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]:
+    """The weather over each region as a key: no weather is no region's."""
+    return tuple(sorted((weather or {}).items()))
+
+
+def _best_route(
+    rules: Ruleset,
+    hexmap: HexMap,
+    start: Hex,
+    goal: Hex,
+    weather: Mapping[str, str] | None,
+    party: tuple[str, ...],
+    vessel_name: str | None,
+    known: Collection[Hex] | None,
+) -> Route:
+    """:func:`best_route`, planned now."""
     grid = route_grid(rules, hexmap, weather, party, vessel_name)
     if known is not None:
         for end in (start, goal):

@@ -13,9 +13,11 @@ Spending the TP is the wilderness procedure's job; this module says what is foun
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import ClassVar, Literal
 
 from turnkeeper.dice import DiceSource, roll
+from turnkeeper.frozen import Same
 from turnkeeper.kernel.events import Event, NoteMade, RollRecord, Shown, Visibility
 from turnkeeper.kernel.state import CampaignState, wilderness_of, with_wilderness
 from turnkeeper.kernel.wilderness_state import TRACK_HEXES, WildernessState
@@ -37,6 +39,15 @@ def landmarks_in_sight(hexmap: HexMap, at: Hex, radius: int = 2) -> list[tuple[H
     >>> landmarks_in_sight(m, Hex(0, 0)), [f.id for _, f in landmarks_in_sight(m, Hex(1, 0))]
     ([], ['t'])
     """
+    return list(_landmarks_in_sight(Same(hexmap), at, radius))
+
+
+# A map never changes: a journey asks at every hex it enters, and again for the lost
+# check; a journey played again (a replay, a simulation's seeds) asks the same. Each map's
+# answer for a hex is worked out once.
+@lru_cache(maxsize=1024)
+def _landmarks_in_sight(key: Same[HexMap], at: Hex, radius: int) -> tuple[tuple[Hex, Feature], ...]:
+    hexmap = key.it
     out: list[tuple[Hex, Feature]] = []
     # Asked at every hex a party enters: where the map has fewer featured hexes than the
     # hexes in sight, none of them near is nothing to see, without going round the rings.
@@ -44,7 +55,7 @@ def landmarks_in_sight(hexmap: HexMap, at: Hex, radius: int = 2) -> list[tuple[H
     if len(featured) <= 1 + 3 * radius * (radius + 1) and all(
         at.distance(h) > radius for h in featured
     ):
-        return out
+        return ()
     for hex_ in at.within(radius):
         if hex_ not in hexmap:
             continue
@@ -59,7 +70,7 @@ def landmarks_in_sight(hexmap: HexMap, at: Hex, radius: int = 2) -> list[tuple[H
         if any(h in hexmap and hexmap.blocks_view_at(h) for h in between):
             continue
         out.extend((hex_, f) for f in marks)
-    return out
+    return tuple(out)
 
 
 class HexEntered(Event):
@@ -95,19 +106,29 @@ class HexEntered(Event):
 
 def enter_hex(wild: WildernessState, hex_: Hex, radius: int = 2) -> HexEntered:
     """The event of arriving in ``hex_``: overt features known, landmarks in sight seen."""
-    hexmap = wild.hexmap
-    overt = [f for f in hexmap.features_at(hex_) if f.visibility is Concealment.OVERT]
-    sighted = [(h, f) for h, f in landmarks_in_sight(hexmap, hex_, radius) if h != hex_]
+    overt, sighted, seen = _view_from(Same(wild.hexmap), hex_, radius)
     new_marks = [(h, f) for h, f in sighted if f.id not in wild.found]
-    seen = sorted({n for n in hex_.neighbours() if n in hexmap} | {h for h, _ in sighted})
     names = [f.name for f in overt] + [f"{f.name} (landmark, {h.label})" for h, f in new_marks]
     return HexEntered(
         hex=hex_,
         features=tuple(f.id for f in overt),
         landmarks=tuple(f.id for _, f in sighted),
-        seen=tuple(seen),
+        seen=seen,
         names=tuple(names),
     )
+
+
+@lru_cache(maxsize=1024)  # as _landmarks_in_sight: once per map and hex
+def _view_from(
+    key: Same[HexMap], hex_: Hex, radius: int
+) -> tuple[tuple[Feature, ...], tuple[tuple[Hex, Feature], ...], tuple[Hex, ...]]:
+    """What the party knows on entering ``hex_``, whoever it is: the hex's overt features,
+    the landmarks in sight elsewhere (TP-DISC-1), and every hex it now sees, in order."""
+    hexmap = key.it
+    overt = tuple(f for f in hexmap.features_at(hex_) if f.visibility is Concealment.OVERT)
+    sighted = tuple((h, f) for h, f in _landmarks_in_sight(key, hex_, radius) if h != hex_)
+    seen = sorted({n for n in hex_.neighbours() if n in hexmap} | {h for h, _ in sighted})
+    return overt, sighted, tuple(seen)
 
 
 class FeaturesFound(Event):
