@@ -93,6 +93,10 @@ def browser() -> Iterator[Browser]:
                 "--disable-component-update",
                 "--disable-sync",
                 "--no-first-run",
+                # each window (a context) otherwise loads the address bar's popup as two
+                # WebUI pages in a renderer of their own, about a CPU second a context that
+                # no test looks at (Chromium merges this list with Playwright's own)
+                "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
             ],
         )
         try:
