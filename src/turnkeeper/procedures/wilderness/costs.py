@@ -279,21 +279,22 @@ def route_grid(
 ) -> NDArray[np.float64]:
     """TP to enter each hex under the weather of its region, for the route search."""
     party = tuple(party)
-    key = (id(rules), id(hexmap), _weather_key(weather), party, vessel_name)
+    key = (Same(rules), Same(hexmap), _weather_key(weather), party, vessel_name)
     hit = _GRIDS.get(key)
-    if hit is not None and hit[0] is rules and hit[1] is hexmap:
+    if hit is not None:
         _GRIDS.move_to_end(key)
-        return hit[2].copy()
+        return hit.copy()
     tp = _route_grid(rules, hexmap, weather, party, vessel_name)
-    _GRIDS[key] = (rules, hexmap, tp)
+    _GRIDS[key] = tp
     while len(_GRIDS) > 8:
         _GRIDS.popitem(last=False)
     return tp.copy()
 
 
-#: The grids made last, by what they were made from (the ruleset and the map by identity):
-#: a journey asks again at every hex it enters, mostly under the same weather.
-_GRIDS: OrderedDict[tuple[object, ...], tuple[Ruleset, HexMap, NDArray[np.float64]]] = OrderedDict()
+#: The grids made last, by what they were made from (the ruleset and the map as the very
+#: objects, :class:`~turnkeeper.frozen.Same`): a journey asks again at every hex it enters,
+#: mostly under the same weather.
+_GRIDS: OrderedDict[tuple[object, ...], NDArray[np.float64]] = OrderedDict()
 
 
 def _route_grid(
@@ -347,22 +348,22 @@ def best_route(
     # A journey plans again at every hex it enters, and a journey played again (a replay, a
     # simulation's seeds) plans the same routes: the route is the same for the same
     # ruleset, map, ends, weather and party, and is immutable, so it is kept.
-    key = (id(rules), id(hexmap), start, goal, _weather_key(weather), party, vessel_name)
+    key = (Same(rules), Same(hexmap), start, goal, _weather_key(weather), party, vessel_name)
     hit = _ROUTES.get(key)
-    if hit is not None and hit[0] is rules and hit[1] is hexmap:
+    if hit is not None:
         _ROUTES.move_to_end(key)
-        return hit[2]
+        return hit
     route = _best_route(rules, hexmap, start, goal, weather, party, vessel_name, None)
-    _ROUTES[key] = (rules, hexmap, route)
+    _ROUTES[key] = route
     # a route across a huge map holds a million hexes: the kept routes' hexes are bounded too
-    while len(_ROUTES) > 64 or sum(len(r.hexes) for _, _, r in _ROUTES.values()) > 100_000:
+    while len(_ROUTES) > 64 or sum(len(r.hexes) for r in _ROUTES.values()) > 100_000:
         _ROUTES.popitem(last=False)
     return route
 
 
-#: The routes planned last, by what they were planned from (the ruleset and the map by
-#: identity, each kept with its route so that its id stays its own).
-_ROUTES: OrderedDict[tuple[object, ...], tuple[Ruleset, HexMap, Route]] = OrderedDict()
+#: The routes planned last, by what they were planned from (the ruleset and the map as the
+#: very objects, :class:`~turnkeeper.frozen.Same`).
+_ROUTES: OrderedDict[tuple[object, ...], Route] = OrderedDict()
 
 
 def _weather_key(weather: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]:
