@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from pydantic import ConfigDict, Field
 
-from turnkeeper.frozen import Frozen
+from turnkeeper.frozen import Frozen, Same
 from turnkeeper.world.hexes import Hex
 from turnkeeper.world.hexmap import HexMap
 from turnkeeper.world.mapfile import MapFile, map_from_data
@@ -53,8 +53,8 @@ class PendingMove(Frozen):
         return self.cost - self.paid
 
 
-_CACHE: OrderedDict[int, tuple[MapFile, HexMap]] = OrderedDict()
-"""The maps built last, by their file data's identity (the data kept, so its id stays its)."""
+_CACHE: OrderedDict[Same[MapFile], HexMap] = OrderedDict()
+"""The maps built last, by their file data as the very object (:class:`~turnkeeper.frozen.Same`)."""
 _BUILT: OrderedDict[bytes, HexMap] = OrderedDict()
 """The same maps by their data's content: a journal replayed, or a map loaded again, brings
 the same data as a new object, and gets the map already built (which is immutable), so what
@@ -63,17 +63,18 @@ is cached per map (route grids, routes) serves it too."""
 
 def hexmap_of(data: MapFile) -> HexMap:
     """The map built from its embedded file data; cached, since folding copies states often."""
-    hit = _CACHE.get(id(data))
-    if hit is not None and hit[0] is data:
-        _CACHE.move_to_end(id(data))
-        return hit[1]
+    key = Same(data)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        _CACHE.move_to_end(key)
+        return hit
     content = hashlib.sha256(data.model_dump_json().encode()).digest()
     built = _BUILT.get(content)
     if built is None:
         built = map_from_data(data.model_dump(mode="json"), where=f"map {data.name!r}")
     _BUILT[content] = built
     _BUILT.move_to_end(content)
-    _CACHE[id(data)] = (data, built)
+    _CACHE[key] = built
     for cache in (_CACHE, _BUILT):
         while len(cache) > 8:
             cache.popitem(last=False)
